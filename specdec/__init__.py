@@ -1,0 +1,73 @@
+"""specdec: cost accounting for speculative decoding.
+
+The package behind the book *Speculative decoding, costed*. Import it as
+``import specdec as sd``. The core formulas are available at the top level;
+the larger topics are submodules, loaded on first use so that importing
+``specdec`` stays fast and does not pull in matplotlib:
+
+=====================  =====================================================
+``sd.acceptance``      the acceptance process (E[L], distribution of L)
+``sd.economics``       round cost, speedup, break-even alpha, best k
+``sd.symbolic``        sympy derivations displayed in the chapters
+``sd.hardware``        roofline model of decode, verification and memory
+``sd.sampling``        exact speculative sampling, simulation, estimating alpha
+``sd.workload``        the deployment checklist and workload-level effects
+``sd.literature``      published numbers (inputs) and their recomputation
+``sd.measure``         timing a matrix product on the reader's machine
+``sd.plots``           matplotlib figures (presentation only)
+``sd.widgets``         ipywidgets explorers (presentation only)
+``sd.exercises``       self-check exercises: ``sd.exercises.check(label, answer)``
+``sd.errata``          where the sources' numbers differ from ours
+=====================  =====================================================
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from .acceptance import (
+    acceptance_rate,
+    accepted_tokens_pmf,
+    expected_tokens,
+    expected_tokens_per_position,
+    tokens_per_round_variance,
+)
+from .economics import (
+    break_even_alpha,
+    costs_from_times,
+    improvement_factor,
+    operations_factor,
+    optimal_k,
+    quick_estimate,
+    round_time,
+    speedup,
+    speedup_from_costs,
+    times_from_costs,
+)
+
+__version__ = "0.1.0"
+
+_SUBMODULES = {
+    "acceptance", "economics", "symbolic", "hardware", "sampling", "workload",
+    "literature", "measure", "plots", "widgets", "exercises", "errata",
+}
+
+__all__ = [
+    "expected_tokens", "accepted_tokens_pmf", "tokens_per_round_variance",
+    "expected_tokens_per_position", "acceptance_rate",
+    "round_time", "speedup", "speedup_from_costs", "costs_from_times", "times_from_costs",
+    "quick_estimate", "break_even_alpha", "optimal_k", "improvement_factor", "operations_factor",
+    *sorted(_SUBMODULES),
+]
+
+
+def __getattr__(name: str):
+    if name in _SUBMODULES:
+        module = importlib.import_module(f".{name}", __name__)
+        globals()[name] = module
+        return module
+    raise AttributeError(f"module 'specdec' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | _SUBMODULES)
