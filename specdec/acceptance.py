@@ -33,13 +33,17 @@ __all__ = [
 
 def _expected_tokens_array(alpha: np.ndarray, k: np.ndarray) -> np.ndarray:
     """E[L] for validated float ``alpha`` and int ``k`` arrays (no checks)."""
-    d = 1.0 - alpha  # exact for alpha >= 0.5 (Sterbenz), which is where it matters
+    m = alpha - 1.0  # exact for alpha >= 0.5 (Sterbenz), which is where it matters
     with np.errstate(divide="ignore", invalid="ignore"):
-        # 1 - alpha**(k+1) without cancellation: -expm1((k+1) * log(alpha)),
-        # with log(alpha) taken as log1p(-d) so alpha near 1 keeps its digits.
-        numerator = -np.expm1((k + 1) * np.log1p(-d))
-        out = numerator / d
-    return np.where(d == 0.0, (k + 1).astype(float), out)
+        # alpha**(k+1) - 1 without cancellation: expm1((k+1) * log(alpha)),
+        # with log(alpha) taken as log1p(alpha - 1) so alpha near 1 keeps its digits.
+        out = np.asarray(np.log1p(m) * (k + 1))
+        np.expm1(out, out=out)
+        out /= m
+    at_one = m == 0.0
+    if at_one.any():
+        out[np.broadcast_to(at_one, out.shape)] = np.broadcast_to(k + 1.0, out.shape)[np.broadcast_to(at_one, out.shape)]
+    return out
 
 
 def expected_tokens(alpha, k):

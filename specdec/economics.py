@@ -38,6 +38,7 @@ __all__ = [
     "optimal_k",
     "improvement_factor",
     "operations_factor",
+    "source_bisection_break_even_alpha",
 ]
 
 
@@ -146,7 +147,7 @@ def speedup_from_costs(alpha, k, c_draft, c_verify):
     --------
     >>> import specdec as sd
     >>> round(sd.speedup_from_costs(0.8, 4, 0.05, 1.1), 4)
-    2.7933
+    2.5858
     """
     a = check_probability(alpha, "alpha")
     kk = check_integer(k, "k", minimum=1)
@@ -258,14 +259,20 @@ def quick_estimate(alpha, k, t0, t_draft, t_verify):
     return to_output(result, is_scalar_input(alpha, k, t0, t_draft, t_verify))
 
 
-def _polynomial_and_slope(x: np.ndarray, k: np.ndarray, k_max: int):
-    """Evaluate E(x) = sum_{i<=k} x^i and E'(x) by Horner, per-element degree k."""
-    value = np.zeros_like(x)
-    slope = np.zeros_like(x)
-    for degree in range(k_max, -1, -1):
-        slope = slope * x + value
-        value = value * x + (degree <= k)
-    return value, slope
+def _tokens_and_slope(x: np.ndarray, k: np.ndarray):
+    """E(x) = sum_{i<=k} x^i (accurate) and a slope for Newton's method.
+
+    The slope uses E'(x) = (E(x) - (k+1) x^k) / (1 - x), which loses digits
+    as x -> 1; within 1e-8 of 1 it is replaced by E'(1) = k(k+1)/2, an
+    upper bound of E' on [0, 1]. An inexact slope changes only the speed of
+    Newton's method, never its fixed point E(x) = C, which uses the accurate E.
+    """
+    value = _expected_tokens_array(x, k)
+    d = 1.0 - x
+    with np.errstate(divide="ignore", invalid="ignore"):
+        slope = (value - (k + 1) * x**k) / d
+    slope = np.where(d > 1e-8, slope, 0.5 * k * (k + 1.0))
+    return value, np.maximum(slope, 1.0)
 
 
 def break_even_alpha(k, c_draft, c_verify):
@@ -281,11 +288,13 @@ def break_even_alpha(k, c_draft, c_verify):
       ``alpha = 1`` yields only ``k + 1`` tokens, so no ``alpha`` wins.
 
     Method: ``E[L]`` is a polynomial with positive coefficients, hence
-    increasing and convex on [0, 1]. Newton's method started at
-    ``alpha = 1`` (where ``E - C > 0``) therefore decreases monotonically
-    to the unique root and converges quadratically; a fixed number of
-    vectorized Horner evaluations reaches machine precision for every
-    element at once. Since ``E' >= 1`` the root is well conditioned
+    increasing and convex on [0, 1]. Newton's method started at any upper
+    bound of the root (here the smaller of ``C - 1``, from ``E >= 1 + alpha``,
+    and ``(C/(k+1))**(2/k)``, from the AM-GM inequality) therefore decreases
+    monotonically to the unique root and converges quadratically; about ten
+    vectorized iterations, each evaluating ``E`` with the cancellation-free
+    form of :func:`specdec.expected_tokens`, reach machine precision for
+    every element at once. Since ``E' >= 1`` the root is well conditioned
     (error below ``(k+1)`` ulps).
 
     Why not the second source's bisection: it searches ``[0, 0.9999]`` and
@@ -314,7 +323,7 @@ def break_even_alpha(k, c_draft, c_verify):
     --------
     >>> import specdec as sd
     >>> round(sd.break_even_alpha(4, 0.05, 1.1), 6)
-    0.219086
+    0.231278
     >>> sd.break_even_alpha(2, 0.5, 2.5)
     nan
     """
@@ -323,14 +332,22 @@ def break_even_alpha(k, c_draft, c_verify):
     cv = check_positive(c_verify, "c_verify", "(fraction of a target step)")
     kk, cd, cv = np.broadcast_arrays(kk, cd, cv)
     cost = kk * cd + cv
-    k_max = int(kk.max()) if kk.size else 1
-    x = np.ones(cost.shape)
     feasible = (cost > 1.0) & (cost < kk + 1)
-    for _ in range(200):
-        value, slope = _polynomial_and_slope(x, kk, k_max)
-        step = np.where(feasible, (value - cost) / slope, 0.0)
+    # Start Newton at an upper bound of the root, so f(x0) >= 0 and the
+    # iteration descends monotonically: E >= 1 + alpha gives alpha* <= C - 1,
+    # and AM-GM (E >= (k+1) alpha^(k/2)) gives alpha* <= (C/(k+1))^(2/k).
+    with np.errstate(invalid="ignore", divide="ignore"):
+        x = np.minimum.reduce([np.ones(cost.shape), cost - 1.0, (cost / (kk + 1.0)) ** (2.0 / kk)])
+    x = np.where(feasible, x, 1.0)
+    active = feasible.copy()
+    for _ in range(100):
+        value, slope = _tokens_and_slope(x, kk)
+        step = np.where(active, (value - cost) / slope, 0.0)
         x = x - step
-        if not (np.abs(step) > 4e-16 * np.maximum(x, 1e-300)).any():
+        # Quadratic convergence: once a step is at rounding level the next
+        # one would only dither by an ulp, so the element is finished.
+        active &= np.abs(step) > 1e-15 * x
+        if not active.any():
             break
     out = np.where(cost <= 1.0, 0.0, np.where(cost >= kk + 1, np.nan, x))
     return to_output(out, is_scalar_input(k, c_draft, c_verify))
@@ -366,7 +383,7 @@ def optimal_k(alpha, c_draft, c_verify=1.0, k_max=64):
     --------
     >>> import specdec as sd
     >>> sd.optimal_k(0.8, 0.05)
-    6
+    8
     """
     a = check_probability(alpha, "alpha")
     cd = check_nonnegative(c_draft, "c_draft", "(fraction of a target step)")
@@ -452,3 +469,56 @@ def operations_factor(alpha, k, c_hat):
     ch = check_nonnegative(c_hat, "c_hat", "(ratio of draft to target arithmetic)")
     result = (kk * ch + kk + 1.0) / _expected_tokens_array(a, kk)
     return to_output(result, is_scalar_input(alpha, k, c_hat))
+
+
+def source_bisection_break_even_alpha(k, c_draft, c_verify):
+    """The second source's break-even search, reimplemented for comparison only.
+
+    The source brackets alpha in ``[0, 0.9999]``, halves the bracket 40
+    times on the condition ``k*c_draft + c_verify < E[L](alpha)``, and
+    returns the bracket's upper end. This function reproduces that
+    behaviour (including its flaws) in plain Python, one scalar at a time,
+    so the book and the benchmark can compare it with
+    :func:`break_even_alpha`:
+
+    * it answers ``0.9999`` when no alpha can win (the bracket never moves),
+    * its answer is only as precise as ``0.9999 / 2**40`` (about 1e-12),
+    * it costs 40 Python-level evaluations of E[L] per point.
+
+    Defined in chapter "The break-even condition" (Part II, chapter 3).
+
+    Parameters
+    ----------
+    k : int
+        Draft tokens per round, >= 1.
+    c_draft : float
+        One draft step as a fraction of a target step, >= 0.
+    c_verify : float
+        Verification pass as a fraction of a target step, > 0.
+
+    Returns
+    -------
+    float
+        The source's answer.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> sd.economics.source_bisection_break_even_alpha(2, 0.5, 2.5)
+    0.9999
+    """
+    kk = int(check_integer(k, "k", minimum=1))
+    cost = kk * float(check_nonnegative(c_draft, "c_draft")) + float(check_positive(c_verify, "c_verify"))
+
+    def tokens(a: float) -> float:
+        # same scalar formula the source uses, written out here
+        return (1.0 - a ** (kk + 1)) / (1.0 - a) if a < 1.0 else kk + 1.0
+
+    low, high = 0.0, 0.9999
+    for _ in range(40):
+        middle = 0.5 * (low + high)
+        if cost < tokens(middle):
+            high = middle
+        else:
+            low = middle
+    return high

@@ -1,0 +1,256 @@
+"""Tests of specdec.acceptance against exact rational arithmetic and the sources."""
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numpy.testing import assert_allclose
+
+import specdec as sd
+
+
+def exact_expected_tokens(alpha: float, k: int) -> Fraction:
+    """E[L] = sum_{i=0}^{k} alpha^i in exact rational arithmetic on the float alpha."""
+    a = Fraction(alpha)
+    return sum((a**i for i in range(k + 1)), Fraction(0))
+
+
+def exact_pmf(alpha: float, k: int) -> list[Fraction]:
+    a = Fraction(alpha)
+    return [a**n * (1 - a) for n in range(k)] + [a**k]
+
+
+ALPHAS_HARD = [0.0, 1e-300, 1e-9, 0.1, 0.3, 0.4999999, 0.5, 0.5000001, 0.7, 0.8, 0.9, 0.95, 0.99,
+               0.999999, 1 - 1e-9, 1 - 1e-12, 1 - 2**-40, 1 - 2**-52, 1.0]
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 5, 8, 13, 64, 500])
+@pytest.mark.parametrize("alpha", ALPHAS_HARD)
+def test_expected_tokens_relative_error_below_1e14(alpha, k):
+    """E[L] matches exact Fraction arithmetic to 1e-14 relative, including alpha within 1e-12 of 1."""
+    exact = exact_expected_tokens(alpha, k)
+    got = sd.expected_tokens(alpha, k)
+    assert isinstance(got, float)
+    assert abs(Fraction(got) - exact) / exact <= Fraction(1, 10**14)
+
+
+def test_naive_formula_would_fail_near_one():
+    """The reference is sharp: the textbook formula misses the 1e-14 bound near alpha = 1."""
+    alpha, k = 1 - 1e-12, 5
+    naive = (1 - alpha ** (k + 1)) / (1 - alpha)
+    exact = exact_expected_tokens(alpha, k)
+    assert abs(Fraction(naive) - exact) / exact > Fraction(1, 10**14)
+
+
+def test_expected_tokens_vectorized_over_a_dense_grid():
+    """Array calls agree with exact arithmetic on a grid that includes both ends."""
+    alphas = np.concatenate([np.linspace(0, 1, 201), 1 - np.logspace(-15, -1, 50)])
+    got = sd.expected_tokens(alphas, 7)
+    assert got.shape == alphas.shape
+    for a, g in zip(alphas, got):
+        exact = exact_expected_tokens(float(a), 7)
+        assert abs(Fraction(float(g)) - exact) / exact <= Fraction(1, 10**14)
+
+
+def test_expected_tokens_broadcasts_alpha_against_k():
+    alphas = np.array([[0.5], [0.9]])
+    ks = np.array([1, 3, 8])
+    got = sd.expected_tokens(alphas, ks)
+    assert got.shape == (2, 3)
+    for i, a in enumerate(alphas[:, 0]):
+        for j, k in enumerate(ks):
+            assert_allclose(got[i, j], float(exact_expected_tokens(float(a), int(k))), rtol=1e-15)
+
+
+# The first source's table of E[L] (section 1), as printed to one decimal.
+SOURCE_TABLE = {
+    (0.5, 3): 1.9, (0.5, 5): 2.0, (0.5, 8): 2.0,
+    (0.7, 3): 2.5, (0.7, 5): 2.9, (0.7, 8): 3.2,
+    (0.8, 3): 3.0, (0.8, 5): 3.7, (0.8, 8): 4.3,
+    (0.9, 3): 3.4, (0.9, 5): 4.7, (0.9, 8): 6.1,
+    (0.95, 3): 3.7, (0.95, 5): 5.3, (0.95, 8): 7.4,
+}
+
+
+@pytest.mark.parametrize("alpha,k", sorted(SOURCE_TABLE))
+def test_source_table_of_expected_tokens(alpha, k):
+    """Each cell of the first source's table agrees with E[L] rounded to one decimal.
+
+    (All 15 cells do; the table is right. Exact values are pinned by the
+    Fraction tests above; the errors in that source are elsewhere.)
+    """
+    got = sd.expected_tokens(alpha, k)
+    assert abs(got - SOURCE_TABLE[(alpha, k)]) <= 0.05 + 1e-12
+
+
+def test_source_sentence_on_k3_to_k8_gain_is_wrong():
+    """Source 1 says going from k = 3 to k = 8 at alpha = 0.8 "only adds 1.2 tokens".
+
+    Its own table gives 4.3 - 3.0 = 1.3, and the exact gain is 4.3297 - 2.9520 = 1.3777.
+    """
+    gain = sd.expected_tokens(0.8, 8) - sd.expected_tokens(0.8, 3)
+    exact = exact_expected_tokens(0.8, 8) - exact_expected_tokens(0.8, 3)
+    assert_allclose(gain, float(exact), rtol=1e-14)
+    assert round(gain, 1) == 1.4 and round(gain, 1) != 1.2
+
+
+@pytest.mark.parametrize("k,printed", [(1, 1.8), (2, 2.44), (4, 3.36), (8, 4.33)])
+def test_second_source_tokens_per_step_at_alpha_08(k, printed):
+    """Source 2: at alpha = 0.8, k = 1, 2, 4, 8 yield 1.8, 2.44, 3.36, 4.33 tokens (all agree when rounded)."""
+    got = sd.expected_tokens(0.8, k)
+    assert_allclose(got, float(exact_expected_tokens(0.8, k)), rtol=1e-15)
+    assert round(got, 2) == printed
+
+
+@pytest.mark.parametrize("k", [1, 2, 5, 9])
+@pytest.mark.parametrize("alpha", [0.0, 0.25, 0.8, 0.999, 1.0])
+def test_pmf_matches_exact_distribution(alpha, k):
+    pmf = sd.accepted_tokens_pmf(alpha, k)
+    assert pmf.shape == (k + 1,)
+    assert_allclose(pmf, [float(x) for x in exact_pmf(alpha, k)], rtol=1e-14, atol=1e-300)
+    assert_allclose(pmf.sum(), 1.0, rtol=1e-14)
+    assert_allclose(pmf[-1], alpha**k, rtol=1e-14)
+
+
+def test_pmf_broadcasts_over_alpha():
+    pmf = sd.accepted_tokens_pmf(np.array([[0.2, 0.9]]), 3)
+    assert pmf.shape == (1, 2, 4)
+    assert_allclose(pmf[0, 1], [float(x) for x in exact_pmf(0.9, 3)], rtol=1e-14)
+
+
+@pytest.mark.parametrize("k", [1, 3, 6])
+@pytest.mark.parametrize("alpha", [0.0, 0.3, 0.8, 1.0])
+def test_variance_against_exact_moments(alpha, k):
+    pmf = exact_pmf(alpha, k)
+    mean = sum(n * p for n, p in enumerate(pmf))
+    var = sum((n - mean) ** 2 * p for n, p in enumerate(pmf))
+    assert_allclose(sd.tokens_per_round_variance(alpha, k), float(var), rtol=1e-12, atol=1e-15)
+
+
+def test_variance_vectorized_over_mixed_k():
+    got = sd.tokens_per_round_variance(np.array([0.5, 0.9]), np.array([2, 7]))
+    expected = [sd.tokens_per_round_variance(0.5, 2), sd.tokens_per_round_variance(0.9, 7)]
+    assert_allclose(got, expected, rtol=1e-14)
+
+
+def test_per_position_reduces_to_constant_alpha():
+    for alpha in (0.0, 0.4, 0.8, 1.0):
+        assert_allclose(sd.expected_tokens_per_position([alpha] * 6), sd.expected_tokens(alpha, 6), rtol=1e-14)
+
+
+def test_per_position_hand_computed():
+    """1 + a1 + a1 a2 + a1 a2 a3 for Medusa-like falling rates, in exact arithmetic."""
+    rates = [0.6, 0.5, 0.4]
+    a = [Fraction(r) for r in rates]
+    exact = 1 + a[0] + a[0] * a[1] + a[0] * a[1] * a[2]
+    assert_allclose(sd.expected_tokens_per_position(rates), float(exact), rtol=1e-15)
+    batch = sd.expected_tokens_per_position(np.array([rates, [1.0, 1.0, 1.0]]))
+    assert_allclose(batch, [float(exact), 4.0], rtol=1e-15)
+
+
+def test_acceptance_rate_is_one_minus_total_variation():
+    rng = np.random.default_rng(7)
+    p = rng.dirichlet(np.ones(10), size=20)
+    q = rng.dirichlet(np.ones(10), size=20)
+    tv = 0.5 * np.abs(p - q).sum(axis=-1)
+    assert_allclose(sd.acceptance_rate(p, q), 1 - tv, rtol=1e-12)
+    assert sd.acceptance_rate(p[0], p[0]) == pytest.approx(1.0)
+    assert sd.acceptance_rate([1.0, 0.0], [0.0, 1.0]) == 0.0
+
+
+# ----------------------------------------------------------------- properties
+alphas = st.floats(min_value=0.0, max_value=1.0, allow_nan=False)
+ks = st.integers(min_value=1, max_value=60)
+
+
+@settings(max_examples=200, deadline=None)
+@given(alphas, ks)
+def test_expected_tokens_bounds(alpha, k):
+    e = sd.expected_tokens(alpha, k)
+    assert 1.0 <= e <= k + 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(alphas, alphas, ks)
+def test_expected_tokens_monotone_in_alpha(a1, a2, k):
+    lo, hi = min(a1, a2), max(a1, a2)
+    assert sd.expected_tokens(lo, k) <= sd.expected_tokens(hi, k) * (1 + 1e-15)
+
+
+@settings(max_examples=200, deadline=None)
+@given(alphas, ks)
+def test_expected_tokens_monotone_with_diminishing_increments_in_k(alpha, k):
+    e0, e1, e2 = (sd.expected_tokens(alpha, k + j) for j in range(3))
+    assert e0 <= e1 <= e2
+    assert (e2 - e1) <= (e1 - e0) + 1e-12
+
+
+@settings(max_examples=100, deadline=None)
+@given(alphas, st.integers(min_value=1, max_value=30))
+def test_pmf_sums_to_one_and_mean_plus_one_is_expected_tokens(alpha, k):
+    pmf = sd.accepted_tokens_pmf(alpha, k)
+    assert_allclose(pmf.sum(), 1.0, rtol=1e-12)
+    mean = (np.arange(k + 1) * pmf).sum()
+    assert_allclose(mean + 1, sd.expected_tokens(alpha, k), rtol=1e-12)
+
+
+# ----------------------------------------------------------------- bad input
+@pytest.mark.parametrize("alpha", [-0.1, 1.0000001, float("nan"), [0.5, 2.0]])
+def test_bad_alpha_raises_value_error_naming_alpha(alpha):
+    for call in (lambda: sd.expected_tokens(alpha, 3), lambda: sd.accepted_tokens_pmf(alpha, 3),
+                 lambda: sd.tokens_per_round_variance(alpha, 3)):
+        with pytest.raises(ValueError, match=r"alpha must be in \[0, 1\]"):
+            call()
+
+
+@pytest.mark.parametrize("k", [0, -1, 2.5, float("nan"), float("inf")])
+def test_bad_k_raises_value_error_naming_k(k):
+    for call in (lambda: sd.expected_tokens(0.5, k), lambda: sd.accepted_tokens_pmf(0.5, k),
+                 lambda: sd.tokens_per_round_variance(0.5, k)):
+        with pytest.raises(ValueError, match=r"k must be a whole number >= 1"):
+            call()
+
+
+@pytest.mark.parametrize("bad", ["0.5", None, True, 1 + 2j, {"a": 1}, object()])
+def test_non_numeric_raises_type_error(bad):
+    with pytest.raises(TypeError, match="alpha"):
+        sd.expected_tokens(bad, 3)
+    with pytest.raises(TypeError, match="k"):
+        sd.expected_tokens(0.5, bad)
+
+
+def test_integer_valued_float_k_is_accepted():
+    assert sd.expected_tokens(0.5, 3.0) == sd.expected_tokens(0.5, 3)
+
+
+def test_pmf_needs_a_single_k():
+    with pytest.raises(ValueError, match="k must be a single whole number"):
+        sd.accepted_tokens_pmf(0.5, [2, 3])
+
+
+@pytest.mark.parametrize("alphas", [[], 0.5, [0.5, -0.1], [0.2, float("nan")]])
+def test_per_position_bad_input(alphas):
+    with pytest.raises(ValueError, match="alphas"):
+        sd.expected_tokens_per_position(alphas)
+
+
+@pytest.mark.parametrize(
+    "p,q,match",
+    [
+        ([0.5, 0.6], [0.5, 0.5], "p must be a probability distribution summing to 1"),
+        ([0.5, 0.5], [1.5, -0.5], "q must be a probability distribution"),
+        ([0.5, 0.5], [0.2, 0.3, 0.5], "same vocabulary"),
+        ([0.5, float("nan"), 0.5], [0.2, 0.3, 0.5], "p must be"),
+        (0.5, [1.0], "p must be a probability vector"),
+    ],
+)
+def test_acceptance_rate_bad_distributions(p, q, match):
+    with pytest.raises(ValueError, match=match):
+        sd.acceptance_rate(p, q)
+
+
+def test_acceptance_rate_type_error():
+    with pytest.raises(TypeError, match="p must be"):
+        sd.acceptance_rate("abc", [1.0])
