@@ -72,6 +72,65 @@ def _worked_example_speedup() -> float:
     return economics.speedup(0.8, 5, 5.2, 2.5, 6.0, 0.5)
 
 
+def _hw():
+    from . import hardware
+
+    return hardware, hardware.LLAMA_70B, hardware.H100.scaled(8)
+
+
+def _verify_cost_batch1_range() -> str:
+    import numpy as np
+
+    hardware, model, gpus = _hw()
+    costs = hardware.verify_cost(model, gpus, np.arange(1, 11), batch=1)
+    return f"{costs.min():.3f} to {costs.max():.3f} for k = 1..10"
+
+
+def _utilization_sketch() -> str:
+    hardware, model, gpus = _hw()
+    u = hardware.utilization(model, gpus, [1, 32, 128])
+    return ", ".join(f"{100 * x:.1f}%" for x in u)
+
+
+def _verify_positions_at_batch(batch: int, k: int) -> str:
+    hardware, model, gpus = _hw()
+    with_bonus = hardware.verify_cost(model, gpus, k, batch=batch)
+    without = hardware.verify_cost(model, gpus, k - 1, batch=batch)
+    return f"c_v = {with_bonus:.2f} (k + 1 positions) vs {without:.2f} (k positions)"
+
+
+def _intensity_vs_ridge() -> str:
+    hardware, model, gpus = _hw()
+    intensity = hardware.arithmetic_intensity(model, 1, 0, 5)
+    ridge = hardware.ridge_batch(model, gpus)
+    return f"{intensity:.1f} FLOP/byte vs a ridge of {ridge:.0f}"
+
+
+def _short_output_setups() -> str:
+    from . import workload
+
+    s = _worked_example_speedup()
+    t10 = workload.setup_time_for_break_even(10, 5.2, s)
+    t20 = workload.setup_time_for_break_even(20, 5.2, s)
+    return f"setup of {t10:.1f} ms vs {t20:.1f} ms"
+
+
+def _quick_vs_exact_alpha() -> str:
+    from . import workload
+
+    quick = workload.required_alpha(1.3, 5, 2.5 / 26, 1 + 6.0 / 5.2)
+    exact = workload.required_alpha(1.3, 5, 2.5 / 26, 6.5 / 5.2)
+    return f"alpha >= {quick:.3f} (quick) vs {exact:.3f} (exact)"
+
+
+def _temperature_flat() -> str:
+    from . import sampling
+
+    zt, zd = sampling.synthetic_logit_pair("flat", vocab=200, n_contexts=32)
+    low, high = sampling.acceptance_vs_temperature(zt, zd, [0.1, 2.0])
+    return f"flat workload: {low:.2f} at t = 0.1, {high:.2f} at t = 2"
+
+
 ENTRIES: list[Erratum] = [
     Erratum(
         "bounds", "1. Expected tokens per round",
@@ -108,9 +167,10 @@ ENTRIES: list[Erratum] = [
         "formula only (no value printed)",
         lambda: economics.quick_estimate(0.8, 5, 5.2, 2.5, 6.0),
         "sd.quick_estimate(0.8, 5, 5.2, 2.5, 6.0)",
-        "The formula charges one extra plain step T0 per round and drops T_overhead: on the same "
-        "inputs the exact speedup is 2.13, so with the source's own '< 1.3 is not worth it' rule "
-        "the quick screen sits close to rejecting a configuration that is clearly worth it.",
+        "The formula charges one extra plain step T0 per round and drops T_overhead, so it lands far "
+        "below the exact speedup of the same inputs (the speedup chapter puts them side by side) and, "
+        "with the source's own '< 1.3 is not worth it' rule, comes close to rejecting a configuration "
+        "that is clearly worth it.",
         "book/part1-speedup-bounds/02-speedup-formula",
     ),
     Erratum(
@@ -126,11 +186,65 @@ ENTRIES: list[Erratum] = [
         "bounds", "4. Short output vs 5. Checklist",
         "Short outputs lose below 10 tokens (section 4), yet the checklist asks for more than 20.",
         "< 10 tokens vs > 20 tokens",
-        lambda: "one threshold, from the setup cost",
-        "sd.workload.break_even_output_length(...)",
-        "The two thresholds contradict each other; the break-even output length follows from the "
-        "setup time and the per-token saving, and chapter 4 computes it.",
+        _short_output_setups,
+        "sd.workload.setup_time_for_break_even(10 or 20, 5.2, speedup of the worked example)",
+        "The two thresholds contradict each other: on the worked example they imply different "
+        "setup costs. The break-even output length follows from the setup time and the per-token "
+        "saving (sd.workload.break_even_output_length).",
         "book/part1-speedup-bounds/04-when-it-does-not-help",
+    ),
+    Erratum(
+        "bounds", "3. Why verification isn't free",
+        "Rule of thumb: verification takes 1.0 to 1.5 target steps for k <= 5 at batch 1, more at k = 10.",
+        "1.0-1.5 x T0",
+        _verify_cost_batch1_range,
+        "sd.hardware.verify_cost(LLAMA_70B, H100.scaled(8), np.arange(1, 11), batch=1)",
+        "At batch 1 the pass is bound by reading the weights, so the roofline puts it at one target "
+        "step for every k up to 10; the excess in the source's own example (T_verify = 6.0 ms "
+        "against T0 = 5.2 ms) is implementation overhead, not an effect of k.",
+        "book/part1-speedup-bounds/03-verification-cost",
+    ),
+    Erratum(
+        "bounds", "4. High batch size",
+        "GPU utilization at batch 1, 32 and 128.",
+        "3%, 30%, 90%",
+        _utilization_sketch,
+        "sd.hardware.utilization(LLAMA_70B, H100.scaled(8), [1, 32, 128])",
+        "While a step is memory-bound, utilization grows in proportion to the batch, so the source's "
+        "batch-1 figure would put batch 32 at 32 times as much, not 10 times: the sketch cannot be "
+        "consistent with itself, and the roofline gives much lower figures.",
+        "book/part1-speedup-bounds/04-when-it-does-not-help",
+    ),
+    Erratum(
+        "bounds", "4. Poor acceptance rate",
+        "At alpha = 0.5, k = 5 a round takes about two baseline steps, so the speedup is about 1.0; "
+        "with the worked example's own times:",
+        "~1.0",
+        lambda: economics.speedup(0.5, 5, 5.2, 2.5, 6.0, 0.5),
+        "sd.speedup(0.5, 5, 5.2, 2.5, 6.0, 0.5)",
+        "A round of exactly two target steps does give slightly less than 1, but the worked "
+        "example's round is shorter than two steps, so those times still win slightly at alpha = 0.5.",
+        "book/part1-speedup-bounds/04-when-it-does-not-help",
+    ),
+    Erratum(
+        "bounds", "5. Checklist: is the draft cheap enough?",
+        "T_draft < 0.5 T0; read per draft step, it passes a draft that makes the worked example slower:",
+        "T_draft < 0.5 x T0",
+        lambda: economics.speedup(0.8, 5, 5.2, 13.0, 6.0, 0.5),
+        "sd.speedup(0.8, 5, 5.2, 13.0, 6.0, 0.5)",
+        "Everywhere else the source's T_draft covers all k steps of a round; the check only makes "
+        "sense with that reading, and the book uses it.",
+        "book/part1-speedup-bounds/05-decision-checklist",
+    ),
+    Erratum(
+        "bounds", "5. Quick estimation and the 1.3 rule",
+        "Acceptance rate needed for a speedup of 1.3 with the worked example's costs.",
+        "(implied by the rule)",
+        _quick_vs_exact_alpha,
+        "sd.workload.required_alpha(1.3, 5, 2.5 / 26, c_verify)",
+        "The quick formula's extra T0 makes the 1.3 screen demand a much better draft than the "
+        "exact speedup does.",
+        "book/part1-speedup-bounds/05-decision-checklist",
     ),
     Erratum(
         "threshold", "The acceptance rate, and the tokens per step it yields",
@@ -152,6 +266,37 @@ ENTRIES: list[Erratum] = [
         "Scoring k drafts and producing the bonus token needs the target's distribution at k + 1 "
         "positions; the difference matters for the verification cost at small k.",
         "book/part2-cost-accounting/01-verification-pass",
+    ),
+    Erratum(
+        "threshold", "The verification pass and what it guarantees",
+        "Verification is described as compute-bound work over the k positions.",
+        "compute-bound",
+        _intensity_vs_ridge,
+        "sd.hardware.arithmetic_intensity(LLAMA_70B, 1, 0, 5), sd.hardware.ridge_batch(LLAMA_70B, H100.scaled(8))",
+        "At small batch the pass does far fewer operations per byte than the ridge point, so it is "
+        "memory-bound and costs about one decode step, as the source itself says later (c_v close to 1).",
+        "book/part2-cost-accounting/01-verification-pass",
+    ),
+    Erratum(
+        "threshold", "The verification pass and what it guarantees",
+        "k versus k + 1 positions matters at large batch (70B on 8 x H100, batch 256, k = 4).",
+        "k positions",
+        lambda: _verify_positions_at_batch(256, 4),
+        "sd.hardware.verify_cost(LLAMA_70B, H100.scaled(8), k, batch=256) for k = 4 and 3",
+        "Once the pass is compute-bound, every extra position costs arithmetic: counting k instead "
+        "of k + 1 understates the verification cost.",
+        "book/part2-cost-accounting/01-verification-pass",
+    ),
+    Erratum(
+        "threshold", "The acceptance rate, and the tokens per step it yields",
+        "Acceptance falls as temperature rises (stated as a rule).",
+        "falls with temperature",
+        _temperature_flat,
+        "sd.sampling.acceptance_vs_temperature(*sd.sampling.synthetic_logit_pair('flat', 200, 32), [0.1, 2.0])",
+        "A tendency, not a law: it holds on a peaked (code-like) synthetic workload, but on a flat "
+        "one with a noisy draft acceptance rises with temperature, because at low temperature each "
+        "model commits to its own favourite among near-equal candidates. Measure it on your workload.",
+        "book/part2-cost-accounting/02-acceptance-rate",
     ),
     Erratum(
         "threshold", "Draft cost (break-even code)",
@@ -212,7 +357,7 @@ def table(source: str | None = None):
             "why": e.why,
             "chapter": e.chapter,
         }
-        for e in ENTRIES
+        for e in sorted(ENTRIES, key=lambda e: (e.source, e.section))
         if source is None or e.source == source
     ]
 
