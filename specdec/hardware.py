@@ -1,0 +1,1238 @@
+"""A roofline model of decoding: where ``c_draft`` and ``c_verify`` come from.
+
+One forward pass of a transformer moves bytes (the weights, plus the KV cache
+of every sequence in the batch) and does arithmetic (two FLOPs per parameter
+per token, plus attention over the context). On an accelerator with memory
+bandwidth ``BW`` (bytes/s) and peak arithmetic ``F`` (FLOP/s) the pass cannot
+take less than either ``bytes / BW`` or ``FLOPs / F``; the *roofline model*
+takes the larger of the two as the step time:
+
+.. math:: T_\\text{step} = \\max\\left(\\frac{\\text{bytes}}{BW},\\;
+          \\frac{\\text{FLOPs}}{F}\\right)
+
+Everything in this module follows from that one line:
+
+* a plain decode step at batch 1 reads every weight once and does almost no
+  arithmetic, so it is memory-bound and ``T0 = weight bytes / BW``;
+* verifying ``k`` drafts processes ``k + 1`` tokens per sequence for the
+  same weight read, so ``c_verify = T_verify / T0`` stays at 1 until the
+  arithmetic catches up with the weight read, then grows toward ``k + 1``;
+* a draft step costs its own weight read, so ``c_draft`` is about the ratio
+  of the two models' sizes while both are memory-bound;
+* at large batch the arithmetic becomes the limit (the *ridge point*), and
+  speculation adds arithmetic to the scarce resource.
+
+Simplifications, stated once: every parameter is read once per step (the
+input embedding table is in fact only gathered row by row, so the model
+slightly overestimates weight traffic: by 6.5 % for Llama 3.1 8B, 1.5 % for
+70B); bandwidth and FLOP/s are the datasheet peaks, reached perfectly and
+overlapped perfectly (real kernels reach perhaps 60-90 % of both); tensor
+parallelism is free (no communication cost); attention among the new tokens
+of one pass is neglected next to attention over the context.
+
+Presets carry their sources in their docstrings; all numbers are public.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._validate import (
+    check_integer,
+    check_nonnegative,
+    check_positive,
+    check_probability,
+    is_scalar_input,
+    to_output,
+)
+from .acceptance import _expected_tokens_array
+
+__all__ = [
+    "Model",
+    "Hardware",
+    "MODELS",
+    "GPUS",
+    "LLAMA_8B",
+    "LLAMA_70B",
+    "LLAMA_1B",
+    "H100",
+    "A100",
+    "step_bytes",
+    "step_flops",
+    "arithmetic_intensity",
+    "step_time",
+    "verify_cost",
+    "draft_cost",
+    "ridge_batch",
+    "crossover_batch",
+    "utilization",
+    "kv_cache_bytes",
+    "max_concurrent_sequences",
+    "concurrency_lost_to_draft",
+    "SpeculativeCosts",
+    "Comparison",
+    "speculative_costs",
+    "speculative_throughput",
+    "speculative_latency",
+    "speculative_speedup",
+    "break_even_batch",
+]
+
+
+# ---------------------------------------------------------------------------
+# validation helpers for scalar dataclass fields
+# ---------------------------------------------------------------------------
+
+def _scalar_positive(value, name: str, unit: str) -> float:
+    if np.ndim(value) != 0:
+        raise TypeError(f"{name} must be a single number, got an array of shape {np.shape(value)}")
+    return float(check_positive(value, name, unit))
+
+
+def _scalar_int(value, name: str, minimum: int = 1) -> int:
+    if np.ndim(value) != 0:
+        raise TypeError(f"{name} must be a single whole number, got an array of shape {np.shape(value)}")
+    return int(check_integer(value, name, minimum=minimum))
+
+
+def _check_name(value) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"name must be a string, got {value!r}")
+    return value
+
+
+# ---------------------------------------------------------------------------
+# the two dataclasses
+# ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Model:
+    """A dense decoder-only transformer, as the roofline model sees it.
+
+    Defined in chapter "The roofline model" (Part III, chapter 1).
+
+    Parameters
+    ----------
+    n_params : float
+        Number of parameters (all of them, embeddings included), > 0.
+    n_layers : int
+        Transformer layers, >= 1.
+    d_model : int
+        Hidden size, >= 1.
+    n_kv_heads : int
+        Key/value heads per layer (fewer than query heads with grouped-query
+        attention), >= 1 and at most ``n_heads``.
+    head_dim : int
+        Size of one attention head, >= 1.
+    bytes_per_param : float, optional
+        Storage per weight in bytes, > 0: 2 for bf16 (default), 1 for fp8,
+        0.5 for 4-bit quantization.
+    kv_bytes_per_elem : float, optional
+        Storage per KV-cache element in bytes, > 0. Default 2 (bf16).
+    name : str, optional
+        Label used in figures and tables.
+    n_heads : int, optional
+        Query heads per layer; default ``d_model // head_dim``. Sets the
+        attention FLOPs (``n_heads * head_dim`` per layer per position).
+
+    Attributes
+    ----------
+    weight_bytes : float
+        ``n_params * bytes_per_param``: bytes read per forward pass.
+    kv_bytes_per_token : float
+        ``2 * n_layers * n_kv_heads * head_dim * kv_bytes_per_elem``: bytes
+        of KV cache one token occupies (a key and a value per layer).
+    d_attn : int
+        ``n_heads * head_dim``, the width of the attention computation.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> m = sd.hardware.LLAMA_8B
+    >>> m.weight_bytes / 1e9
+    16.060522496
+    >>> m.kv_bytes_per_token          # 2 * 32 * 8 * 128 * 2 bytes = 128 KiB
+    131072.0
+    """
+
+    n_params: float
+    n_layers: int
+    d_model: int
+    n_kv_heads: int
+    head_dim: int
+    bytes_per_param: float = 2
+    kv_bytes_per_elem: float = 2
+    name: str = ""
+    n_heads: int | None = field(default=None)
+
+    def __post_init__(self):
+        set_ = object.__setattr__
+        set_(self, "n_params", _scalar_positive(self.n_params, "n_params", "(parameters)"))
+        for attr in ("n_layers", "d_model", "n_kv_heads", "head_dim"):
+            set_(self, attr, _scalar_int(getattr(self, attr), attr))
+        set_(self, "bytes_per_param", _scalar_positive(self.bytes_per_param, "bytes_per_param", "(bytes)"))
+        set_(self, "kv_bytes_per_elem", _scalar_positive(self.kv_bytes_per_elem, "kv_bytes_per_elem", "(bytes)"))
+        set_(self, "name", _check_name(self.name))
+        if self.n_heads is None:
+            if self.d_model % self.head_dim:
+                raise ValueError(
+                    f"n_heads must be given when head_dim ({self.head_dim}) does not divide d_model ({self.d_model})")
+            set_(self, "n_heads", self.d_model // self.head_dim)
+        else:
+            set_(self, "n_heads", _scalar_int(self.n_heads, "n_heads"))
+        if self.n_kv_heads > self.n_heads:
+            raise ValueError(f"n_kv_heads must be in [1, n_heads = {self.n_heads}]; got {self.n_kv_heads}")
+
+    @property
+    def weight_bytes(self) -> float:
+        """Bytes of weights read by one forward pass, ``n_params * bytes_per_param``."""
+        return self.n_params * self.bytes_per_param
+
+    @property
+    def kv_bytes_per_token(self) -> float:
+        """KV-cache bytes per token: ``2 * n_layers * n_kv_heads * head_dim * kv_bytes_per_elem``."""
+        return float(2 * self.n_layers * self.n_kv_heads * self.head_dim * self.kv_bytes_per_elem)
+
+    @property
+    def d_attn(self) -> int:
+        """Width of attention, ``n_heads * head_dim``."""
+        return self.n_heads * self.head_dim
+
+
+@dataclass(frozen=True)
+class Hardware:
+    """An accelerator (or a tensor-parallel group) as the roofline model sees it.
+
+    Defined in chapter "The roofline model" (Part III, chapter 1).
+
+    Parameters
+    ----------
+    bandwidth : float
+        Memory bandwidth in bytes/s, > 0.
+    flops : float
+        Peak arithmetic in FLOP/s for the weights' number format, > 0.
+    memory : float
+        Accelerator memory in bytes, > 0.
+    name : str, optional
+        Label used in figures and tables.
+
+    Examples
+    --------
+    Your own machine: plug in measured numbers (see "Measure your machine").
+
+    >>> import specdec as sd
+    >>> laptop = sd.hardware.Hardware(bandwidth=50e9, flops=1e12, memory=16e9, name="laptop")
+    >>> laptop.flops / laptop.bandwidth        # FLOPs per byte at the ridge
+    20.0
+    """
+
+    bandwidth: float
+    flops: float
+    memory: float
+    name: str = ""
+
+    def __post_init__(self):
+        set_ = object.__setattr__
+        set_(self, "bandwidth", _scalar_positive(self.bandwidth, "bandwidth", "(bytes/s)"))
+        set_(self, "flops", _scalar_positive(self.flops, "flops", "(FLOP/s)"))
+        set_(self, "memory", _scalar_positive(self.memory, "memory", "(bytes)"))
+        set_(self, "name", _check_name(self.name))
+
+    def scaled(self, n: int) -> "Hardware":
+        """A tensor-parallel group of ``n`` identical devices.
+
+        Bandwidth, FLOP/s and memory all multiply by ``n``; communication
+        between the devices is ignored (an optimistic assumption: all-reduces
+        add a few percent to tens of percent to a decode step in practice).
+
+        Parameters
+        ----------
+        n : int
+            Number of devices, >= 1.
+
+        Returns
+        -------
+        Hardware
+            The group, named ``"{n}x {name}"``.
+
+        Examples
+        --------
+        >>> import specdec as sd
+        >>> g = sd.hardware.H100.scaled(8)
+        >>> g.name, g.bandwidth / 1e12
+        ('8x H100 SXM', 26.8)
+        """
+        n = _scalar_int(n, "n")
+        return Hardware(self.bandwidth * n, self.flops * n, self.memory * n,
+                        name=f"{n}x {self.name}" if self.name else f"{n}x")
+
+
+# ---------------------------------------------------------------------------
+# presets (public configurations and datasheets)
+# ---------------------------------------------------------------------------
+
+LLAMA_8B = Model(
+    n_params=8_030_261_248, n_layers=32, d_model=4096, n_kv_heads=8, head_dim=128, n_heads=32,
+    name="Llama 3.1 8B")
+"""Llama 3.1 8B (bf16).
+
+Source: Meta, ``meta-llama/Llama-3.1-8B`` model card and its ``config.json``
+(hidden_size 4096, num_hidden_layers 32, num_attention_heads 32,
+num_key_value_heads 8, head_dim 128, intermediate_size 14336, vocab_size
+128256, untied embeddings). The parameter count 8,030,261,248 follows from
+that configuration (checked in the tests) and is the card's "8B".
+"""
+
+LLAMA_70B = Model(
+    n_params=70_553_706_496, n_layers=80, d_model=8192, n_kv_heads=8, head_dim=128, n_heads=64,
+    name="Llama 3.1 70B")
+"""Llama 3.1 70B (bf16).
+
+Source: Meta, ``meta-llama/Llama-3.1-70B`` model card and ``config.json``
+(hidden_size 8192, num_hidden_layers 80, num_attention_heads 64,
+num_key_value_heads 8, head_dim 128, intermediate_size 28672, vocab_size
+128256, untied embeddings): 70,553,706,496 parameters.
+"""
+
+LLAMA_1B = Model(
+    n_params=1_235_814_400, n_layers=16, d_model=2048, n_kv_heads=8, head_dim=64, n_heads=32,
+    name="Llama 3.2 1B")
+"""Llama 3.2 1B (bf16).
+
+Source: Meta, ``meta-llama/Llama-3.2-1B`` model card and ``config.json``
+(hidden_size 2048, num_hidden_layers 16, num_attention_heads 32,
+num_key_value_heads 8, head_dim 64, intermediate_size 8192, vocab_size
+128256, tied embeddings): 1,235,814,400 parameters.
+"""
+
+H100 = Hardware(bandwidth=3.35e12, flops=989e12, memory=80e9, name="H100 SXM")
+"""NVIDIA H100 SXM5 80 GB.
+
+Source: NVIDIA H100 Tensor Core GPU datasheet: GPU memory 80 GB, memory
+bandwidth 3.35 TB/s, BF16 Tensor Core 1,979 TFLOPS *with sparsity*, so
+989 TFLOPS dense (the figure used here). Memory is taken as the datasheet's
+80 GB = 80e9 bytes.
+"""
+
+A100 = Hardware(bandwidth=2.039e12, flops=312e12, memory=80e9, name="A100 80GB SXM")
+"""NVIDIA A100 80 GB SXM.
+
+Source: NVIDIA A100 Tensor Core GPU datasheet: GPU memory 80 GB HBM2e,
+memory bandwidth 2,039 GB/s, BF16 Tensor Core 312 TFLOPS dense (624 with
+sparsity).
+"""
+
+#: Model presets by key (see each object's docstring for its source).
+MODELS = {"llama-3.1-8b": LLAMA_8B, "llama-3.1-70b": LLAMA_70B, "llama-3.2-1b": LLAMA_1B}
+#: Single-GPU presets by key; use ``.scaled(n)`` for a tensor-parallel group.
+GPUS = {"h100-sxm": H100, "a100-80gb": A100}
+
+
+# ---------------------------------------------------------------------------
+# bytes, FLOPs, step time
+# ---------------------------------------------------------------------------
+
+def _check_model(model, name="model") -> Model:
+    if not isinstance(model, Model):
+        raise TypeError(f"{name} must be a specdec.hardware.Model, got {type(model).__name__}")
+    return model
+
+
+def _check_hardware(hardware, name="hardware") -> Hardware:
+    if not isinstance(hardware, Hardware):
+        raise TypeError(f"{name} must be a specdec.hardware.Hardware, got {type(hardware).__name__}")
+    return hardware
+
+
+def _check_bool(value, name) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def _shape_args(batch, context, new_tokens):
+    b = check_integer(batch, "batch", minimum=1).astype(float)
+    c = check_integer(context, "context", minimum=0).astype(float)
+    n = check_integer(new_tokens, "new_tokens", minimum=1).astype(float)
+    return b, c, n
+
+
+def _bytes(model: Model, b, c, n, kv_write: bool):
+    kv = model.kv_bytes_per_token
+    total = model.weight_bytes + b * c * kv
+    if kv_write:
+        total = total + b * n * kv
+    return total
+
+
+def _flops(model: Model, b, c, n):
+    return b * n * (2.0 * model.n_params + 4.0 * model.n_layers * model.d_attn * c)
+
+
+def _step(model: Model, hw: Hardware, b, c, n, kv_write: bool):
+    return np.maximum(_bytes(model, b, c, n, kv_write) / hw.bandwidth, _flops(model, b, c, n) / hw.flops)
+
+
+def step_bytes(model, batch=1, context=0, new_tokens=1, *, kv_write=False):
+    r"""Bytes one forward pass moves: the weights plus the KV cache it reads.
+
+    .. math:: \text{bytes} = W + B\,C\,m_\text{KV}
+              \;[\,+\; B\,n\,m_\text{KV} \text{ if kv\_write}]
+
+    with ``W`` the weight bytes, ``B`` the batch, ``C`` the context (tokens
+    already cached per sequence), ``n`` the new tokens per sequence and
+    ``m_KV`` the KV bytes per token.
+
+    Defined in chapter "The roofline model" (Part III, chapter 1).
+
+    Parameters
+    ----------
+    model : Model
+    batch : int or array_like of int
+        Sequences in the batch, >= 1.
+    context : int or array_like of int
+        Tokens already in each sequence's KV cache, >= 0.
+    new_tokens : int or array_like of int
+        Tokens processed per sequence in this pass, >= 1 (1 for a decode
+        step, ``k + 1`` for verification).
+    kv_write : bool, optional
+        Also count writing the new tokens' keys and values,
+        ``B * n * m_KV`` bytes. Off by default, so that a plain decode step at
+        context 0 is exactly one read of the weights; the writes are below
+        3 % of the traffic for every preset at batch <= 256, k <= 10.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Bytes.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> m = sd.hardware.LLAMA_8B
+    >>> sd.hardware.step_bytes(m, batch=4, context=1000) == m.weight_bytes + 4 * 1000 * m.kv_bytes_per_token
+    True
+    """
+    model = _check_model(model)
+    kv_write = _check_bool(kv_write, "kv_write")
+    b, c, n = _shape_args(batch, context, new_tokens)
+    return to_output(_bytes(model, b, c, n, kv_write) + 0 * n, is_scalar_input(batch, context, new_tokens))
+
+
+def step_flops(model, batch=1, context=0, new_tokens=1):
+    r"""Arithmetic of one forward pass: matrix products plus attention.
+
+    .. math:: \text{FLOPs} = B\,n\,\left(2N + 4\,n_\text{layers}\,d_\text{attn}\,C\right)
+
+    ``2N``: one multiply and one add per parameter per token. Attention: per
+    layer and per new token, the scores ``q K^T`` over ``C`` cached
+    positions cost ``2 d_attn C`` and the weighted sum of values another
+    ``2 d_attn C``, with ``d_attn = n_heads * head_dim``. Attention among the
+    ``n`` new tokens themselves (at most ``n (n+1) / 2`` extra positions) is
+    neglected; this keeps the FLOPs linear in ``n``, so
+    ``verify_cost <= k + 1`` holds exactly.
+
+    Defined in chapter "The roofline model" (Part III, chapter 1).
+
+    Parameters
+    ----------
+    model : Model
+    batch, context, new_tokens : int or array_like of int
+        As in :func:`step_bytes`.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        FLOPs.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> m = sd.hardware.LLAMA_8B
+    >>> sd.hardware.step_flops(m) == 2 * m.n_params
+    True
+    """
+    model = _check_model(model)
+    b, c, n = _shape_args(batch, context, new_tokens)
+    return to_output(_flops(model, b, c, n), is_scalar_input(batch, context, new_tokens))
+
+
+def arithmetic_intensity(model, batch=1, context=0, new_tokens=1, *, kv_write=False):
+    """FLOPs per byte moved by one forward pass.
+
+    A pass is compute-bound when its intensity exceeds the hardware's
+    ``flops / bandwidth`` (the ridge point of the roofline).
+
+    Defined in chapter "The roofline model" (Part III, chapter 1).
+
+    Parameters
+    ----------
+    model : Model
+    batch, context, new_tokens : int or array_like of int
+        As in :func:`step_bytes`.
+    kv_write : bool, optional
+        As in :func:`step_bytes`.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        FLOP/byte.
+
+    Examples
+    --------
+    A bf16 decode step at batch 1 does one FLOP per byte (2 FLOPs per
+    2-byte weight):
+
+    >>> import specdec as sd
+    >>> sd.hardware.arithmetic_intensity(sd.hardware.LLAMA_70B)
+    1.0
+    """
+    model = _check_model(model)
+    kv_write = _check_bool(kv_write, "kv_write")
+    b, c, n = _shape_args(batch, context, new_tokens)
+    return to_output(_flops(model, b, c, n) / _bytes(model, b, c, n, kv_write),
+                     is_scalar_input(batch, context, new_tokens))
+
+
+def step_time(model, hardware, batch=1, context=0, new_tokens=1, *, kv_write=False):
+    r"""Roofline time of one forward pass, in seconds.
+
+    .. math:: T = \max\left(\frac{\text{bytes}}{BW}, \frac{\text{FLOPs}}{F}\right)
+
+    with bytes from :func:`step_bytes` and FLOPs from :func:`step_flops`. At
+    batch 1, context 0 and one new token this is exactly
+    ``model.weight_bytes / hardware.bandwidth``.
+
+    Defined in chapter "The roofline model" (Part III, chapter 1).
+
+    Parameters
+    ----------
+    model : Model
+    hardware : Hardware
+    batch, context, new_tokens : int or array_like of int
+        As in :func:`step_bytes`; broadcast together.
+    kv_write : bool, optional
+        As in :func:`step_bytes`.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Seconds per forward pass.
+
+    Examples
+    --------
+    The first source's target, Llama 3.1 70B on 8 H100s (it quotes 5.2 ms):
+
+    >>> import specdec as sd
+    >>> t0 = sd.hardware.step_time(sd.hardware.LLAMA_70B, sd.hardware.H100.scaled(8))
+    >>> round(t0 * 1e3, 2)
+    5.27
+    """
+    model = _check_model(model)
+    hardware = _check_hardware(hardware)
+    kv_write = _check_bool(kv_write, "kv_write")
+    b, c, n = _shape_args(batch, context, new_tokens)
+    return to_output(_step(model, hardware, b, c, n, kv_write), is_scalar_input(batch, context, new_tokens))
+
+
+def verify_cost(model, hardware, k, batch=1, context=0, *, kv_write=False):
+    r"""``c_verify``: a verification pass over ``k`` drafts, in target decode steps.
+
+    .. math:: c_v(k) = \frac{T(B, C, n = k + 1)}{T(B, C, n = 1)}
+
+    The pass processes ``k + 1`` tokens per sequence (the last accepted token
+    and the ``k`` drafts). It always lies in ``[1, k + 1]``: 1 while the pass
+    is memory-bound (the extra tokens ride on the same weight read), ``k + 1``
+    when both passes are compute-bound.
+
+    Defined in chapter "The roofline model" (Part III, chapter 1).
+
+    Parameters
+    ----------
+    model : Model
+        The target model.
+    hardware : Hardware
+    k : int or array_like of int
+        Draft tokens per round, >= 1.
+    batch, context : int or array_like of int
+        As in :func:`step_bytes`.
+    kv_write : bool, optional
+        As in :func:`step_bytes`.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Dimensionless ratio.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> hw = sd.hardware.H100.scaled(8)
+    >>> sd.hardware.verify_cost(sd.hardware.LLAMA_70B, hw, k=5)
+    1.0
+    >>> round(sd.hardware.verify_cost(sd.hardware.LLAMA_70B, hw, k=5, batch=128), 3)
+    2.601
+    """
+    model = _check_model(model)
+    hardware = _check_hardware(hardware)
+    kv_write = _check_bool(kv_write, "kv_write")
+    kk = check_integer(k, "k", minimum=1).astype(float)
+    b, c, _ = _shape_args(batch, context, 1)
+    out = _step(model, hardware, b, c, kk + 1.0, kv_write) / _step(model, hardware, b, c, 1.0, kv_write)
+    return to_output(out, is_scalar_input(k, batch, context))
+
+
+def draft_cost(draft, target, hardware, batch=1, context=0, *, draft_hardware=None, kv_write=False):
+    r"""``c_draft``: one draft decode step as a fraction of one target decode step.
+
+    .. math:: c_d = \frac{T_\text{draft}(B, C, 1)}{T_\text{target}(B, C, 1)}
+
+    Both models run at the same batch and context; the draft on
+    ``draft_hardware`` if given (e.g. a separate GPU), else on ``hardware``.
+
+    Defined in chapter "The roofline model" (Part III, chapter 1).
+
+    Parameters
+    ----------
+    draft, target : Model
+    hardware : Hardware
+        Where the target runs (and the draft, unless ``draft_hardware``).
+    batch, context : int or array_like of int
+        As in :func:`step_bytes`.
+    draft_hardware : Hardware, optional
+        Where the draft runs.
+    kv_write : bool, optional
+        As in :func:`step_bytes`.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Dimensionless ratio (>= 0).
+
+    Examples
+    --------
+    While both are memory-bound, the ratio of weight bytes:
+
+    >>> import specdec as sd
+    >>> hw = sd.hardware.H100.scaled(8)
+    >>> round(sd.hardware.draft_cost(sd.hardware.LLAMA_8B, sd.hardware.LLAMA_70B, hw), 4)
+    0.1138
+    """
+    draft = _check_model(draft, "draft")
+    target = _check_model(target, "target")
+    hardware = _check_hardware(hardware)
+    dhw = hardware if draft_hardware is None else _check_hardware(draft_hardware, "draft_hardware")
+    kv_write = _check_bool(kv_write, "kv_write")
+    b, c, _ = _shape_args(batch, context, 1)
+    out = _step(draft, dhw, b, c, 1.0, kv_write) / _step(target, hardware, b, c, 1.0, kv_write)
+    return to_output(out, is_scalar_input(batch, context))
+
+
+def ridge_batch(model, hardware):
+    r"""Tokens per step at which a weights-only pass turns compute-bound.
+
+    .. math:: B^\ast = \frac{F}{BW}\cdot\frac{\text{bytes\_per\_param}}{2}
+
+    Setting ``W / BW = 2 N B / F`` with ``W = N * bytes_per_param``. Below
+    ``B*`` tokens per step (batch times new tokens) the weight read sets the
+    time and extra tokens are nearly free; above it each token costs its
+    arithmetic. KV-cache traffic moves the real crossover later (see
+    :func:`crossover_batch`). The model size cancels: the ridge belongs to
+    the hardware and the number format.
+
+    Defined in chapter "The roofline model" (Part III, chapter 1).
+
+    Parameters
+    ----------
+    model : Model
+    hardware : Hardware
+
+    Returns
+    -------
+    float
+        Tokens per step (not rounded).
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> round(sd.hardware.ridge_batch(sd.hardware.LLAMA_8B, sd.hardware.H100), 1)
+    295.2
+    """
+    model = _check_model(model)
+    hardware = _check_hardware(hardware)
+    return float(hardware.flops / hardware.bandwidth * model.bytes_per_param / 2.0)
+
+
+def crossover_batch(model, hardware, context=0, new_tokens=1, *, kv_write=False):
+    r"""Batch at which a pass turns compute-bound, KV-cache traffic included.
+
+    Bytes and FLOPs both grow linearly in the batch ``B``:
+    ``bytes = W + B m`` with ``m = C m_KV`` (``+ n m_KV`` with writes) and
+    ``FLOPs = B f`` with ``f = n (2N + 4 n_layers d_attn C)``. The pass is
+    compute-bound when ``B f / F >= (W + B m) / BW``, i.e. for
+
+    .. math:: B \ge \frac{W / BW}{f / F - m / BW}
+
+    If ``f / F <= m / BW`` the KV reads grow at least as fast as the
+    arithmetic and the pass is memory-bound at every batch: the answer is
+    ``inf``. This is the long-context case where large batches become
+    memory-bound again. Equals :func:`ridge_batch` / ``new_tokens`` at
+    context 0 without KV writes.
+
+    Defined in chapter "The roofline model" (Part III, chapter 1).
+
+    Parameters
+    ----------
+    model : Model
+    hardware : Hardware
+    context, new_tokens : int or array_like of int
+        As in :func:`step_bytes`.
+    kv_write : bool, optional
+        As in :func:`step_bytes`.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Batch (real, not rounded), or ``inf``.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> m, hw = sd.hardware.LLAMA_8B, sd.hardware.H100
+    >>> round(sd.hardware.crossover_batch(m, hw, context=0), 1)
+    295.2
+    >>> sd.hardware.crossover_batch(m, hw, context=8192)
+    inf
+    """
+    model = _check_model(model)
+    hardware = _check_hardware(hardware)
+    kv_write = _check_bool(kv_write, "kv_write")
+    _, c, n = _shape_args(1, context, new_tokens)
+    per_seq_bytes = _bytes(model, 1.0, c, n, kv_write) - model.weight_bytes
+    per_seq_flops = _flops(model, 1.0, c, n)
+    denom = per_seq_flops / hardware.flops - per_seq_bytes / hardware.bandwidth
+    with np.errstate(divide="ignore"):
+        out = np.where(denom > 0, (model.weight_bytes / hardware.bandwidth) / np.where(denom > 0, denom, 1.0), np.inf)
+    return to_output(out, is_scalar_input(context, new_tokens))
+
+
+def utilization(model, hardware, batch, new_tokens=1, context=0, *, kv_write=False):
+    """Fraction of the hardware's peak FLOP/s a pass uses.
+
+    ``FLOPs / (step_time * flops)``: equals 1 when compute-bound, and
+    ``tokens per step / ridge_batch`` for a memory-bound weights-only pass.
+
+    Defined in chapter "The roofline model" (Part III, chapter 1).
+
+    Parameters
+    ----------
+    model : Model
+    hardware : Hardware
+    batch, new_tokens, context : int or array_like of int
+        As in :func:`step_bytes`.
+    kv_write : bool, optional
+        As in :func:`step_bytes`.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        In (0, 1].
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> round(sd.hardware.utilization(sd.hardware.LLAMA_8B, sd.hardware.H100, batch=1), 5)
+    0.00339
+    """
+    model = _check_model(model)
+    hardware = _check_hardware(hardware)
+    kv_write = _check_bool(kv_write, "kv_write")
+    b, c, n = _shape_args(batch, context, new_tokens)
+    out = _flops(model, b, c, n) / (_step(model, hardware, b, c, n, kv_write) * hardware.flops)
+    return to_output(out, is_scalar_input(batch, new_tokens, context))
+
+
+# ---------------------------------------------------------------------------
+# memory
+# ---------------------------------------------------------------------------
+
+def kv_cache_bytes(model, batch, context):
+    """KV-cache bytes held by ``batch`` sequences of ``context`` tokens.
+
+    ``batch * context * model.kv_bytes_per_token``.
+
+    Defined in chapter "The roofline model" (Part III, chapter 1).
+
+    Parameters
+    ----------
+    model : Model
+    batch : int or array_like of int
+        Sequences, >= 1.
+    context : int or array_like of int
+        Tokens per sequence, >= 0.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Bytes.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> sd.hardware.kv_cache_bytes(sd.hardware.LLAMA_70B, batch=1, context=1) / 1024   # KiB per token
+    320.0
+    """
+    model = _check_model(model)
+    b, c, _ = _shape_args(batch, context, 1)
+    return to_output(b * c * model.kv_bytes_per_token, is_scalar_input(batch, context))
+
+
+def max_concurrent_sequences(model, hardware, context, draft=None, extra_bytes=0, *, k=0):
+    """How many sequences of ``context`` tokens fit in memory after the weights.
+
+    .. math:: \\left\\lfloor \\frac{M - W - W_d - E}{(C + k)(m_\\text{KV} + m_{\\text{KV},d})} \\right\\rfloor
+
+    ``M`` memory, ``W`` target weights, ``W_d`` draft weights (0 without a
+    draft), ``E`` extra bytes (e.g. prediction heads or activations), and each
+    sequence keeps ``C + k`` tokens of KV cache (``k`` candidate slots during
+    verification) in the target and, with a draft, in the draft too. 0 when
+    the weights alone do not fit.
+
+    Defined in chapter "The roofline model" (Part III, chapter 1).
+
+    Parameters
+    ----------
+    model : Model
+        The target.
+    hardware : Hardware
+    context : int or array_like of int
+        Tokens per sequence, >= 1.
+    draft : Model, optional
+        A draft model held in the same memory.
+    extra_bytes : float or array_like, optional
+        Other reserved bytes, >= 0.
+    k : int or array_like of int, optional
+        Candidate KV slots per sequence, >= 0. Default 0.
+
+    Returns
+    -------
+    int or numpy.ndarray of int
+        Sequences (>= 0).
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> hw = sd.hardware.H100.scaled(8)
+    >>> sd.hardware.max_concurrent_sequences(sd.hardware.LLAMA_70B, hw, context=8192)
+    185
+    >>> sd.hardware.max_concurrent_sequences(sd.hardware.LLAMA_70B, hw, context=8192, draft=sd.hardware.LLAMA_8B, k=5)
+    128
+    """
+    model = _check_model(model)
+    hardware = _check_hardware(hardware)
+    c = check_integer(context, "context", minimum=1).astype(float)
+    e = check_nonnegative(extra_bytes, "extra_bytes", "(bytes)")
+    kk = check_integer(k, "k", minimum=0).astype(float)
+    weights = model.weight_bytes
+    per_token = model.kv_bytes_per_token
+    if draft is not None:
+        draft = _check_model(draft, "draft")
+        weights += draft.weight_bytes
+        per_token += draft.kv_bytes_per_token
+    free = hardware.memory - weights - e
+    out = np.maximum(np.floor(free / ((c + kk) * per_token)), 0.0).astype(np.int64)
+    return to_output(out, is_scalar_input(context, extra_bytes, k), kind=int)
+
+
+def concurrency_lost_to_draft(model, hardware, context, draft=None, extra_bytes=0, *, k=0):
+    """Sequences that no longer fit once a draft (or heads) shares the memory.
+
+    ``max_concurrent_sequences(model, hardware, context)`` minus the same
+    with ``draft``, ``extra_bytes`` and ``k`` candidate slots.
+
+    Defined in chapter "The roofline model" (Part III, chapter 1).
+
+    Parameters
+    ----------
+    model, hardware, context, draft, extra_bytes, k
+        As in :func:`max_concurrent_sequences`.
+
+    Returns
+    -------
+    int or numpy.ndarray of int
+        Lost sequences (>= 0).
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> hw = sd.hardware.H100.scaled(8)
+    >>> sd.hardware.concurrency_lost_to_draft(sd.hardware.LLAMA_70B, hw, 8192, draft=sd.hardware.LLAMA_8B, k=5)
+    57
+    """
+    base = max_concurrent_sequences(model, hardware, context)
+    spec = max_concurrent_sequences(model, hardware, context, draft=draft, extra_bytes=extra_bytes, k=k)
+    out = np.asarray(base) - np.asarray(spec)
+    return to_output(out, is_scalar_input(context, extra_bytes, k), kind=int)
+
+
+# ---------------------------------------------------------------------------
+# speculative decoding on the roofline
+# ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SpeculativeCosts:
+    """Per-round costs of speculative decoding on the roofline (arrays broadcast).
+
+    Defined in chapter "The roofline model" (Part III, chapter 1).
+
+    Attributes
+    ----------
+    t0 : ndarray
+        Plain target decode step, seconds.
+    t_draft : ndarray
+        All ``k`` draft steps of a round, seconds.
+    t_verify : ndarray
+        Verification pass over ``k + 1`` tokens per sequence, seconds.
+    t_overhead : ndarray
+        Per-round overhead, seconds.
+    c_draft, c_verify : ndarray
+        One draft step and the verification pass (overhead included) as
+        fractions of ``t0``.
+    expected_tokens : ndarray
+        ``E[L]`` per round per sequence.
+    speedup : ndarray
+        :func:`specdec.speedup_from_costs` with these costs.
+    batch : ndarray
+        The batch (broadcast).
+    fits : ndarray of bool
+        Whether the target, the draft and ``batch`` sequences of
+        ``context + k`` KV slots fit in memory.
+    fits_baseline : ndarray of bool
+        Whether the target alone with ``batch`` sequences fits.
+    """
+
+    t0: np.ndarray
+    t_draft: np.ndarray
+    t_verify: np.ndarray
+    t_overhead: np.ndarray
+    c_draft: np.ndarray
+    c_verify: np.ndarray
+    expected_tokens: np.ndarray
+    speedup: np.ndarray
+    batch: np.ndarray
+    fits: np.ndarray
+    fits_baseline: np.ndarray
+
+    @property
+    def t_round(self):
+        """Seconds per round, ``t_draft + t_verify + t_overhead``."""
+        return self.t_draft + self.t_verify + self.t_overhead
+
+    @property
+    def latency_baseline(self):
+        """Seconds per output token per sequence without speculation (``t0``)."""
+        return self.t0
+
+    @property
+    def latency_speculative(self):
+        """Seconds per output token per sequence with speculation, ``t_round / E[L]``."""
+        return self.t_round / self.expected_tokens
+
+    @property
+    def throughput_baseline(self):
+        """Tokens/s per replica without speculation, ``batch / t0``."""
+        return self.batch / self.t0
+
+    @property
+    def throughput_speculative(self):
+        """Tokens/s per replica with speculation, ``batch * E[L] / t_round``."""
+        return self.batch * self.expected_tokens / self.t_round
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A quantity without (``baseline``) and with (``speculative``) speculation.
+
+    ``ratio`` is ``speculative / baseline``.
+    """
+
+    baseline: object
+    speculative: object
+
+    @property
+    def ratio(self):
+        """``speculative / baseline``."""
+        if np.ndim(self.baseline) == 0 and np.ndim(self.speculative) == 0:
+            return float(self.speculative) / float(self.baseline)
+        return np.asarray(self.speculative) / np.asarray(self.baseline)
+
+
+def speculative_costs(target, draft, hardware, alpha, k, batch=1, context=0, *, t_overhead=0.0,
+                      draft_cost_override=None, draft_hardware=None, extra_bytes=0.0, kv_write=False):
+    r"""Round costs, speedup, latency and throughput of speculation at a batch and context.
+
+    The target runs a plain decode step in ``t0 = T(B, C, 1)`` and verifies in
+    ``t_verify = T(B, C, k + 1)``; the draft runs ``k`` steps of ``T_d(B, C, 1)``
+    each at the same batch (its growth over the ``k`` extra positions is
+    neglected), unless ``draft_cost_override`` gives ``c_draft`` directly
+    (``0`` for prediction heads or n-gram lookup). Then
+
+    .. math:: S = \frac{E[L]}{k\,c_d + c_v},\qquad
+              c_v = \frac{t_\text{verify} + t_\text{overhead}}{t_0}
+
+    and latency per token is ``t_round / E[L]`` against ``t0``, throughput
+    ``B E[L] / t_round`` against ``B / t0``. At one batch both improve by the
+    same factor ``S``; the chapters show the frontier over batches and the
+    memory limit (``fits``), which is where throughput and latency part ways.
+
+    Defined in chapter "The roofline model" (Part III, chapter 1).
+
+    Parameters
+    ----------
+    target : Model
+    draft : Model or None
+        The draft model; ``None`` requires ``draft_cost_override``.
+    hardware : Hardware
+        Where the target (and draft, unless ``draft_hardware``) runs.
+    alpha : float or array_like
+        Acceptance rate, in [0, 1].
+    k : int or array_like of int
+        Drafts per round, >= 1.
+    batch : int or array_like of int
+        Concurrent sequences, >= 1.
+    context : int or array_like of int
+        Tokens already cached per sequence, >= 0.
+    t_overhead : float or array_like, optional
+        Per-round overhead in seconds (sampling, rollback), >= 0.
+    draft_cost_override : float or array_like, optional
+        ``c_draft`` to use instead of the roofline draft, >= 0.
+    draft_hardware : Hardware, optional
+        Separate hardware for the draft.
+    extra_bytes : float, optional
+        Memory reserved besides weights and KV cache (e.g. heads), >= 0;
+        used only for ``fits``.
+    kv_write : bool, optional
+        As in :func:`step_bytes`.
+
+    Returns
+    -------
+    SpeculativeCosts
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> h = sd.hardware
+    >>> r = h.speculative_costs(h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8), alpha=0.8, k=5)
+    >>> round(float(r.speedup), 3), round(float(r.t0 * 1e3), 2)
+    (2.351, 5.27)
+    """
+    r = _speculative_core(target, draft, hardware, alpha, k, batch, context, t_overhead, draft_cost_override,
+                          draft_hardware, extra_bytes, kv_write)
+    used_spec = (r["target"].weight_bytes + r["draft_weights"] + r["extra"]
+                 + r["b"] * (r["c"] + r["k"]) * (r["target"].kv_bytes_per_token + r["draft_kv"]))
+    used_base = r["target"].weight_bytes + r["b"] * r["c"] * r["target"].kv_bytes_per_token
+    arrays = np.broadcast_arrays(r["t0"], r["k"] * r["cd"] * r["t0"], r["tv"], r["to"], r["cd"], r["cv"], r["et"],
+                                 r["s"], r["b"], used_spec, used_base)
+    t0_, td_, tv_, to_, cd_, cv_, et_, s_, b_, us_, ub_ = (np.array(x, dtype=float) for x in arrays)
+    return SpeculativeCosts(t0=t0_, t_draft=td_, t_verify=tv_, t_overhead=to_, c_draft=cd_, c_verify=cv_,
+                            expected_tokens=et_, speedup=s_, batch=b_, fits=us_ <= r["hardware"].memory,
+                            fits_baseline=ub_ <= r["hardware"].memory)
+
+
+def _speculative_core(target, draft, hardware, alpha, k, batch, context, t_overhead, draft_cost_override,
+                      draft_hardware, extra_bytes, kv_write) -> dict:
+    """Validated inputs and un-broadcast cost arrays shared by the speculative_* functions."""
+    target = _check_model(target, "target")
+    hardware = _check_hardware(hardware)
+    kv_write = _check_bool(kv_write, "kv_write")
+    a = check_probability(alpha, "alpha")
+    kk = check_integer(k, "k", minimum=1).astype(float)
+    b, c, _ = _shape_args(batch, context, 1)
+    to = check_nonnegative(t_overhead, "t_overhead", "(seconds)")
+    if np.ndim(extra_bytes) != 0:
+        raise TypeError("extra_bytes must be a single number")
+    e = float(check_nonnegative(extra_bytes, "extra_bytes", "(bytes)"))
+    t0 = _step(target, hardware, b, c, 1.0, kv_write)
+    t_verify = _step(target, hardware, b, c, kk + 1.0, kv_write)
+    if draft_cost_override is not None:
+        cd = check_nonnegative(draft_cost_override, "draft_cost_override", "(fraction of a target step)")
+        draft_weights, draft_kv = 0.0, 0.0
+        if draft is not None:
+            draft = _check_model(draft, "draft")
+            draft_weights, draft_kv = draft.weight_bytes, draft.kv_bytes_per_token
+    else:
+        if draft is None:
+            raise ValueError("draft must be a Model unless draft_cost_override is given")
+        draft = _check_model(draft, "draft")
+        dhw = hardware if draft_hardware is None else _check_hardware(draft_hardware, "draft_hardware")
+        cd = _step(draft, dhw, b, c, 1.0, kv_write) / t0
+        # a draft on separate hardware does not share the target's memory
+        draft_weights = draft.weight_bytes if draft_hardware is None else 0.0
+        draft_kv = draft.kv_bytes_per_token if draft_hardware is None else 0.0
+    cv = (t_verify + to) / t0
+    et = _expected_tokens_array(a, kk.astype(np.int64))
+    s = et / (kk * cd + cv)
+    return dict(target=target, hardware=hardware, t0=t0, tv=t_verify, to=to, cd=cd, cv=cv, et=et, s=s, b=b, c=c,
+                k=kk, draft_weights=draft_weights, draft_kv=draft_kv, extra=e)
+
+
+def _scalar_flag(*values):
+    return is_scalar_input(*values)
+
+
+def speculative_throughput(target, draft, hardware, alpha, k, batch, context=0, draft_cost_override=None, *,
+                           t_overhead=0.0, draft_hardware=None, kv_write=False):
+    """Tokens/s per replica with and without speculation at one batch and context.
+
+    Baseline ``batch / t0``; speculative ``batch * E[L] / t_round`` (see
+    :func:`speculative_costs`). Memory is not checked here: use
+    :func:`speculative_costs` (``fits``) or :func:`max_concurrent_sequences`.
+
+    Defined in chapter "The roofline model" (Part III, chapter 1).
+
+    Parameters
+    ----------
+    target, draft, hardware, alpha, k, batch, context, draft_cost_override
+        As in :func:`speculative_costs`.
+    t_overhead, draft_hardware, kv_write
+        As in :func:`speculative_costs`.
+
+    Returns
+    -------
+    Comparison
+        ``.baseline`` and ``.speculative`` in tokens/s; ``.ratio``.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> h = sd.hardware
+    >>> r = h.speculative_throughput(h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8), 0.8, 5, batch=[1, 256])
+    >>> r.ratio.round(3)
+    array([2.351, 0.639])
+    """
+    r = speculative_costs(target, draft, hardware, alpha, k, batch, context, t_overhead=t_overhead,
+                          draft_cost_override=draft_cost_override, draft_hardware=draft_hardware, kv_write=kv_write)
+    scalar = _scalar_flag(alpha, k, batch, context, t_overhead) and np.ndim(draft_cost_override) == 0
+    return Comparison(to_output(r.throughput_baseline, scalar), to_output(r.throughput_speculative, scalar))
+
+
+def speculative_latency(target, draft, hardware, alpha, k, batch=1, context=0, draft_cost_override=None, *,
+                        t_overhead=0.0, draft_hardware=None, kv_write=False):
+    """Seconds per output token (per sequence) with and without speculation.
+
+    Baseline ``t0``; speculative ``t_round / E[L]`` (see :func:`speculative_costs`).
+
+    Defined in chapter "The roofline model" (Part III, chapter 1).
+
+    Parameters
+    ----------
+    target, draft, hardware, alpha, k, batch, context, draft_cost_override
+        As in :func:`speculative_costs`.
+    t_overhead, draft_hardware, kv_write
+        As in :func:`speculative_costs`.
+
+    Returns
+    -------
+    Comparison
+        ``.baseline`` and ``.speculative`` in seconds per token; ``.ratio``
+        (< 1 means speculation lowers latency).
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> h = sd.hardware
+    >>> r = h.speculative_latency(h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8), 0.8, 5)
+    >>> round(r.baseline * 1e3, 2), round(r.speculative * 1e3, 2)
+    (5.27, 2.24)
+    """
+    r = speculative_costs(target, draft, hardware, alpha, k, batch, context, t_overhead=t_overhead,
+                          draft_cost_override=draft_cost_override, draft_hardware=draft_hardware, kv_write=kv_write)
+    scalar = _scalar_flag(alpha, k, batch, context, t_overhead) and np.ndim(draft_cost_override) == 0
+    return Comparison(to_output(r.latency_baseline, scalar), to_output(r.latency_speculative, scalar))
+
+
+def speculative_speedup(target, draft, hardware, alpha, k, batch=1, context=0, *, t_overhead=0.0,
+                        draft_cost_override=None, draft_hardware=None, kv_write=False):
+    """Speedup of speculation with roofline costs at a batch and context.
+
+    :func:`specdec.speedup_from_costs` with ``c_draft`` from :func:`draft_cost`
+    (or ``draft_cost_override``) and ``c_verify`` from :func:`verify_cost`
+    plus ``t_overhead / t0``. Vectorized over every numeric argument.
+
+    Defined in chapter "The roofline model" (Part III, chapter 1).
+
+    Parameters
+    ----------
+    target, draft, hardware, alpha, k, batch, context
+        As in :func:`speculative_costs`.
+    t_overhead, draft_cost_override, draft_hardware, kv_write
+        As in :func:`speculative_costs`.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Speedup (> 1: speculation is faster at that batch).
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> h = sd.hardware
+    >>> s = h.speculative_speedup(h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8), 0.8, 5, batch=[1, 64, 256])
+    >>> s.round(3)
+    array([2.351, 1.973, 0.639])
+    """
+    r = _speculative_core(target, draft, hardware, alpha, k, batch, context, t_overhead, draft_cost_override,
+                          draft_hardware, 0.0, kv_write)
+    scalar = _scalar_flag(alpha, k, batch, context, t_overhead) and np.ndim(draft_cost_override) == 0
+    s = r["s"]
+    shape = np.broadcast_shapes(np.shape(s), np.shape(r["t0"]), np.shape(r["cd"]))
+    return to_output(np.broadcast_to(s, shape) if np.shape(s) != shape else s, scalar)
+
+
+def break_even_batch(target, draft, hardware, alpha, k, context=0, *, t_overhead=0.0, draft_cost_override=None,
+                     draft_hardware=None, batch_max=4096, kv_write=False):
+    """Smallest batch at which speculation's speedup falls below 1.
+
+    Scans ``batch = 1 .. batch_max`` in one vectorized evaluation of
+    :func:`speculative_speedup`. Returns ``nan`` when the speedup stays >= 1
+    up to ``batch_max`` (e.g. at long context, where the passes stay
+    memory-bound), and 1.0 when speculation loses already at batch 1.
+    Memory is not checked: the batch may exceed what fits.
+
+    Defined in chapter "The roofline model" (Part III, chapter 1).
+
+    Parameters
+    ----------
+    target, draft, hardware, alpha, k, context
+        As in :func:`speculative_costs`; ``alpha``, ``k``, ``context`` scalars.
+    t_overhead, draft_cost_override, draft_hardware, kv_write
+        As in :func:`speculative_costs` (scalars).
+    batch_max : int, optional
+        Largest batch scanned, in [1, 1_000_000]. Default 4096.
+
+    Returns
+    -------
+    float
+        The batch (a whole number) or ``nan``.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> h = sd.hardware
+    >>> h.break_even_batch(h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8), alpha=0.8, k=5)
+    154.0
+    """
+    for value, name in ((alpha, "alpha"), (k, "k"), (context, "context"), (t_overhead, "t_overhead")):
+        if np.ndim(value) != 0:
+            raise TypeError(f"{name} must be a single number here, got shape {np.shape(value)}")
+    if draft_cost_override is not None and np.ndim(draft_cost_override) != 0:
+        raise TypeError("draft_cost_override must be a single number here")
+    bmax = int(check_integer(batch_max, "batch_max", minimum=1, maximum=1_000_000))
+    batches = np.arange(1, bmax + 1)
+    s = speculative_speedup(target, draft, hardware, alpha, k, batches, context, t_overhead=t_overhead,
+                            draft_cost_override=draft_cost_override, draft_hardware=draft_hardware,
+                            kv_write=kv_write)
+    below = np.nonzero(np.asarray(s) < 1.0)[0]
+    return float(batches[below[0]]) if below.size else float("nan")

@@ -1,0 +1,341 @@
+"""Figures for "Expected tokens per round" (Part I, chapter 1).
+
+Presentation only: every number drawn comes from :mod:`specdec.acceptance`
+(``sd.expected_tokens``, ``sd.accepted_tokens_pmf``). Each function returns a
+:class:`matplotlib.figure.Figure` made with :func:`new_figure`, or draws into
+axes passed in (the explorers redraw into the same figure).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._validate import check_integer, check_probability
+from ..acceptance import accepted_tokens_pmf, expected_tokens
+from ._style import COLORS, SEQUENCE, new_figure
+
+__all__ = [
+    "expected_tokens_vs_k",
+    "marginal_gain_vs_k",
+    "tokens_distribution",
+    "expected_tokens_overview",
+    "ExpectedTokensOverview",
+    "DEFAULT_ALPHAS",
+]
+
+#: The acceptance rates of the first source's E[L] table (default curves).
+DEFAULT_ALPHAS = (0.5, 0.7, 0.8, 0.9, 0.95)
+
+
+def _alphas(alphas) -> np.ndarray:
+    a = np.atleast_1d(check_probability(alphas, "alphas"))
+    if a.ndim != 1 or a.size == 0:
+        raise ValueError(f"alphas must be a non-empty 1-D sequence of acceptance rates; got shape {a.shape}")
+    return a
+
+
+def _draw_expected_tokens_vs_k(ax, alphas: np.ndarray, k_max: int, mark_k) -> None:
+    ks = np.arange(1, k_max + 1)
+    ax.plot(ks, ks + 1, ls="--", color=COLORS["baseline"], lw=1.2, label="ceiling $k+1$ ($\\alpha=1$)")
+    values = expected_tokens(alphas[:, None], ks)
+    for i, (alpha, row) in enumerate(zip(alphas, values)):
+        color = SEQUENCE[i % len(SEQUENCE)]
+        ax.plot(ks, row, marker="o", ms=3.5, color=color, label=f"$\\alpha = {alpha:g}$")
+        ax.annotate(f"{row[-1]:.2f}", (ks[-1], row[-1]), xytext=(4, 0), textcoords="offset points",
+                    va="center", fontsize=8, color=color)
+    for k in mark_k:
+        if 1 <= k <= k_max:
+            ax.axvline(k, color="0.85", lw=0.8, zorder=0)
+    ax.set_xlabel("draft tokens per round, $k$")
+    ax.set_ylabel("expected tokens per round, $E[L]$")
+    ax.set_xlim(0.5, k_max + 1.2)
+    ax.set_ylim(0, min(k_max + 1, float(values.max()) + 2) + 0.5)
+    ax.legend(loc="upper left", fontsize=8, frameon=False)
+    ax.grid(alpha=0.25)
+
+
+def expected_tokens_vs_k(alphas=DEFAULT_ALPHAS, k_max: int = 12, mark_k=(3, 5, 8), ax=None):
+    """Plot E[L] against k for several acceptance rates, with the ceiling k + 1.
+
+    Defined in chapter "Expected tokens per round" (Part I, chapter 1).
+
+    Parameters
+    ----------
+    alphas : sequence of float, optional
+        Acceptance rates in [0, 1], one curve each (default: the source table's rows).
+    k_max : int, optional
+        Largest k on the x axis, whole number in [1, 64]. Default 12.
+    mark_k : sequence of int, optional
+        k values marked with a light vertical line (default 3, 5, 8: the source table's columns).
+    ax : matplotlib.axes.Axes, optional
+        Draw here instead of a new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> fig = sd.plots.expected_tokens_vs_k([0.8], k_max=8, mark_k=())
+    >>> len(fig.axes[0].lines)  # the ceiling and one curve
+    2
+    """
+    a = _alphas(alphas)
+    km = int(check_integer(k_max, "k_max", minimum=1, maximum=64))
+    if ax is None:
+        fig, ax = new_figure(6.4, 4.2)
+    marks = np.asarray(mark_k, dtype=float).ravel()
+    marks = check_integer(marks, "mark_k", minimum=1) if marks.size else marks.astype(int)
+    _draw_expected_tokens_vs_k(ax, a, km, marks.tolist())
+    return ax.figure
+
+
+def marginal_gain_vs_k(alphas=DEFAULT_ALPHAS, k_max: int = 12, ax=None):
+    """Plot the tokens gained by one more draft, E[L](k+1) - E[L](k), against k.
+
+    The gain is ``alpha**(k+1)``: a geometric decay, drawn on a log scale so
+    that each curve is a straight line.
+
+    Defined in chapter "Expected tokens per round" (Part I, chapter 1).
+
+    Parameters
+    ----------
+    alphas : sequence of float, optional
+        Acceptance rates in (0, 1], one curve each.
+    k_max : int, optional
+        Largest k, whole number in [1, 64]. Default 12.
+    ax : matplotlib.axes.Axes, optional
+        Draw here instead of a new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> fig = sd.plots.marginal_gain_vs_k([0.8, 0.9], k_max=8)
+    >>> fig.axes[0].get_yscale()
+    'log'
+    """
+    a = _alphas(alphas)
+    if (a <= 0).any():
+        raise ValueError("alphas must be > 0 here (the gain is 0 at alpha = 0 and cannot be drawn on a log scale)")
+    km = int(check_integer(k_max, "k_max", minimum=1, maximum=64))
+    if ax is None:
+        fig, ax = new_figure(6.4, 3.6)
+    ks = np.arange(1, km + 1)
+    gain = expected_tokens(a[:, None], ks + 1) - expected_tokens(a[:, None], ks)
+    for i, (alpha, row) in enumerate(zip(a, gain)):
+        ax.plot(ks, row, marker="o", ms=3.5, color=SEQUENCE[i % len(SEQUENCE)], label=f"$\\alpha = {alpha:g}$")
+    ax.set_yscale("log")
+    ax.set_xlabel("current draft length $k$")
+    ax.set_ylabel("tokens gained by draft $k+1$")
+    ax.legend(fontsize=8, frameon=False, loc="lower left")
+    ax.grid(alpha=0.25, which="both")
+    return ax.figure
+
+
+def _draw_distribution(ax, alpha: float, k: int) -> None:
+    pmf = accepted_tokens_pmf(alpha, k)
+    tokens = np.arange(1, k + 2)
+    mean = expected_tokens(alpha, k)
+    colors = [COLORS["draft"]] * k + [COLORS["verify"]]
+    ax.bar(tokens, pmf, color=colors, width=0.7)
+    ax.axvline(mean, color=COLORS["accent"], lw=1.5, ls="--")
+    ax.text(mean, ax.get_ylim()[1] * 0.97 if pmf.max() > 0 else 1, f" $E[L]$ = {mean:.2f}", color=COLORS["accent"],
+            va="top", ha="left" if mean < (k + 2) / 2 else "right", fontsize=9)
+    ax.set_xticks(tokens if k <= 16 else tokens[::2])
+    ax.set_xlim(0.3, k + 1.7)
+    ax.set_xlabel("tokens emitted in the round, $L$")
+    ax.set_ylabel("probability")
+    ax.set_title(f"Distribution of $L$ ($\\alpha$ = {alpha:g}, $k$ = {k})", fontsize=10)
+    ax.grid(alpha=0.25, axis="y")
+
+
+def tokens_distribution(alpha: float = 0.8, k: int = 5, ax=None):
+    """Bar chart of the distribution of L, the tokens one round emits, with E[L] marked.
+
+    The last bar (``L = k + 1``, every draft accepted plus the bonus token) is
+    drawn in a different colour.
+
+    Defined in chapter "Expected tokens per round" (Part I, chapter 1).
+
+    Parameters
+    ----------
+    alpha : float, optional
+        Acceptance rate in [0, 1]. Default 0.8.
+    k : int, optional
+        Draft tokens per round, whole number in [1, 64]. Default 5.
+    ax : matplotlib.axes.Axes, optional
+        Draw here instead of a new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> fig = sd.plots.tokens_distribution(0.8, 5)
+    >>> len(fig.axes[0].patches)
+    6
+    """
+    a = float(check_probability(alpha, "alpha"))
+    kk = int(check_integer(k, "k", minimum=1, maximum=64))
+    if ax is None:
+        fig, ax = new_figure(5.0, 3.6)
+    _draw_distribution(ax, a, kk)
+    return ax.figure
+
+
+def _nice_top(value: float, step: float) -> float:
+    """Smallest multiple of ``step`` that is >= ``value`` (and > 0)."""
+    return max(step, float(np.ceil(value / step - 1e-12)) * step)
+
+
+class ExpectedTokensOverview:
+    """The two-panel figure of :func:`expected_tokens_overview`, updatable in place.
+
+    Built once for ``k_max``; :meth:`update` changes ``alpha`` and ``k`` by
+    moving the existing artists (no axes are cleared), so an explorer can
+    redraw only ``dynamic_artists`` over a cached background. Axis limits
+    depend on the inputs only through :attr:`limits_key`; when it changes
+    the whole figure must be redrawn.
+
+    Defined in chapter "Expected tokens per round" (Part I, chapter 1).
+
+    Parameters
+    ----------
+    alpha : float
+        Acceptance rate in [0, 1].
+    k : int
+        Draft tokens per round, in [1, k_max].
+    k_max : int
+        Largest k shown, in [1, 64].
+    axes : pair of matplotlib.axes.Axes, optional
+        Draw into these (cleared first) instead of a new figure.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> view = sd.plots.ExpectedTokensOverview(0.8, 5, 12)
+    >>> view.update(0.9, 7)
+    >>> round(float(view.curve.get_ydata()[6]), 4)
+    5.6953
+    """
+
+    def __init__(self, alpha: float = 0.8, k: int = 5, k_max: int = 12, axes=None):
+        self.k_max = int(check_integer(k_max, "k_max", minimum=1, maximum=64))
+        if axes is None:
+            fig, axes = new_figure(9.6, 3.6, ncols=2)
+        self.left, self.right = axes
+        self.figure = self.left.figure
+        for ax in axes:
+            ax.clear()
+        km = self.k_max
+        tokens = np.arange(1, km + 2)
+        left, right = self.left, self.right
+        self.bars = left.bar(tokens, np.zeros(km + 1), color=COLORS["draft"], width=0.7)
+        self.mean_line = left.axvline(1.0, color=COLORS["accent"], lw=1.5, ls="--")
+        self.mean_text = left.text(1.0, 0.97, "", color=COLORS["accent"], va="top", fontsize=9,
+                                   transform=left.get_xaxis_transform())
+        left.set_xlabel("tokens emitted in the round, $L$")
+        left.set_ylabel("probability")
+        self.title = left.set_title("", fontsize=10)
+        left.grid(alpha=0.25, axis="y")
+        ks = np.arange(1, km + 1)
+        right.plot(ks, ks + 1, ls="--", color=COLORS["baseline"], lw=1.2, label="ceiling $k+1$")
+        (self.curve,) = right.plot(ks, np.ones(km), marker="o", ms=3.5, color=COLORS["target"], label="$E[L]$")
+        (self.circle,) = right.plot([1], [1], marker="o", ms=9, mfc="none", mec=COLORS["accent"], mew=2, ls="none")
+        self.arrow = right.annotate("", xy=(2, 1), xytext=(1, 1),
+                                    arrowprops={"arrowstyle": "->", "color": COLORS["accent"], "lw": 1.5})
+        self.gain_text = right.text(1, 1, "", color=COLORS["accent"], fontsize=9, va="top")
+        right.set_xlabel("draft tokens per round, $k$")
+        right.set_ylabel("$E[L]$")
+        right.set_xlim(0.5, km + 0.5)
+        right.set_ylim(0, km + 1.5)
+        right.set_title("Expected tokens vs $k$ (arrow: gain of the next draft)", fontsize=10)
+        right.legend(fontsize=8, frameon=False, loc="upper left")
+        right.grid(alpha=0.25)
+        self.limits_key = None
+        self.update(alpha, k)
+
+    @property
+    def dynamic_artists(self) -> list:
+        """Artists that :meth:`update` changes (everything else is static for a given ``limits_key``)."""
+        return [*self.bars, self.mean_line, self.mean_text, self.title, self.curve, self.circle,
+                self.arrow, self.gain_text]
+
+    def update(self, alpha: float, k: int) -> None:
+        """Move the artists to a new ``(alpha, k)``; sets :attr:`limits_key`."""
+        a = float(check_probability(alpha, "alpha"))
+        kk = int(check_integer(k, "k", minimum=1, maximum=self.k_max))
+        pmf = accepted_tokens_pmf(a, kk)
+        mean = expected_tokens(a, kk)
+        for i, bar in enumerate(self.bars):
+            bar.set_height(pmf[i] if i <= kk else 0.0)
+            bar.set_visible(i <= kk)
+            bar.set_color(COLORS["verify"] if i == kk else COLORS["draft"])
+        top = _nice_top(float(pmf.max()) * 1.12, 0.25)
+        shown = kk + 1 if kk + 1 > 12 else max(kk + 1, 6)
+        self.limits_key = (top, shown)
+        self.left.set_ylim(0, top)
+        self.left.set_xlim(0.3, shown + 0.7)
+        self.left.set_xticks(np.arange(1, shown + 1) if shown <= 17 else np.arange(1, shown + 1, 2))
+        self.mean_line.set_xdata([mean, mean])
+        right_side = mean < (shown + 1) / 2
+        self.mean_text.set_x(mean)
+        self.mean_text.set_ha("left" if right_side else "right")
+        self.mean_text.set_text(f" E[L] = {mean:.2f} ")
+        self.title.set_text(f"Distribution of L (alpha = {a:g}, k = {kk})")
+        ks = np.arange(1, self.k_max + 1)
+        self.curve.set_ydata(expected_tokens(a, ks))
+        self.circle.set_data([kk], [mean])
+        has_next = kk < self.k_max
+        self.arrow.set_visible(has_next)
+        self.gain_text.set_visible(has_next)
+        if has_next:
+            following = expected_tokens(a, kk + 1)
+            self.arrow.xy = (kk + 1, following)
+            self.arrow.set_position((kk, mean))
+            self.gain_text.set_position((kk + 1.2, following))
+            self.gain_text.set_text(f"+{following - mean:.3f}")
+
+
+def expected_tokens_overview(alpha: float = 0.8, k: int = 5, k_max: int = 12, axes=None):
+    """Two panels for one (alpha, k): the distribution of L, and E[L] against k.
+
+    Left: the distribution of L (the last bar, every draft accepted plus the
+    bonus token, in a different colour) with E[L] marked. Right: E[L] for
+    this alpha at every k up to ``k_max`` with the ceiling k + 1, the chosen
+    k circled and an arrow labelled with the gain of one more draft. The
+    explorer ``sd.widgets.expected_tokens_explorer`` shows this figure and
+    updates it in place (see :class:`ExpectedTokensOverview`).
+
+    Defined in chapter "Expected tokens per round" (Part I, chapter 1).
+
+    Parameters
+    ----------
+    alpha : float, optional
+        Acceptance rate in [0, 1]. Default 0.8.
+    k : int, optional
+        Draft tokens per round, whole number in [1, k_max]. Default 5.
+    k_max : int, optional
+        Largest k on the right panel, in [1, 64]. Default 12.
+    axes : pair of matplotlib.axes.Axes, optional
+        Draw into these (they are cleared first) instead of a new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> fig = sd.plots.expected_tokens_overview(0.8, 5)
+    >>> len(fig.axes)
+    2
+    """
+    return ExpectedTokensOverview(alpha, k, k_max, axes=axes).figure

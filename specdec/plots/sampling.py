@@ -1,0 +1,390 @@
+"""Figures for Part II, chapters 1 and 2 (the verification pass; the acceptance rate).
+
+Presentation only: every number drawn comes from :mod:`specdec.sampling`,
+:mod:`specdec.acceptance` or :mod:`specdec.hardware`. Each function returns a
+:class:`matplotlib.figure.Figure` made with :func:`new_figure`, or draws into
+axes passed in (the explorers redraw into the same figure).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from matplotlib.ticker import NullFormatter, ScalarFormatter
+
+from .. import hardware as hw
+from .. import sampling as sm
+from .._validate import check_integer, check_probability
+from ..acceptance import acceptance_rate, accepted_tokens_pmf, expected_tokens
+from ._style import COLORS, SEQUENCE, new_figure
+
+__all__ = [
+    "sampling_residual",
+    "sampling_exactness",
+    "sampling_wasted_arithmetic",
+    "sampling_tokens_per_round",
+    "sampling_temperature",
+    "sampling_alpha_from_log",
+]
+
+SCHEME_COLORS = {"speculative": COLORS["target"], "correction from target": COLORS["accent"],
+                 "draft only": COLORS["draft"]}
+
+
+def _figure(axes, ncols, width, height):
+    if axes is None:
+        fig, axes = new_figure(width, height, ncols=ncols)
+        return fig, np.atleast_1d(axes)
+    axes = np.atleast_1d(axes)
+    for ax in axes:
+        ax.clear()
+    return axes[0].figure, axes
+
+
+def sampling_residual(p=sm.EXAMPLE_TARGET, q=sm.EXAMPLE_DRAFT, axes=None):
+    """Target and draft side by side with their overlap, and the residual distribution.
+
+    Left: bars of ``p`` and ``q`` per token with ``min(p, q)`` (the mass that
+    is accepted) outlined; right: the residual ``normalize(max(p - q, 0))``
+    a rejected draft is replaced from.
+
+    Defined in chapter "Why a decode step wastes arithmetic, and the
+    verification pass" (Part II, chapter 1).
+
+    Parameters
+    ----------
+    p, q : array_like, shape (V,)
+        Target and draft distributions.
+    axes : sequence of two matplotlib Axes, optional
+        Draw into these (cleared first) instead of a new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    pa, qa = np.asarray(p, float), np.asarray(q, float)
+    alpha = acceptance_rate(pa, qa)
+    residual = sm.residual_distribution(pa, qa)
+    fig, (ax0, ax1) = _figure(axes, 2, 9.0, 3.6)
+    x = np.arange(pa.size)
+    w = 0.4
+    ax0.bar(x - w / 2, pa, w, color=COLORS["target"], label="target p")
+    ax0.bar(x + w / 2, qa, w, color=COLORS["draft"], label="draft q")
+    ax0.step(np.r_[x - 0.5, x[-1] + 0.5], np.r_[np.minimum(pa, qa), np.minimum(pa, qa)[-1]], where="post",
+             color="black", lw=1.2, label="min(p, q): accepted mass")
+    ax0.set_xticks(x)
+    ax0.set_xlabel("token")
+    ax0.set_ylabel("probability")
+    ax0.set_title(f"acceptance rate sum(min(p, q)) = {alpha:.2f}")
+    ax0.legend(frameon=False, fontsize=8)
+    excess = np.maximum(pa - qa, 0.0)
+    ax1.bar(x, residual, 0.6, color=COLORS["verify"], label="residual (normalized)")
+    ax1.bar(x, excess, 0.3, color="black", alpha=0.5, label="max(p - q, 0)")
+    ax1.set_xticks(x)
+    ax1.set_xlabel("token")
+    ax1.set_ylabel("probability")
+    ax1.set_title(f"replacement after a rejection (prob. {1 - alpha:.2f})")
+    ax1.legend(frameon=False, fontsize=8)
+    return fig
+
+
+def sampling_exactness(p=sm.EXAMPLE_TARGET, q=sm.EXAMPLE_DRAFT, sizes=None, seed=0, axes=None, convergence=None):
+    """Emitted-token frequencies converge to the target only for the exact scheme.
+
+    Left: total-variation distance between the empirical distribution of the
+    first ``n`` emitted tokens and ``p``, against ``n`` (log-log), for
+    speculative sampling, the "correction from target" bug and plain draft
+    sampling. Right: the frequencies at the largest ``n`` next to ``p``.
+
+    Defined in chapter "Why a decode step wastes arithmetic, and the
+    verification pass" (Part II, chapter 1).
+
+    Parameters
+    ----------
+    p, q : array_like, shape (V,)
+        Target and draft distributions.
+    sizes : array_like of int, optional
+        Sample sizes; default 28 log-spaced sizes from 31 to 10**6.
+    seed : int
+        Seed of the simulation.
+    axes : sequence of two Axes, optional
+    convergence : dict, optional
+        A result of :func:`specdec.sampling.convergence_to_target` to draw
+        instead of simulating (``sizes`` and ``seed`` are then ignored).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    if convergence is not None:
+        conv = convergence
+    elif sizes is None:
+        sizes = np.unique(np.logspace(1.5, 6, 28).astype(int))
+    if convergence is None:
+        conv = sm.convergence_to_target(p, q, sizes, np.random.default_rng(seed))
+    pa = np.asarray(p, float)
+    n = conv["sizes"]
+    fig, (ax0, ax1) = _figure(axes, 2, 9.5, 3.8)
+    for name, color in SCHEME_COLORS.items():
+        tv = sm.total_variation(conv[name], pa)
+        ax0.loglog(n, tv, marker="o", ms=2.5, color=color, label=name)
+    ax0.loglog(n, 0.5 * np.sqrt(pa.size / n), color=COLORS["baseline"], ls=":", lw=1,
+               label="sampling noise scale ~ 1/sqrt(n)")
+    ax0.set_xlabel("emitted tokens n")
+    ax0.set_ylabel("TV distance to target p")
+    ax0.legend(frameon=False, fontsize=8)
+    ax0.set_title("distance to the target as samples grow")
+    x = np.arange(pa.size)
+    w = 0.27
+    for j, (name, color) in enumerate(SCHEME_COLORS.items()):
+        ax1.bar(x + (j - 1) * w, conv[name][-1], w, color=color, label=name)
+    ax1.scatter(x, pa, marker="_", s=260, color="black", zorder=3, label="target p")
+    ax1.set_xticks(x)
+    ax1.set_xlabel("token")
+    ax1.set_ylabel("frequency")
+    ax1.set_title(f"frequencies after n = {int(n[-1]):,} tokens")
+    ax1.legend(frameon=False, fontsize=8)
+    return fig
+
+
+def sampling_wasted_arithmetic(target=hw.LLAMA_70B, hardware=hw.H100.scaled(8), max_tokens=2048, ks=(4, 8),
+                               ax=None):
+    """Time of one forward pass against the tokens it processes, with the ridge point.
+
+    The pass costs one weight read until the tokens per pass reach the
+    hardware's ridge point; verification of ``k`` drafts processes ``k + 1``
+    tokens (marked).
+
+    Defined in chapter "Why a decode step wastes arithmetic, and the
+    verification pass" (Part II, chapter 1).
+
+    Parameters
+    ----------
+    target : specdec.hardware.Model
+    hardware : specdec.hardware.Hardware
+    max_tokens : int
+        Largest tokens per pass on the axis, >= 2.
+    ks : sequence of int
+        Draft lengths whose verification pass (k + 1 tokens) is marked.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    m = int(check_integer(max_tokens, "max_tokens", minimum=2))
+    if ax is None:
+        fig, ax = new_figure(6.4, 3.8)
+    else:
+        ax.clear()
+        fig = ax.figure
+    n = np.unique(np.logspace(0, np.log10(m), 200).astype(int))
+    t = hw.step_time(target, hardware, batch=1, new_tokens=n) * 1e3
+    t1 = hw.step_time(target, hardware) * 1e3
+    ax.semilogx(n, t, color=COLORS["target"], label="roofline time of one pass")
+    ax.axhline(t1, color=COLORS["baseline"], ls=":", lw=1, label=f"one decode step, {t1:.2f} ms")
+    ridge = hw.ridge_batch(target, hardware)
+    ax.axvline(ridge, color=COLORS["accent"], ls="--", lw=1, label=f"ridge point, {ridge:.0f} tokens")
+    for j, k in enumerate(ks):
+        tk = hw.step_time(target, hardware, new_tokens=k + 1) * 1e3
+        ax.plot([k + 1], [tk], "o", color=SEQUENCE[(j + 1) % len(SEQUENCE)],
+                label=f"verify k = {k} ({k + 1} tokens): {tk:.2f} ms")
+    ax.set_ylim(0, None)
+    ax.xaxis.set_major_formatter(ScalarFormatter())
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_xlabel("tokens processed per pass (batch 1)")
+    ax.set_ylabel("time per pass (ms)")
+    ax.set_title(f"{target.name} on {hardware.name}")
+    ax.legend(frameon=False, fontsize=8)
+    return fig
+
+
+def sampling_tokens_per_round(alpha=0.8, ks=(1, 2, 4, 8), k_max=12, axes=None):
+    """E[L] against k at one alpha with the source's k values marked, and the gain per doubling.
+
+    Left: expected tokens per round for k = 1..k_max with the ceiling k + 1;
+    right: tokens gained by each doubling of k next to the draft positions it
+    adds.
+
+    Defined in chapter "The acceptance rate and the tokens it yields"
+    (Part II, chapter 2).
+
+    Parameters
+    ----------
+    alpha : float
+        Acceptance rate in [0, 1].
+    ks : sequence of int
+        Draft lengths to mark (consecutive doublings in the right panel).
+    k_max : int
+        Largest k on the left panel.
+    axes : sequence of two Axes, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    a = float(check_probability(alpha, "alpha"))
+    kk = np.asarray(check_integer(ks, "ks", minimum=1))
+    km = int(check_integer(k_max, "k_max", minimum=int(kk.max())))
+    fig, (ax0, ax1) = _figure(axes, 2, 9.0, 3.6)
+    k_all = np.arange(1, km + 1)
+    ax0.plot(k_all, expected_tokens(a, k_all), color=COLORS["target"], marker="o", ms=3, label=f"E[L], alpha = {a:g}")
+    ax0.plot(k_all, k_all + 1, color=COLORS["baseline"], ls=":", label="ceiling k + 1")
+    el = expected_tokens(a, kk)
+    ax0.plot(kk, el, "s", color=COLORS["accent"], ms=7, mfc="none", label="the source's k values")
+    for k, v in zip(kk, el):
+        ax0.annotate(f"{v:.2f}", (k, v), textcoords="offset points", xytext=(4, -12), fontsize=8)
+    ax0.axhline(1 / (1 - a) if a < 1 else km + 1, color=COLORS["neutral"], ls="--", lw=1,
+                label="limit 1 / (1 - alpha)")
+    ax0.set_xlabel("draft tokens per round k")
+    ax0.set_ylabel("tokens per round")
+    ax0.legend(frameon=False, fontsize=8)
+    labels = [f"{k0}->{k1}" for k0, k1 in zip(kk[:-1], kk[1:])]
+    gain = np.diff(el)
+    added = np.diff(kk)
+    x = np.arange(len(labels))
+    ax1.bar(x - 0.2, gain, 0.4, color=COLORS["target"], label="tokens gained per round")
+    ax1.bar(x + 0.2, added, 0.4, color=COLORS["draft"], label="draft positions added")
+    ax1.set_xticks(x, labels)
+    ax1.set_xlabel("doubling of k")
+    ax1.set_ylabel("per round")
+    ax1.legend(frameon=False, fontsize=8)
+    ax1.set_title("each doubling buys less")
+    return fig
+
+
+@lru_cache(maxsize=64)
+def _temperature_curve(kind, noise, sharpness, vocab, n_contexts, seed, temperatures):
+    """Memoized acceptance-vs-temperature curve (explorers redraw without recomputing)."""
+    zt, zd = sm.synthetic_logit_pair(kind, vocab, n_contexts, noise=noise, sharpness=sharpness, rng=seed)
+    curve = sm.acceptance_vs_temperature(zt, zd, np.asarray(temperatures))
+    curve.setflags(write=False)
+    return curve
+
+
+#: Temperature grid of the chapter figure and its explorer (steps of 0.1).
+TEMPERATURE_GRID = np.round(np.linspace(0.1, 2.0, 20), 10)
+
+
+def temperature_curve(kind, noise, sharpness, vocab=200, n_contexts=32, seed=0, temperatures=None):
+    """Acceptance against temperature for one synthetic workload, memoized.
+
+    Thin cached wrapper over :func:`specdec.sampling.synthetic_logit_pair` and
+    :func:`specdec.sampling.acceptance_vs_temperature` so that explorers can
+    redraw without recomputing. Returns a read-only array.
+    """
+    t = TEMPERATURE_GRID if temperatures is None else np.asarray(temperatures, float)
+    return _temperature_curve(kind, float(noise), float(sharpness), int(vocab), int(n_contexts), int(seed),
+                              tuple(float(x) for x in t))
+
+
+def sampling_temperature(temperatures=None, noise=1.0, sharpness=1.0, vocab=200, n_contexts=32, seed=0,
+                         ax=None, show_underconfident=True):
+    """Acceptance rate against sampling temperature on a peaked and a flat workload.
+
+    Solid: a draft that is the target plus logit noise (``noise``); dashed
+    (optional): an under-confident draft with the same ranking
+    (``sharpness = 0.6``, noise 0.5) for comparison. Numbers from
+    :func:`specdec.sampling.acceptance_vs_temperature`.
+
+    Defined in chapter "The acceptance rate and the tokens it yields"
+    (Part II, chapter 2).
+
+    Parameters
+    ----------
+    temperatures : array_like, optional
+        Default :data:`TEMPERATURE_GRID` (0.1, 0.2, ..., 2.0).
+    noise, sharpness : float
+        Draft parameters of the solid curves (see
+        :func:`specdec.sampling.synthetic_logit_pair`).
+    vocab, n_contexts, seed : int
+        Synthetic workload size and seed.
+    ax : matplotlib Axes, optional
+    show_underconfident : bool
+        Draw the dashed comparison curves.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    t = TEMPERATURE_GRID if temperatures is None else np.asarray(temperatures, float)
+    if t.ndim != 1 or t.size < 2:
+        raise ValueError(f"temperatures must be a 1-D array of at least 2 values; got shape {t.shape}")
+    if ax is None:
+        fig, ax = new_figure(6.4, 3.8)
+    else:
+        ax.clear()
+        fig = ax.figure
+    colors = {"peaked": COLORS["target"], "flat": COLORS["draft"]}
+    label_kind = {"peaked": "peaked (code-like)", "flat": "flat (prose-like)"}
+    key = tuple(float(x) for x in t)
+    for kind in ("peaked", "flat"):
+        ax.plot(t, _temperature_curve(kind, float(noise), float(sharpness), int(vocab), int(n_contexts), int(seed), key),
+                color=colors[kind], label=f"{label_kind[kind]}, draft noise {noise:g}, sharpness {sharpness:g}")
+        if show_underconfident:
+            ax.plot(t, _temperature_curve(kind, 0.5, 0.6, int(vocab), int(n_contexts), int(seed), key),
+                    color=colors[kind], ls="--", label=f"{label_kind[kind]}, under-confident draft")
+    ax.set_xlabel("sampling temperature t (both models)")
+    ax.set_ylabel("acceptance rate sum(min(p, q))")
+    ax.set_ylim(0, 1.02)
+    ax.legend(frameon=False, fontsize=8, loc="lower right")
+    return fig
+
+
+def sampling_alpha_from_log(counts, k, alpha_true=None, ks=(1, 2, 4, 8), axes=None):
+    """A log of accepted counts with its fitted model, and the serving-metric trap.
+
+    Left: histogram of accepted drafts per round with the capped geometric
+    pmf at the estimated alpha; right: the "draft acceptance rate"
+    (accepted / drafted) against alpha for several k, below the diagonal,
+    with the log's rate and the alpha it really implies marked.
+
+    Defined in chapter "The acceptance rate and the tokens it yields"
+    (Part II, chapter 2).
+
+    Parameters
+    ----------
+    counts : array_like of int
+        Accepted drafts per round, 0..k.
+    k : int
+        Draft tokens per round.
+    alpha_true : float, optional
+        The simulated truth, marked when given.
+    ks : sequence of int
+        Curves of the right panel.
+    axes : sequence of two Axes, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    est = sm.estimate_alpha(counts, k)
+    c = np.asarray(counts)
+    kk = int(k)
+    fig, (ax0, ax1) = _figure(axes, 2, 9.5, 3.8)
+    n = np.arange(kk + 1)
+    freq = np.bincount(c, minlength=kk + 1) / c.size
+    ax0.bar(n, freq, 0.6, color=COLORS["neutral"], label=f"log: {c.size} rounds")
+    ax0.plot(n, accepted_tokens_pmf(est.alpha, kk), "o-", color=COLORS["target"],
+             label=f"model at alpha-hat = {est.alpha:.3f}")
+    ax0.set_xlabel("accepted drafts in a round")
+    ax0.set_ylabel("fraction of rounds")
+    ax0.set_title(f"alpha-hat {est.alpha:.3f}, 95% interval [{est.low:.3f}, {est.high:.3f}]")
+    ax0.legend(frameon=False, fontsize=8)
+    a = np.linspace(0, 1, 201)
+    ax1.plot(a, a, color=COLORS["baseline"], ls=":", label="rate = alpha")
+    for j, kj in enumerate(ks):
+        ax1.plot(a, sm.draft_acceptance_rate(a, kj), color=SEQUENCE[j % len(SEQUENCE)], label=f"k = {kj}")
+    rate = c.sum() / (kk * c.size)
+    ax1.plot([rate], [rate], "x", color=COLORS["accent"], ms=8, label=f"log's accepted/drafted = {rate:.3f}")
+    implied = sm.alpha_from_draft_acceptance_rate(rate, kk)
+    ax1.plot([implied], [rate], "o", color=COLORS["accent"], mfc="none", ms=8,
+             label=f"alpha it implies at k = {kk}: {implied:.3f}")
+    ax1.plot([rate, implied], [rate, rate], color=COLORS["accent"], lw=1)
+    if alpha_true is not None:
+        ax1.axvline(float(alpha_true), color=COLORS["verify"], lw=1, ls="--", label=f"true alpha {alpha_true:g}")
+    ax1.set_xlabel("per-position acceptance alpha")
+    ax1.set_ylabel("draft acceptance rate (accepted / drafted)")
+    ax1.legend(frameon=False, fontsize=7, loc="upper left")
+    return fig

@@ -1,0 +1,302 @@
+"""Small tables for the chapters: computed values rendered as Markdown or HTML.
+
+Presentation only: nothing here knows about speculative decoding. A chapter
+computes a grid of numbers with ``specdec`` and hands it to
+:func:`grid_table` (a value for every row label x column label) or
+:func:`records_table` (one row per record). The result is a :class:`Table`,
+which a notebook displays as a Markdown table (so MyST renders it with the
+book's table style, and it reads well without a kernel).
+
+:func:`rounding_check` and :func:`source_check_table` compare a grid that a
+source *printed* (rounded) with the values we compute: a printed value is
+consistent when it is within half a unit in its last printed place of the
+computed one.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from ._validate import as_float_array, check_integer
+
+__all__ = ["Table", "grid_table", "records_table", "rounding_check", "source_check_table"]
+
+
+def _formatter(fmt: str | Callable[[Any], str]) -> Callable[[Any], str]:
+    if callable(fmt):
+        return fmt
+    if not isinstance(fmt, str):
+        raise TypeError(f"fmt must be a format string such as '{{:.2f}}' or a callable, got {fmt!r}")
+    for probe in (1.0, 1, "x"):  # accept formats for floats, ints or labels
+        try:
+            fmt.format(probe)
+            return fmt.format
+        except (ValueError, IndexError, KeyError, TypeError):
+            continue
+    raise ValueError(f"fmt must be a format string with one field such as '{{:.2f}}'; got {fmt!r}")
+
+
+def _escape_markdown(text: str) -> str:
+    return str(text).replace("|", r"\|").replace("\n", " ")
+
+
+@dataclass(frozen=True, repr=False)
+class Table:
+    """A rendered table: a header row and body rows of strings.
+
+    Displaying a :class:`Table` in a notebook shows it as Markdown; call
+    :meth:`to_html` for an HTML fragment. ``align`` gives one of ``"l"``,
+    ``"c"``, ``"r"`` per column.
+
+    Defined in chapter "Expected tokens per round" (Part I, chapter 1).
+
+    Examples
+    --------
+    >>> from specdec.tables import Table
+    >>> print(Table(("x", "y"), (("1", "2"),), ("l", "r")).to_markdown())
+    | x | y |
+    |:--|--:|
+    | 1 | 2 |
+    """
+
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    align: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        width = len(self.header)
+        if width == 0:
+            raise ValueError("header must name at least one column")
+        for row in self.rows:
+            if len(row) != width:
+                raise ValueError(f"every row must have {width} cells like the header; got a row with {len(row)}")
+        if self.align and (len(self.align) != width or any(a not in ("l", "c", "r") for a in self.align)):
+            raise ValueError(f"align must give one of 'l', 'c', 'r' for each of the {width} columns; got {self.align!r}")
+
+    def _alignments(self) -> tuple[str, ...]:
+        return self.align or ("l",) + ("r",) * (len(self.header) - 1)
+
+    def to_markdown(self) -> str:
+        """The table as a GitHub/MyST pipe table (one line per row)."""
+        rule = {"l": ":--", "c": ":-:", "r": "--:"}
+        lines = ["| " + " | ".join(_escape_markdown(h) for h in self.header) + " |",
+                 "|" + "|".join(rule[a] for a in self._alignments()) + "|"]
+        lines += ["| " + " | ".join(_escape_markdown(c) for c in row) + " |" for row in self.rows]
+        return "\n".join(lines)
+
+    def to_html(self) -> str:
+        """The table as an HTML ``<table>`` fragment (cells are escaped)."""
+        style = {"l": "left", "c": "center", "r": "right"}
+        aligns = self._alignments()
+        head = "".join(f'<th style="text-align:{style[a]}">{html.escape(h)}</th>' for h, a in zip(self.header, aligns))
+        body = "".join(
+            "<tr>" + "".join(f'<td style="text-align:{style[a]}">{html.escape(c)}</td>' for c, a in zip(row, aligns)) + "</tr>"
+            for row in self.rows
+        )
+        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+    def _repr_markdown_(self) -> str:
+        return self.to_markdown()
+
+    def __str__(self) -> str:
+        return self.to_markdown()
+
+    def __repr__(self) -> str:
+        return self.to_markdown()
+
+
+def grid_table(values, row_labels: Sequence[Any], col_labels: Sequence[Any], *, corner: str = "",
+               fmt: str | Callable[[Any], str] = "{:.2f}", row_fmt: str | Callable[[Any], str] = "{}",
+               col_fmt: str | Callable[[Any], str] = "{}", emphasize=None) -> Table:
+    """A two-way table: ``values[i, j]`` in row ``row_labels[i]``, column ``col_labels[j]``.
+
+    Defined in chapter "Expected tokens per round" (Part I, chapter 1).
+
+    Parameters
+    ----------
+    values : array_like, shape (n_rows, n_cols)
+        Numbers (formatted with ``fmt``) or strings (shown as given).
+    row_labels, col_labels : sequence
+        Labels of the rows and columns, formatted with ``row_fmt`` and ``col_fmt``.
+    corner : str, optional
+        Text of the top-left header cell, e.g. ``"alpha \\\\ k"``.
+    fmt : str or callable, optional
+        Format for numeric cells, default ``"{:.2f}"``.
+    row_fmt, col_fmt : str or callable, optional
+        Formats of the labels.
+    emphasize : array_like of bool, optional
+        Same shape as ``values``: cells to show in bold.
+
+    Returns
+    -------
+    Table
+
+    Examples
+    --------
+    >>> from specdec import tables
+    >>> t = tables.grid_table([[1.0, 2.0]], ["a"], [3, 5], corner="x", fmt="{:.1f}")
+    >>> print(t.to_markdown())
+    | x | 3 | 5 |
+    |:--|--:|--:|
+    | a | 1.0 | 2.0 |
+    """
+    arr = np.asarray(values, dtype=object)
+    if arr.ndim != 2:
+        raise ValueError(f"values must be a 2-D grid (rows x columns); got shape {arr.shape}")
+    if arr.shape != (len(row_labels), len(col_labels)):
+        raise ValueError(f"values has shape {arr.shape} but there are {len(row_labels)} row labels and {len(col_labels)} column labels")
+    cell, rfmt, cfmt = _formatter(fmt), _formatter(row_fmt), _formatter(col_fmt)
+    bold = np.zeros(arr.shape, dtype=bool) if emphasize is None else np.asarray(emphasize, dtype=bool)
+    if bold.shape != arr.shape:
+        raise ValueError(f"emphasize must have the shape of values {arr.shape}; got {bold.shape}")
+
+    def show(v: Any, strong: bool) -> str:
+        text = v if isinstance(v, str) else cell(v)
+        return f"**{text}**" if strong else text
+
+    rows = tuple(
+        (rfmt(label),) + tuple(show(v, b) for v, b in zip(arr[i], bold[i]))
+        for i, label in enumerate(row_labels)
+    )
+    return Table((str(corner),) + tuple(cfmt(c) for c in col_labels), rows)
+
+
+def records_table(header: Sequence[str], rows: Sequence[Sequence[Any]],
+                  fmt: str | Callable[[Any], str] | Sequence[str | Callable[[Any], str]] = "{:.2f}",
+                  align: Sequence[str] = ()) -> Table:
+    """A table with one row per record; numbers are formatted, strings kept.
+
+    Defined in chapter "The speedup formula" (Part I, chapter 2).
+
+    Parameters
+    ----------
+    header : sequence of str
+        Column titles.
+    rows : sequence of sequences
+        One record per row, as many cells as ``header``.
+    fmt : str, callable, or a sequence of them (one per column), optional
+        Format of numeric cells; strings are shown as given.
+    align : sequence of str, optional
+        ``"l"``, ``"c"`` or ``"r"`` per column (default: first left, rest right).
+
+    Returns
+    -------
+    Table
+
+    Examples
+    --------
+    >>> from specdec import tables
+    >>> print(tables.records_table(["part", "ms"], [["draft", 2.5], ["verify", 6]], fmt="{:.1f}").to_markdown())
+    | part | ms |
+    |:--|--:|
+    | draft | 2.5 |
+    | verify | 6.0 |
+    """
+    header = tuple(str(h) for h in header)
+    if isinstance(fmt, (str,)) or callable(fmt):
+        formats = [_formatter(fmt)] * len(header)
+    else:
+        if len(fmt) != len(header):
+            raise ValueError(f"fmt must be one format or one per column ({len(header)}); got {len(fmt)}")
+        formats = [_formatter(f) for f in fmt]
+    body = []
+    for row in rows:
+        row = tuple(row)
+        if len(row) != len(header):
+            raise ValueError(f"every row must have {len(header)} cells like the header; got {len(row)}")
+        body.append(tuple(v if isinstance(v, str) else f(v) for v, f in zip(row, formats)))
+    return Table(header, tuple(body), tuple(align))
+
+
+def rounding_check(computed, printed, decimals):
+    """Whether each printed value is a correct rounding of the computed one.
+
+    A value printed with ``decimals`` decimals is consistent with ``computed``
+    when ``|computed - printed| <= 0.5 * 10**-decimals`` (either direction
+    of a tie is accepted: sources round ties both ways). A tiny tolerance of
+    1e-9 of a unit absorbs binary floating-point representation of the
+    printed value.
+
+    Defined in chapter "Expected tokens per round" (Part I, chapter 1).
+
+    Parameters
+    ----------
+    computed : array_like
+        Our values.
+    printed : array_like
+        The source's rounded values (broadcast against ``computed``).
+    decimals : int
+        Decimals the source printed, >= 0.
+
+    Returns
+    -------
+    numpy.ndarray of bool
+        True where the printed value agrees.
+
+    Examples
+    --------
+    >>> from specdec import tables
+    >>> tables.rounding_check([1.875, 1.377], [1.9, 1.2], 1).tolist()
+    [True, False]
+    """
+    c = as_float_array(computed, "computed")
+    p = as_float_array(printed, "printed")
+    d = int(check_integer(decimals, "decimals", minimum=0, maximum=15))
+    half = 0.5 * 10.0 ** (-d)
+    try:
+        return np.abs(c - p) <= half * (1 + 1e-9)
+    except ValueError as exc:
+        raise ValueError(f"computed {c.shape} and printed {p.shape} do not broadcast") from exc
+
+
+def source_check_table(computed, printed, decimals, row_labels, col_labels, *, corner: str = "",
+                       computed_decimals: int = 3, row_fmt="{}", col_fmt="{}") -> Table:
+    """A grid showing, per cell, our value, the source's printed value and whether they agree.
+
+    Each cell reads ``"<ours> (source <printed>) ok"`` or ``"... DIFFERS"``
+    (the differing cells in bold), with ours shown to ``computed_decimals``
+    decimals.
+
+    Defined in chapter "Expected tokens per round" (Part I, chapter 1).
+
+    Parameters
+    ----------
+    computed, printed : array_like, shape (n_rows, n_cols)
+        Our values and the source's printed values.
+    decimals : int
+        Decimals the source printed (see :func:`rounding_check`).
+    row_labels, col_labels : sequence
+        As in :func:`grid_table`.
+    corner : str, optional
+        Top-left header cell.
+    computed_decimals : int, optional
+        Decimals shown for our values, default 3.
+    row_fmt, col_fmt : str or callable, optional
+        Formats of the labels.
+
+    Returns
+    -------
+    Table
+
+    Examples
+    --------
+    >>> from specdec import tables
+    >>> t = tables.source_check_table([[1.875, 1.377]], [[1.9, 1.2]], 1, ["a"], ["x", "y"])
+    >>> t.rows[0]
+    ('a', '1.875 (source 1.9) ok', '**1.377 (source 1.2) DIFFERS**')
+    """
+    c = as_float_array(computed, "computed")
+    p = as_float_array(printed, "printed")
+    if c.ndim != 2 or c.shape != p.shape:
+        raise ValueError(f"computed and printed must be 2-D grids of the same shape; got {c.shape} and {p.shape}")
+    d = int(check_integer(decimals, "decimals", minimum=0, maximum=15))
+    cd = int(check_integer(computed_decimals, "computed_decimals", minimum=0, maximum=15))
+    ok = rounding_check(c, p, d)
+    text = np.empty(c.shape, dtype=object)
+    for idx in np.ndindex(c.shape):
+        text[idx] = f"{c[idx]:.{cd}f} (source {p[idx]:.{d}f}) " + ("ok" if ok[idx] else "DIFFERS")
+    return grid_table(text, row_labels, col_labels, corner=corner, row_fmt=row_fmt, col_fmt=col_fmt, emphasize=~ok)

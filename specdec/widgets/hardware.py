@@ -1,0 +1,206 @@
+"""Explorer for "The roofline model" (Part III, chapter 1).
+
+Presentation only: the numbers come from :mod:`specdec.hardware` and the
+figure from :func:`specdec.plots.roofline_overview`.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+
+import ipywidgets as widgets
+
+from .._validate import check_integer, check_probability
+from ..hardware import (
+    GPUS,
+    MODELS,
+    break_even_batch,
+    max_concurrent_sequences,
+    ridge_batch,
+    speculative_costs,
+    utilization,
+)
+from ..plots.hardware import roofline_overview
+
+__all__ = ["RooflineExplorer", "roofline_explorer", "ROOFLINE_BATCHES", "ROOFLINE_CONTEXTS"]
+
+#: Batch choices on the explorer's slider.
+ROOFLINE_BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
+#: Context choices on the explorer's slider (tokens already cached per sequence).
+ROOFLINE_CONTEXTS = (0, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072)
+_N_GPUS = (1, 2, 4, 8)
+
+
+def _png(fig, dpi: int) -> bytes:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
+    return buffer.getvalue()
+
+
+def _table(rows) -> str:
+    cells = "".join(
+        f"<tr><td style='padding:1px 10px 1px 0'>{html.escape(name)}</td>"
+        f"<td style='text-align:right;font-family:monospace'>{html.escape(value)}</td></tr>"
+        for name, value in rows)
+    return f"<table>{cells}</table>"
+
+
+def _choice(value, options, name):
+    if value not in options:
+        raise ValueError(f"{name} must be one of {list(options)}; got {value!r}")
+    return value
+
+
+class RooflineExplorer(widgets.VBox):
+    """Pick target, draft, GPU, GPU count, batch, context, k and alpha; see the roofline costs.
+
+    The read-out lists ``T0``, ``T_verify``, ``c_verify``, ``c_draft``, the
+    speedup, utilization, the ridge and break-even batches and the memory
+    headroom; the figure is :func:`specdec.plots.roofline_overview`.
+    ``values`` holds the numbers of the last update (keys ``t0``,
+    ``t_verify``, ``c_verify``, ``c_draft``, ``speedup``, ``utilization``,
+    ``ridge_batch``, ``break_even_batch``, ``max_sequences``,
+    ``max_sequences_with_draft``, ``fits``, plus the control values).
+
+    Defined in chapter "The roofline model" (Part III, chapter 1).
+    """
+
+    def __init__(self, target="llama-3.1-70b", draft="llama-3.1-8b", gpu="h100-sxm", n_gpus=8, batch=1, context=0,
+                 k=5, alpha=0.8, dpi: int = 72):
+        _choice(target, MODELS, "target")
+        _choice(draft, MODELS, "draft")
+        _choice(gpu, GPUS, "gpu")
+        _choice(n_gpus, _N_GPUS, "n_gpus")
+        _choice(batch, ROOFLINE_BATCHES, "batch")
+        _choice(context, ROOFLINE_CONTEXTS, "context")
+        kk = int(check_integer(k, "k", minimum=1, maximum=10))
+        a = float(check_probability(alpha, "alpha"))
+        self.dpi = int(check_integer(dpi, "dpi", minimum=30, maximum=300))
+        style = {"description_width": "initial"}
+        layout = widgets.Layout(width="320px")
+        self.controls = {
+            "target": widgets.Dropdown(options=list(MODELS), value=target, description="target", style=style,
+                                       layout=layout),
+            "draft": widgets.Dropdown(options=list(MODELS), value=draft, description="draft", style=style,
+                                      layout=layout),
+            "gpu": widgets.Dropdown(options=list(GPUS), value=gpu, description="GPU", style=style, layout=layout),
+            "n_gpus": widgets.Dropdown(options=list(_N_GPUS), value=n_gpus, description="GPUs (tensor parallel)",
+                                       style=style, layout=layout),
+            "batch": widgets.SelectionSlider(options=list(ROOFLINE_BATCHES), value=batch, description="batch",
+                                             continuous_update=False, style=style, layout=layout),
+            "context": widgets.SelectionSlider(options=list(ROOFLINE_CONTEXTS), value=context,
+                                               description="context (tokens)", continuous_update=False, style=style,
+                                               layout=layout),
+            "k": widgets.IntSlider(value=kk, min=1, max=10, description="k", continuous_update=False, style=style,
+                                   layout=layout),
+            "alpha": widgets.FloatSlider(value=a, min=0.0, max=1.0, step=0.01, description="alpha",
+                                         continuous_update=False, style=style, layout=layout),
+        }
+        self.readout = widgets.HTML()
+        self.image = widgets.Image(format="png")
+        v = self._inputs()
+        self.figure = roofline_overview(v["target_model"], v["draft_model"], v["hardware"], v["alpha"], v["k"],
+                                        v["batch"], v["context"])
+        self.values: dict = {}
+        names = list(self.controls)
+        box = widgets.HBox([widgets.VBox([self.controls[n] for n in names[:4]]),
+                            widgets.VBox([self.controls[n] for n in names[4:]])])
+        super().__init__([box, self.readout, self.image])
+        for control in self.controls.values():
+            control.observe(self._on_change, names="value")
+        self.update()
+
+    def _on_change(self, change) -> None:
+        self.update()
+
+    def _inputs(self) -> dict:
+        v = {name: control.value for name, control in self.controls.items()}
+        v["target_model"] = MODELS[v["target"]]
+        v["draft_model"] = MODELS[v["draft"]]
+        v["hardware"] = GPUS[v["gpu"]].scaled(v["n_gpus"]) if v["n_gpus"] > 1 else GPUS[v["gpu"]]
+        v["k"] = int(v["k"])
+        v["alpha"] = float(v["alpha"])
+        return v
+
+    def compute(self) -> dict:
+        """The numbers for the current controls (no drawing)."""
+        v = self._inputs()
+        tm, dm, hw = v["target_model"], v["draft_model"], v["hardware"]
+        b, c, k, a = v["batch"], v["context"], v["k"], v["alpha"]
+        r = speculative_costs(tm, dm, hw, a, k, b, c)
+        ctx = max(c, 1)
+        v.update(
+            t0=float(r.t0), t_verify=float(r.t_verify), c_verify=float(r.c_verify), c_draft=float(r.c_draft),
+            speedup=float(r.speedup), expected_tokens=float(r.expected_tokens),
+            utilization=float(utilization(tm, hw, b, 1, c)),
+            ridge_batch=ridge_batch(tm, hw),
+            break_even_batch=break_even_batch(tm, dm, hw, a, k, c),
+            max_sequences=int(max_concurrent_sequences(tm, hw, ctx)),
+            max_sequences_with_draft=int(max_concurrent_sequences(tm, hw, ctx, draft=dm, k=k)),
+            fits=bool(r.fits),
+        )
+        return v
+
+    def update(self, draw: bool = True) -> dict:
+        """Recompute, refresh the read-out and (if ``draw``) the figure; return the values."""
+        v = self.compute()
+        be = v["break_even_batch"]
+        self.readout.value = _table([
+            ("plain decode step T0", f"{v['t0'] * 1e3:.3f} ms"),
+            (f"verification of k + 1 = {v['k'] + 1} tokens, T_verify", f"{v['t_verify'] * 1e3:.3f} ms"),
+            ("c_verify = T_verify / T0", f"{v['c_verify']:.3f}"),
+            ("c_draft (one draft step / T0)", f"{v['c_draft']:.4f}"),
+            ("E[L] and speedup E[L] / (k c_draft + c_verify)",
+             f"{v['expected_tokens']:.3f} tokens, {v['speedup']:.3f}x"),
+            ("plain step uses this fraction of peak FLOP/s", f"{v['utilization']:.2%}"),
+            ("ridge point (tokens per step)", f"{v['ridge_batch']:.0f}"),
+            ("speculation loses from batch", "never (up to 4096)" if be != be else f"{be:.0f}"),
+            ("sequences that fit: target only / with draft", f"{v['max_sequences']} / {v['max_sequences_with_draft']}"),
+            ("this batch fits in memory with the draft", "yes" if v["fits"] else "no"),
+        ])
+        if draw:
+            roofline_overview(v["target_model"], v["draft_model"], v["hardware"], v["alpha"], v["k"], v["batch"],
+                              v["context"], axes=self.figure.axes)
+            self.image.value = _png(self.figure, self.dpi)
+        self.values = v
+        return v
+
+
+def roofline_explorer(target="llama-3.1-70b", draft="llama-3.1-8b", gpu="h100-sxm", n_gpus=8, batch=1, context=0,
+                      k=5, alpha=0.8) -> RooflineExplorer:
+    """Interactive roofline explorer; defaults are the first source's 70B/8B pair on 8 H100s.
+
+    Defined in chapter "The roofline model" (Part III, chapter 1).
+
+    Parameters
+    ----------
+    target, draft : str, optional
+        Keys of :data:`specdec.hardware.MODELS`.
+    gpu : str, optional
+        Key of :data:`specdec.hardware.GPUS`.
+    n_gpus : {1, 2, 4, 8}, optional
+        Tensor-parallel group size.
+    batch : int, optional
+        One of :data:`ROOFLINE_BATCHES`.
+    context : int, optional
+        One of :data:`ROOFLINE_CONTEXTS`.
+    k : int, optional
+        Drafts per round, in [1, 10].
+    alpha : float, optional
+        Acceptance rate in [0, 1].
+
+    Returns
+    -------
+    RooflineExplorer
+        An ``ipywidgets.VBox``; display it in a notebook.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> w = sd.widgets.roofline_explorer()
+    >>> round(w.values["t0"] * 1e3, 2), w.values["c_verify"], w.values["break_even_batch"]
+    (5.27, 1.0, 154.0)
+    """
+    return RooflineExplorer(target=target, draft=draft, gpu=gpu, n_gpus=n_gpus, batch=batch, context=context, k=k,
+                            alpha=alpha)

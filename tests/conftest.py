@@ -1,0 +1,130 @@
+"""Shared pytest configuration: where the built book is, its pages, a local web server.
+
+Environment variables
+---------------------
+SPECDEC_HTML_DIR
+    The built HTML to check (default: ``_build/html`` in the repository).
+SPECDEC_CHROMIUM
+    The chromium executable for the browser test (default ``/usr/bin/chromium``).
+SPECDEC_FULL_TEST_RUN
+    Set to 1 by ``scripts/run-tests.sh``: then every test group (unit tests,
+    nbval for every notebook with code, built-HTML checks, browser test) must
+    have been collected, otherwise the run fails instead of silently passing
+    on less than everything.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import pathlib
+import threading
+
+import pytest
+import yaml
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def html_dir() -> pathlib.Path:
+    return pathlib.Path(os.environ.get("SPECDEC_HTML_DIR", ROOT / "_build" / "html")).resolve()
+
+
+@functools.lru_cache(maxsize=None)
+def toc_docnames() -> tuple[str, ...]:
+    """Every document in ``_toc.yml``, in reading order (root first)."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    names = [toc["root"]]
+
+    def walk(entries):
+        for entry in entries or []:
+            if "file" in entry:
+                names.append(entry["file"])
+            walk(entry.get("sections"))
+            walk(entry.get("chapters"))
+
+    for part in toc.get("parts", []):
+        walk(part.get("chapters"))
+    walk(toc.get("chapters"))
+    return tuple(names)
+
+
+def source_of(docname: str) -> pathlib.Path | None:
+    for suffix in (".ipynb", ".md"):
+        path = ROOT / f"{docname}{suffix}"
+        if path.exists():
+            return path
+    return None
+
+
+@pytest.fixture(scope="session")
+def built_html() -> pathlib.Path:
+    """The built book; fails with instructions when it is missing."""
+    path = html_dir()
+    if not (path / "index.html").is_file():
+        pytest.fail(
+            f"no built book at {path} (index.html missing). Build it first with "
+            "`bash scripts/build-book.sh`, or set SPECDEC_HTML_DIR to a built html folder.",
+            pytrace=False,
+        )
+    return path
+
+
+def pytest_generate_tests(metafunc):
+    if "docname" in metafunc.fixturenames:
+        names = toc_docnames()
+        metafunc.parametrize("docname", names, ids=list(names))
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - signature from the base class
+        pass
+
+
+@pytest.fixture(scope="session")
+def book_server(built_html):
+    """Serve the built book on http://127.0.0.1:<free port>/ for the session."""
+    handler = functools.partial(_QuietHandler, directory=str(built_html))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _notebooks_with_code() -> list[pathlib.Path]:
+    import nbformat
+
+    found = []
+    for path in sorted((ROOT / "book").rglob("*.ipynb")):
+        if ".ipynb_checkpoints" in path.parts or "_build" in path.parts:
+            continue
+        nb = nbformat.read(path, as_version=4)
+        if any(cell.cell_type == "code" and cell.source.strip() for cell in nb.cells):
+            found.append(path)
+    return found
+
+
+def pytest_collection_finish(session):
+    """In the full run, refuse to pass on less than every test group."""
+    if os.environ.get("SPECDEC_FULL_TEST_RUN") != "1" or session.config.option.collectonly:
+        return
+    if session.config.option.keyword or session.config.option.markexpr:
+        return  # the user deliberately selected a subset
+    files = {pathlib.Path(str(item.fspath)).resolve() for item in session.items}
+    problems = []
+    for group in ("test_built_html.py", "test_browser.py"):
+        if ROOT / "tests" / group not in files:
+            problems.append(f"no tests collected from tests/{group}")
+    if not any(p.name.startswith("test_") and p.parent == ROOT / "tests" and p.name not in
+               ("test_built_html.py", "test_browser.py") for p in files):
+        problems.append("no specdec unit tests collected from tests/")
+    for notebook in _notebooks_with_code():
+        if notebook.resolve() not in files:
+            problems.append(f"nbval collected nothing from {notebook.relative_to(ROOT)} (run pytest with --nbval)")
+    if problems:
+        raise pytest.UsageError("incomplete test run:\n  " + "\n  ".join(problems))

@@ -1,0 +1,149 @@
+"""Open every built page in a real browser, offline, and check what a reader sees.
+
+Debian's ``chromium`` is driven by Playwright for Python. The built book
+(``_build/html``, or ``$SPECDEC_HTML_DIR``) is served from 127.0.0.1 and every
+request to any other host is blocked *and* makes the test fail. For each page
+of ``_toc.yml`` (one test per page, named after it) we check that:
+
+- the page loads without HTTP errors for its own resources;
+- MathJax typeset the math: the page's math containers hold ``mjx-container``
+  elements and no raw ``$$``, ``\\[`` or ``\\(`` is left in the visible text;
+- every ``<img>`` loaded (``naturalWidth > 0``);
+- where the page embeds widget views, each one rendered into widget elements;
+- the browser console shows no error except those in ``CONSOLE_ALLOW_LIST``;
+- a full-page screenshot is saved as ``_build/screenshots/<page>.png``.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import re
+import urllib.parse
+
+import pytest
+
+from conftest import html_dir
+
+CHROMIUM = os.environ.get("SPECDEC_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--no-first-run",
+]
+TIMEOUT_MS = 90_000
+
+# Console messages that are not defects of the book. Keep this list short and
+# say why each entry is harmless.
+CONSOLE_ALLOW_LIST = [
+    # The browser asks every site for /favicon.ico; the book has none.
+    re.compile(r"favicon\.ico"),
+]
+LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+
+
+@pytest.fixture(scope="session")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:  # pragma: no cover - requirements.txt pins playwright
+        pytest.fail("playwright is not installed: pip install -r requirements.txt", pytrace=False)
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(
+            f"{CHROMIUM} not found: install Debian's chromium (apt-get install -y chromium) "
+            "or set SPECDEC_CHROMIUM. `bash scripts/run-tests.sh` installs it when run as root.",
+            pytrace=False,
+        )
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def screenshot_path(docname: str) -> pathlib.Path:
+    folder = html_dir().parent / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / (docname.replace("/", "__") + ".png")
+
+
+def test_page_in_browser(browser, book_server, built_html, docname):
+    """The page renders offline: math typeset, images and widgets shown, no console errors."""
+    external, http_errors, console_errors = [], [], []
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
+    context.set_default_timeout(TIMEOUT_MS)
+
+    def route(route_obj):
+        url = route_obj.request.url
+        host = urllib.parse.urlsplit(url).hostname
+        if url.startswith(("data:", "blob:", "about:")) or host in LOCAL_HOSTS:
+            route_obj.continue_()
+        else:
+            external.append(url)
+            route_obj.abort("blockedbyclient")
+
+    context.route("**/*", route)
+    page = context.new_page()
+    page.on("console", lambda msg: console_errors.append(f"console.{msg.type}: {msg.text} ({msg.location.get('url', '')})")
+            if msg.type == "error" else None)
+    page.on("pageerror", lambda exc: console_errors.append(f"uncaught exception: {exc}"))
+    page.on("response", lambda response: http_errors.append(f"HTTP {response.status} {response.url}")
+            if response.status >= 400 and "favicon.ico" not in response.url else None)
+    try:
+        response = page.goto(f"{book_server}/{docname}.html", wait_until="load")
+        assert response is not None and response.ok, f"{docname}: page did not load ({response and response.status})"
+
+        # --- math -------------------------------------------------------------
+        n_math = page.locator("article .math").count()
+        if n_math:
+            page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+            page.evaluate("() => MathJax.startup.promise")
+            untypeset = page.evaluate(
+                """() => Array.from(document.querySelectorAll('article .math'))
+                      .filter(el => !el.querySelector('mjx-container'))
+                      .map(el => el.textContent.trim().slice(0, 80))"""
+            )
+            assert not untypeset, f"{docname}: {len(untypeset)} of {n_math} math elements not typeset by MathJax: {untypeset[:5]}"
+        visible = page.evaluate("() => (document.querySelector('article') || document.body).innerText")
+        leftovers = [token for token in ("$$", "\\[", "\\(", "\\begin{") if token in visible]
+        if leftovers:
+            index = visible.find(leftovers[0])
+            snippet = " ".join(visible[max(0, index - 80): index + 80].split())
+            pytest.fail(f"{docname}: raw LaTeX {leftovers} left in the visible text: ...{snippet}...", pytrace=False)
+
+        # --- images -------------------------------------------------------------
+        page.evaluate(
+            """() => Promise.all(Array.from(document.images).map(img => img.complete ? null :
+                   new Promise(resolve => { img.onload = img.onerror = resolve; })))"""
+        )
+        broken = page.evaluate(
+            """() => Array.from(document.images)
+                  .filter(img => !(img.complete && img.naturalWidth > 0))
+                  .map(img => img.getAttribute('src'))"""
+        )
+        assert not broken, f"{docname}: images that did not load: {broken}"
+
+        # --- widgets ------------------------------------------------------------
+        n_views = page.locator('script[type="application/vnd.jupyter.widget-view+json"]').count()
+        if n_views:
+            page.wait_for_function(
+                """n => document.querySelectorAll('.widget-subarea .jupyter-widgets').length > 0
+                       && Array.from(document.querySelectorAll('.widget-subarea'))
+                              .filter(el => el.querySelector('.jupyter-widgets')).length >= n""",
+                arg=n_views,
+            )
+            empty = page.evaluate(
+                """() => Array.from(document.querySelectorAll('.widget-subarea'))
+                      .filter(el => el.getBoundingClientRect().height < 5).length"""
+            )
+            assert not empty, f"{docname}: {empty} of {n_views} widget views rendered with no height"
+
+        page.wait_for_timeout(300)  # let late console errors arrive
+        page.screenshot(path=str(screenshot_path(docname)), full_page=True)
+    finally:
+        context.close()
+
+    assert not external, f"{docname}: requests to other hosts (blocked): {sorted(set(external))}"
+    assert not http_errors, f"{docname}: local resources failed to load: {sorted(set(http_errors))}"
+    unexpected = [m for m in console_errors if not any(p.search(m) for p in CONSOLE_ALLOW_LIST)]
+    assert not unexpected, f"{docname}: browser console errors:\n  " + "\n  ".join(unexpected)

@@ -1,0 +1,170 @@
+"""Static checks of the built HTML book (default ``_build/html``; see conftest.py).
+
+Each test runs once per page of ``_toc.yml`` and names the page when it fails:
+the page exists, has no unresolved cross-reference, no execution error output,
+no LaTeX that escaped typesetting, loads nothing from another host, and pages
+whose notebook stores widget state embed it with the vendored widget manager.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import re
+
+import pytest
+from bs4 import BeautifulSoup
+
+from conftest import ROOT, source_of
+
+# Text that means a MyST role or directive reached the page unparsed.
+UNPARSED_MARKUP = re.compile(r"\{(?:glue(?::\w+)?|ref|doc|numref|eq|term|math|download|prf:ref|exercise|solution)\}`")
+# LaTeX left as text outside math containers.
+RAW_LATEX = [
+    (re.compile(r"\$\$"), "a literal $$"),
+    (re.compile(r"\\\[|\\\]"), r"a literal \[ or \]"),
+    (re.compile(r"\\\(|\\\)"), r"a literal \( or \)"),
+    (re.compile(r"\\begin\{"), r"a literal \begin{...}"),
+    (re.compile(r"\$[^$\n]{0,200}?\\[A-Za-z]+[^$\n]{0,200}?\$"), "a $...\\command...$ string"),
+]
+# References to other projects' objects (no intersphinx: the build is offline);
+# _config.yml's nitpick_ignore_regex lets these through on purpose.
+EXTERNAL_OBJECT = re.compile(r"^(numpy|np|sympy|sp|matplotlib|mpl|ipywidgets|IPython|collections\.abc|typing|dataclasses)\.")
+THIRD_PARTY = re.compile(r"^(?:[a-z][a-z0-9+.-]*:)?//", re.IGNORECASE)
+
+
+def page_path(html: pathlib.Path, docname: str) -> pathlib.Path:
+    return html / f"{docname}.html"
+
+
+def load(html: pathlib.Path, docname: str) -> BeautifulSoup:
+    path = page_path(html, docname)
+    if not path.is_file():
+        pytest.fail(f"{docname}: built page {path} is missing (is it in _toc.yml and did the build succeed?)", pytrace=False)
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def article(soup: BeautifulSoup):
+    """The page's own content (without navigation, header and footer)."""
+    return soup.select_one("article.bd-article") or soup.select_one("main") or soup.body
+
+
+def describe(element, limit: int = 160) -> str:
+    text = " ".join(element.get_text(" ", strip=True).split())
+    return text[:limit] + ("..." if len(text) > limit else "")
+
+
+def test_page_exists(built_html, docname):
+    """Every toc entry was built into a page with a title."""
+    soup = load(built_html, docname)
+    assert soup.title and soup.title.get_text(strip=True), f"{docname}: page has no <title>"
+    assert article(soup).find(["h1"]), f"{docname}: page has no top-level heading"
+
+
+def test_no_unresolved_references(built_html, docname):
+    """Sphinx marks a reference it could not resolve as an unlinked ``xref``; none may remain."""
+    soup = load(built_html, docname)
+    body = article(soup)
+    bad = []
+    for xref in body.select(".xref"):
+        if xref.find_parent("a") is None and xref.name != "a":
+            bad.append(describe(xref))
+    for element in body.find_all(string=UNPARSED_MARKUP):
+        if element.find_parent(["pre", "code", "script"]) is None:
+            bad.append(f"unparsed markup: {describe(element.parent)}")
+    for element in body.find_all(string=re.compile(r"\?\?\?")):
+        if element.find_parent(["pre", "code", "script"]) is None:
+            bad.append(f"unnumbered reference '???': {describe(element.parent)}")
+    assert not bad, f"{docname}: unresolved cross-references:\n  " + "\n  ".join(bad)
+
+
+def test_no_execution_errors(built_html, docname):
+    """No traceback or error output, except in cells tagged ``raises-exception``."""
+    soup = load(built_html, docname)
+    body = article(soup)
+    bad = []
+    selectors = [".output.traceback", ".output.error", "div.output.stderr", "div.highlight-ipythontb"]
+    for element in body.select(", ".join(selectors)):
+        if element.find_parent(class_="tag_raises-exception") is None:
+            bad.append(describe(element))
+    for element in body.find_all(string=re.compile(r"Traceback \(most recent call last\)|\bename\b")):
+        cell = element.find_parent(class_="cell")
+        if cell is not None and element.find_parent(class_="cell_output") is not None:
+            if "tag_raises-exception" not in (cell.get("class") or []):
+                bad.append(describe(element.parent))
+    assert not bad, f"{docname}: execution error or stderr output in the page:\n  " + "\n  ".join(dict.fromkeys(bad))
+
+
+def test_no_raw_latex(built_html, docname):
+    """All LaTeX sits in math containers MathJax typesets; none is left as plain text."""
+    soup = load(built_html, docname)
+    body = article(soup)
+    for element in body.select("script, style, pre, code, .math, .MathJax, mjx-container, .highlight, .output.text_latex"):
+        element.decompose()
+    text = body.get_text(" ")
+    bad = []
+    for pattern, label in RAW_LATEX:
+        for match in pattern.finditer(text):
+            start = max(0, match.start() - 60)
+            bad.append(f"{label}: ...{' '.join(text[start:match.end() + 60].split())}...")
+    assert not bad, f"{docname}: raw LaTeX outside math (MathJax will not typeset it):\n  " + "\n  ".join(bad[:10])
+
+
+def test_no_third_party_resources(built_html, docname):
+    """The page loads scripts, styles, images and frames only from the book itself."""
+    soup = load(built_html, docname)
+    bad = []
+    for tag, attr in (("script", "src"), ("link", "href"), ("img", "src"), ("iframe", "src"),
+                      ("source", "src"), ("video", "src"), ("audio", "src"), ("embed", "src"), ("object", "data")):
+        for element in soup.find_all(tag):
+            value = element.get(attr)
+            if not value:
+                continue
+            if tag == "link" and not set(element.get("rel") or []) & {"stylesheet", "preload", "icon", "modulepreload", "prefetch", "manifest"}:
+                continue  # navigation links (next/prev/index) are not loaded
+            if THIRD_PARTY.match(value):
+                bad.append(f"<{tag} {attr}={value!r}>")
+    for style in soup.find_all("style"):
+        if re.search(r"url\(\s*['\"]?(?:https?:)?//|@import\s+['\"]?(?:url\()?\s*['\"]?(?:https?:)?//", style.get_text()):
+            bad.append(f"<style> with an external url: {describe(style)}")
+    assert not bad, f"{docname}: loads from another host:\n  " + "\n  ".join(bad)
+
+
+def test_widgets_embedded_with_vendored_manager(built_html, docname):
+    """A notebook with stored widget state gets the state and the local widget manager."""
+    source = source_of(docname)
+    if source is None or source.suffix != ".ipynb":
+        return
+    import nbformat
+
+    nb = nbformat.read(source, as_version=4)
+    views = [
+        output for cell in nb.cells if cell.cell_type == "code" for output in cell.get("outputs", [])
+        if "application/vnd.jupyter.widget-view+json" in output.get("data", {})
+    ]
+    if not views:
+        return
+    soup = load(built_html, docname)
+    state = soup.find("script", type="application/vnd.jupyter.widget-state+json")
+    assert state is not None, (
+        f"{docname}: notebook has widget outputs but the page has no widget state "
+        "(execute it with scripts/execute_notebooks.py, which stores widget state)"
+    )
+    srcs = [s.get("src", "") for s in soup.find_all("script")]
+    for needed in ("_static/requirejs/require.js", "_static/html-manager/embed-amd.js"):
+        assert any(needed in src for src in srcs), f"{docname}: page with widgets does not load {needed}"
+
+
+def test_vendored_assets_present(built_html):
+    """MathJax, RequireJS and the widget manager were copied into the book."""
+    for name in ("mathjax/tex-chtml.js", "mathjax/output/chtml/fonts/woff-v2", "requirejs/require.js", "html-manager/embed-amd.js"):
+        assert (built_html / "_static" / name).exists(), f"_static/{name} missing: run `bash scripts/build-book.sh`"
+
+
+def test_static_css_is_local(built_html):
+    """No stylesheet shipped with the book imports fonts or styles from another host."""
+    bad = []
+    pattern = re.compile(r"@import\s+(?:url\()?\s*['\"]?(?:https?:)?//|url\(\s*['\"]?(?:https?:)?//")
+    for css in (built_html / "_static").rglob("*.css"):
+        if pattern.search(css.read_text(encoding="utf-8", errors="replace")):
+            bad.append(str(css.relative_to(built_html)))
+    assert not bad, "stylesheets loading from another host: " + ", ".join(bad)

@@ -1,0 +1,91 @@
+"""Tests of specdec.tables: rendering computed grids and checking printed (rounded) values."""
+
+import numpy as np
+import pytest
+
+import specdec as sd
+from specdec import tables
+
+
+def test_grid_table_markdown_layout():
+    """A grid renders as a pipe table: corner + column labels, one row per row label, cells formatted."""
+    t = tables.grid_table([[1.0, 2.5], [3.25, 4.0]], ["a", "b"], [3, 5], corner="x", fmt="{:.2f}", col_fmt="k = {}")
+    assert t.to_markdown().splitlines() == [
+        "| x | k = 3 | k = 5 |",
+        "|:--|--:|--:|",
+        "| a | 1.00 | 2.50 |",
+        "| b | 3.25 | 4.00 |",
+    ]
+    assert t._repr_markdown_() == t.to_markdown() == repr(t) == str(t)
+
+
+def test_grid_table_emphasis_and_strings():
+    """Emphasized cells are bold; string cells are shown as given."""
+    t = tables.grid_table([["x", 2.0]], ["r"], ["c1", "c2"], emphasize=[[False, True]], fmt="{:.1f}")
+    assert t.rows == (("r", "x", "**2.0**"),)
+
+
+def test_markdown_escapes_pipes_and_html_escapes_markup():
+    """A '|' inside a cell cannot break the Markdown table; HTML cells are escaped."""
+    t = tables.records_table(["a|b", "v"], [["<x>", 1.0]], fmt="{:.1f}")
+    assert r"a\|b" in t.to_markdown()
+    assert "&lt;x&gt;" in t.to_html() and "<x>" not in t.to_html()
+
+
+def test_records_table_per_column_formats():
+    """Each column can have its own format; numbers are formatted, strings kept."""
+    t = tables.records_table(["n", "x", "y"], [["a", 1, 2.0]], fmt=["{}", "{:d}", "{:.3f}"])
+    assert t.rows == (("a", "1", "2.000"),)
+
+
+def test_rounding_check_half_unit_rule():
+    """A printed value agrees iff within half a unit of its last decimal (ties accepted both ways)."""
+    computed = np.array([1.875, 1.377, 0.25, 0.25, 2.96])
+    printed = np.array([1.9, 1.2, 0.2, 0.3, 3.0])
+    assert tables.rounding_check(computed, printed, 1).tolist() == [True, False, True, True, True]
+    assert tables.rounding_check(2.96, 2.9, 1) == np.False_
+
+
+def test_source_table_of_expected_tokens_all_cells_agree():
+    """The first source's E[L] table (alpha x k) is a correct 1-decimal rounding in every cell.
+
+    The source prints: 0.5 -> 1.9 2.0 2.0; 0.7 -> 2.5 2.9 3.2; 0.8 -> 3.0 3.7 4.3;
+    0.9 -> 3.4 4.7 6.1; 0.95 -> 3.7 5.3 7.4. Reference values are hand sums 1 + a + ... + a^k.
+    """
+    alphas, ks = [0.5, 0.7, 0.8, 0.9, 0.95], [3, 5, 8]
+    printed = np.array([[1.9, 2.0, 2.0], [2.5, 2.9, 3.2], [3.0, 3.7, 4.3], [3.4, 4.7, 6.1], [3.7, 5.3, 7.4]])
+    hand = np.array([[sum(a**i for i in range(k + 1)) for k in ks] for a in alphas])
+    assert tables.rounding_check(hand, printed, 1).all()
+    t = tables.source_check_table(sd.expected_tokens(np.array(alphas)[:, None], ks), printed, 1, alphas, ks)
+    assert "DIFFERS" not in t.to_markdown()
+
+
+def test_source_sentence_gain_is_flagged():
+    """The source's '1.2 tokens' (k = 3 -> 8 at alpha = 0.8) is not a rounding of the true 1.377."""
+    gain = (1 + 0.8 + 0.8**2 + 0.8**3 + 0.8**4 + 0.8**5 + 0.8**6 + 0.8**7 + 0.8**8) - (1 + 0.8 + 0.8**2 + 0.8**3)
+    assert not tables.rounding_check(gain, 1.2, 1)
+    assert tables.rounding_check(gain, 1.4, 1)
+    t = tables.source_check_table([[gain]], [[1.2]], 1, ["g"], ["c"])
+    assert t.rows[0][1].startswith("**1.377 (source 1.2) DIFFERS")
+
+
+@pytest.mark.parametrize("call, exc, word", [
+    (lambda: tables.grid_table([1.0, 2.0], ["a"], ["b", "c"]), ValueError, "2-D"),
+    (lambda: tables.grid_table([[1.0, 2.0]], ["a", "b"], ["c", "d"]), ValueError, "row labels"),
+    (lambda: tables.grid_table([[1.0]], ["a"], ["b"], fmt=3), TypeError, "fmt"),
+    (lambda: tables.grid_table([[1.0]], ["a"], ["b"], fmt="{:.2q}"), ValueError, "fmt"),
+    (lambda: tables.grid_table([[1.0]], ["a"], ["b"], emphasize=[[True, False]]), ValueError, "emphasize"),
+    (lambda: tables.records_table(["a", "b"], [[1.0]]), ValueError, "cells"),
+    (lambda: tables.records_table(["a", "b"], [[1.0, 2.0]], fmt=["{}"]), ValueError, "fmt"),
+    (lambda: tables.Table((), ()), ValueError, "header"),
+    (lambda: tables.Table(("a",), (), ("x",)), ValueError, "align"),
+    (lambda: tables.rounding_check([1.0], [1.0], -1), ValueError, "decimals"),
+    (lambda: tables.rounding_check([1.0], [1.0], 1.5), ValueError, "decimals"),
+    (lambda: tables.rounding_check("1", [1.0], 1), TypeError, "computed"),
+    (lambda: tables.rounding_check([1.0, 2.0], [1.0, 2.0, 3.0], 1), ValueError, "broadcast"),
+    (lambda: tables.source_check_table([[1.0]], [[1.0, 2.0]], 1, ["a"], ["b"]), ValueError, "same shape"),
+])
+def test_bad_inputs_raise_naming_the_parameter(call, exc, word):
+    """Bad arguments raise with a message that names what is wrong."""
+    with pytest.raises(exc, match=word):
+        call()
