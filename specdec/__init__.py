@@ -12,6 +12,9 @@ the larger topics are submodules, loaded on first use so that importing
 ``sd.hardware``        roofline model of decode, verification and memory
 ``sd.sampling``        exact speculative sampling, simulation, estimating alpha
 ``sd.workload``        the deployment checklist and workload-level effects
+``sd.drafts``          draft arrangements: separate model, extra heads, self-speculation
+``sd.regimes``         where speculation helps, is neutral or hurts (maps, capacity planning)
+``sd.tables``          computed tables rendered as Markdown for the chapters
 ``sd.literature``      published numbers (inputs) and their recomputation
 ``sd.measure``         timing a matrix product on the reader's machine
 ``sd.plots``           matplotlib figures (presentation only)
@@ -50,6 +53,7 @@ __version__ = "0.1.0"
 _SUBMODULES = {
     "acceptance", "economics", "symbolic", "hardware", "sampling", "workload",
     "literature", "measure", "plots", "widgets", "exercises", "errata",
+    "drafts", "regimes", "tables",
 }
 
 __all__ = [

@@ -264,7 +264,8 @@ def break_even_condition():
 
 
 def _rational(value: float) -> sp.Rational:
-    return sp.Rational(Fraction(value).limit_denominator(10**15)) if value != int(value) else sp.Integer(int(value))
+    """Exact rational of a float's shortest decimal form (0.075 -> 3/40, not the binary double)."""
+    return sp.Rational(repr(float(value)))
 
 
 def break_even_polynomial(k, c_draft, c_verify):
