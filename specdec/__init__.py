@@ -43,6 +43,7 @@ from .economics import (
     optimal_k,
     quick_estimate,
     round_time,
+    round_times_vs_k,
     speedup,
     speedup_from_costs,
     times_from_costs,
@@ -59,7 +60,7 @@ _SUBMODULES = {
 __all__ = [
     "expected_tokens", "accepted_tokens_pmf", "tokens_per_round_variance",
     "expected_tokens_per_position", "acceptance_rate",
-    "round_time", "speedup", "speedup_from_costs", "costs_from_times", "times_from_costs",
+    "round_time", "round_times_vs_k", "speedup", "speedup_from_costs", "costs_from_times", "times_from_costs",
     "quick_estimate", "break_even_alpha", "optimal_k", "improvement_factor", "operations_factor",
     *sorted(_SUBMODULES),
 ]

@@ -39,6 +39,7 @@ __all__ = [
     "improvement_factor",
     "operations_factor",
     "source_bisection_break_even_alpha",
+    "round_times_vs_k",
 ]
 
 
@@ -522,3 +523,61 @@ def source_bisection_break_even_alpha(k, c_draft, c_verify):
         else:
             low = middle
     return high
+
+
+def round_times_vs_k(k, k_ref, t_draft, t_verify, verify_slope=0.0):
+    r"""Draft and verification times at other ``k``, from times measured at ``k_ref``.
+
+    The assumption behind every speedup-vs-k curve in the chapter, made
+    explicit:
+
+    .. math:: T_\text{draft}(k) = \frac{T_\text{draft}}{k_\text{ref}}\,k, \qquad
+              T_\text{verify}(k) = T_\text{verify} + s\,(k - k_\text{ref})
+
+    Drafting is autoregressive, so each draft step costs the same and the
+    draft time is proportional to ``k``. Verification is one target pass
+    over ``k + 1`` positions; at batch 1 it is memory-bound and nearly flat
+    in ``k`` (``s = 0``), and ``s > 0`` adds a linear cost per extra position
+    (the chapter "Why verification is not free" derives ``s`` from hardware).
+    The overhead is taken as independent of ``k``.
+
+    Defined in chapter "The speedup formula" (Part I, chapter 2).
+
+    Parameters
+    ----------
+    k : int or array_like of int
+        Draft lengths to evaluate, >= 1.
+    k_ref : int
+        The draft length at which ``t_draft`` and ``t_verify`` were measured, >= 1.
+    t_draft : float
+        Time of all ``k_ref`` draft steps, >= 0 (any time unit).
+    t_verify : float
+        Verification time at ``k_ref``, > 0 (same unit).
+    verify_slope : float, optional
+        Extra verification time per extra draft position, ``s`` (same unit),
+        >= 0. Default 0: verification time constant in ``k``.
+
+    Returns
+    -------
+    tuple of (float or numpy.ndarray)
+        ``(t_draft_at_k, t_verify_at_k)``, same unit as the inputs.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> td, tv = sd.round_times_vs_k([1, 5, 10], 5, 2.5, 6.0, verify_slope=0.2)
+    >>> td.tolist(), tv.tolist()
+    ([0.5, 2.5, 5.0], [5.2, 6.0, 7.0])
+    """
+    kk = check_integer(k, "k", minimum=1)
+    kr = int(check_integer(k_ref, "k_ref", minimum=1))
+    td = check_nonnegative(t_draft, "t_draft", "(time)")
+    tv = check_positive(t_verify, "t_verify", "(time)")
+    s = check_nonnegative(verify_slope, "verify_slope", "(time per extra draft position)")
+    t_verify_k = tv + s * (kk - kr)
+    if (t_verify_k <= 0).any():
+        raise ValueError("t_verify + verify_slope * (k - k_ref) must stay > 0 for every k requested; "
+                         f"it reaches {float(t_verify_k.min())!r}")
+    scalar = np.ndim(k) == 0
+    out_d, out_v = td / kr * kk, t_verify_k
+    return (float(out_d), float(out_v)) if scalar else (np.asarray(out_d), np.asarray(out_v))

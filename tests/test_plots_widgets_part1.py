@@ -62,10 +62,10 @@ def test_round_breakdown_bar_lengths():
 
 def test_round_times_vs_k_assumption():
     """Draft time proportional to k; verification constant plus slope x (k - k_ref)."""
-    td, tv = sd.plots.round_times_vs_k(np.arange(1, 9), 5, 2.5, 6.0, verify_slope=0.25)
+    td, tv = sd.round_times_vs_k(np.arange(1, 9), 5, 2.5, 6.0, verify_slope=0.25)
     assert_allclose(td, 0.5 * np.arange(1, 9))
     assert_allclose(tv, 6.0 + 0.25 * (np.arange(1, 9) - 5))
-    assert sd.plots.round_times_vs_k(5, 5, 2.5, 6.0) == (2.5, 6.0)
+    assert sd.round_times_vs_k(5, 5, 2.5, 6.0) == (2.5, 6.0)
 
 
 def test_speedup_vs_k_curve_matches_hand_arithmetic():
@@ -85,9 +85,9 @@ def test_speedup_vs_k_curve_matches_hand_arithmetic():
     (lambda: sd.plots.round_breakdown(t0=0.0), ValueError, "t0"),
     (lambda: sd.plots.speedup_vs_k(t_verify=-1.0), ValueError, "t_verify"),
     (lambda: sd.plots.speedup_vs_k(k=20, k_max=16), ValueError, "k_max"),
-    (lambda: sd.plots.round_times_vs_k(3, 0, 2.5, 6.0), ValueError, "k_ref"),
-    (lambda: sd.plots.round_times_vs_k(3, 5, 2.5, 6.0, verify_slope=-0.1), ValueError, "verify_slope"),
-    (lambda: sd.plots.round_times_vs_k(True, 5, 2.5, 6.0), TypeError, "k"),
+    (lambda: sd.round_times_vs_k(3, 0, 2.5, 6.0), ValueError, "k_ref"),
+    (lambda: sd.round_times_vs_k(3, 5, 2.5, 6.0, verify_slope=-0.1), ValueError, "verify_slope"),
+    (lambda: sd.round_times_vs_k(True, 5, 2.5, 6.0), TypeError, "k"),
 ])
 def test_plot_bad_inputs(call, exc, word):
     """Plots validate their arguments with messages naming the parameter."""

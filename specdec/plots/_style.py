@@ -25,7 +25,7 @@ def new_figure(width: float = 6.4, height: float = 4.0, ncols: int = 1, nrows: i
     """Return ``(fig, axes)``, already closed in pyplot's registry.
 
     Closing means the figure is shown only where a notebook displays or
-    ``glue``s it (never twice), and no figure leaks when a widget redraws.
+    passes it to ``glue`` (never twice), and no figure leaks when a widget redraws.
     """
     fig, axes = plt.subplots(nrows, ncols, figsize=(width, height), layout="constrained", squeeze=True, **kwargs)
     plt.close(fig)

@@ -4,7 +4,7 @@ Presentation only: every number drawn comes from :mod:`specdec.economics`
 (``sd.speedup``, ``sd.quick_estimate``, ``sd.round_time``) and
 :mod:`specdec.acceptance`. The one modelling choice made here is how the
 round's times change when ``k`` changes, for the speedup-vs-k curve; it is
-spelled out (and parameterized) in :func:`round_times_vs_k`.
+spelled out (and parameterized) in :func:`specdec.round_times_vs_k`.
 """
 
 from __future__ import annotations
@@ -13,11 +13,10 @@ import numpy as np
 
 from .._validate import check_integer, check_nonnegative, check_positive, check_probability
 from ..acceptance import expected_tokens
-from ..economics import quick_estimate, round_time, speedup
+from ..economics import quick_estimate, round_time, round_times_vs_k, speedup
 from ._style import COLORS, new_figure
 
 __all__ = [
-    "round_times_vs_k",
     "round_breakdown",
     "speedup_vs_k",
     "speedup_overview",
@@ -27,64 +26,6 @@ __all__ = [
 
 #: The first source's 70B-target / 8B-draft worked example (times in ms).
 WORKED_EXAMPLE = {"alpha": 0.8, "k": 5, "t0": 5.2, "t_draft": 2.5, "t_verify": 6.0, "t_overhead": 0.5}
-
-
-def round_times_vs_k(k, k_ref, t_draft, t_verify, verify_slope=0.0):
-    r"""Draft and verification times at other ``k``, from times measured at ``k_ref``.
-
-    The assumption behind every speedup-vs-k curve in the chapter, made
-    explicit:
-
-    .. math:: T_\text{draft}(k) = \frac{T_\text{draft}}{k_\text{ref}}\,k, \qquad
-              T_\text{verify}(k) = T_\text{verify} + s\,(k - k_\text{ref})
-
-    Drafting is autoregressive, so each draft step costs the same and the
-    draft time is proportional to ``k``. Verification is one target pass
-    over ``k + 1`` positions; at batch 1 it is memory-bound and nearly flat
-    in ``k`` (``s = 0``), and ``s > 0`` adds a linear cost per extra position
-    (the chapter "Why verification is not free" derives ``s`` from hardware).
-    The overhead is taken as independent of ``k``.
-
-    Defined in chapter "The speedup formula" (Part I, chapter 2).
-
-    Parameters
-    ----------
-    k : int or array_like of int
-        Draft lengths to evaluate, >= 1.
-    k_ref : int
-        The draft length at which ``t_draft`` and ``t_verify`` were measured, >= 1.
-    t_draft : float
-        Time of all ``k_ref`` draft steps, >= 0 (any time unit).
-    t_verify : float
-        Verification time at ``k_ref``, > 0 (same unit).
-    verify_slope : float, optional
-        Extra verification time per extra draft position, ``s`` (same unit),
-        >= 0. Default 0: verification time constant in ``k``.
-
-    Returns
-    -------
-    tuple of (float or numpy.ndarray)
-        ``(t_draft_at_k, t_verify_at_k)``, same unit as the inputs.
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> td, tv = sd.plots.round_times_vs_k([1, 5, 10], 5, 2.5, 6.0, verify_slope=0.2)
-    >>> td.tolist(), tv.tolist()
-    ([0.5, 2.5, 5.0], [5.2, 6.0, 7.0])
-    """
-    kk = check_integer(k, "k", minimum=1)
-    kr = int(check_integer(k_ref, "k_ref", minimum=1))
-    td = check_nonnegative(t_draft, "t_draft", "(time)")
-    tv = check_positive(t_verify, "t_verify", "(time)")
-    s = check_nonnegative(verify_slope, "verify_slope", "(time per extra draft position)")
-    t_verify_k = tv + s * (kk - kr)
-    if (t_verify_k <= 0).any():
-        raise ValueError("t_verify + verify_slope * (k - k_ref) must stay > 0 for every k requested; "
-                         f"it reaches {float(t_verify_k.min())!r}")
-    scalar = np.ndim(k) == 0
-    out_d, out_v = td / kr * kk, t_verify_k
-    return (float(out_d), float(out_v)) if scalar else (np.asarray(out_d), np.asarray(out_v))
 
 
 def _check_example(alpha, k, t0, t_draft, t_verify, t_overhead):
@@ -200,7 +141,7 @@ def _draw_speedup_vs_k(ax, alpha, k, t0, t_draft, t_verify, t_overhead, verify_s
 
 def speedup_vs_k(alpha=0.8, k=5, t0=5.2, t_draft=2.5, t_verify=6.0, t_overhead=0.5, verify_slope=0.0,
                  k_max=16, show_quick=True, ax=None):
-    """Speedup against the draft length, with the times rescaled by :func:`round_times_vs_k`.
+    """Speedup against the draft length, with the times rescaled by :func:`specdec.round_times_vs_k`.
 
     The times are those measured at ``k`` (the circled point); other ``k``
     use draft time proportional to ``k`` and verification time growing by

@@ -14,7 +14,8 @@ import numpy as np
 from .._validate import check_integer, check_nonnegative, check_positive, check_probability
 from ..acceptance import expected_tokens
 from ..economics import costs_from_times, quick_estimate, round_time, speedup, speedup_from_costs
-from ..plots.speedup import WORKED_EXAMPLE, SpeedupOverview, round_times_vs_k
+from ..economics import round_times_vs_k
+from ..plots.speedup import WORKED_EXAMPLE, SpeedupOverview
 from .acceptance import _BlitPNG, _table_html
 
 __all__ = ["SpeedupExplorer", "speedup_explorer"]
@@ -141,7 +142,7 @@ def speedup_explorer(alpha=WORKED_EXAMPLE["alpha"], k=WORKED_EXAMPLE["k"], t0=WO
         Times in ms, as in :func:`specdec.speedup`. Defaults 5.2, 2.5, 6.0, 0.5.
     verify_slope : float, optional
         Extra verification ms per extra draft position, for the speedup-vs-k
-        curve (see :func:`specdec.plots.round_times_vs_k`). Default 0.
+        curve (see :func:`specdec.round_times_vs_k`). Default 0.
     k_max : int, optional
         Largest k on the slider and the curve, in [2, 64]. Default 16.
 
