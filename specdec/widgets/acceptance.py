@@ -10,84 +10,14 @@ and shows in the HTML book without a kernel).
 
 from __future__ import annotations
 
-import html
-import io
-
 import ipywidgets as widgets
 
 from .._validate import check_integer, check_probability
 from ..acceptance import accepted_tokens_pmf, expected_tokens
 from ..plots.acceptance import ExpectedTokensOverview
+from ._render import Blitter, table_html
 
 __all__ = ["ExpectedTokensExplorer", "expected_tokens_explorer"]
-
-
-def _figure_png(fig, dpi: int = 72) -> bytes:
-    """Render ``fig`` to PNG bytes with a full redraw (Agg; deterministic for the same figure).
-
-    Also used by other chapters' explorers (``widgets/literature.py``).
-    """
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
-    return buffer.getvalue()
-
-
-def _freeze_layout(fig) -> None:
-    """Lay the figure out once, then keep the axes fixed (redraws skip the layout solver)."""
-    fig.canvas.draw()
-    fig.set_layout_engine("none")
-
-
-class _BlitPNG:
-    """Render a figure to PNG, redrawing only its dynamic artists over a cached background.
-
-    ``dynamic`` artists are marked animated, so a full draw leaves them out;
-    that draw is cached and reused until ``key`` changes (for example when an
-    axis limit changes). Each render restores the background, draws the
-    dynamic artists and encodes the canvas with a fast PNG setting.
-    """
-
-    def __init__(self, fig, dynamic, dpi: int = 72):
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-        self.fig = fig
-        fig.set_dpi(dpi)
-        self.canvas = FigureCanvasAgg(fig)
-        self.dynamic = list(dynamic)
-        for artist in self.dynamic:
-            artist.set_animated(True)
-        self.canvas.draw()                      # lays out once (constrained layout)...
-        fig.set_layout_engine("none")           # ...then keeps the axes where they are
-        self.key = object()
-        self.background = None
-
-    def render(self, key) -> bytes:
-        from PIL import Image
-
-        if key != self.key or self.background is None:
-            self.canvas.draw()
-            self.background = self.canvas.copy_from_bbox(self.fig.bbox)
-            self.key = key
-        else:
-            self.canvas.restore_region(self.background)
-        renderer = self.canvas.get_renderer()
-        for artist in self.dynamic:
-            if artist.get_visible():
-                artist.draw(renderer)
-        width, height = self.canvas.get_width_height()
-        image = Image.frombuffer("RGBA", (width, height), self.canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
-        buffer = io.BytesIO()
-        image.convert("RGB").save(buffer, format="png", compress_level=1)
-        return buffer.getvalue()
-
-
-def _table_html(rows) -> str:
-    cells = "".join(
-        f"<tr><td style='padding:1px 10px 1px 0'>{html.escape(name)}</td>"
-        f"<td style='text-align:right;font-family:monospace'>{html.escape(value)}</td></tr>"
-        for name, value in rows
-    )
-    return f"<table>{cells}</table>"
 
 
 class ExpectedTokensExplorer(widgets.VBox):
@@ -116,7 +46,7 @@ class ExpectedTokensExplorer(widgets.VBox):
         self.image = widgets.Image(format="png")
         self.view = ExpectedTokensOverview(a, kk, km)
         self.figure = self.view.figure
-        self._png = _BlitPNG(self.figure, self.view.dynamic_artists, self.dpi)
+        self._png = Blitter(self.figure, self.dpi, self.view.dynamic_artists)
         self.k_max = km
         self.values: dict = {}
         super().__init__([widgets.HBox([self.alpha_slider, self.k_slider]), self.readout, self.image])
@@ -144,7 +74,7 @@ class ExpectedTokensExplorer(widgets.VBox):
     def update(self, draw: bool = True) -> dict:
         """Recompute, refresh the read-out and (if ``draw``) the figure; return the values."""
         v = self.compute()
-        self.readout.value = _table_html([
+        self.readout.value = table_html([
             ("expected tokens per round, E[L]", f"{v['expected_tokens']:.4f}"),
             ("ceiling k + 1 (every draft accepted)", f"{v['ceiling']}"),
             ("E[L] as a fraction of the ceiling", f"{v['fraction_of_ceiling']:.1%}"),
@@ -153,7 +83,7 @@ class ExpectedTokensExplorer(widgets.VBox):
         ])
         if draw:
             self.view.update(v["alpha"], v["k"])
-            self.image.value = self._png.render(self.view.limits_key)
+            self.image.value = self._png.png(self.view.limits_key)
         self.values = v
         return v
 

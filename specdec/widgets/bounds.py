@@ -9,77 +9,19 @@ PNG image (the last state is embedded in the saved notebook). Each has an
 
 from __future__ import annotations
 
-import html
-import io
-
 import ipywidgets as widgets
 import numpy as np
 
 from .. import hardware as _hw
 from .. import workload as _wl
 from ..plots.bounds import no_help_context, no_help_context_curve, verify_cost_overview
+from ._render import Blitter, table_html
 
 __all__ = ["VerifyCostExplorer", "verify_cost_explorer", "BatchContextExplorer", "batch_context_explorer"]
 
-
-class _Blitter:
-    """Redraw only the tagged curves of a figure on a cached background.
-
-    Text (ticks, labels, legends) is by far the slowest part of drawing a
-    matplotlib figure; the explorers' text does not change, so it is drawn
-    once and cached. Every line with a ``gid`` is "dynamic": updated with
-    ``set_data`` and drawn onto the cached background.
-    """
-
-    def __init__(self, fig, dpi: int):
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-        fig.set_dpi(dpi)
-        if not hasattr(fig.canvas, "copy_from_bbox"):
-            FigureCanvasAgg(fig)
-        fig.canvas.draw()                 # lay out once (this draw is also the first image), then freeze
-        fig.set_layout_engine("none")
-        self.fig = fig
-        self.lines = {line.get_gid(): line for ax in fig.axes for line in ax.lines if line.get_gid()}
-        self.background = None            # made on the first redraw, not at construction
-
-    def _encode(self) -> bytes:
-        from PIL import Image
-
-        buffer = io.BytesIO()
-        rgba = np.asarray(self.fig.canvas.buffer_rgba())
-        Image.fromarray(rgba[..., :3]).save(buffer, format="png", compress_level=1)
-        return buffer.getvalue()
-
-    def initial_png(self) -> bytes:
-        """PNG of the figure as first drawn (no redraw)."""
-        return self._encode()
-
-    def png(self) -> bytes:
-        """PNG of the cached background with the dynamic lines drawn on top."""
-        canvas = self.fig.canvas
-        if self.background is None:
-            shown = {gid: line.get_visible() for gid, line in self.lines.items()}
-            for line in self.lines.values():
-                line.set_visible(False)
-            canvas.draw()
-            self.background = canvas.copy_from_bbox(self.fig.bbox)
-            for gid, line in self.lines.items():
-                line.set_visible(shown[gid])
-        canvas.restore_region(self.background)
-        for line in self.lines.values():
-            if line.get_visible():
-                line.axes.draw_artist(line)
-        return self._encode()
-
-
-def _rows_html(rows) -> str:
-    cells = "".join(
-        f"<tr><td style='padding:1px 10px 1px 0'>{html.escape(name)}</td>"
-        f"<td style='text-align:right;font-family:monospace'>{html.escape(value)}</td></tr>"
-        for name, value in rows
-    )
-    return f"<table>{cells}</table>"
+# Old private names, still imported by widgets/capacity.py.
+_Blitter = Blitter
+_rows_html = table_html
 
 
 def _check_setup(target, draft, hardware):
@@ -111,7 +53,7 @@ class VerifyCostExplorer(widgets.VBox):
         self.contexts = (0, 4096, 32768)
         self.figure = verify_cost_overview(target, hardware, batches=self.batches, contexts=self.contexts,
                                            extra_batch=int(batch), context=int(context), k_fixed=int(k), dynamic=True)
-        self._blit = _Blitter(self.figure, self.dpi)
+        self._blit = Blitter(self.figure, self.dpi)
         self.values: dict = {}
         super().__init__([widgets.HBox([self.batch_slider, self.context_slider, self.k_slider]), self.readout,
                           self.image])
@@ -135,7 +77,7 @@ class VerifyCostExplorer(widgets.VBox):
     def update(self, draw: bool = True) -> dict:
         """Recompute, refresh the read-out and (if ``draw``) the figure; return the numbers."""
         v = self.compute()
-        self.readout.value = _rows_html([
+        self.readout.value = table_html([
             ("T0, one decode step", f"{v['t0'] * 1e3:.2f} ms"),
             (f"T_verify over k + 1 = {v['k'] + 1} tokens", f"{v['t_verify'] * 1e3:.2f} ms"),
             ("c_verify = T_verify / T0", f"{v['c_verify']:.3f}"),
@@ -215,7 +157,7 @@ class BatchContextExplorer(widgets.VBox):
         self.batch_max = 512
         self.figure = no_help_context(target, draft, hardware, alpha, k, contexts, kv_budget,
                                       batch_max=self.batch_max, dynamic=True)
-        self._blit = _Blitter(self.figure, self.dpi)
+        self._blit = Blitter(self.figure, self.dpi)
         self.values: dict = {}
         super().__init__([
             widgets.HBox([self.alpha_slider, self.k_slider, self.batch_slider]),
@@ -251,7 +193,7 @@ class BatchContextExplorer(widgets.VBox):
         v = self.compute()
         fits = "" if v["batch"] <= v["fits"] else f" (does not fit: at most {v['fits']} sequences)"
         bb = v["break_even_batch"]
-        self.readout.value = _rows_html([
+        self.readout.value = table_html([
             (f"at batch {v['batch']}, context {v['context']:,}{fits}", ""),
             ("c_verify", f"{v['c_verify']:.3f}"),
             ("c_draft: full cache / capped", f"{v['c_draft_full']:.3f} / {v['c_draft_capped']:.3f}"),

@@ -6,9 +6,6 @@ figure from :func:`specdec.plots.roofline_overview`.
 
 from __future__ import annotations
 
-import html
-import io
-
 import ipywidgets as widgets
 
 from .._validate import check_integer, check_probability
@@ -22,6 +19,7 @@ from ..hardware import (
     utilization,
 )
 from ..plots.hardware import roofline_overview
+from ._render import figure_png, freeze_layout, table_html
 
 __all__ = ["RooflineExplorer", "roofline_explorer", "ROOFLINE_BATCHES", "ROOFLINE_CONTEXTS"]
 
@@ -30,20 +28,6 @@ ROOFLINE_BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
 #: Context choices on the explorer's slider (tokens already cached per sequence).
 ROOFLINE_CONTEXTS = (0, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072)
 _N_GPUS = (1, 2, 4, 8)
-
-
-def _png(fig, dpi: int) -> bytes:
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
-    return buffer.getvalue()
-
-
-def _table(rows) -> str:
-    cells = "".join(
-        f"<tr><td style='padding:1px 10px 1px 0'>{html.escape(name)}</td>"
-        f"<td style='text-align:right;font-family:monospace'>{html.escape(value)}</td></tr>"
-        for name, value in rows)
-    return f"<table>{cells}</table>"
 
 
 def _choice(value, options, name):
@@ -102,6 +86,7 @@ class RooflineExplorer(widgets.VBox):
         v = self._inputs()
         self.figure = roofline_overview(v["target_model"], v["draft_model"], v["hardware"], v["alpha"], v["k"],
                                         v["batch"], v["context"])
+        freeze_layout(self.figure, self.dpi)
         self.values: dict = {}
         names = list(self.controls)
         box = widgets.HBox([widgets.VBox([self.controls[n] for n in names[:4]]),
@@ -146,7 +131,7 @@ class RooflineExplorer(widgets.VBox):
         """Recompute, refresh the read-out and (if ``draw``) the figure; return the values."""
         v = self.compute()
         be = v["break_even_batch"]
-        self.readout.value = _table([
+        self.readout.value = table_html([
             ("plain decode step T0", f"{v['t0'] * 1e3:.3f} ms"),
             (f"verification of k + 1 = {v['k'] + 1} tokens, T_verify", f"{v['t_verify'] * 1e3:.3f} ms"),
             ("c_verify = T_verify / T0", f"{v['c_verify']:.3f}"),
@@ -162,7 +147,7 @@ class RooflineExplorer(widgets.VBox):
         if draw:
             roofline_overview(v["target_model"], v["draft_model"], v["hardware"], v["alpha"], v["k"], v["batch"],
                               v["context"], axes=self.figure.axes)
-            self.image.value = _png(self.figure, self.dpi)
+            self.image.value = figure_png(self.figure, self.dpi)
         self.values = v
         return v
 

@@ -13,7 +13,7 @@ import ipywidgets as widgets
 from .._validate import check_integer, check_nonnegative, check_positive, check_probability
 from .. import literature as lit
 from ..plots.literature import literature_bonus_token_error, literature_serving_metrics
-from .acceptance import _figure_png, _freeze_layout, _table_html
+from ._render import figure_png, freeze_layout, table_html
 
 __all__ = ["BonusTokenExplorer", "bonus_token_explorer", "ServingMetricsExplorer", "serving_metrics_explorer"]
 
@@ -42,7 +42,7 @@ class BonusTokenExplorer(widgets.VBox):
         self.readout = widgets.HTML()
         self.image = widgets.Image(format="png")
         self.figure = literature_bonus_token_error(kk, cd, self.c_verify, a)
-        _freeze_layout(self.figure)
+        freeze_layout(self.figure, self.dpi)
         self.values: dict = {}
         super().__init__([widgets.HBox([self.alpha_slider, self.k_slider, self.cd_slider]), self.readout, self.image])
         for s in (self.alpha_slider, self.k_slider, self.cd_slider):
@@ -61,7 +61,7 @@ class BonusTokenExplorer(widgets.VBox):
     def update(self, draw: bool = True) -> dict:
         """Recompute, refresh the read-out and (if ``draw``) the figure; return the values."""
         v = self.compute()
-        self.readout.value = _table_html([
+        self.readout.value = table_html([
             ("speedup with the target's token, E[L] / cost", f"{v['correct']:.3f}x"),
             ("calculator without it, (E[L] - 1) / cost", f"{v['without_bonus']:.3f}x"),
             ("understatement (= 1 / cost)", f"{v['understatement']:.3f}x"),
@@ -69,7 +69,7 @@ class BonusTokenExplorer(widgets.VBox):
         ])
         if draw:
             literature_bonus_token_error(v["k"], v["c_draft"], v["c_verify"], v["alpha"], ax=self.figure.axes[0])
-            self.image.value = _figure_png(self.figure, self.dpi)
+            self.image.value = figure_png(self.figure, self.dpi)
         self.values = v
         return v
 
@@ -125,7 +125,7 @@ class ServingMetricsExplorer(widgets.VBox):
         self.readout = widgets.HTML()
         self.image = widgets.Image(format="png")
         self.figure = literature_serving_metrics(kk, a)
-        _freeze_layout(self.figure)
+        freeze_layout(self.figure, self.dpi)
         self.values: dict = {}
         super().__init__([widgets.HBox([self.alpha_slider, self.k_slider]), self.readout, self.image])
         for s in (self.alpha_slider, self.k_slider):
@@ -148,7 +148,7 @@ class ServingMetricsExplorer(widgets.VBox):
     def update(self, draw: bool = True) -> dict:
         """Recompute, refresh the read-out and (if ``draw``) the figure; return the values."""
         v = self.compute()
-        self.readout.value = _table_html([
+        self.readout.value = table_html([
             ("draft acceptance rate (accepted / drafted)", f"{v['draft_acceptance_rate']:.4f}"),
             ("mean acceptance length, with the target's token", f"{v['length_with_bonus']:.4f}"),
             ("mean accepted drafts per round (no bonus)", f"{v['length_without_bonus']:.4f}"),
@@ -157,7 +157,7 @@ class ServingMetricsExplorer(widgets.VBox):
         ])
         if draw:
             literature_serving_metrics(v["k"], v["alpha"], axes=self.figure.axes)
-            self.image.value = _figure_png(self.figure, self.dpi)
+            self.image.value = figure_png(self.figure, self.dpi)
         self.values = v
         return v
 

@@ -9,9 +9,6 @@ the last update so tests and readers can check them.
 
 from __future__ import annotations
 
-import html
-import io
-
 import ipywidgets as widgets
 import numpy as np
 
@@ -25,32 +22,13 @@ from ..plots.sampling import (
     sampling_temperature,
     temperature_curve,
 )
+from ._render import figure_png, freeze_layout, table_html
 
 __all__ = [
     "sampling_residual_explorer",
     "sampling_temperature_explorer",
     "sampling_log_explorer",
 ]
-
-
-def _png(fig, dpi: int = 72) -> bytes:
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
-    return buffer.getvalue()
-
-
-def _freeze(fig) -> None:
-    fig.canvas.draw()
-    fig.set_layout_engine("none")
-
-
-def _table(rows) -> str:
-    cells = "".join(
-        f"<tr><td style='padding:1px 10px 1px 0'>{html.escape(name)}</td>"
-        f"<td style='text-align:right;font-family:monospace'>{html.escape(value)}</td></tr>"
-        for name, value in rows
-    )
-    return f"<table>{cells}</table>"
 
 
 class _Explorer(widgets.VBox):
@@ -60,7 +38,7 @@ class _Explorer(widgets.VBox):
         self.readout = widgets.HTML()
         self.image = widgets.Image(format="png")
         self.figure = figure
-        _freeze(self.figure)
+        freeze_layout(self.figure, dpi)
         self.dpi = dpi
         self.values: dict = {}
         super().__init__([widgets.HBox(sliders), self.readout, self.image])
@@ -70,10 +48,10 @@ class _Explorer(widgets.VBox):
     def update(self, draw: bool = True) -> dict:
         """Recompute, refresh the read-out and (if ``draw``) the figure; return the values."""
         v = self.compute()
-        self.readout.value = _table(self.rows(v))
+        self.readout.value = table_html(self.rows(v))
         if draw:
             self.draw(v)
-            self.image.value = _png(self.figure, self.dpi)
+            self.image.value = figure_png(self.figure, self.dpi)
         self.values = v
         return v
 

@@ -16,7 +16,7 @@ from ..acceptance import expected_tokens
 from ..economics import costs_from_times, quick_estimate, round_time, speedup, speedup_from_costs
 from ..economics import round_times_vs_k
 from ..plots.speedup import WORKED_EXAMPLE, SpeedupOverview
-from .acceptance import _BlitPNG, _table_html
+from ._render import Blitter, table_html
 
 __all__ = ["SpeedupExplorer", "speedup_explorer"]
 
@@ -68,7 +68,7 @@ class SpeedupExplorer(widgets.VBox):
         self.image = widgets.Image(format="png")
         self.view = SpeedupOverview(a, kk, t0, td, tv, to, s, km)
         self.figure = self.view.figure
-        self._png = _BlitPNG(self.figure, self.view.dynamic_artists, self.dpi)
+        self._png = Blitter(self.figure, self.dpi, self.view.dynamic_artists)
         self.values: dict = {}
         names = list(self.sliders)
         controls = widgets.HBox([widgets.VBox([self.sliders[n] for n in names[:4]]),
@@ -107,7 +107,7 @@ class SpeedupExplorer(widgets.VBox):
     def update(self, draw: bool = True) -> dict:
         """Recompute, refresh the read-out and (if ``draw``) the figure; return the values."""
         v = self.compute()
-        self.readout.value = _table_html([
+        self.readout.value = table_html([
             ("expected tokens per round, E[L]", f"{v['expected_tokens']:.4f}"),
             ("round time T_draft + T_verify + T_overhead", f"{v['t_round']:.2f} ms"),
             ("speedup T0 E[L] / T_round", f"{v['speedup']:.3f}x"),
@@ -120,7 +120,7 @@ class SpeedupExplorer(widgets.VBox):
         if draw:
             self.view.update(v["alpha"], v["k"], v["t0"], v["t_draft"], v["t_verify"], v["t_overhead"],
                              v["verify_slope"])
-            self.image.value = self._png.render(self.view.limits_key)
+            self.image.value = self._png.png(self.view.limits_key)
         self.values = v
         return v
 

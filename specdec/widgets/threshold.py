@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import io
-
 import ipywidgets as widgets
 
 from .. import economics
 from ..plots import new_figure
 from ..plots.threshold import ThresholdPanel
+from ._render import figure_png
 
 __all__ = ["threshold_explorer", "threshold_verdict_html", "threshold_render_png"]
 
@@ -88,9 +87,7 @@ def threshold_render_png(fig, panel, k, c_draft, c_verify, alpha) -> bytes:
     True
     """
     panel.update(k, c_draft, c_verify, alpha)
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=72)
-    return buffer.getvalue()
+    return figure_png(fig, 72)
 
 
 def threshold_explorer(k=5, c_draft=0.1, c_verify=1.25, alpha=0.8, k_max=16):
