@@ -19,9 +19,6 @@ from ._render import Blitter, table_html
 
 __all__ = ["VerifyCostExplorer", "verify_cost_explorer", "BatchContextExplorer", "batch_context_explorer"]
 
-# Old private names, still imported by widgets/capacity.py.
-_Blitter = Blitter
-_rows_html = table_html
 
 
 def _check_setup(target, draft, hardware):
