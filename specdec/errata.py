@@ -131,6 +131,32 @@ def _temperature_flat() -> str:
     return f"flat workload: {low:.2f} at t = 0.1, {high:.2f} at t = 2"
 
 
+def _three_tokens_speedup() -> str:
+    hardware, model, gpus = _hw()
+    alpha = economics.break_even_alpha(5, 0.0, 3.0)  # E[L] = 3 at k = 5
+    s = hardware.speculative_speedup(model, hardware.LLAMA_8B, gpus, alpha, 5)
+    return f"E[L] = 3 needs alpha = {alpha:.3f} at k = 5, which gives a speedup of {s:.2f} with the 8B draft"
+
+
+def _capacity_plan() -> str:
+    from . import regimes
+
+    hardware, model, gpus = _hw()
+    c = regimes.capacity_comparison(model, hardware.LLAMA_8B, gpus, 0.8, 5, 2048)
+    latency = hardware.speculative_latency(model, hardware.LLAMA_8B, gpus, 0.8, 5, 1)
+    plan = regimes.capacity_plan(1e6, c.throughput_baseline, c.throughput_speculative, 1 / latency.ratio)
+    return (f"{plan.replicas_mistaken} replicas planned vs {plan.replicas_needed} needed "
+            f"({plan.replicas_baseline} without speculation) for 1M tokens/s")
+
+
+def _prefill_heavy() -> str:
+    from . import regimes
+
+    hardware, model, gpus = _hw()
+    decode = hardware.speculative_speedup(model, hardware.LLAMA_8B, gpus, 0.8, 5)
+    return f"{regimes.end_to_end_speedup(decode, 0.9):.3f} end to end at a prefill share of 0.9"
+
+
 ENTRIES: list[Erratum] = [
     Erratum(
         "bounds", "1. Expected tokens per round",
@@ -297,6 +323,37 @@ ENTRIES: list[Erratum] = [
         "one with a noisy draft acceptance rises with temperature, because at low temperature each "
         "model commits to its own favourite among near-equal candidates. Measure it on your workload.",
         "book/part2-cost-accounting/02-acceptance-rate",
+    ),
+    Erratum(
+        "threshold", "Latency and the throughput that is not saved",
+        "At batch 1, producing three tokens per step cuts inter-token latency by roughly three.",
+        "~3x",
+        _three_tokens_speedup,
+        "sd.hardware.speculative_speedup(LLAMA_70B, LLAMA_8B, H100.scaled(8), sd.break_even_alpha(5, 0, 3), 5)",
+        "Three tokens per round give three times lower latency only if the round costs one target "
+        "step; the draft's k steps are not free, so the same acceptance buys much less.",
+        "book/part2-cost-accounting/05-latency-throughput-memory",
+    ),
+    Erratum(
+        "threshold", "Latency and the throughput that is not saved",
+        "Applying a latency speedup to a throughput plan will over-provision the saving.",
+        "over-provision",
+        _capacity_plan,
+        "sd.regimes.capacity_plan(1e6, c.throughput_baseline, c.throughput_speculative, latency_speedup)",
+        "The direction is reversed: the plan overstates the saving and so under-provisions replicas "
+        "(70B/8B on 8 x H100, alpha 0.8, k 5, 2,048-token contexts, each replica full).",
+        "book/part2-cost-accounting/05-latency-throughput-memory",
+    ),
+    Erratum(
+        "threshold", "When not to use it",
+        "A prompt-heavy service gains nothing from speculation.",
+        "gains nothing",
+        _prefill_heavy,
+        "sd.regimes.end_to_end_speedup(decode_speedup, 0.9)",
+        "Speculation speeds up only the decode share of the time (Amdahl's law): the gain shrinks "
+        "towards 1 as prefill dominates but reaches 1 only when decode is absent. Prompt-heavy in "
+        "tokens is also not prefill-heavy in time.",
+        "book/part2-cost-accounting/06-when-not-to-use",
     ),
     Erratum(
         "threshold", "Draft cost (break-even code)",
