@@ -378,6 +378,18 @@ ENTRIES: list[Erratum] = [
 ]
 
 
+#: Order of the second source's sections (its headings carry no numbers).
+_THRESHOLD_ORDER = ("The verification pass", "The acceptance rate", "The break-even", "Draft cost",
+                    "Latency", "When not to use")
+
+
+def _order(entry: Erratum):
+    if entry.source == "threshold":
+        rank = next((i for i, p in enumerate(_THRESHOLD_ORDER) if entry.section.startswith(p)), len(_THRESHOLD_ORDER))
+        return (entry.source, rank, "")
+    return (entry.source, 0, entry.section)
+
+
 def table(source: str | None = None):
     """The errata as a list of row dicts, our values computed now.
 
@@ -414,7 +426,7 @@ def table(source: str | None = None):
             "why": e.why,
             "chapter": e.chapter,
         }
-        for e in sorted(ENTRIES, key=lambda e: (e.source, e.section))
+        for e in sorted(ENTRIES, key=_order)
         if source is None or e.source == source
     ]
 
