@@ -151,7 +151,10 @@ def resolve_reexports(app: Sphinx, env, node, contnode):
         candidates.append(target)
     else:
         module = node.get("py:module") or ""
+        klass = node.get("py:class") or ""
         parts = module.split(".") if module else []
+        if module and klass:
+            candidates.append(f"{module}.{klass}.{target}")
         for cut in range(len(parts), 0, -1):
             candidates.append(".".join(parts[:cut]) + "." + target)
     domain = env.get_domain("py")
@@ -178,6 +181,12 @@ def resolve_reexports(app: Sphinx, env, node, contnode):
             found = domain.resolve_xref(env, node["refdoc"], app.builder, reftype, name, new, contnode)
             if found is not None:
                 return found
+    if node["reftype"] in ("attr", "data", "const") and (node.get("py:module") or "").startswith("specdec"):
+        # an attribute or constant named in a specdec docstring (often an
+        # instance attribute, which autodoc cannot document): keep the name
+        # as code, without a link
+        contnode["classes"] = [c for c in contnode.get("classes", []) if c != "xref"]
+        return contnode
     return None
 
 

@@ -192,7 +192,7 @@ class Model:
 
     @property
     def kv_bytes_per_token(self) -> float:
-        """KV-cache bytes per token: ``2 * n_layers * n_kv_heads * head_dim * kv_bytes_per_elem``."""
+        """Bytes of KV cache per token, ``2 * n_layers * n_kv_heads * head_dim * kv_bytes_per_elem``."""
         return float(2 * self.n_layers * self.n_kv_heads * self.head_dim * self.kv_bytes_per_elem)
 
     @property
