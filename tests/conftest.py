@@ -82,6 +82,35 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+# One Chromium for the whole session: Playwright's sync API runs an event loop,
+# so a second sync_playwright() inside the same session would fail.
+CHROMIUM = os.environ.get("SPECDEC_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--no-first-run",
+]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:  # pragma: no cover - requirements.txt pins playwright
+        pytest.fail("playwright is not installed: pip install -r requirements.txt", pytrace=False)
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(
+            f"{CHROMIUM} not found: install Debian's chromium (apt-get install -y chromium) "
+            "or set SPECDEC_CHROMIUM. `bash scripts/run-tests.sh` installs it when run as root.",
+            pytrace=False,
+        )
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
 @pytest.fixture(scope="session")
 def book_server(built_html):
     """Serve the built book on http://127.0.0.1:<free port>/ for the session."""

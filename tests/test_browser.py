@@ -23,13 +23,8 @@ import urllib.parse
 
 import pytest
 
-from conftest import html_dir
+from conftest import html_dir  # the browser fixture lives in conftest.py
 
-CHROMIUM = os.environ.get("SPECDEC_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--no-first-run",
-]
 TIMEOUT_MS = 90_000
 
 # Console messages that are not defects of the book. Keep this list short and
@@ -39,26 +34,6 @@ CONSOLE_ALLOW_LIST = [
     re.compile(r"favicon\.ico"),
 ]
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
-
-
-@pytest.fixture(scope="session")
-def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:  # pragma: no cover - requirements.txt pins playwright
-        pytest.fail("playwright is not installed: pip install -r requirements.txt", pytrace=False)
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.fail(
-            f"{CHROMIUM} not found: install Debian's chromium (apt-get install -y chromium) "
-            "or set SPECDEC_CHROMIUM. `bash scripts/run-tests.sh` installs it when run as root.",
-            pytrace=False,
-        )
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 def screenshot_path(docname: str) -> pathlib.Path:

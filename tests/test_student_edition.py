@@ -36,11 +36,7 @@ from specdec.exercises import _student
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
 CANDIDATES = (ROOT / "_build_student" / "html", ROOT / "_build_student" / "_build" / "html")
-CHROMIUM = os.environ.get("SPECDEC_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run"]
 SOLUTION_CLASSES = {"solution", "solution-start", "solution-end"}
-
 
 # --------------------------------------------------------------------------
 # What the source notebooks say should (not) be there
@@ -202,44 +198,39 @@ def test_student_chapter_shows_exercises_without_solutions(student_html, rel):
     assert not problems, f"{rel}: {problems[:5]}"
 
 
-def test_student_edition_in_browser(student_html):
+def test_student_edition_in_browser(student_html, browser):
     """Chromium: exercises are rendered and no solution element or text is in the page."""
-    from playwright.sync_api import sync_playwright
-
     assert EXPECTED
     failures = {}
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page()
-            for rel, (labels, secrets) in sorted(EXPECTED.items()):
-                page.goto(_page(student_html, rel).resolve().as_uri(), wait_until="load")
-                found = page.evaluate(
-                    """(labels) => ({
-                        solutions: document.querySelectorAll('.solution, .solution-start, .solution-end').length,
-                        exercises: labels.filter(l => {
-                            const e = document.getElementById(l);
-                            return e !== null && e.classList.contains('exercise');
-                        }).length,
-                        text: (document.querySelector('article') || document.body).innerText,
-                        titles: Array.from(document.querySelectorAll('.admonition-title'))
-                            .filter(t => t.innerText.trim().startsWith('Solution')).length,
-                    })""",
-                    labels,
-                )
-                text = " ".join(found["text"].split())
-                problems = []
-                if found["solutions"]:
-                    problems.append(f"{found['solutions']} solution elements")
-                if found["exercises"] != len(labels):
-                    problems.append(f"{found['exercises']} of {len(labels)} exercises rendered")
-                if found["titles"]:
-                    problems.append("'Solution to' title")
-                problems += [f"solution text {s!r}" for s in secrets if _squash(s) in _squash(found["text"])]
-                if problems:
-                    failures[rel] = problems[:5]
-        finally:
-            browser.close()
+    page = browser.new_page()
+    try:
+        for rel, (labels, secrets) in sorted(EXPECTED.items()):
+            page.goto(_page(student_html, rel).resolve().as_uri(), wait_until="load")
+            found = page.evaluate(
+                """(labels) => ({
+                    solutions: document.querySelectorAll('.solution, .solution-start, .solution-end').length,
+                    exercises: labels.filter(l => {
+                        const e = document.getElementById(l);
+                        return e !== null && e.classList.contains('exercise');
+                    }).length,
+                    text: (document.querySelector('article') || document.body).innerText,
+                    titles: Array.from(document.querySelectorAll('.admonition-title'))
+                        .filter(t => t.innerText.trim().startsWith('Solution')).length,
+                })""",
+                labels,
+            )
+            problems = []
+            if found["solutions"]:
+                problems.append(f"{found['solutions']} solution elements")
+            if found["exercises"] != len(labels):
+                problems.append(f"{found['exercises']} of {len(labels)} exercises rendered")
+            if found["titles"]:
+                problems.append("'Solution to' title")
+            problems += [f"solution text {s!r}" for s in secrets if _squash(s) in _squash(found["text"])]
+            if problems:
+                failures[rel] = problems[:5]
+    finally:
+        page.close()
     assert not failures, f"student edition problems: {failures}"
 
 
