@@ -2,7 +2,7 @@
 
 Each test runs once per page of ``_toc.yml`` and names the page when it fails:
 the page exists, has no unresolved cross-reference, no execution error output,
-no LaTeX that escaped typesetting, loads nothing from another host, and pages
+no LaTeX that escaped typesetting, no Markdown table left as text, loads nothing from another host, and pages
 whose notebook stores widget state embed it with the vendored widget manager.
 """
 
@@ -110,6 +110,20 @@ def test_no_raw_latex(built_html, docname):
             start = max(0, match.start() - 60)
             bad.append(f"{label}: ...{' '.join(text[start:match.end() + 60].split())}...")
     assert not bad, f"{docname}: raw LaTeX outside math (MathJax will not typeset it):\n  " + "\n  ".join(bad[:10])
+
+
+# A Markdown table row or separator that reached the page as text.
+RAW_TABLE = re.compile(r"\|\s*:?[-\u2013\u2014]+:?\s*\|")  # Sphinx may turn -- into an en dash
+
+
+def test_no_raw_markdown_tables(built_html, docname):
+    """Computed Markdown tables render as tables, not as lines of pipes."""
+    body = article(load(built_html, docname))
+    for element in body.select("script, style, pre, code, .highlight"):
+        element.decompose()
+    raw = [describe(p) for p in body.find_all(["p", "div"], recursive=True)
+           if not p.find(["p", "div", "table"]) and RAW_TABLE.search(p.get_text(" "))]
+    assert not raw, f"{docname}: {len(raw)} Markdown table(s) shown as text: {raw[:3]}"
 
 
 def test_no_third_party_resources(built_html, docname):
