@@ -18,7 +18,7 @@ from typing import Callable
 
 from . import acceptance, economics
 
-__all__ = ["Erratum", "ENTRIES", "table", "markdown_table", "SOURCES"]
+__all__ = ["Erratum", "ENTRIES", "table", "markdown_table", "markdown_details", "SOURCES"]
 
 SOURCES = {
     "bounds": "Acceptance rate & speedup bounds (Part I)",
@@ -173,7 +173,7 @@ ENTRIES: list[Erratum] = [
         "4x",
         lambda: acceptance.expected_tokens(0.8, 5),
         "sd.expected_tokens(0.8, 5)",
-        "The ceiling with free drafting and verification is E[L] itself, about 3.69x, not 4x.",
+        "The ceiling with free drafting and verification is E[L] itself (the value computed here), not 4x.",
         "book/part1-speedup-bounds/02-speedup-formula",
     ),
     Erratum(
@@ -432,7 +432,10 @@ def table(source: str | None = None):
 
 
 def markdown_table(source: str) -> str:
-    """The errata of one source as a Markdown table (for the errata page).
+    """The errata of one source as a compact Markdown summary table.
+
+    Columns: section, what the source prints, what we compute. The reasons
+    are in :func:`markdown_details`.
 
     Defined in chapter "Errata of the sources" (Appendix).
 
@@ -444,23 +447,58 @@ def markdown_table(source: str) -> str:
     Returns
     -------
     str
-        A Markdown table with one row per erratum, linking the chapter.
+        A Markdown table with one row per erratum.
 
     Examples
     --------
     >>> import specdec as sd
     >>> sd.errata.markdown_table("threshold").splitlines()[0]
-    '| Section | What the source says | Source prints | We compute | Why | Chapter |'
+    '| Section | Source prints | We compute |'
     """
     if source not in SOURCES:
         raise ValueError(f"source must be one of {sorted(SOURCES)}; got {source!r}")
-    lines = [
-        "| Section | What the source says | Source prints | We compute | Why | Chapter |",
-        "|---|---|---|---|---|---|",
-    ]
+    lines = ["| Section | Source prints | We compute |", "|---|---|---|"]
     for row in table(source):
-        chapter = "{doc}" + f"`/{row['chapter']}`"
-        cells = [row["section"], row["statement"], row["printed"],
-                 f"{row['ours']} (`{row['expression']}`)", row["why"], chapter]
+        cells = [row["section"], row["printed"], row["ours"]]
         lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return "\n".join(lines)
+
+
+def markdown_details(source: str) -> str:
+    """The errata of one source in full, one block per entry (Markdown).
+
+    Each block gives the section, what the source says, what it prints, our
+    value with the specdec expression that computes it, why they differ, and
+    a link to the chapter that discusses it.
+
+    Defined in chapter "Errata of the sources" (Appendix).
+
+    Parameters
+    ----------
+    source : {"bounds", "threshold"}
+        Which source.
+
+    Returns
+    -------
+    str
+        Markdown text.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> sd.errata.markdown_details("bounds").splitlines()[0]
+    '**1. Expected tokens per round.** Going from k = 3 to k = 8 drafts at alpha = 0.8 adds this many tokens per round.'
+    """
+    if source not in SOURCES:
+        raise ValueError(f"source must be one of {sorted(SOURCES)}; got {source!r}")
+    blocks = []
+    for row in table(source):
+        blocks.append("\n".join([
+            f"**{row['section']}.** {row['statement']}",
+            "",
+            f"- Source prints: {row['printed']}",
+            f"- We compute: {row['ours']}, from `{row['expression']}`",
+            f"- Why: {row['why']}",
+            "- Discussed in: {doc}" + f"`/{row['chapter']}`",
+        ]))
+    return "\n\n".join(blocks)

@@ -17,7 +17,10 @@ from bs4 import BeautifulSoup
 from conftest import ROOT, source_of
 
 # Text that means a MyST role or directive reached the page unparsed.
-UNPARSED_MARKUP = re.compile(r"\{(?:glue(?::\w+)?|ref|doc|numref|eq|term|math|download|prf:ref|exercise|solution)\}`")
+# (Not preceded by a word character or backslash, so LaTeX such as k_\text{ref} is not taken for a role.)
+UNPARSED_MARKUP = re.compile(
+    r"(?<![\w\\])\{(?:glue(?::\w+)?|ref|doc|numref|eq|term|math|download|prf:ref|exercise|solution)\}(?=`|\s|$)"
+)
 # LaTeX left as text outside math containers.
 RAW_LATEX = [
     (re.compile(r"\$\$"), "a literal $$"),

@@ -40,8 +40,13 @@ def test_numeric_entries_against_exact_arithmetic():
 
 
 def test_markdown_table_rows_and_bad_source():
+    n_bounds = sum(e.source == "bounds" for e in sd.errata.ENTRIES)
     text = sd.errata.markdown_table("bounds")
-    assert text.count("\n") == 1 + sum(e.source == "bounds" for e in sd.errata.ENTRIES)
+    assert text.count("\n") == 1 + n_bounds
+    details = sd.errata.markdown_details("bounds")
+    assert details.count("- Why: ") == n_bounds and details.count("{doc}") == n_bounds
+    with pytest.raises(ValueError, match="source must be one of"):
+        sd.errata.markdown_details("nope")
     with pytest.raises(ValueError, match="source must be one of"):
         sd.errata.markdown_table("nope")
     with pytest.raises(ValueError, match="source must be one of"):
