@@ -341,13 +341,17 @@ def break_even_alpha(k, c_draft, c_verify):
         x = np.minimum.reduce([np.ones(cost.shape), cost - 1.0, (cost / (kk + 1.0)) ** (2.0 / kk)])
     x = np.where(feasible, x, 1.0)
     active = feasible.copy()
+    previous = np.full(cost.shape, np.inf)
     for _ in range(100):
         value, slope = _tokens_and_slope(x, kk)
-        step = np.where(active, (value - cost) / slope, 0.0)
-        x = x - step
-        # Quadratic convergence: once a step is at rounding level the next
-        # one would only dither by an ulp, so the element is finished.
-        active &= np.abs(step) > 1e-15 * x
+        step = np.abs(np.where(active, (value - cost) / slope, 0.0))
+        x = x - np.where(active, (value - cost) / slope, 0.0)
+        # Quadratic convergence: an element is finished once its step is at
+        # rounding level, or is small and no longer shrinking (the iteration
+        # then only dithers by an ulp around the root).
+        at_noise = (step <= 1e-15 * x) | ((step <= 1e-13 * x) & (step >= previous))
+        active &= ~at_noise
+        previous = step
         if not active.any():
             break
     out = np.where(cost <= 1.0, 0.0, np.where(cost >= kk + 1, np.nan, x))
