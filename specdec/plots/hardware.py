@@ -303,6 +303,13 @@ def roofline_overview(target, draft, hardware, alpha=0.8, k=5, batch=1, context=
     -------
     matplotlib.figure.Figure
     """
+    fig, _ = _roofline_overview_artists(target, draft, hardware, alpha, k, batch, context, k_max, batch_max, axes)
+    return fig
+
+
+def _roofline_overview_artists(target, draft, hardware, alpha=0.8, k=5, batch=1, context=0, k_max=10,
+                               batch_max=512, axes=None):
+    # roofline_overview's drawing; also returns the artists an in-place update moves.
     a = float(check_probability(alpha, "alpha"))
     kk = int(check_integer(k, "k", minimum=1))
     b = int(check_integer(batch, "batch", minimum=1))
@@ -313,28 +320,61 @@ def roofline_overview(target, draft, hardware, alpha=0.8, k=5, batch=1, context=
     ks = np.arange(1, km + 1)
     cv = np.asarray(verify_cost(target, hardware, ks, b, c))
     ax1.plot(ks, ks + 1, color=COLORS["baseline"], ls="--", lw=1, label="k + 1")
-    ax1.plot(ks, cv, marker="o", ms=3, color=COLORS["verify"], label=f"c_verify, batch {b}")
-    ax1.plot([kk], [cv[kk - 1]], marker="o", ms=9, mfc="none", color=COLORS["accent"])
+    (cv_line,) = ax1.plot(ks, cv, marker="o", ms=3, color=COLORS["verify"], label=f"c_verify, batch {b}")
+    (ring,) = ax1.plot([kk], [cv[kk - 1]], marker="o", ms=9, mfc="none", color=COLORS["accent"])
     ax1.set_ylim(0.8, km + 1.5)
     ax1.set_xlabel("k")
     ax1.set_ylabel("T_verify / T0")
     ax1.set_title(f"verification cost, context {c}", fontsize=9)
-    ax1.legend(fontsize=8, loc="upper left")
+    legend1 = ax1.legend(fontsize=8, loc="upper left")
     batches = np.unique(np.geomspace(1, bm, 160).astype(int))
     s = np.asarray(speculative_speedup(target, draft, hardware, a, kk, batches, c))
     s_here = float(speculative_speedup(target, draft, hardware, a, kk, b, c))
     ax2.axhline(1.0, color=COLORS["baseline"], lw=1)
-    ax2.axvline(ridge_batch(target, hardware), color=COLORS["baseline"], ls=":", lw=1)
-    ax2.plot(batches, s, color=COLORS["draft"], label=f"alpha {a:g}, k {kk}")
-    ax2.plot([b], [s_here], marker="o", ms=9, mfc="none", color=COLORS["accent"])
+    ridge = ax2.axvline(ridge_batch(target, hardware), color=COLORS["baseline"], ls=":", lw=1)
+    (speed,) = ax2.plot(batches, s, color=COLORS["draft"], label=f"alpha {a:g}, k {kk}")
+    (here,) = ax2.plot([b], [s_here], marker="o", ms=9, mfc="none", color=COLORS["accent"])
     ax2.set_xscale("log", base=2)
     ax2.set_ylim(0, max(float(s.max()), s_here) * 1.1)
     ax2.set_xlabel("batch (dotted: ridge point)")
     ax2.set_ylabel("speedup")
     ax2.set_title(f"{_label(target, 'target')} + {_label(draft, 'draft')} on {_label(hardware, 'hardware')}",
                   fontsize=9)
-    ax2.legend(fontsize=8, loc="lower left")
-    return fig
+    legend2 = ax2.legend(fontsize=8, loc="lower left")
+    artists = {"axes": (ax1, ax2), "ks": ks, "batches": batches, "cv": cv_line, "ring": ring, "ridge": ridge,
+               "speed": speed, "here": here, "title": ax1.title, "legend_verify": legend1,
+               "legend_speed": legend2}
+    return fig, artists
+
+
+def _roofline_overview_update(artists, target, draft, hardware, alpha, k, batch, context):
+    """Move the artists of :func:`_roofline_overview_artists` to new values, in place.
+
+    Changes only data, the left title and the legend texts (never limits,
+    nor the right panel's title, which names the models and hardware);
+    returns the upper y limit :func:`roofline_overview` would choose for the
+    right panel, so the caller can decide whether the limits must change.
+    """
+    a = float(check_probability(alpha, "alpha"))
+    kk = int(check_integer(k, "k", minimum=1, maximum=int(artists["ks"][-1])))
+    b = int(check_integer(batch, "batch", minimum=1))
+    c = int(check_integer(context, "context", minimum=0))
+    ks, batches = artists["ks"], artists["batches"]
+    cv = np.asarray(verify_cost(target, hardware, ks, b, c))
+    artists["cv"].set_ydata(cv)
+    artists["cv"].set_label(f"c_verify, batch {b}")
+    artists["legend_verify"].get_texts()[1].set_text(f"c_verify, batch {b}")
+    artists["ring"].set_data([kk], [cv[kk - 1]])
+    artists["title"].set_text(f"verification cost, context {c}")
+    s = np.asarray(speculative_speedup(target, draft, hardware, a, kk, batches, c))
+    s_here = float(speculative_speedup(target, draft, hardware, a, kk, b, c))
+    rb = ridge_batch(target, hardware)
+    artists["ridge"].set_xdata([rb, rb])
+    artists["speed"].set_ydata(s)
+    artists["speed"].set_label(f"alpha {a:g}, k {kk}")
+    artists["legend_speed"].get_texts()[0].set_text(f"alpha {a:g}, k {kk}")
+    artists["here"].set_data([b], [s_here])
+    return max(float(s.max()), s_here) * 1.1
 
 
 def matmul_measured_vs_predicted(measurement, axes=None):

@@ -171,15 +171,15 @@ def literature_bonus_token_error(k: int = 5, c_draft: float = 0.05, c_verify: fl
     ax.clear()
     grid = np.linspace(0, 1, n)
     r = _lit.bonus_token_error(grid, kk, cd, cv)
-    ax.plot(grid, r["correct"], color=COLORS["target"], lw=2, label=r"with the target's token: $E[L]/(k c_d + c_v)$")
+    ax.plot(grid, r["correct"], color=COLORS["target"], lw=2, label=r"with the target's token: $E[L]/(k c_d + c_v)$",
+            gid="curve-correct")
     ax.plot(grid, r["without_bonus"], color=COLORS["accent"], lw=2, ls="-.",
-            label=r"calculator error: $(E[L]-1)/(k c_d + c_v)$")
+            label=r"calculator error: $(E[L]-1)/(k c_d + c_v)$", gid="curve-without_bonus")
     ax.axhline(1, color=COLORS["baseline"], lw=1, ls="--", label="no speedup")
-    p = _lit.bonus_token_error(a0, kk, cd, cv)
-    ax.plot([a0, a0], [p["without_bonus"], p["correct"]], color="0.3", lw=1, marker="o", ms=4)
-    ax.annotate(f"{p['correct']:.2f}x", (a0, p["correct"]), xytext=(-34, 6), textcoords="offset points", fontsize=8)
-    ax.annotate(f"{p['without_bonus']:.2f}x", (a0, p["without_bonus"]), xytext=(6, -12), textcoords="offset points",
-                fontsize=8)
+    ax.plot([a0, a0], [0.0, 0.0], color="0.3", lw=1, marker="o", ms=4, gid="marked")
+    ax.annotate("", (a0, 0.0), xytext=(-34, 6), textcoords="offset points", fontsize=8, gid="marked-correct")
+    ax.annotate("", (a0, 0.0), xytext=(6, -12), textcoords="offset points", fontsize=8, gid="marked-without")
+    _mark_bonus_token_alpha(ax, kk, cd, cv, a0)
     ax.set_xlabel(r"acceptance rate $\alpha$")
     ax.set_ylabel("predicted speedup")
     ax.set_title(f"$k = {kk}$, $c_d = {cd:g}$, $c_v = {cv:g}$", fontsize=9)
@@ -234,10 +234,9 @@ def literature_serving_metrics(k: int = 4, alpha: float = 0.8, ks=(1, 2, 4, 8), 
         if kj == 1:
             continue
         left.plot(grid, rates[:, j], color=SEQUENCE[j % len(SEQUENCE)], lw=1.8, label=f"$k = {kj}$")
-    m0 = _lit.metric_readings(a0, kk)
-    left.plot([a0], [m0["draft_acceptance_rate"]], "o", color="k", ms=5)
-    left.annotate(f"{m0['draft_acceptance_rate']:.3f}", (a0, m0["draft_acceptance_rate"]), xytext=(6, -12),
-                  textcoords="offset points", fontsize=8)
+    left.plot([a0], [0.0], "o", color="k", ms=5, gid="marked-draft_acceptance_rate")
+    left.annotate("", (a0, 0.0), xytext=(6, -12), textcoords="offset points", fontsize=8,
+                  gid="label-draft_acceptance_rate")
     left.set_xlabel(r"acceptance rate $\alpha$")
     left.set_ylabel("draft acceptance rate = accepted / drafted")
     left.set_xlim(0, 1)
@@ -245,12 +244,14 @@ def literature_serving_metrics(k: int = 4, alpha: float = 0.8, ks=(1, 2, 4, 8), 
     left.legend(loc="upper left", fontsize=8, frameon=False)
     left.grid(alpha=0.25)
     m = _lit.metric_readings(grid, kk)
-    right.plot(grid, m["length_with_bonus"], color=COLORS["target"], lw=2, label="with the target's token, $E[L]$")
+    right.plot(grid, m["length_with_bonus"], color=COLORS["target"], lw=2, label="with the target's token, $E[L]$",
+               gid="curve-length_with_bonus")
     right.plot(grid, m["length_without_bonus"], color=COLORS["draft"], lw=2, ls="-.",
-               label="accepted drafts only, $E[L] - 1$")
+               label="accepted drafts only, $E[L] - 1$", gid="curve-length_without_bonus")
     for key in ("length_with_bonus", "length_without_bonus"):
-        right.plot([a0], [m0[key]], "o", color="k", ms=5)
-        right.annotate(f"{m0[key]:.3f}", (a0, m0[key]), xytext=(-40, 4), textcoords="offset points", fontsize=8)
+        right.plot([a0], [0.0], "o", color="k", ms=5, gid=f"marked-{key}")
+        right.annotate("", (a0, 0.0), xytext=(-40, 4), textcoords="offset points", fontsize=8, gid=f"label-{key}")
+    _mark_serving_metrics_alpha(axes, kk, a0)
     right.set_xlabel(r"acceptance rate $\alpha$")
     right.set_ylabel("mean acceptance length (tokens per round)")
     right.set_title(f"$k = {kk}$", fontsize=9)
@@ -259,3 +260,76 @@ def literature_serving_metrics(k: int = 4, alpha: float = 0.8, ks=(1, 2, 4, 8), 
     right.legend(loc="upper left", fontsize=8, frameon=False)
     right.grid(alpha=0.25)
     return fig
+
+
+# ---------------------------------------------------------------- in-place updates for the explorers
+def _by_gid(ax, prefix: str) -> dict:
+    """The lines and annotations of ``ax`` whose gid starts with ``prefix``, by gid."""
+    return {a.get_gid(): a for a in (*ax.lines, *ax.texts) if (a.get_gid() or "").startswith(prefix)}
+
+
+def _mark_bonus_token_alpha(ax, k: int, c_draft: float, c_verify: float, alpha: float) -> list:
+    """Move the marked alpha of a :func:`literature_bonus_token_error` axes; return the artists moved.
+
+    Only the marker segment and its two labels depend on ``alpha``; the
+    curves, title and limits depend on ``(k, c_draft, c_verify)`` alone.
+    """
+    p = _lit.bonus_token_error(alpha, k, c_draft, c_verify)
+    a = _by_gid(ax, "marked")
+    a["marked"].set_data([alpha, alpha], [p["without_bonus"], p["correct"]])
+    for name in ("correct", "without_bonus"):
+        label = a["marked-correct" if name == "correct" else "marked-without"]
+        label.xy = (alpha, p[name])
+        label.set_text(f"{p[name]:.2f}x")
+    return [a["marked"], a["marked-correct"], a["marked-without"]]
+
+
+def _mark_serving_metrics_alpha(axes, k: int, alpha: float) -> list:
+    """Move the marked alpha of a :func:`literature_serving_metrics` figure; return the artists moved.
+
+    Only the three points and their labels depend on ``alpha``; everything
+    else depends on ``k`` (right panel) or nothing (left panel).
+    """
+    m0 = _lit.metric_readings(alpha, k)
+    moved = []
+    for ax, keys in zip(axes, (("draft_acceptance_rate",), ("length_with_bonus", "length_without_bonus"))):
+        a = {**_by_gid(ax, "marked-"), **_by_gid(ax, "label-")}
+        for key in keys:
+            value = float(m0[key])
+            a[f"marked-{key}"].set_data([alpha], [value])
+            a[f"label-{key}"].xy = (alpha, value)
+            a[f"label-{key}"].set_text(f"{value:.3f}")
+            moved += [a[f"marked-{key}"], a[f"label-{key}"]]
+    return moved
+
+
+def _set_bonus_token_curves(ax, k: int, c_draft: float, c_verify: float) -> None:
+    """Redraw-free change of a :func:`literature_bonus_token_error` axes to new ``(k, c_draft, c_verify)``.
+
+    Sets the curves, title and y limits exactly as a fresh call would
+    (same grid, same formulas); the marked alpha is moved separately by
+    :func:`_mark_bonus_token_alpha`.
+    """
+    curves = _by_gid(ax, "curve-")
+    grid = np.asarray(curves["curve-correct"].get_xdata())
+    r = _lit.bonus_token_error(grid, k, c_draft, c_verify)
+    for name in ("correct", "without_bonus"):
+        curves[f"curve-{name}"].set_ydata(r[name])
+    ax.set_title(f"$k = {k}$, $c_d = {c_draft:g}$, $c_v = {c_verify:g}$", fontsize=9)
+    ax.set_ylim(0, max(float(np.max(r["correct"])) * 1.08, 1.2))
+
+
+def _set_serving_metrics_k(axes, k: int) -> None:
+    """Redraw-free change of a :func:`literature_serving_metrics` figure's right panel to a new ``k``.
+
+    Sets its curves, title and y limits exactly as a fresh call would; the
+    marked alpha is moved separately by :func:`_mark_serving_metrics_alpha`.
+    """
+    right = axes[1]
+    curves = _by_gid(right, "curve-")
+    grid = np.asarray(curves["curve-length_with_bonus"].get_xdata())
+    m = _lit.metric_readings(grid, k)
+    for key in ("length_with_bonus", "length_without_bonus"):
+        curves[f"curve-{key}"].set_ydata(m[key])
+    right.set_title(f"$k = {k}$", fontsize=9)
+    right.set_ylim(0, k + 1.2)

@@ -204,14 +204,26 @@ class ThresholdPanel:
         right.set_ylabel("speedup")
         right.grid(alpha=0.3)
 
-    def update(self, k, c_draft, c_verify, alpha):
-        """Move the artists to new values; returns the break-even alpha at ``k`` (nan if none)."""
+    def update(self, k, c_draft, c_verify, alpha, keep_ylim=False):
+        """Move the artists to new values; returns the break-even alpha at ``k`` (nan if none).
+
+        With ``keep_ylim`` the right panel keeps its y limit unless the curve
+        rises above it or falls below half of it (then it gets a new limit
+        with a quarter of headroom, rounded up to a multiple of 0.5), so an
+        explorer rarely has to redraw the axes; by default the limit follows
+        the curve.
+        """
         ks, be, a, s, measured = _panel_data(k, c_draft, c_verify, alpha, self.k_max, self.n_points)
         threshold = float(be[int(k) - 1])
-        if self.fill is not None:
-            self.fill.remove()
-        self.fill = self.left.fill_between(ks, np.where(np.isnan(be), 1.02, be), 1.02, color=COLORS["verify"],
-                                           alpha=0.15, lw=0)
+        upper = np.where(np.isnan(be), 1.02, be)
+        if self.fill is None:
+            self.fill = self.left.fill_between(ks, upper, 1.02, color=COLORS["verify"], alpha=0.15, lw=0)
+        elif hasattr(self.fill, "set_data"):       # matplotlib >= 3.10: reshape the same collection
+            self.fill.set_data(ks, upper, 1.02)
+        else:
+            fresh = self.left.fill_between(ks, upper, 1.02)
+            self.fill.set_paths(fresh.get_paths())
+            fresh.remove()
         self.curve.set_data(ks, be)
         self.measured_line.set_ydata([alpha, alpha])
         self.ring.set_data([k] if np.isfinite(threshold) else [], [threshold] if np.isfinite(threshold) else [])
@@ -226,10 +238,29 @@ class ThresholdPanel:
         self.dot.set_data([alpha], [measured])
         self.dot_text.set_position((alpha, measured))
         self.dot_text.set_text(f"  {measured:.2f}x")
-        self.right.set_ylim(0, top * 1.08)
+        if not keep_ylim:
+            self.right.set_ylim(0, top * 1.08)
+        else:
+            current = self.right.get_ylim()[1]
+            if top * 1.08 > current or top * 1.08 < 0.5 * current:
+                self.right.set_ylim(0, np.ceil(top * 1.08 * 1.25 * 2) / 2)
         self.right.set_title(f"k = {int(k)}, c_draft = {c_draft:.3g}, c_verify = {c_verify:.3g}, "
                              f"measured alpha = {alpha:.2f}", fontsize=10)
         return threshold
+
+    def dynamic_artists(self):
+        """The artists :meth:`update` changes (for a renderer that repaints only those).
+
+        Call after a first :meth:`update` (which creates the shaded region).
+        Limits are not artists: a caller caching the rest of the figure must
+        redraw it when ``self.right.get_ylim()`` changes.
+
+        Returns
+        -------
+        list of matplotlib.artist.Artist
+        """
+        return [self.fill, self.curve, self.measured_line, self.ring, self.speed, self.threshold_line,
+                self.dot, self.threshold_text, self.dot_text, self.right.title]
 
 
 def threshold_panel(k=5, c_draft=0.1, c_verify=1.25, alpha=0.8, k_max=16):

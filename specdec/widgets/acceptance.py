@@ -10,6 +10,8 @@ and shows in the HTML book without a kernel).
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
 import ipywidgets as widgets
 
 from .._validate import check_integer, check_probability
@@ -18,6 +20,69 @@ from ..plots.acceptance import ExpectedTokensOverview
 from ._render import Blitter, table_html
 
 __all__ = ["ExpectedTokensExplorer", "expected_tokens_explorer"]
+
+
+class _CachingBlitter(Blitter):
+    """A :class:`Blitter` that keeps the backgrounds of the last few keys.
+
+    Moving a slider back to axis limits seen before restores that
+    background instead of redrawing the whole figure (a full redraw, mostly
+    tick and legend text, takes 150 to 400 ms; a restore a few ms). The key
+    must determine everything the background shows. Only the first visit
+    of a key pays for a full redraw. Shared by the explorers of
+    :mod:`specdec.widgets` (private; the explorers are the API).
+    """
+
+    def __init__(self, fig, dpi: int = 72, dynamic=None, max_backgrounds: int = 24):
+        super().__init__(fig, dpi, dynamic)
+        self.max_backgrounds = int(max_backgrounds)
+        self._backgrounds: OrderedDict = OrderedDict()
+        self._layer, self._layer_ids, self._signatures = None, set(), {}
+
+    @staticmethod
+    def _signature(artist):
+        """What a dynamic text shows (text, place, alignment, colour, visibility), to see if it changed."""
+        xy = getattr(artist, "xy", None)
+        return (artist.get_text(), tuple(artist.get_position()), None if xy is None else tuple(xy),
+                artist.get_ha(), artist.get_va(), str(artist.get_color()), artist.get_visible())
+
+    def png(self, key=None) -> bytes:
+        from matplotlib.text import Text
+
+        texts = [a for a in self.dynamic if isinstance(a, Text)]
+        signatures = {id(t): self._signature(t) for t in texts}
+        if key != self.key and key in self._backgrounds:
+            self.background = self._backgrounds[key]
+            self.key = key
+        if self.background is None or key != self.key:
+            out = super().png(key)        # full redraw: a new background
+            self._backgrounds[self.key] = self.background
+            self._backgrounds.move_to_end(self.key)
+            while len(self._backgrounds) > self.max_backgrounds:
+                self._backgrounds.popitem(last=False)
+            self._layer, self._layer_ids, self._signatures = None, set(), signatures
+            return out
+        self._backgrounds.move_to_end(self.key)
+        # Text is the slowest artist to draw (several ms each). Dynamic texts that did not change
+        # since the last image are kept in a second cached layer over the background, so a slider
+        # that changes one label redraws only that label.
+        canvas = self.fig.canvas
+        renderer = canvas.get_renderer()
+        previous = getattr(self, "_signatures", {})
+        unchanged = {id(t) for t in texts if previous.get(id(t)) == signatures[id(t)]}
+        if getattr(self, "_layer", None) is not None and self._layer_ids <= unchanged:
+            canvas.restore_region(self._layer)
+        else:
+            canvas.restore_region(self.background)
+            for t in texts:
+                if id(t) in unchanged and t.get_visible():
+                    t.draw(renderer)
+            self._layer, self._layer_ids = canvas.copy_from_bbox(self.fig.bbox), unchanged
+        for artist in self.dynamic:
+            if id(artist) not in self._layer_ids and artist.get_visible():
+                artist.draw(renderer)
+        self._signatures = signatures
+        return self._encode()
 
 
 class ExpectedTokensExplorer(widgets.VBox):
@@ -46,7 +111,7 @@ class ExpectedTokensExplorer(widgets.VBox):
         self.image = widgets.Image(format="png")
         self.view = ExpectedTokensOverview(a, kk, km)
         self.figure = self.view.figure
-        self._png = Blitter(self.figure, self.dpi, self.view.dynamic_artists)
+        self._png = _CachingBlitter(self.figure, self.dpi, self.view.dynamic_artists)
         self.k_max = km
         self.values: dict = {}
         super().__init__([widgets.HBox([self.alpha_slider, self.k_slider]), self.readout, self.image])

@@ -6,7 +6,10 @@ figure from :func:`specdec.plots.roofline_overview`.
 
 from __future__ import annotations
 
+import math
+
 import ipywidgets as widgets
+import numpy as np
 
 from .._validate import check_integer, check_probability
 from ..hardware import (
@@ -18,8 +21,8 @@ from ..hardware import (
     speculative_costs,
     utilization,
 )
-from ..plots.hardware import roofline_overview
-from ._render import figure_png, freeze_layout, table_html
+from ..plots.hardware import _roofline_overview_artists, _roofline_overview_update
+from ._render import Blitter, table_html
 
 __all__ = ["RooflineExplorer", "roofline_explorer", "ROOFLINE_BATCHES", "ROOFLINE_CONTEXTS"]
 
@@ -28,6 +31,82 @@ ROOFLINE_BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
 #: Context choices on the explorer's slider (tokens already cached per sequence).
 ROOFLINE_CONTEXTS = (0, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072)
 _N_GPUS = (1, 2, 4, 8)
+#: Controls whose change rebuilds the figure (they change the right panel's title and the ridge point).
+_SETUP = ("target", "draft", "gpu", "n_gpus")
+
+
+class _TextCachingBlitter(Blitter):
+    """A :class:`Blitter` that keeps the pixels of its text artists (titles, legends) between renders.
+
+    Drawing text is most of a blitted render's cost, and a slider changes at
+    most one of the explorer's texts. A text artist whose text is unchanged
+    since it was last drawn is pasted back from a pixel copy instead of
+    drawn again, provided no other dynamic artist reaches into its box (the
+    copy would then hold stale pixels of that artist), so the image is the
+    one a plain :class:`Blitter` draws.
+    """
+
+    def __init__(self, fig, dpi, dynamic, texts):
+        self.plain = list(dynamic)
+        self.texts = list(texts)
+        self._copies = {}
+        super().__init__(fig, dpi, dynamic=self.plain + self.texts)
+
+    @staticmethod
+    def _signature(artist):
+        if hasattr(artist, "get_texts"):                      # a legend
+            return tuple(t.get_text() for t in artist.get_texts())
+        return (artist.get_text(), artist.get_position())
+
+    def _reaches(self, line, bbox) -> bool:
+        from matplotlib.path import Path
+
+        if not hasattr(line, "get_xydata"):                   # not a line (a filled region): its bounding box
+            return bool(line.get_window_extent(self.fig.canvas.get_renderer()).padded(2).overlaps(bbox))
+        xy = line.get_transform().transform(np.asarray(line.get_xydata(), dtype=float))
+        xy = xy[np.isfinite(xy).all(axis=1)]
+        if not len(xy):
+            return False
+        pad = (line.get_markersize() / 2 + line.get_linewidth() + line.get_markeredgewidth()) * self.fig.dpi / 72 + 2
+        box = bbox.padded(pad)
+        inside = (xy[:, 0] >= box.x0) & (xy[:, 0] <= box.x1) & (xy[:, 1] >= box.y0) & (xy[:, 1] <= box.y1)
+        return bool(inside.any()) or (len(xy) > 1 and Path(xy).intersects_bbox(box, filled=False))
+
+    def png(self, key=None) -> bytes:
+        canvas = self.fig.canvas
+        if self.background is None or key != self.key:
+            for artist in self.dynamic:
+                artist.set_animated(True)
+            try:
+                canvas.draw()
+            finally:
+                for artist in self.dynamic:
+                    artist.set_animated(False)
+            self.background = canvas.copy_from_bbox(self.fig.bbox)
+            self.key = key
+            self._copies = {}
+        else:
+            canvas.restore_region(self.background)
+        renderer = canvas.get_renderer()
+        drawn = [artist for artist in self.plain if artist.get_visible()]
+        for artist in drawn:
+            artist.draw(renderer)
+        for i, artist in enumerate(self.texts):
+            if not artist.get_visible():
+                continue
+            signature = self._signature(artist)
+            box = artist.get_window_extent(renderer).padded(3)
+            alone = not any(self._reaches(line, box) for line in drawn)
+            copy = self._copies.get(i)
+            if alone and copy is not None and copy[0] == signature:
+                canvas.restore_region(copy[1])
+                continue
+            artist.draw(renderer)
+            if alone:
+                self._copies[i] = (signature, canvas.copy_from_bbox(box))
+            else:
+                self._copies.pop(i, None)
+        return self._encode()
 
 
 def _choice(value, options, name):
@@ -83,10 +162,8 @@ class RooflineExplorer(widgets.VBox):
         }
         self.readout = widgets.HTML()
         self.image = widgets.Image(format="png")
-        v = self._inputs()
-        self.figure = roofline_overview(v["target_model"], v["draft_model"], v["hardware"], v["alpha"], v["k"],
-                                        v["batch"], v["context"])
-        freeze_layout(self.figure, self.dpi)
+        self.figure = None
+        self._build(self._inputs())
         self.values: dict = {}
         names = list(self.controls)
         box = widgets.HBox([widgets.VBox([self.controls[n] for n in names[:4]]),
@@ -94,7 +171,39 @@ class RooflineExplorer(widgets.VBox):
         super().__init__([box, self.readout, self.image])
         for control in self.controls.values():
             control.observe(self._on_change, names="value")
-        self.update()
+        self.update(draw=False)           # the figure was drawn at these values already
+        self.image.value = self._blit.initial_png()
+
+    def _build(self, v) -> None:
+        # Draw the whole figure (as roofline_overview does) and cache its background.
+        axes = None if self.figure is None else self.figure.axes
+        self.figure, self._artists = _roofline_overview_artists(
+            v["target_model"], v["draft_model"], v["hardware"], v["alpha"], v["k"], v["batch"], v["context"],
+            batch_max=self._batch_max(v), axes=axes)
+        a = self._artists
+        self._blit = _TextCachingBlitter(self.figure, self.dpi,
+                                         dynamic=[a["cv"], a["ring"], a["ridge"], a["speed"], a["here"]],
+                                         texts=[a["title"], a["legend_verify"], a["legend_speed"]])
+        self._setup = tuple(v[name] for name in _SETUP) + (self._batch_max(v),)
+
+    @staticmethod
+    def _batch_max(v) -> int:
+        # The figure's batch axis runs to 512 (the chapter's figure), or to the chosen batch beyond that.
+        return max(512, v["batch"])
+
+    def _draw(self, v) -> bytes:
+        """Move the dynamic artists to ``v`` and return the PNG (full redraw only when needed)."""
+        if tuple(v[name] for name in _SETUP) + (self._batch_max(v),) != self._setup:
+            self._build(v)                # new models, hardware or batch axis: titles, ridge and limits change
+            return self._blit.initial_png()
+        top = _roofline_overview_update(self._artists, v["target_model"], v["draft_model"], v["hardware"],
+                                        v["alpha"], v["k"], v["batch"], v["context"])
+        ax2 = self._artists["axes"][1]
+        current = ax2.get_ylim()[1]
+        if top > current or top < 0.5 * current:
+            # Out of range (or far below it): a new, rounded limit, so that nearby values keep it.
+            ax2.set_ylim(0, math.ceil(top * 4) / 4)
+        return self._blit.png(key=ax2.get_ylim())
 
     def _on_change(self, change) -> None:
         self.update()
@@ -145,9 +254,7 @@ class RooflineExplorer(widgets.VBox):
             ("this batch fits in memory with the draft", "yes" if v["fits"] else "no"),
         ])
         if draw:
-            roofline_overview(v["target_model"], v["draft_model"], v["hardware"], v["alpha"], v["k"], v["batch"],
-                              v["context"], axes=self.figure.axes)
-            self.image.value = figure_png(self.figure, self.dpi)
+            self.image.value = self._draw(v)
         self.values = v
         return v
 

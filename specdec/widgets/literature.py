@@ -12,8 +12,10 @@ import ipywidgets as widgets
 
 from .._validate import check_integer, check_nonnegative, check_positive, check_probability
 from .. import literature as lit
-from ..plots.literature import literature_bonus_token_error, literature_serving_metrics
-from ._render import figure_png, freeze_layout, table_html
+from ..plots.literature import (_mark_bonus_token_alpha, _mark_serving_metrics_alpha, _set_bonus_token_curves,
+                                _set_serving_metrics_k, literature_bonus_token_error, literature_serving_metrics)
+from ._render import table_html
+from .acceptance import _CachingBlitter
 
 __all__ = ["BonusTokenExplorer", "bonus_token_explorer", "ServingMetricsExplorer", "serving_metrics_explorer"]
 
@@ -42,7 +44,11 @@ class BonusTokenExplorer(widgets.VBox):
         self.readout = widgets.HTML()
         self.image = widgets.Image(format="png")
         self.figure = literature_bonus_token_error(kk, cd, self.c_verify, a)
-        freeze_layout(self.figure, self.dpi)
+        # alpha moves only the marked segment and its labels; the curves, title and limits (the
+        # background) depend on (k, c_draft), the key of the cached backgrounds
+        self._blit = _CachingBlitter(self.figure, self.dpi,
+                                     _mark_bonus_token_alpha(self.figure.axes[0], kk, cd, self.c_verify, a))
+        self._drawn = (kk, cd)
         self.values: dict = {}
         super().__init__([widgets.HBox([self.alpha_slider, self.k_slider, self.cd_slider]), self.readout, self.image])
         for s in (self.alpha_slider, self.k_slider, self.cd_slider):
@@ -68,8 +74,13 @@ class BonusTokenExplorer(widgets.VBox):
             ("calculator / correct", f"{v['ratio']:.1%}"),
         ])
         if draw:
-            literature_bonus_token_error(v["k"], v["c_draft"], v["c_verify"], v["alpha"], ax=self.figure.axes[0])
-            self.image.value = figure_png(self.figure, self.dpi)
+            key = (v["k"], v["c_draft"])
+            ax = self.figure.axes[0]
+            if key != self._drawn:        # new background: curves, title and limits move in place
+                _set_bonus_token_curves(ax, v["k"], v["c_draft"], v["c_verify"])
+                self._drawn = key
+            _mark_bonus_token_alpha(ax, v["k"], v["c_draft"], v["c_verify"], v["alpha"])
+            self.image.value = self._blit.png(key)
         self.values = v
         return v
 
@@ -125,7 +136,10 @@ class ServingMetricsExplorer(widgets.VBox):
         self.readout = widgets.HTML()
         self.image = widgets.Image(format="png")
         self.figure = literature_serving_metrics(kk, a)
-        freeze_layout(self.figure, self.dpi)
+        # alpha moves only the marked points and their labels; the right panel's curves, title and
+        # limits (the background) depend on k, the key of the cached backgrounds
+        self._blit = _CachingBlitter(self.figure, self.dpi, _mark_serving_metrics_alpha(self.figure.axes, kk, a))
+        self._drawn = kk
         self.values: dict = {}
         super().__init__([widgets.HBox([self.alpha_slider, self.k_slider]), self.readout, self.image])
         for s in (self.alpha_slider, self.k_slider):
@@ -156,8 +170,11 @@ class ServingMetricsExplorer(widgets.VBox):
             ("alpha if the with-bonus length is read as no-bonus", f"{v['length_with_bonus_as_without']:.4f}"),
         ])
         if draw:
-            literature_serving_metrics(v["k"], v["alpha"], axes=self.figure.axes)
-            self.image.value = figure_png(self.figure, self.dpi)
+            if v["k"] != self._drawn:     # new background: the right panel's curves, title and limits
+                _set_serving_metrics_k(self.figure.axes, v["k"])
+                self._drawn = v["k"]
+            _mark_serving_metrics_alpha(self.figure.axes, v["k"], v["alpha"])
+            self.image.value = self._blit.png(v["k"])
         self.values = v
         return v
 

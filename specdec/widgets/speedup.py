@@ -16,7 +16,8 @@ from ..acceptance import expected_tokens
 from ..economics import costs_from_times, quick_estimate, round_time, speedup, speedup_from_costs
 from ..economics import round_times_vs_k
 from ..plots.speedup import WORKED_EXAMPLE, SpeedupOverview
-from ._render import Blitter, table_html
+from ._render import table_html
+from .acceptance import _CachingBlitter
 
 __all__ = ["SpeedupExplorer", "speedup_explorer"]
 
@@ -68,7 +69,9 @@ class SpeedupExplorer(widgets.VBox):
         self.image = widgets.Image(format="png")
         self.view = SpeedupOverview(a, kk, t0, td, tv, to, s, km)
         self.figure = self.view.figure
-        self._png = Blitter(self.figure, self.dpi, self.view.dynamic_artists)
+        # the right panel's title changes only with the verify slope: part of the background (and its key)
+        self._png = _CachingBlitter(self.figure, self.dpi,
+                                    [a for a in self.view.dynamic_artists if a is not self.view.curve_title])
         self.values: dict = {}
         names = list(self.sliders)
         controls = widgets.HBox([widgets.VBox([self.sliders[n] for n in names[:4]]),
@@ -120,7 +123,7 @@ class SpeedupExplorer(widgets.VBox):
         if draw:
             self.view.update(v["alpha"], v["k"], v["t0"], v["t_draft"], v["t_verify"], v["t_overhead"],
                              v["verify_slope"])
-            self.image.value = self._png.png(self.view.limits_key)
+            self.image.value = self._png.png((self.view.limits_key, self.view.curve_title.get_text()))
         self.values = v
         return v
 

@@ -7,7 +7,7 @@ import ipywidgets as widgets
 from .. import economics
 from ..plots import new_figure
 from ..plots.threshold import ThresholdPanel
-from ._render import figure_png
+from ._render import Blitter
 
 __all__ = ["threshold_explorer", "threshold_verdict_html", "threshold_render_png"]
 
@@ -60,8 +60,12 @@ def threshold_render_png(fig, panel, k, c_draft, c_verify, alpha) -> bytes:
     """Update the explorer's figure for new values and return it as PNG bytes.
 
     The figure half of :func:`threshold_explorer`'s update (the benchmark
-    times it). The figure should have its layout engine switched off after
-    a first draw, as the explorer does, so a redraw does not redo the layout.
+    times it). The first call for a panel draws the whole figure at 72 dpi
+    (laying it out once, then switching its layout engine off) and keeps it;
+    later calls move the panel's artists and repaint only those over the
+    cached rest of the figure, which is redrawn only when the right panel's
+    y limit has to change (it is kept while the curve fits in it, see
+    :meth:`specdec.plots.ThresholdPanel.update`).
 
     Defined in chapter "The break-even condition" (Part II, chapter 3).
 
@@ -86,8 +90,13 @@ def threshold_render_png(fig, panel, k, c_draft, c_verify, alpha) -> bytes:
     >>> sd.widgets.threshold_render_png(fig, panel, 4, 0.05, 1.1, 0.8)[:4] == b"\\x89PNG"
     True
     """
-    panel.update(k, c_draft, c_verify, alpha)
-    return figure_png(fig, 72)
+    blit = getattr(panel, "_blitter", None)
+    if blit is None or blit.fig is not fig:
+        panel.update(k, c_draft, c_verify, alpha)     # the first view is the static figure's
+        blit = panel._blitter = Blitter(fig, 72, dynamic=panel.dynamic_artists())
+        return blit.initial_png()
+    panel.update(k, c_draft, c_verify, alpha, keep_ylim=True)
+    return blit.png(key=panel.right.get_ylim())
 
 
 def threshold_explorer(k=5, c_draft=0.1, c_verify=1.25, alpha=0.8, k_max=16):
@@ -149,7 +158,6 @@ def threshold_explorer(k=5, c_draft=0.1, c_verify=1.25, alpha=0.8, k_max=16):
 
     for c in controls.values():
         c.observe(update, names="value")
-    update()
-    fig.set_layout_engine("none")  # keep the first layout: later redraws only move artists
+    update()  # the first render lays the figure out once; later ones repaint only the moving artists
     return widgets.VBox([widgets.HBox(list(controls.values())[:2]), widgets.HBox(list(controls.values())[2:]),
                          text, image])
