@@ -54,6 +54,7 @@ class _CachingBlitter(Blitter):
         if key != self.key and key in self._backgrounds:
             self.background = self._backgrounds[key]
             self.key = key
+            self._layer, self._layer_ids = None, set()   # the text layer was made over another background
         if self.background is None or key != self.key:
             out = super().png(key)        # full redraw: a new background
             self._backgrounds[self.key] = self.background
