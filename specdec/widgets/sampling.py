@@ -9,7 +9,7 @@ the last update so tests and readers can check them.
 The first image is the chapter's static figure at the explorer's values.
 A slider update does not redraw that figure: it changes the data of the
 artists that move (bar heights, line data, titles, legend texts) and
-repaints only those over a cached background (:class:`._render.Blitter`).
+repaints only those over a cached background (``specdec.widgets._render.Blitter``).
 Axis limits stay those of the first image while the data fits in them and
 otherwise step up in tenths, so the background is redrawn only then.
 """
