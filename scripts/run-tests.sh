@@ -34,8 +34,12 @@ fi
 log "Running pytest: unit tests, nbval over book/, built-HTML checks, browser test"
 start=$SECONDS
 test_status=0
+# pytest-xdist: one worker per core (at most 4; each may start a Chromium). The
+# scheduler in tests/conftest.py keeps a notebook's cells on one worker and
+# spreads every other test. SPECDEC_TEST_WORKERS=0 runs everything in one process.
 SPECDEC_FULL_TEST_RUN=1 python -m pytest tests book \
   --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
+  -n "${SPECDEC_TEST_WORKERS:-auto}" --maxprocesses 4 \
   -p no:cacheprovider -q -ra "$@" || test_status=$?
 log "pytest finished in $((SECONDS - start)) s (exit status $test_status)"
 

@@ -138,13 +138,12 @@ def _notebooks_with_code() -> list[pathlib.Path]:
     return found
 
 
-def pytest_collection_finish(session):
-    """In the full run, refuse to pass on less than every test group."""
-    if os.environ.get("SPECDEC_FULL_TEST_RUN") != "1" or session.config.option.collectonly:
-        return
-    if session.config.option.keyword or session.config.option.markexpr:
-        return  # the user deliberately selected a subset
-    files = {pathlib.Path(str(item.fspath)).resolve() for item in session.items}
+def _incomplete_run(config, files) -> str | None:
+    """What a full run (``SPECDEC_FULL_TEST_RUN=1``) is missing, given the collected test files."""
+    if os.environ.get("SPECDEC_FULL_TEST_RUN") != "1" or config.option.collectonly:
+        return None
+    if config.option.keyword or config.option.markexpr:
+        return None  # the user deliberately selected a subset
     problems = []
     for group in ("test_built_html.py", "test_browser.py"):
         if ROOT / "tests" / group not in files:
@@ -155,5 +154,49 @@ def pytest_collection_finish(session):
     for notebook in _notebooks_with_code():
         if notebook.resolve() not in files:
             problems.append(f"nbval collected nothing from {notebook.relative_to(ROOT)} (run pytest with --nbval)")
-    if problems:
-        raise pytest.UsageError("incomplete test run:\n  " + "\n  ".join(problems))
+    return "incomplete test run:\n  " + "\n  ".join(problems) if problems else None
+
+
+def pytest_collection_finish(session):
+    """In the full run, refuse to pass on less than every test group."""
+    if hasattr(session.config, "workerinput"):
+        return  # a pytest-xdist worker: the controller checks (below)
+    files = {pathlib.Path(str(item.fspath)).resolve() for item in session.items}
+    message = _incomplete_run(session.config, files)
+    if message:
+        raise pytest.UsageError(message)
+
+
+try:
+    import xdist  # noqa: F401  (pinned in requirements.txt; the hook below exists only with it)
+except ImportError:  # pragma: no cover
+    pass
+else:
+    def pytest_xdist_make_scheduler(config, log):
+        """Keep each notebook's cells on one worker; spread every other test.
+
+        nbval runs a notebook's cells in order in one kernel, so all of them must
+        go to the same pytest-xdist worker; every other test (for instance the
+        one-per-page browser tests) is its own unit of work. (``--dist
+        loadgroup`` cannot do this with pytest 9, whose node ids it no longer
+        rewrites.)
+        """
+        from xdist.scheduler import LoadScopeScheduling
+
+        class NotebookScheduling(LoadScopeScheduling):
+            def _split_scope(self, nodeid: str) -> str:
+                path = nodeid.split("::", 1)[0]
+                return path if path.endswith(".ipynb") else nodeid
+
+        return NotebookScheduling(config, log)
+
+    def pytest_xdist_node_collection_finished(node, ids):
+        """The same check under pytest-xdist, on what the first worker collected."""
+        config = node.config
+        if getattr(config, "_specdec_collection_checked", False):
+            return
+        config._specdec_collection_checked = True
+        files = {(config.rootpath / nodeid.split("::")[0]).resolve() for nodeid in ids}
+        message = _incomplete_run(config, files)
+        if message:
+            pytest.exit(message, returncode=pytest.ExitCode.USAGE_ERROR)
