@@ -68,3 +68,81 @@ def test_api_page_lists_every_module():
     result = subprocess.run([sys.executable, str(ROOT / "scripts" / "gen_api_page.py"), "--check"],
                             capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stderr or result.stdout
+
+
+# --------------------------------------------------------------------------
+# scripts/execute_notebooks.py: stored widget ids do not change between runs
+# --------------------------------------------------------------------------
+def _load_execute_script():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("execute_notebooks", ROOT / "scripts" / "execute_notebooks.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _widget_notebook(ids):
+    """A notebook shaped like an executed one: a displayed box holding a slider, plus a layout."""
+    import nbformat
+
+    box, slider, layout, orphan = ids
+    state = {
+        slider: {"model_name": "IntSliderModel", "state": {"layout": f"IPY_MODEL_{layout}", "value": 3}},
+        orphan: {"model_name": "LayoutModel", "state": {"width": "10px"}},
+        box: {"model_name": "VBoxModel", "state": {"children": [f"IPY_MODEL_{slider}"], "layout": f"IPY_MODEL_{layout}"}},
+        layout: {"model_name": "LayoutModel", "state": {"width": None}},
+    }
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("w", id="cell-0")
+    cell.outputs = [nbformat.v4.new_output("display_data", data={
+        "application/vnd.jupyter.widget-view+json": {"model_id": box, "version_major": 2, "version_minor": 0},
+        "text/plain": "VBox()"})]
+    nb.cells = [cell]
+    nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {
+        "state": state, "version_major": 2, "version_minor": 0}}
+    return nb
+
+
+def test_stable_widget_ids_do_not_depend_on_the_kernel_ids():
+    """Two runs whose kernels picked different random ids store the same notebook."""
+    import nbformat
+
+    script = _load_execute_script()
+    first = _widget_notebook(["a" * 32, "b" * 32, "c" * 32, "d" * 32])
+    second = _widget_notebook(["9" * 32, "8" * 32, "7" * 32, "6" * 32])
+    assert script.stable_widget_ids(first, "book/x.ipynb") == 4
+    assert script.stable_widget_ids(second, "book/x.ipynb") == 4
+    assert nbformat.writes(first) == nbformat.writes(second)
+    # references still point at the right models, and the displayed view is model 0
+    state = first.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    view_id = first.cells[0].outputs[0]["data"]["application/vnd.jupyter.widget-view+json"]["model_id"]
+    assert state[view_id]["model_name"] == "VBoxModel"
+    slider_id = state[view_id]["state"]["children"][0].removeprefix("IPY_MODEL_")
+    assert state[slider_id]["model_name"] == "IntSliderModel"
+    assert state[slider_id]["state"]["layout"] == state[view_id]["state"]["layout"]
+    # another notebook gets other ids
+    third = _widget_notebook(["a" * 32, "b" * 32, "c" * 32, "d" * 32])
+    script.stable_widget_ids(third, "book/y.ipynb")
+    assert nbformat.writes(third) != nbformat.writes(first)
+
+
+def test_every_stored_widget_id_is_the_stable_one():
+    """The committed notebooks were written by the script (no random kernel ids left)."""
+    import copy
+
+    import nbformat
+
+    script = _load_execute_script()
+    checked = 0
+    for path in sorted((ROOT / "book").rglob("*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        if not nb.metadata.get("widgets"):
+            continue
+        again = copy.deepcopy(nb)
+        script.stable_widget_ids(again, path.relative_to(ROOT).as_posix())
+        assert nbformat.writes(again) == nbformat.writes(nb), (
+            f"{path.relative_to(ROOT)}: widget ids are not the stable ones; "
+            "re-execute it with scripts/execute_notebooks.py")
+        checked += 1
+    assert checked >= 10
