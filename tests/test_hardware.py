@@ -425,3 +425,51 @@ def test_roofline_figures_draw_and_explorer_defaults_match_the_model():
         sd.widgets.roofline_explorer(batch=3)
     with pytest.raises(ValueError, match="target"):
         sd.widgets.roofline_explorer(target="gpt-5")
+
+
+def test_text_caching_blitter_draws_what_a_plain_blitter_draws():
+    """Pasting unchanged texts back from pixel copies gives the image a plain Blitter draws."""
+    import io
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from PIL import Image
+
+    from specdec.widgets._render import Blitter
+    from specdec.widgets.hardware import _TextCachingBlitter
+
+    def scene():
+        fig, ax = plt.subplots(figsize=(4, 3))
+        ax.set_xlim(0, 10)
+        ax.set_ylim(0, 10)
+        line, = ax.plot([0, 1], [0, 1], gid="curve")
+        far, = ax.plot([9, 10], [1, 2], gid="far")
+        label = ax.text(5, 9, "label A")
+        return fig, line, far, label
+
+    def pixels(png):
+        return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+
+    fig_c, line_c, far_c, label_c = scene()
+    fig_p, line_p, far_p, label_p = scene()
+    cached = _TextCachingBlitter(fig_c, 72, [line_c, far_c], [label_c])
+    plain = Blitter(fig_p, 72, dynamic=[line_p, far_p, label_p])
+    steps = [
+        lambda l, f, t: l.set_data([0, 2], [0, 3]),          # text unchanged, far from the line: pasted
+        lambda l, f, t: l.set_data([0, 6], [0, 9.2]),        # the line now reaches the text: redrawn
+        lambda l, f, t: (t.set_text("label B"), l.set_data([0, 1], [0, 1])),   # the text changes
+        lambda l, f, t: f.set_data([8, 9], [2, 3]),          # another artist moves, text unchanged: pasted
+    ]
+    restores = []
+    restore = cached.fig.canvas.restore_region
+    cached.fig.canvas.restore_region = lambda region: (restores.append(region), restore(region))[1]
+    assert np.array_equal(pixels(cached.png()), pixels(plain.png()))
+    for step in steps:
+        step(line_c, far_c, label_c)
+        step(line_p, far_p, label_p)
+        assert np.array_equal(pixels(cached.png()), pixels(plain.png()))
+    # one background restore per image after the first, plus one paste in steps 1 and 4
+    assert len(restores) == len(steps) + 2
+    plt.close(fig_c)
+    plt.close(fig_p)

@@ -225,25 +225,30 @@ class Blitter:
         bytes
             A PNG image.
         """
-        canvas = self.fig.canvas
-        if self.background is None or key != self.key:
-            # Animated artists are left out of a full draw; unlike hiding them,
-            # this keeps everything that depends on them (an axes title's
-            # position) as it is.
-            for artist in self.dynamic:
-                artist.set_animated(True)
-            try:
-                canvas.draw()
-            finally:
-                for artist in self.dynamic:
-                    artist.set_animated(False)
-            self.background = canvas.copy_from_bbox(self.fig.bbox)
-            self.key = key
-        else:
-            canvas.restore_region(self.background)
-        renderer = canvas.get_renderer()
+        self._restore_background(key)
+        renderer = self.fig.canvas.get_renderer()
         for artist in self.dynamic:
             if artist.get_visible():
                 artist.draw(renderer)
         return self._encode()
+
+    def _restore_background(self, key) -> bool:
+        """Put the background for ``key`` on the canvas; return True if it had to be redrawn."""
+        canvas = self.fig.canvas
+        if self.background is not None and key == self.key:
+            canvas.restore_region(self.background)
+            return False
+        # Animated artists are left out of a full draw; unlike hiding them,
+        # this keeps everything that depends on them (an axes title's
+        # position) as it is.
+        for artist in self.dynamic:
+            artist.set_animated(True)
+        try:
+            canvas.draw()
+        finally:
+            for artist in self.dynamic:
+                artist.set_animated(False)
+        self.background = canvas.copy_from_bbox(self.fig.bbox)
+        self.key = key
+        return True
 

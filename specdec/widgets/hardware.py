@@ -74,19 +74,8 @@ class _TextCachingBlitter(Blitter):
 
     def png(self, key=None) -> bytes:
         canvas = self.fig.canvas
-        if self.background is None or key != self.key:
-            for artist in self.dynamic:
-                artist.set_animated(True)
-            try:
-                canvas.draw()
-            finally:
-                for artist in self.dynamic:
-                    artist.set_animated(False)
-            self.background = canvas.copy_from_bbox(self.fig.bbox)
-            self.key = key
+        if self._restore_background(key):
             self._copies = {}
-        else:
-            canvas.restore_region(self.background)
         renderer = canvas.get_renderer()
         drawn = [artist for artist in self.plain if artist.get_visible()]
         for artist in drawn:
