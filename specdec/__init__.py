@@ -6,12 +6,19 @@ the larger topics are submodules, loaded on first use so that importing
 ``specdec`` stays fast and does not pull in matplotlib:
 
 =====================  =====================================================
-``sd.acceptance``      the acceptance process (E[L], distribution of L)
+``sd.acceptance``      the acceptance process: E[L] and its inverse, the
+                       distribution of L, engine metrics, per-position rates
 ``sd.economics``       round cost, speedup, break-even alpha, best k
+``sd.request``         a whole request: TTFT, decode time, setup cost
+``sd.checklist``       the deployment checklist (Workload, assess)
 ``sd.symbolic``        sympy derivations displayed in the chapters
-``sd.hardware``        roofline model of decode, verification and memory
-``sd.sampling``        exact speculative sampling, simulation, estimating alpha
-``sd.workload``        the deployment checklist and workload-level effects
+``sd.hardware``        roofline model of one forward pass: step time, c_v, c_d
+``sd.memory``          memory accounting: weights, KV cache, what fits
+``sd.deployment``      speculation on the roofline: costs, latency,
+                       throughput, break-even batch
+``sd.sampling``        exact speculative sampling and its simulation
+``sd.synthetic``       example distributions, synthetic model pairs, temperature
+``sd.estimation``      alpha from logs and engine counters, intervals
 ``sd.drafts``          draft arrangements: separate model, extra heads, self-speculation
 ``sd.regimes``         where speculation helps, is neutral or hurts (maps, capacity planning)
 ``sd.tables``          computed tables rendered as Markdown for the chapters
@@ -22,6 +29,10 @@ the larger topics are submodules, loaded on first use so that importing
 ``sd.exercises``       self-check exercises: ``sd.exercises.check(label, answer)``
 ``sd.errata``          where the sources' numbers differ from ours
 =====================  =====================================================
+
+Imports run one way: ``_validate`` <- ``acceptance`` <- ``economics`` <-
+the other core modules <- ``plots`` / ``widgets`` / ``exercises``
+(``tests/test_architecture.py`` checks it).
 """
 
 from __future__ import annotations
@@ -31,6 +42,7 @@ import importlib
 from .acceptance import (
     acceptance_rate,
     accepted_tokens_pmf,
+    alpha_for_expected_tokens,
     expected_tokens,
     expected_tokens_per_position,
     tokens_per_round_variance,
@@ -42,6 +54,7 @@ from .economics import (
     operations_factor,
     optimal_k,
     quick_estimate,
+    round_cost,
     round_time,
     round_times_vs_k,
     speedup,
@@ -52,15 +65,15 @@ from .economics import (
 __version__ = "0.1.0"
 
 _SUBMODULES = {
-    "acceptance", "economics", "symbolic", "hardware", "sampling", "workload",
-    "literature", "measure", "plots", "widgets", "exercises", "errata",
+    "acceptance", "economics", "request", "checklist", "symbolic", "hardware", "memory", "deployment",
+    "sampling", "synthetic", "estimation", "literature", "measure", "plots", "widgets", "exercises", "errata",
     "drafts", "regimes", "tables",
 }
 
 __all__ = [
     "expected_tokens", "accepted_tokens_pmf", "tokens_per_round_variance",
-    "expected_tokens_per_position", "acceptance_rate",
-    "round_time", "round_times_vs_k", "speedup", "speedup_from_costs", "costs_from_times", "times_from_costs",
+    "expected_tokens_per_position", "acceptance_rate", "alpha_for_expected_tokens",
+    "round_time", "round_cost", "round_times_vs_k", "speedup", "speedup_from_costs", "costs_from_times", "times_from_costs",
     "quick_estimate", "break_even_alpha", "optimal_k", "improvement_factor", "operations_factor",
     *sorted(_SUBMODULES),
 ]

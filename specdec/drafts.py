@@ -1,6 +1,7 @@
 """Where the drafts come from, and what that does to the break-even threshold.
 
-Part II, chapters 3 and 4. Three arrangements produce draft tokens:
+Chapters "The break-even condition" and "Draft cost in three arrangements".
+Three arrangements produce draft tokens:
 
 * a **separate draft model** (its own weights, its own forward passes):
   ``c_draft`` is about its size relative to the target in a bandwidth-bound
@@ -17,8 +18,10 @@ Part II, chapters 3 and 4. Three arrangements produce draft tokens:
   ``c_draft`` is about that fraction.
 
 It also holds the stated linear model of a verification pass that grows
-with ``k`` (:func:`verify_cost_linear`), used in chapter 3 to show that the
-break-even condition fails at both ends of ``k``.
+with ``k`` (:func:`verify_cost_linear`), used in chapter "The break-even
+condition" to show that the break-even condition fails at both ends of ``k``;
+the best ``k`` under such a cost is :func:`specdec.optimal_k` with
+``c_verify`` a function of ``k``.
 
 Every function accepts scalars or numpy arrays and broadcasts.
 """
@@ -31,21 +34,23 @@ import numpy as np
 
 from ._validate import (
     as_float_array,
+    check_broadcast,
+    check_choice,
     check_fraction_open,
     check_integer,
     check_nonnegative,
     check_positive,
     check_probability,
+    describe,
     is_scalar_input,
     to_output,
 )
-from .acceptance import _expected_tokens_array, expected_tokens_per_position
-from .economics import break_even_alpha
+from .acceptance import alpha_for_expected_tokens, expected_tokens, expected_tokens_per_position
+from .economics import break_even_alpha, round_cost, speedup_from_costs
 
 __all__ = [
     "verify_cost_linear",
     "speedup_grid",
-    "best_k_growing_verify",
     "toy_draft_alpha",
     "separate_draft_speedup",
     "optimal_draft_ratio",
@@ -79,7 +84,7 @@ def verify_cost_linear(k, base=1.0, per_draft=0.1):
     k and grows as k grows"); the roofline model of :mod:`specdec.hardware`
     gives a curve that is flat up to the hardware's ridge and then grows.
 
-    Defined in chapter "The break-even condition" (Part II, chapter 3).
+    Defined in chapter "The break-even condition".
 
     Parameters
     ----------
@@ -116,7 +121,7 @@ def speedup_grid(alphas, ks, c_draft, base=1.0, per_draft=0.0):
     With ``per_draft = 0`` it is :func:`specdec.speedup_from_costs` with a
     constant verification cost.
 
-    Defined in chapter "The break-even condition" (Part II, chapter 3).
+    Defined in chapter "The break-even condition".
 
     Parameters
     ----------
@@ -148,51 +153,7 @@ def speedup_grid(alphas, ks, c_draft, base=1.0, per_draft=0.0):
     cv = verify_cost_linear(kk, base, per_draft)
     if np.ndim(cv) and np.ndim(cv) > 1:
         raise ValueError("base and per_draft must be single numbers here")
-    return _expected_tokens_array(a[:, None], kk[None, :]) / (kk * float(cd) + cv)[None, :]
-
-
-def best_k_growing_verify(alpha, c_draft, base=1.0, per_draft=0.1, k_max=64):
-    r"""The ``k`` maximizing the speedup when :math:`c_v(k) = c_0 + \beta k`.
-
-    Like :func:`specdec.optimal_k` (which holds ``c_verify`` fixed), but the
-    verification pass grows with ``k`` as in :func:`verify_cost_linear`.
-    Ties go to the smaller ``k``.
-
-    Defined in chapter "The break-even condition" (Part II, chapter 3).
-
-    Parameters
-    ----------
-    alpha : float or array_like
-        Acceptance rate in [0, 1].
-    c_draft : float or array_like
-        One draft step as a fraction of a target step, >= 0.
-    base, per_draft : float or array_like, optional
-        Verification model, as in :func:`verify_cost_linear`.
-    k_max : int, optional
-        Largest ``k`` considered, in [1, 10000]. Default 64.
-
-    Returns
-    -------
-    int or numpy.ndarray of int
-        The best ``k``.
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> sd.drafts.best_k_growing_verify(0.8, 0.05, base=1.0, per_draft=0.0) == sd.optimal_k(0.8, 0.05)
-    True
-    >>> sd.drafts.best_k_growing_verify(0.8, 0.05, base=1.0, per_draft=0.1)
-    5
-    """
-    a = check_probability(alpha, "alpha")
-    cd = check_nonnegative(c_draft, "c_draft", "(fraction of a target step)")
-    b = check_positive(base, "base", "(fraction of a target step)")
-    beta = check_nonnegative(per_draft, "per_draft", "(fraction of a target step per draft)")
-    km = int(check_integer(k_max, "k_max", minimum=1, maximum=10_000))
-    a, cd, b, beta = np.broadcast_arrays(a, cd, b, beta)
-    ks = np.arange(1, km + 1)
-    s = _expected_tokens_array(a[..., None], ks) / (ks * cd[..., None] + b[..., None] + beta[..., None] * ks)
-    return to_output(ks[np.argmax(s, axis=-1)], is_scalar_input(alpha, c_draft, base, per_draft), kind=int)
+    return expected_tokens(a[:, None], kk[None, :]) / np.asarray(round_cost(kk, float(cd), cv))[None, :]
 
 
 def toy_draft_alpha(size_ratio, alpha_ref=0.8, ratio_ref=0.1):
@@ -208,7 +169,7 @@ def toy_draft_alpha(size_ratio, alpha_ref=0.8, ratio_ref=0.1):
     it is **not** fitted to any measurement, and real pairs scatter widely
     around any such curve (acceptance depends on the workload too).
 
-    Defined in chapter "Draft cost in three arrangements" (Part II, chapter 4).
+    Defined in chapter "Draft cost in three arrangements".
 
     Parameters
     ----------
@@ -232,7 +193,7 @@ def toy_draft_alpha(size_ratio, alpha_ref=0.8, ratio_ref=0.1):
     """
     r = check_positive(size_ratio, "size_ratio", "(draft size over target size)")
     if (r > 1).any():
-        raise ValueError(f"size_ratio must be in (0, 1]; got {r[r > 1].flat[0]!r}")
+        raise ValueError(f"size_ratio must be in (0, 1]; got {describe(r[r > 1].flat[0])}")
     a_ref = check_fraction_open(alpha_ref, "alpha_ref")
     r_ref = check_fraction_open(ratio_ref, "ratio_ref")
     s = np.log(a_ref) / np.log(r_ref)
@@ -247,7 +208,7 @@ def separate_draft_speedup(size_ratio, k, c_verify=1.0, alpha_ref=0.8, ratio_ref
     and ``alpha = toy_draft_alpha(r, alpha_ref, ratio_ref)``; the speedup is
     :math:`E[L] / (k\,c_d + c_v)`.
 
-    Defined in chapter "Draft cost in three arrangements" (Part II, chapter 4).
+    Defined in chapter "Draft cost in three arrangements".
 
     Parameters
     ----------
@@ -279,7 +240,8 @@ def separate_draft_speedup(size_ratio, k, c_verify=1.0, alpha_ref=0.8, ratio_ref
     kk = check_integer(k, "k", minimum=1)
     cv = check_positive(c_verify, "c_verify", "(fraction of a target step)")
     ov = check_nonnegative(draft_overhead, "draft_overhead", "(fraction of a target step)")
-    result = _expected_tokens_array(np.asarray(alpha, dtype=float), kk) / (kk * (r + ov) + cv)
+    check_broadcast(size_ratio=r, k=kk, c_verify=cv, draft_overhead=ov)
+    result = speedup_from_costs(alpha, kk, r + ov, cv)
     return to_output(result, is_scalar_input(size_ratio, k, c_verify, draft_overhead))
 
 
@@ -290,7 +252,7 @@ def optimal_draft_ratio(k, c_verify=1.0, alpha_ref=0.8, ratio_ref=0.1, draft_ove
     A grid search over ``ratios`` (default: 2001 log-spaced points from
     1e-4 to 1), so the answer is as fine as the grid.
 
-    Defined in chapter "Draft cost in three arrangements" (Part II, chapter 4).
+    Defined in chapter "Draft cost in three arrangements".
 
     Parameters
     ----------
@@ -329,7 +291,7 @@ def medusa_head_params(d_model, vocab_size, n_resblocks=1):
     the projection is ``d_model x vocab_size`` without bias (the structure
     of ``MedusaModel`` in the FasterDecoding/Medusa repository).
 
-    Defined in chapter "Draft cost in three arrangements" (Part II, chapter 4).
+    Defined in chapter "Draft cost in three arrangements".
 
     Parameters
     ----------
@@ -365,7 +327,7 @@ def multi_head_draft_cost(head_params, target_params):
     pass, so there is no separate forward pass. One head drafts one
     position, so this is the cost per draft token.
 
-    Defined in chapter "Draft cost in three arrangements" (Part II, chapter 4).
+    Defined in chapter "Draft cost in three arrangements".
 
     Parameters
     ----------
@@ -400,7 +362,7 @@ def self_speculation_draft_cost(layer_fraction, shared_fraction=0.0):
     reads anyway (embedding lookup is negligible; the output projection is
     not). Bandwidth-bound: cost follows the bytes read.
 
-    Defined in chapter "Draft cost in three arrangements" (Part II, chapter 4).
+    Defined in chapter "Draft cost in three arrangements".
 
     Parameters
     ----------
@@ -423,10 +385,11 @@ def self_speculation_draft_cost(layer_fraction, shared_fraction=0.0):
     """
     f = check_positive(layer_fraction, "layer_fraction", "(fraction of layers)")
     if (f > 1).any():
-        raise ValueError(f"layer_fraction must be in (0, 1]; got {f[f > 1].flat[0]!r}")
+        raise ValueError(f"layer_fraction must be in (0, 1]; got {describe(f[f > 1].flat[0])}")
     s = check_probability(shared_fraction, "shared_fraction")
     if (s >= 1).any():
         raise ValueError("shared_fraction must be in [0, 1); got 1.0")
+    check_broadcast(layer_fraction=f, shared_fraction=s)
     return to_output(s + f * (1.0 - s), is_scalar_input(layer_fraction, shared_fraction))
 
 
@@ -448,7 +411,7 @@ def conditional_rates_from_marginals(accuracies, assumption="independent"):
     Positively correlated errors (the common case: a hard position is hard
     for every head) fall between the two.
 
-    Defined in chapter "Draft cost in three arrangements" (Part II, chapter 4).
+    Defined in chapter "Draft cost in three arrangements".
 
     Parameters
     ----------
@@ -471,10 +434,9 @@ def conditional_rates_from_marginals(accuracies, assumption="independent"):
     a = check_probability(accuracies, "accuracies")
     if a.ndim == 0 or a.shape[-1] == 0:
         raise ValueError(f"accuracies must have at least one position on its last axis; got shape {a.shape}")
-    if assumption == "independent":
+    if isinstance(assumption, str) and assumption == "independent":
         return a.copy()
-    if assumption != "nested":
-        raise ValueError(f"assumption must be 'independent' or 'nested'; got {assumption!r}")
+    check_choice(assumption, "assumption", ("independent", "nested"))
     joint = np.minimum.accumulate(a, axis=-1)
     previous = np.concatenate([np.ones(a.shape[:-1] + (1,)), joint[..., :-1]], axis=-1)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -487,11 +449,10 @@ def equivalent_alpha(alphas):
 
     Solves ``expected_tokens(alpha, k) = expected_tokens_per_position(alphas)``
     with ``k = alphas.shape[-1]``, so position-dependent drafts can be placed
-    against a break-even threshold that assumes a constant alpha. (It reuses
-    :func:`specdec.break_even_alpha` with ``c_draft = 0`` and ``c_verify =
-    E[L]``: both solve ``E[L](alpha) = C``.)
+    against a break-even threshold that assumes a constant alpha
+    (:func:`specdec.acceptance.alpha_for_expected_tokens`).
 
-    Defined in chapter "Draft cost in three arrangements" (Part II, chapter 4).
+    Defined in chapter "Draft cost in three arrangements".
 
     Parameters
     ----------
@@ -512,16 +473,14 @@ def equivalent_alpha(alphas):
     a = check_probability(alphas, "alphas")
     e = np.asarray(expected_tokens_per_position(a), dtype=float)
     k = a.shape[-1]
-    full = e >= (k + 1) * (1 - 1e-15)
-    root = np.asarray(break_even_alpha(k, 0.0, np.where(full, 1.0, e)), dtype=float)
-    return to_output(np.where(full, 1.0, root), a.ndim == 1)
+    return to_output(alpha_for_expected_tokens(np.minimum(e, k + 1.0), k), a.ndim == 1)
 
 
 @dataclass(frozen=True)
 class DraftArrangement:
     """One way of producing drafts: its cost per draft and its per-position acceptance.
 
-    Defined in chapter "Draft cost in three arrangements" (Part II, chapter 4).
+    Defined in chapter "Draft cost in three arrangements".
 
     Parameters
     ----------
@@ -583,9 +542,9 @@ class DraftArrangement:
         return verify_cost_linear(k, self.c_verify, self.per_draft)
 
     def round_cost(self, k):
-        """Cost of one round, ``k c_draft + c_v(k)``, in target steps."""
+        """Cost of one round, ``k c_draft + c_v(k)``, in target steps (:func:`specdec.economics.round_cost`)."""
         kk = self._ks(k)
-        return to_output(kk * self.c_draft + self.c_verify + self.per_draft * kk, np.ndim(k) == 0)
+        return round_cost(k if np.ndim(k) == 0 else kk, self.c_draft, self.c_verify_at(k))
 
     def speedup(self, k):
         """E[L] over the round cost at ``k`` drafts."""

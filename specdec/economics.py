@@ -18,24 +18,33 @@ from __future__ import annotations
 import numpy as np
 
 from ._validate import (
+    as_float_array,
+    check_broadcast,
     check_integer,
     check_nonnegative,
     check_positive,
     check_probability,
+    check_size,
+    check_whole,
+    describe,
     is_scalar_input,
     to_output,
 )
-from .acceptance import _expected_tokens_array
+from .acceptance import alpha_for_expected_tokens, expected_tokens
 
 __all__ = [
     "round_time",
+    "round_cost",
     "speedup",
     "speedup_from_costs",
     "costs_from_times",
     "times_from_costs",
     "quick_estimate",
+    "quick_estimate_costs",
     "break_even_alpha",
     "optimal_k",
+    "lowest_break_even_alpha",
+    "required_alpha",
     "improvement_factor",
     "operations_factor",
     "source_bisection_break_even_alpha",
@@ -46,7 +55,7 @@ __all__ = [
 def round_time(t_draft, t_verify, t_overhead=0.0):
     """Wall-clock time of one speculative round, ``T_draft + T_verify + T_overhead``.
 
-    Defined in chapter "The speedup formula" (Part I, chapter 2).
+    Defined in chapter "The speedup formula".
 
     Parameters
     ----------
@@ -72,7 +81,46 @@ def round_time(t_draft, t_verify, t_overhead=0.0):
     td = check_nonnegative(t_draft, "t_draft", "(time)")
     tv = check_positive(t_verify, "t_verify", "(time)")
     to = check_nonnegative(t_overhead, "t_overhead", "(time)")
+    check_broadcast(t_draft=td, t_verify=tv, t_overhead=to)
     return to_output(td + tv + to, is_scalar_input(t_draft, t_verify, t_overhead))
+
+
+def round_cost(k, c_draft, c_verify):
+    r"""Cost of one speculative round in target decode steps, :math:`k\,c_d + c_v`.
+
+    The denominator of :func:`speedup_from_costs`: ``k`` draft steps of
+    ``c_draft`` each and one verification pass of ``c_verify``. A round that
+    costs more than ``k + 1`` steps can never pay (it yields at most ``k + 1``
+    tokens); one that costs at most 1 step wins at any acceptance rate.
+
+    Defined in chapter "The break-even condition".
+
+    Parameters
+    ----------
+    k : int or array_like of int
+        Draft tokens per round, >= 1.
+    c_draft : float or array_like
+        One draft step as a fraction of a target decode step, >= 0.
+    c_verify : float or array_like
+        The verification pass (and any per-round overhead) as a fraction of a
+        target decode step, > 0.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Target decode steps per round.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> round(sd.economics.round_cost(4, 0.05, 1.1), 12)
+    1.3
+    """
+    kk = check_whole(k, "k", minimum=1)
+    cd = check_nonnegative(c_draft, "c_draft", "(fraction of a target step)")
+    cv = check_positive(c_verify, "c_verify", "(fraction of a target step)")
+    check_broadcast(k=kk, c_draft=cd, c_verify=cv)
+    return to_output(kk * cd + cv, is_scalar_input(k, c_draft, c_verify))
 
 
 def speedup(alpha, k, t0, t_draft, t_verify, t_overhead=0.0):
@@ -80,7 +128,7 @@ def speedup(alpha, k, t0, t_draft, t_verify, t_overhead=0.0):
 
     .. math:: S = \frac{T_0 \, E[L]}{T_\text{draft} + T_\text{verify} + T_\text{overhead}}
 
-    Defined in chapter "The speedup formula" (Part I, chapter 2).
+    Defined in chapter "The speedup formula".
 
     Parameters
     ----------
@@ -111,12 +159,13 @@ def speedup(alpha, k, t0, t_draft, t_verify, t_overhead=0.0):
     2.132
     """
     a = check_probability(alpha, "alpha")
-    kk = check_integer(k, "k", minimum=1)
+    kk = check_whole(k, "k", minimum=1)
     t0a = check_positive(t0, "t0", "(time)")
     td = check_nonnegative(t_draft, "t_draft", "(time)")
     tv = check_positive(t_verify, "t_verify", "(time)")
     to = check_nonnegative(t_overhead, "t_overhead", "(time)")
-    result = t0a * _expected_tokens_array(a, kk) / (td + tv + to)
+    check_broadcast(alpha=a, k=kk, t0=t0a, t_draft=td, t_verify=tv, t_overhead=to)
+    result = t0a * expected_tokens(a, kk) / (td + tv + to)
     return to_output(result, is_scalar_input(alpha, k, t0, t_draft, t_verify, t_overhead))
 
 
@@ -125,7 +174,7 @@ def speedup_from_costs(alpha, k, c_draft, c_verify):
 
     .. math:: S = \frac{E[L]}{k\,c_d + c_v}
 
-    Defined in chapter "The break-even condition" (Part II, chapter 3).
+    Defined in chapter "The break-even condition".
 
     Parameters
     ----------
@@ -151,10 +200,11 @@ def speedup_from_costs(alpha, k, c_draft, c_verify):
     2.5858
     """
     a = check_probability(alpha, "alpha")
-    kk = check_integer(k, "k", minimum=1)
+    kk = check_whole(k, "k", minimum=1)
     cd = check_nonnegative(c_draft, "c_draft", "(fraction of a target step)")
     cv = check_positive(c_verify, "c_verify", "(fraction of a target step)")
-    result = _expected_tokens_array(a, kk) / (kk * cd + cv)
+    check_broadcast(alpha=a, k=kk, c_draft=cd, c_verify=cv)
+    result = expected_tokens(a, kk) / (kk * cd + cv)
     return to_output(result, is_scalar_input(alpha, k, c_draft, c_verify))
 
 
@@ -166,7 +216,7 @@ def costs_from_times(k, t0, t_draft, t_verify, t_overhead=0.0):
     ``speedup_from_costs(alpha, k, c_draft, c_verify)`` equals
     ``speedup(alpha, k, t0, t_draft, t_verify, t_overhead)``.
 
-    Defined in chapter "The speedup formula" (Part I, chapter 2).
+    Defined in chapter "The speedup formula".
 
     Parameters
     ----------
@@ -186,11 +236,12 @@ def costs_from_times(k, t0, t_draft, t_verify, t_overhead=0.0):
     >>> [round(c, 4) for c in sd.costs_from_times(5, 5.2, 2.5, 6.0, 0.5)]
     [0.0962, 1.25]
     """
-    kk = check_integer(k, "k", minimum=1)
+    kk = check_whole(k, "k", minimum=1)
     t0a = check_positive(t0, "t0", "(time)")
     td = check_nonnegative(t_draft, "t_draft", "(time)")
     tv = check_positive(t_verify, "t_verify", "(time)")
     to = check_nonnegative(t_overhead, "t_overhead", "(time)")
+    check_broadcast(k=kk, t0=t0a, t_draft=td, t_verify=tv, t_overhead=to)
     scalar = is_scalar_input(k, t0, t_draft, t_verify, t_overhead)
     return to_output(td / (kk * t0a), scalar), to_output((tv + to) / t0a, scalar)
 
@@ -201,7 +252,21 @@ def times_from_costs(k, t0, c_draft, c_verify):
     ``t_draft = k * c_draft * t0`` and ``t_verify = c_verify * t0`` (any
     overhead stays inside ``t_verify``).
 
-    Defined in chapter "The speedup formula" (Part I, chapter 2).
+    Defined in chapter "The speedup formula".
+
+    Parameters
+    ----------
+    k : int or array_like of int
+        Draft tokens per round, >= 1.
+    t0 : float or array_like
+        One plain target decode step, > 0 (any time unit).
+    c_draft, c_verify : float or array_like
+        Costs as in :func:`speedup_from_costs`.
+
+    Returns
+    -------
+    tuple of (float or numpy.ndarray)
+        ``(t_draft, t_verify)`` in the unit of ``t0``.
 
     Examples
     --------
@@ -209,10 +274,11 @@ def times_from_costs(k, t0, c_draft, c_verify):
     >>> sd.times_from_costs(5, 2.0, 0.1, 1.25)
     (1.0, 2.5)
     """
-    kk = check_integer(k, "k", minimum=1)
+    kk = check_whole(k, "k", minimum=1)
     t0a = check_positive(t0, "t0", "(time)")
     cd = check_nonnegative(c_draft, "c_draft", "(fraction of a target step)")
     cv = check_positive(c_verify, "c_verify", "(fraction of a target step)")
+    check_broadcast(k=kk, t0=t0a, c_draft=cd, c_verify=cv)
     scalar = is_scalar_input(k, t0, c_draft, c_verify)
     return to_output(kk * cd * t0a, scalar), to_output(cv * t0a, scalar)
 
@@ -233,7 +299,7 @@ def quick_estimate(alpha, k, t0, t_draft, t_verify):
     pessimistic screen: with its "below 1.3, not worth it" cut-off it rejects
     configurations that are in fact well above 1.3.
 
-    Defined in chapter "The speedup formula" (Part I, chapter 2).
+    Defined in chapter "The speedup formula".
 
     Parameters
     ----------
@@ -252,28 +318,57 @@ def quick_estimate(alpha, k, t0, t_draft, t_verify):
     1.4
     """
     a = check_probability(alpha, "alpha")
-    kk = check_integer(k, "k", minimum=1)
+    kk = check_whole(k, "k", minimum=1)
     t0a = check_positive(t0, "t0", "(time)")
     td = check_nonnegative(t_draft, "t_draft", "(time)")
     tv = check_positive(t_verify, "t_verify", "(time)")
-    result = _expected_tokens_array(a, kk) / (1.0 + td / t0a + tv / t0a)
+    check_broadcast(alpha=a, k=kk, t0=t0a, t_draft=td, t_verify=tv)
+    result = expected_tokens(a, kk) / (1.0 + td / t0a + tv / t0a)
     return to_output(result, is_scalar_input(alpha, k, t0, t_draft, t_verify))
 
 
-def _tokens_and_slope(x: np.ndarray, k: np.ndarray):
-    """E(x) = sum_{i<=k} x^i (accurate) and a slope for Newton's method.
+def quick_estimate_costs(k, t0, t_draft, t_verify):
+    r"""The round costs the first source's quick estimate implicitly assumes.
 
-    The slope uses E'(x) = (E(x) - (k+1) x^k) / (1 - x), which loses digits
-    as x -> 1; within 1e-8 of 1 it is replaced by E'(1) = k(k+1)/2, an
-    upper bound of E' on [0, 1]. An inexact slope changes only the speed of
-    Newton's method, never its fixed point E(x) = C, which uses the accurate E.
+    :func:`quick_estimate` is :func:`speedup_from_costs` with
+
+    .. math:: c_d = \frac{T_\text{draft}}{k\,T_0}, \qquad c_v = 1 + \frac{T_\text{verify}}{T_0},
+
+    i.e. a round that pays one extra plain target step on top of drafting and
+    verifying (and no overhead). Feed these costs to
+    :func:`break_even_alpha` or :func:`required_alpha` to see what the quick
+    estimate demands of alpha.
+
+    Defined in chapter "The decision checklist".
+
+    Parameters
+    ----------
+    k : int or array_like of int
+        Draft tokens per round, >= 1.
+    t0, t_draft, t_verify : float or array_like
+        Times as in :func:`quick_estimate`.
+
+    Returns
+    -------
+    tuple of (float or numpy.ndarray)
+        ``(c_draft, c_verify)`` as fractions of a target step.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> cd, cv = sd.economics.quick_estimate_costs(5, 5.2, 2.5, 6.0)
+    >>> round(cd, 4), round(cv, 4)
+    (0.0962, 2.1538)
+    >>> round(sd.speedup_from_costs(0.8, 5, cd, cv), 12) == round(sd.quick_estimate(0.8, 5, 5.2, 2.5, 6.0), 12)
+    True
     """
-    value = _expected_tokens_array(x, k)
-    d = 1.0 - x
-    with np.errstate(divide="ignore", invalid="ignore"):
-        slope = (value - (k + 1) * x**k) / d
-    slope = np.where(d > 1e-8, slope, 0.5 * k * (k + 1.0))
-    return value, np.maximum(slope, 1.0)
+    kk = check_whole(k, "k", minimum=1)
+    t0a = check_positive(t0, "t0", "(time)")
+    td = check_nonnegative(t_draft, "t_draft", "(time)")
+    tv = check_positive(t_verify, "t_verify", "(time)")
+    check_broadcast(k=kk, t0=t0a, t_draft=td, t_verify=tv)
+    scalar = is_scalar_input(k, t0, t_draft, t_verify)
+    return to_output(td / (kk * t0a), scalar), to_output(1.0 + tv / t0a, scalar)
 
 
 def break_even_alpha(k, c_draft, c_verify):
@@ -288,15 +383,9 @@ def break_even_alpha(k, c_draft, c_verify):
     * Returns ``nan`` when the round costs at least ``k + 1`` steps: even
       ``alpha = 1`` yields only ``k + 1`` tokens, so no ``alpha`` wins.
 
-    Method: ``E[L]`` is a polynomial with positive coefficients, hence
-    increasing and convex on [0, 1]. Newton's method started at any upper
-    bound of the root (here the smaller of ``C - 1``, from ``E >= 1 + alpha``,
-    and ``(C/(k+1))**(2/k)``, from the AM-GM inequality) therefore decreases
-    monotonically to the unique root and converges quadratically; about ten
-    vectorized iterations, each evaluating ``E`` with the cancellation-free
-    form of :func:`specdec.expected_tokens`, reach machine precision for
-    every element at once. Since ``E' >= 1`` the root is well conditioned
-    (error below ``(k+1)`` ulps).
+    Method: :func:`specdec.acceptance.alpha_for_expected_tokens` with
+    ``el = k c_d + c_v``, a bracketed Newton iteration vectorized over every
+    element (about 1e-15 relative accuracy, exact at the ends).
 
     Why not the second source's bisection: it searches ``[0, 0.9999]`` and
     returns the upper end of its bracket, so when no ``alpha`` can win the
@@ -304,7 +393,7 @@ def break_even_alpha(k, c_draft, c_verify):
     like "needs a very good draft" instead of "impossible". It also costs
     40 Python-level iterations per point.
 
-    Defined in chapter "The break-even condition" (Part II, chapter 3).
+    Defined in chapter "The break-even condition".
 
     Parameters
     ----------
@@ -328,45 +417,47 @@ def break_even_alpha(k, c_draft, c_verify):
     >>> sd.break_even_alpha(2, 0.5, 2.5)
     nan
     """
-    kk = check_integer(k, "k", minimum=1)
+    kk = check_whole(k, "k", minimum=1)
     cd = check_nonnegative(c_draft, "c_draft", "(fraction of a target step)")
     cv = check_positive(c_verify, "c_verify", "(fraction of a target step)")
-    kk, cd, cv = np.broadcast_arrays(kk, cd, cv)
-    cost = kk * cd + cv
-    feasible = (cost > 1.0) & (cost < kk + 1)
-    # Start Newton at an upper bound of the root, so f(x0) >= 0 and the
-    # iteration descends monotonically: E >= 1 + alpha gives alpha* <= C - 1,
-    # and AM-GM (E >= (k+1) alpha^(k/2)) gives alpha* <= (C/(k+1))^(2/k).
-    with np.errstate(invalid="ignore", divide="ignore"):
-        x = np.minimum.reduce([np.ones(cost.shape), cost - 1.0, (cost / (kk + 1.0)) ** (2.0 / kk)])
-    x = np.where(feasible, x, 1.0)
-    active = feasible.copy()
-    previous = np.full(cost.shape, np.inf)
-    for _ in range(100):
-        value, slope = _tokens_and_slope(x, kk)
-        step = np.abs(np.where(active, (value - cost) / slope, 0.0))
-        x = x - np.where(active, (value - cost) / slope, 0.0)
-        # Quadratic convergence: an element is finished once its step is at
-        # rounding level, or is small and no longer shrinking (the iteration
-        # then only dithers by an ulp around the root).
-        at_noise = (step <= 1e-15 * x) | ((step <= 1e-13 * x) & (step >= previous))
-        active &= ~at_noise
-        previous = step
-        if not active.any():
-            break
-    out = np.where(cost <= 1.0, 0.0, np.where(cost >= kk + 1, np.nan, x))
+    shape = check_broadcast(k=kk, c_draft=cd, c_verify=cv)
+    kk, cost = np.broadcast_to(kk, shape), np.broadcast_to(kk * cd + cv, shape)
+    feasible = (cost > 1.0) & (cost < kk + 1.0)
+    root = alpha_for_expected_tokens(np.where(feasible, cost, 1.0), kk)
+    out = np.where(cost <= 1.0, 0.0, np.where(cost >= kk + 1.0, np.nan, root))
     return to_output(out, is_scalar_input(k, c_draft, c_verify))
+
+
+def _verify_cost_over_k(c_verify, ks: np.ndarray) -> np.ndarray:
+    """Validated ``c_verify`` as an array whose last axis runs over ``ks`` (or broadcasts against it)."""
+    k_max = ks.size
+    if callable(c_verify):
+        try:
+            values = c_verify(ks)
+        except Exception as exc:
+            raise TypeError(f"c_verify, a callable, must accept the array k = 1..{k_max} and return the verification "
+                            f"cost for each; calling it raised {type(exc).__name__}: {exc}") from exc
+        cv = check_positive(values, "c_verify(k)", "(fraction of a target step)")
+        if cv.ndim and cv.shape[-1] not in (1, k_max):
+            raise ValueError(f"c_verify(k) must return one value per k = 1..{k_max} (a last axis of length {k_max}); "
+                             f"got shape {cv.shape}")
+        return cv if cv.ndim else cv[..., None]
+    cv = check_positive(c_verify, "c_verify", "(fraction of a target step)")
+    if cv.ndim and cv.shape[-1] == k_max:
+        return cv  # a cost per k
+    return cv[..., None]  # the same cost at every k
 
 
 def optimal_k(alpha, c_draft, c_verify=1.0, k_max=64):
     r"""Number of drafts per round that maximizes :func:`speedup_from_costs`.
 
-    Evaluates the speedup for every ``k`` in ``1 .. k_max`` at once and takes
-    the first maximum, so ties go to the smaller ``k``. ``c_verify`` is held
-    fixed across ``k`` here; chapters that let verification grow with ``k``
-    use the hardware model instead.
+    Evaluates :math:`E[L](\alpha, k) / (k\,c_d + c_v(k))` for every ``k`` in
+    ``1 .. k_max`` at once and takes the first maximum, so ties go to the
+    smaller ``k``. The verification cost may be constant or grow with ``k``
+    (a pass over more positions costs more once it leaves the memory-bound
+    regime): pass a number, an array over ``k``, or a function of ``k``.
 
-    Defined in chapter "The break-even condition" (Part II, chapter 3).
+    Defined in chapter "The break-even condition".
 
     Parameters
     ----------
@@ -374,31 +465,146 @@ def optimal_k(alpha, c_draft, c_verify=1.0, k_max=64):
         Per-position acceptance probability, in [0, 1].
     c_draft : float or array_like
         One draft step as a fraction of a target step, >= 0.
-    c_verify : float or array_like, optional
+    c_verify : float, array_like or callable, optional
         Verification pass as a fraction of a target step, > 0. Default 1.
+
+        * a number, or an array that broadcasts against ``alpha`` and
+          ``c_draft``: the same cost at every ``k``;
+        * an array whose last axis has ``k_max`` entries: ``c_verify[..., j]``
+          is the cost at ``k = j + 1`` (leading axes broadcast against
+          ``alpha`` and ``c_draft``), e.g.
+          ``specdec.hardware.verify_cost(target, hw, np.arange(1, k_max + 1))``;
+        * a callable ``k -> c_v(k)``, called once with the array
+          ``k = 1 .. k_max``, e.g. ``lambda k: 1.0 + 0.1 * k``.
     k_max : int, optional
-        Largest ``k`` considered, whole number >= 1. Default 64.
+        Largest ``k`` considered, whole number in [1, 10000]. Default 64.
 
     Returns
     -------
     int or numpy.ndarray of int
-        The best ``k`` (broadcast shape of the inputs).
+        The best ``k`` (broadcast shape of ``alpha``, ``c_draft`` and the
+        leading axes of ``c_verify``).
 
     Examples
     --------
     >>> import specdec as sd
     >>> sd.optimal_k(0.8, 0.05)
     8
+    >>> sd.optimal_k(0.8, 0.05, lambda k: 1.0 + 0.1 * k)   # verification grows with k
+    5
     """
     a = check_probability(alpha, "alpha")
     cd = check_nonnegative(c_draft, "c_draft", "(fraction of a target step)")
-    cv = check_positive(c_verify, "c_verify", "(fraction of a target step)")
     km = int(check_integer(k_max, "k_max", minimum=1, maximum=10_000))
-    a, cd, cv = np.broadcast_arrays(a, cd, cv)
     ks = np.arange(1, km + 1)
-    s = _expected_tokens_array(a[..., None], ks) / (ks * cd[..., None] + cv[..., None])
-    best = ks[np.argmax(s, axis=-1)]
-    return to_output(best, is_scalar_input(alpha, c_draft, c_verify), kind=int)
+    cv = _verify_cost_over_k(c_verify, ks)
+    shape = check_broadcast(alpha=a, c_draft=cd, c_verify=cv[..., 0])
+    check_size(float(np.prod(shape)) * km, "k_max", "the speedup at every k")
+    s = expected_tokens(a[..., None], ks) / (ks * cd[..., None] + cv)
+    best = ks[np.argmax(np.broadcast_to(s, shape + (km,)), axis=-1)]
+    scalar = is_scalar_input(alpha, c_draft) and len(shape) == 0
+    return to_output(best, scalar, kind=int)
+
+
+def lowest_break_even_alpha(c_draft, c_verify=1.0, k_max=64):
+    r"""The ``k`` whose break-even acceptance rate is lowest, and that rate.
+
+    Scans :func:`break_even_alpha` over ``k = 1 .. k_max`` and returns the
+    first minimum (ties go to the smaller ``k``): the draft length that
+    tolerates the worst draft. It is not the ``k`` of :func:`optimal_k`,
+    which maximizes the speedup at a known alpha. ``c_verify`` takes the
+    same three forms as in :func:`optimal_k` (constant, array over ``k``,
+    callable). Where no ``k`` can break even (every round costs at least
+    ``k + 1`` steps) the answer is ``k = 0`` and alpha ``nan``.
+
+    Defined in chapter "The break-even condition".
+
+    Parameters
+    ----------
+    c_draft : float or array_like
+        One draft step as a fraction of a target step, >= 0.
+    c_verify : float, array_like or callable, optional
+        Verification pass as a fraction of a target step, > 0 (see
+        :func:`optimal_k`). Default 1.
+    k_max : int, optional
+        Largest ``k`` considered, whole number in [1, 10000]. Default 64.
+
+    Returns
+    -------
+    tuple
+        ``(k, alpha)``: the best ``k`` (``int``, or an int array) and its
+        break-even alpha (``float`` or array).
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> k, alpha = sd.economics.lowest_break_even_alpha(0.02, lambda k: 1.2 + 0.05 * k, k_max=16)
+    >>> k, round(alpha, 4)
+    (2, 0.2681)
+    >>> sd.economics.lowest_break_even_alpha(0.0, 1.1, k_max=16)[0]   # constant c_v, free drafts: longest k
+    16
+    """
+    cd = check_nonnegative(c_draft, "c_draft", "(fraction of a target step)")
+    km = int(check_integer(k_max, "k_max", minimum=1, maximum=10_000))
+    ks = np.arange(1, km + 1)
+    cv = _verify_cost_over_k(c_verify, ks)
+    shape = check_broadcast(c_draft=cd, c_verify=cv[..., 0])
+    check_size(float(np.prod(shape)) * km, "k_max", "the threshold at every k")
+    be = np.broadcast_to(np.asarray(break_even_alpha(ks, cd[..., None], cv), dtype=float), shape + (km,))
+    none = np.isnan(be).all(axis=-1)
+    i = np.argmin(np.where(np.isnan(be), np.inf, be), axis=-1)
+    k_best = np.where(none, 0, ks[i])
+    alpha_best = np.where(none, np.nan, np.take_along_axis(be, i[..., None], axis=-1)[..., 0])
+    scalar = np.ndim(c_draft) == 0 and len(shape) == 0
+    return to_output(k_best, scalar, kind=int), to_output(alpha_best, scalar)
+
+
+def required_alpha(target_speedup, k, c_draft, c_verify):
+    r"""Smallest acceptance rate at which a round reaches a given speedup.
+
+    Solves :math:`E[L](\alpha) = S^\ast\,(k\,c_d + c_v)`: the speedup
+    :math:`E[L] / (k c_d + c_v)` reaches :math:`S^\ast` exactly when the
+    round, with every cost scaled by :math:`S^\ast`, breaks even. So this is
+    :func:`break_even_alpha` on the scaled costs; with ``target_speedup = 1``
+    it is the break-even acceptance rate itself, and with 1.3 it is the
+    acceptance the source's "worth it" rule demands.
+
+    Returns ``0.0`` when any ``alpha`` reaches the target and ``nan`` when
+    none does (even ``alpha = 1`` gives ``k + 1`` tokens, too few).
+
+    Defined in chapter "The decision checklist".
+
+    Parameters
+    ----------
+    target_speedup : float or array_like
+        The speedup to reach, > 0 (1 for break-even, 1.3 for the source's rule).
+    k : int or array_like of int
+        Draft tokens per round, >= 1.
+    c_draft : float or array_like
+        One draft step as a fraction of a target step, >= 0.
+    c_verify : float or array_like
+        Verification plus per-round overhead as a fraction of a target step, > 0.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The acceptance rate in [0, 1), ``0.0`` or ``nan``.
+
+    Examples
+    --------
+    The worked example (c_draft = 2.5 / (5 x 5.2), c_verify = 6.5 / 5.2):
+
+    >>> import specdec as sd
+    >>> round(sd.economics.required_alpha(1.3, 5, 2.5 / 26, 6.5 / 5.2), 4)
+    0.571
+    """
+    s = check_positive(target_speedup, "target_speedup")
+    kk = check_whole(k, "k", minimum=1)
+    cd = check_nonnegative(c_draft, "c_draft", "(fraction of a target step)")
+    cv = check_positive(c_verify, "c_verify", "(fraction of a target step)")
+    check_broadcast(target_speedup=s, k=kk, c_draft=cd, c_verify=cv)
+    out = break_even_alpha(kk, s * cd, s * cv)
+    return to_output(out, is_scalar_input(target_speedup, k, c_draft, c_verify))
 
 
 def improvement_factor(alpha, k, c):
@@ -409,7 +615,7 @@ def improvement_factor(alpha, k, c):
     where ``c`` is the ratio of one draft step's time to one target step's
     (their ``c``; our ``c_draft`` with ``c_verify = 1``).
 
-    Defined in chapter "Published results, recomputed" (Part III).
+    Defined in chapter "Published results, recomputed".
 
     Parameters
     ----------
@@ -432,9 +638,10 @@ def improvement_factor(alpha, k, c):
     3.6893
     """
     a = check_probability(alpha, "alpha")
-    kk = check_integer(k, "k", minimum=1)
+    kk = check_whole(k, "k", minimum=1)
     ca = check_nonnegative(c, "c", "(ratio of draft to target step time)")
-    result = _expected_tokens_array(a, kk) / (kk * ca + 1.0)
+    check_broadcast(alpha=a, k=kk, c=ca)
+    result = expected_tokens(a, kk) / (kk * ca + 1.0)
     return to_output(result, is_scalar_input(alpha, k, c))
 
 
@@ -447,7 +654,7 @@ def operations_factor(alpha, k, c_hat):
     where ``c_hat`` is the ratio of the draft's arithmetic operations per
     token to the target's.
 
-    Defined in chapter "Published results, recomputed" (Part III).
+    Defined in chapter "Published results, recomputed".
 
     Parameters
     ----------
@@ -470,9 +677,10 @@ def operations_factor(alpha, k, c_hat):
     1.6263
     """
     a = check_probability(alpha, "alpha")
-    kk = check_integer(k, "k", minimum=1)
+    kk = check_whole(k, "k", minimum=1)
     ch = check_nonnegative(c_hat, "c_hat", "(ratio of draft to target arithmetic)")
-    result = (kk * ch + kk + 1.0) / _expected_tokens_array(a, kk)
+    check_broadcast(alpha=a, k=kk, c_hat=ch)
+    result = (kk * ch + kk + 1.0) / expected_tokens(a, kk)
     return to_output(result, is_scalar_input(alpha, k, c_hat))
 
 
@@ -490,7 +698,7 @@ def source_bisection_break_even_alpha(k, c_draft, c_verify):
     * its answer is only as precise as ``0.9999 / 2**40`` (about 1e-12),
     * it costs 40 Python-level evaluations of E[L] per point.
 
-    Defined in chapter "The break-even condition" (Part II, chapter 3).
+    Defined in chapter "The break-even condition".
 
     Parameters
     ----------
@@ -545,43 +753,46 @@ def round_times_vs_k(k, k_ref, t_draft, t_verify, verify_slope=0.0):
     (the chapter "Why verification is not free" derives ``s`` from hardware).
     The overhead is taken as independent of ``k``.
 
-    Defined in chapter "The speedup formula" (Part I, chapter 2).
+    Defined in chapter "The speedup formula".
 
     Parameters
     ----------
     k : int or array_like of int
         Draft lengths to evaluate, >= 1.
-    k_ref : int
+    k_ref : int or array_like of int
         The draft length at which ``t_draft`` and ``t_verify`` were measured, >= 1.
-    t_draft : float
+    t_draft : float or array_like
         Time of all ``k_ref`` draft steps, >= 0 (any time unit).
-    t_verify : float
+    t_verify : float or array_like
         Verification time at ``k_ref``, > 0 (same unit).
-    verify_slope : float, optional
+    verify_slope : float or array_like, optional
         Extra verification time per extra draft position, ``s`` (same unit),
         >= 0. Default 0: verification time constant in ``k``.
 
     Returns
     -------
     tuple of (float or numpy.ndarray)
-        ``(t_draft_at_k, t_verify_at_k)``, same unit as the inputs.
+        ``(t_draft_at_k, t_verify_at_k)``, same unit as the inputs; all the
+        arguments broadcast together.
 
     Examples
     --------
     >>> import specdec as sd
     >>> td, tv = sd.round_times_vs_k([1, 5, 10], 5, 2.5, 6.0, verify_slope=0.2)
-    >>> td.tolist(), tv.tolist()
+    >>> td.tolist(), [round(x, 12) for x in tv.tolist()]
     ([0.5, 2.5, 5.0], [5.2, 6.0, 7.0])
+    >>> sd.round_times_vs_k(5, 5, [2.5, 3.0], 6.0)[0].tolist()   # two measured draft times
+    [2.5, 3.0]
     """
-    kk = check_integer(k, "k", minimum=1)
-    kr = int(check_integer(k_ref, "k_ref", minimum=1))
+    kk = check_whole(k, "k", minimum=1)
+    kr = check_whole(k_ref, "k_ref", minimum=1)
     td = check_nonnegative(t_draft, "t_draft", "(time)")
     tv = check_positive(t_verify, "t_verify", "(time)")
     s = check_nonnegative(verify_slope, "verify_slope", "(time per extra draft position)")
+    check_broadcast(k=kk, k_ref=kr, t_draft=td, t_verify=tv, verify_slope=s)
     t_verify_k = tv + s * (kk - kr)
     if (t_verify_k <= 0).any():
         raise ValueError("t_verify + verify_slope * (k - k_ref) must stay > 0 for every k requested; "
-                         f"it reaches {float(t_verify_k.min())!r}")
-    scalar = np.ndim(k) == 0
-    out_d, out_v = td / kr * kk, t_verify_k
-    return (float(out_d), float(out_v)) if scalar else (np.asarray(out_d), np.asarray(out_v))
+                         f"it reaches {describe(float(np.min(t_verify_k)))}")
+    scalar = is_scalar_input(k, k_ref, t_draft, t_verify, verify_slope)
+    return to_output(td / kr * kk, scalar), to_output(t_verify_k, scalar)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from . import acceptance, economics
+from ._validate import describe
 
 __all__ = ["Erratum", "ENTRIES", "table", "markdown_table", "markdown_details", "SOURCES"]
 
@@ -107,34 +108,34 @@ def _intensity_vs_ridge() -> str:
 
 
 def _short_output_setups() -> str:
-    from . import workload
+    from . import request
 
     s = _worked_example_speedup()
-    t10 = workload.setup_time_for_break_even(10, 5.2, s)
-    t20 = workload.setup_time_for_break_even(20, 5.2, s)
+    t10 = request.setup_time_for_break_even(10, 5.2, s)
+    t20 = request.setup_time_for_break_even(20, 5.2, s)
     return f"setup of {t10:.1f} ms vs {t20:.1f} ms"
 
 
 def _quick_vs_exact_alpha() -> str:
-    from . import workload
-
-    quick = workload.required_alpha(1.3, 5, 2.5 / 26, 1 + 6.0 / 5.2)
-    exact = workload.required_alpha(1.3, 5, 2.5 / 26, 6.5 / 5.2)
+    quick = economics.required_alpha(1.3, 5, *economics.quick_estimate_costs(5, 5.2, 2.5, 6.0))
+    exact = economics.required_alpha(1.3, 5, *economics.costs_from_times(5, 5.2, 2.5, 6.0, 0.5))
     return f"alpha >= {quick:.3f} (quick) vs {exact:.3f} (exact)"
 
 
 def _temperature_flat() -> str:
-    from . import sampling
+    from . import synthetic
 
-    zt, zd = sampling.synthetic_logit_pair("flat", vocab=200, n_contexts=32)
-    low, high = sampling.acceptance_vs_temperature(zt, zd, [0.1, 2.0])
+    zt, zd = synthetic.synthetic_logit_pair("flat", vocab=200, n_contexts=32)
+    low, high = synthetic.acceptance_vs_temperature(zt, zd, [0.1, 2.0])
     return f"flat workload: {low:.2f} at t = 0.1, {high:.2f} at t = 2"
 
 
 def _three_tokens_speedup() -> str:
+    from . import deployment
+
     hardware, model, gpus = _hw()
-    alpha = economics.break_even_alpha(5, 0.0, 3.0)  # E[L] = 3 at k = 5
-    s = hardware.speculative_speedup(model, hardware.LLAMA_8B, gpus, alpha, 5)
+    alpha = acceptance.alpha_for_expected_tokens(3.0, 5)  # E[L] = 3 at k = 5
+    s = deployment.speculative_speedup(model, hardware.LLAMA_8B, gpus, alpha, 5)
     return f"E[L] = 3 needs alpha = {alpha:.3f} at k = 5, which gives a speedup of {s:.2f} with the 8B draft"
 
 
@@ -143,7 +144,9 @@ def _capacity_plan() -> str:
 
     hardware, model, gpus = _hw()
     c = regimes.capacity_comparison(model, hardware.LLAMA_8B, gpus, 0.8, 5, 2048)
-    latency = hardware.speculative_latency(model, hardware.LLAMA_8B, gpus, 0.8, 5, 1)
+    from . import deployment
+
+    latency = deployment.speculative_latency(model, hardware.LLAMA_8B, gpus, 0.8, 5, 1)
     plan = regimes.capacity_plan(1e6, c.throughput_baseline, c.throughput_speculative, 1 / latency.ratio)
     return (f"{plan.replicas_mistaken} replicas planned vs {plan.replicas_needed} needed "
             f"({plan.replicas_baseline} without speculation) for 1M tokens/s")
@@ -152,8 +155,10 @@ def _capacity_plan() -> str:
 def _prefill_heavy() -> str:
     from . import regimes
 
+    from . import deployment
+
     hardware, model, gpus = _hw()
-    decode = hardware.speculative_speedup(model, hardware.LLAMA_8B, gpus, 0.8, 5)
+    decode = deployment.speculative_speedup(model, hardware.LLAMA_8B, gpus, 0.8, 5)
     return f"{regimes.end_to_end_speedup(decode, 0.9):.3f} end to end at a prefill share of 0.9"
 
 
@@ -213,10 +218,10 @@ ENTRIES: list[Erratum] = [
         "Short outputs lose below 10 tokens (section 4), yet the checklist asks for more than 20.",
         "< 10 tokens vs > 20 tokens",
         _short_output_setups,
-        "sd.workload.setup_time_for_break_even(10 or 20, 5.2, speedup of the worked example)",
+        "sd.request.setup_time_for_break_even(10 or 20, 5.2, speedup of the worked example)",
         "The two thresholds contradict each other: on the worked example they imply different "
         "setup costs. The break-even output length follows from the setup time and the per-token "
-        "saving (sd.workload.break_even_output_length).",
+        "saving (sd.request.break_even_output_length).",
         "book/part1-speedup-bounds/04-when-it-does-not-help",
     ),
     Erratum(
@@ -267,7 +272,7 @@ ENTRIES: list[Erratum] = [
         "Acceptance rate needed for a speedup of 1.3 with the worked example's costs.",
         "(implied by the rule)",
         _quick_vs_exact_alpha,
-        "sd.workload.required_alpha(1.3, 5, 2.5 / 26, c_verify)",
+        "sd.economics.required_alpha(1.3, 5, 2.5 / 26, c_verify)",
         "The quick formula's extra T0 makes the 1.3 screen demand a much better draft than the "
         "exact speedup does.",
         "book/part1-speedup-bounds/05-decision-checklist",
@@ -318,7 +323,7 @@ ENTRIES: list[Erratum] = [
         "Acceptance falls as temperature rises (stated as a rule).",
         "falls with temperature",
         _temperature_flat,
-        "sd.sampling.acceptance_vs_temperature(*sd.sampling.synthetic_logit_pair('flat', 200, 32), [0.1, 2.0])",
+        "sd.synthetic.acceptance_vs_temperature(*sd.synthetic.synthetic_logit_pair('flat', 200, 32), [0.1, 2.0])",
         "A tendency, not a law: it holds on a peaked (code-like) synthetic workload, but on a flat "
         "one with a noisy draft acceptance rises with temperature, because at low temperature each "
         "model commits to its own favourite among near-equal candidates. Measure it on your workload.",
@@ -329,7 +334,7 @@ ENTRIES: list[Erratum] = [
         "At batch 1, producing three tokens per step cuts inter-token latency by roughly three.",
         "~3x",
         _three_tokens_speedup,
-        "sd.hardware.speculative_speedup(LLAMA_70B, LLAMA_8B, H100.scaled(8), sd.break_even_alpha(5, 0, 3), 5)",
+        "sd.deployment.speculative_speedup(LLAMA_70B, LLAMA_8B, H100.scaled(8), sd.alpha_for_expected_tokens(3, 5), 5)",
         "Three tokens per round give three times lower latency only if the round costs one target "
         "step; the draft's k steps are not free, so the same acceptance buys much less.",
         "book/part2-cost-accounting/05-latency-throughput-memory",
@@ -414,7 +419,7 @@ def table(source: str | None = None):
     ('1.2 tokens', '1.377')
     """
     if source is not None and source not in SOURCES:
-        raise ValueError(f"source must be one of {sorted(SOURCES)} or None; got {source!r}")
+        raise ValueError(f"source must be one of {sorted(SOURCES)} or None; got {describe(source)}")
     return [
         {
             "source": SOURCES[e.source],
@@ -456,7 +461,7 @@ def markdown_table(source: str) -> str:
     '| Section | Source prints | We compute |'
     """
     if source not in SOURCES:
-        raise ValueError(f"source must be one of {sorted(SOURCES)}; got {source!r}")
+        raise ValueError(f"source must be one of {sorted(SOURCES)}; got {describe(source)}")
     lines = ["| Section | Source prints | We compute |", "|---|---|---|"]
     for row in table(source):
         cells = [row["section"], row["printed"], row["ours"]]
@@ -490,7 +495,7 @@ def markdown_details(source: str) -> str:
     '**1. Expected tokens per round.** Going from k = 3 to k = 8 drafts at alpha = 0.8 adds this many tokens per round.'
     """
     if source not in SOURCES:
-        raise ValueError(f"source must be one of {sorted(SOURCES)}; got {source!r}")
+        raise ValueError(f"source must be one of {sorted(SOURCES)}; got {describe(source)}")
     blocks = []
     for row in table(source):
         blocks.append("\n".join([

@@ -40,14 +40,16 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._validate import (
+    check_bool,
+    check_broadcast,
+    check_instance,
     check_integer,
-    check_nonnegative,
     check_positive,
-    check_probability,
+    check_scalar,
+    describe,
     is_scalar_input,
     to_output,
 )
-from .acceptance import _expected_tokens_array
 
 __all__ = [
     "Model",
@@ -59,6 +61,7 @@ __all__ = [
     "LLAMA_1B",
     "H100",
     "A100",
+    "validate_setup",
     "step_bytes",
     "step_flops",
     "arithmetic_intensity",
@@ -68,16 +71,6 @@ __all__ = [
     "ridge_batch",
     "crossover_batch",
     "utilization",
-    "kv_cache_bytes",
-    "max_concurrent_sequences",
-    "concurrency_lost_to_draft",
-    "SpeculativeCosts",
-    "Comparison",
-    "speculative_costs",
-    "speculative_throughput",
-    "speculative_latency",
-    "speculative_speedup",
-    "break_even_batch",
 ]
 
 
@@ -99,7 +92,7 @@ def _scalar_int(value, name: str, minimum: int = 1) -> int:
 
 def _check_name(value) -> str:
     if not isinstance(value, str):
-        raise TypeError(f"name must be a string, got {value!r}")
+        raise TypeError(f"name must be a string, got {describe(value)}")
     return value
 
 
@@ -111,7 +104,7 @@ def _check_name(value) -> str:
 class Model:
     """A dense decoder-only transformer, as the roofline model sees it.
 
-    Defined in chapter "The roofline model" (Part III, chapter 1).
+    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
 
     Parameters
     ----------
@@ -205,7 +198,7 @@ class Model:
 class Hardware:
     """An accelerator (or a tensor-parallel group) as the roofline model sees it.
 
-    Defined in chapter "The roofline model" (Part III, chapter 1).
+    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
 
     Parameters
     ----------
@@ -335,27 +328,64 @@ GPUS = {"h100-sxm": H100, "a100-80gb": A100}
 # ---------------------------------------------------------------------------
 
 def _check_model(model, name="model") -> Model:
-    if not isinstance(model, Model):
-        raise TypeError(f"{name} must be a specdec.hardware.Model, got {type(model).__name__}")
-    return model
+    return check_instance(model, Model, name)
 
 
 def _check_hardware(hardware, name="hardware") -> Hardware:
-    if not isinstance(hardware, Hardware):
-        raise TypeError(f"{name} must be a specdec.hardware.Hardware, got {type(hardware).__name__}")
-    return hardware
+    return check_instance(hardware, Hardware, name)
+
+
+def validate_setup(target, draft, hardware):
+    """Check a target model, an optional draft model and the hardware, in one call.
+
+    The explorers and the deployment functions take these three together;
+    this is their one check. ``draft`` may be ``None`` (no draft model, e.g.
+    prediction heads or n-gram lookup).
+
+    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+
+    Parameters
+    ----------
+    target : Model
+        The target model.
+    draft : Model or None
+        The draft model.
+    hardware : Hardware
+        The accelerator (or tensor-parallel group).
+
+    Returns
+    -------
+    tuple
+        ``(target, draft, hardware)``, unchanged.
+
+    Raises
+    ------
+    TypeError
+        Naming the argument that has the wrong type.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> h = sd.hardware
+    >>> h.validate_setup(h.LLAMA_70B, h.LLAMA_8B, h.H100)[1].name
+    'Llama 3.1 8B'
+    """
+    _check_model(target, "target")
+    if draft is not None:
+        _check_model(draft, "draft")
+    _check_hardware(hardware)
+    return target, draft, hardware
 
 
 def _check_bool(value, name) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False, got {value!r}")
-    return bool(value)
+    return check_bool(value, name)
 
 
 def _shape_args(batch, context, new_tokens):
     b = check_integer(batch, "batch", minimum=1).astype(float)
     c = check_integer(context, "context", minimum=0).astype(float)
     n = check_integer(new_tokens, "new_tokens", minimum=1).astype(float)
+    check_broadcast(batch=b, context=c, new_tokens=n)
     return b, c, n
 
 
@@ -385,7 +415,7 @@ def step_bytes(model, batch=1, context=0, new_tokens=1, *, kv_write=False):
     already cached per sequence), ``n`` the new tokens per sequence and
     ``m_KV`` the KV bytes per token.
 
-    Defined in chapter "The roofline model" (Part III, chapter 1).
+    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
 
     Parameters
     ----------
@@ -434,7 +464,7 @@ def step_flops(model, batch=1, context=0, new_tokens=1):
     neglected; this keeps the FLOPs linear in ``n``, so
     ``verify_cost <= k + 1`` holds exactly.
 
-    Defined in chapter "The roofline model" (Part III, chapter 1).
+    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
 
     Parameters
     ----------
@@ -465,7 +495,7 @@ def arithmetic_intensity(model, batch=1, context=0, new_tokens=1, *, kv_write=Fa
     A pass is compute-bound when its intensity exceeds the hardware's
     ``flops / bandwidth`` (the ridge point of the roofline).
 
-    Defined in chapter "The roofline model" (Part III, chapter 1).
+    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
 
     Parameters
     ----------
@@ -505,7 +535,7 @@ def step_time(model, hardware, batch=1, context=0, new_tokens=1, *, kv_write=Fal
     batch 1, context 0 and one new token this is exactly
     ``model.weight_bytes / hardware.bandwidth``.
 
-    Defined in chapter "The roofline model" (Part III, chapter 1).
+    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
 
     Parameters
     ----------
@@ -547,7 +577,7 @@ def verify_cost(model, hardware, k, batch=1, context=0, *, kv_write=False):
     is memory-bound (the extra tokens ride on the same weight read), ``k + 1``
     when both passes are compute-bound.
 
-    Defined in chapter "The roofline model" (Part III, chapter 1).
+    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
 
     Parameters
     ----------
@@ -580,19 +610,30 @@ def verify_cost(model, hardware, k, batch=1, context=0, *, kv_write=False):
     kv_write = _check_bool(kv_write, "kv_write")
     kk = check_integer(k, "k", minimum=1).astype(float)
     b, c, _ = _shape_args(batch, context, 1)
+    check_broadcast(k=kk, batch=b, context=c)
     out = _step(model, hardware, b, c, kk + 1.0, kv_write) / _step(model, hardware, b, c, 1.0, kv_write)
     return to_output(out, is_scalar_input(k, batch, context))
 
 
-def draft_cost(draft, target, hardware, batch=1, context=0, *, draft_hardware=None, kv_write=False):
+def draft_cost(draft, target, hardware, batch=1, context=0, *, draft_hardware=None, kv_write=False, kv_budget=None):
     r"""``c_draft``: one draft decode step as a fraction of one target decode step.
 
-    .. math:: c_d = \frac{T_\text{draft}(B, C, 1)}{T_\text{target}(B, C, 1)}
+    .. math:: c_d = \frac{T_\text{draft}(B, \min(C, \text{budget}), 1)}{T_\text{target}(B, C, 1)}
 
     Both models run at the same batch and context; the draft on
     ``draft_hardware`` if given (e.g. a separate GPU), else on ``hardware``.
 
-    Defined in chapter "The roofline model" (Part III, chapter 1).
+    With ``kv_budget`` the draft's KV cache is capped at that many tokens per
+    sequence (StreamingLLM-style sparse or windowed caches, as MagicDec uses):
+    it reads a fixed amount of cache however long the context, while the
+    target reads all of it. At large batch and long context the target's step
+    is dominated by its KV reads, so ``c_draft`` falls and speculation's
+    speedup *grows* with batch. (A capped cache usually lowers ``alpha`` as
+    well; that is not modelled here.) Pass the result as
+    ``draft_cost_override`` to :func:`specdec.deployment.speculative_costs`.
+
+    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from"; the
+    capped cache in chapter "When speculation does not help".
 
     Parameters
     ----------
@@ -605,6 +646,9 @@ def draft_cost(draft, target, hardware, batch=1, context=0, *, draft_hardware=No
         Where the draft runs.
     kv_write : bool, optional
         As in :func:`step_bytes`.
+    kv_budget : int, optional
+        Largest number of cached tokens the draft attends to, a single whole
+        number >= 0. Default ``None``: the full cache.
 
     Returns
     -------
@@ -616,9 +660,14 @@ def draft_cost(draft, target, hardware, batch=1, context=0, *, draft_hardware=No
     While both are memory-bound, the ratio of weight bytes:
 
     >>> import specdec as sd
-    >>> hw = sd.hardware.H100.scaled(8)
-    >>> round(sd.hardware.draft_cost(sd.hardware.LLAMA_8B, sd.hardware.LLAMA_70B, hw), 4)
+    >>> h = sd.hardware
+    >>> hw = h.H100.scaled(8)
+    >>> round(h.draft_cost(h.LLAMA_8B, h.LLAMA_70B, hw), 4)
     0.1138
+    >>> round(h.draft_cost(h.LLAMA_8B, h.LLAMA_70B, hw, 32, 32768), 3)
+    0.317
+    >>> round(h.draft_cost(h.LLAMA_8B, h.LLAMA_70B, hw, 32, 32768, kv_budget=512), 3)
+    0.038
     """
     draft = _check_model(draft, "draft")
     target = _check_model(target, "target")
@@ -626,7 +675,9 @@ def draft_cost(draft, target, hardware, batch=1, context=0, *, draft_hardware=No
     dhw = hardware if draft_hardware is None else _check_hardware(draft_hardware, "draft_hardware")
     kv_write = _check_bool(kv_write, "kv_write")
     b, c, _ = _shape_args(batch, context, 1)
-    out = _step(draft, dhw, b, c, 1.0, kv_write) / _step(target, hardware, b, c, 1.0, kv_write)
+    c_draft = c if kv_budget is None else np.minimum(c, float(check_scalar(kv_budget, "kv_budget", check_integer,
+                                                                            minimum=0)))
+    out = _step(draft, dhw, b, c_draft, 1.0, kv_write) / _step(target, hardware, b, c, 1.0, kv_write)
     return to_output(out, is_scalar_input(batch, context))
 
 
@@ -642,7 +693,7 @@ def ridge_batch(model, hardware):
     :func:`crossover_batch`). The model size cancels: the ridge belongs to
     the hardware and the number format.
 
-    Defined in chapter "The roofline model" (Part III, chapter 1).
+    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
 
     Parameters
     ----------
@@ -681,7 +732,7 @@ def crossover_batch(model, hardware, context=0, new_tokens=1, *, kv_write=False)
     memory-bound again. Equals :func:`ridge_batch` / ``new_tokens`` at
     context 0 without KV writes.
 
-    Defined in chapter "The roofline model" (Part III, chapter 1).
+    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
 
     Parameters
     ----------
@@ -724,7 +775,7 @@ def utilization(model, hardware, batch, new_tokens=1, context=0, *, kv_write=Fal
     ``FLOPs / (step_time * flops)``: equals 1 when compute-bound, and
     ``tokens per step / ridge_batch`` for a memory-bound weights-only pass.
 
-    Defined in chapter "The roofline model" (Part III, chapter 1).
+    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
 
     Parameters
     ----------
@@ -754,485 +805,3 @@ def utilization(model, hardware, batch, new_tokens=1, context=0, *, kv_write=Fal
     return to_output(out, is_scalar_input(batch, new_tokens, context))
 
 
-# ---------------------------------------------------------------------------
-# memory
-# ---------------------------------------------------------------------------
-
-def kv_cache_bytes(model, batch, context):
-    """KV-cache bytes held by ``batch`` sequences of ``context`` tokens.
-
-    ``batch * context * model.kv_bytes_per_token``.
-
-    Defined in chapter "The roofline model" (Part III, chapter 1).
-
-    Parameters
-    ----------
-    model : Model
-    batch : int or array_like of int
-        Sequences, >= 1.
-    context : int or array_like of int
-        Tokens per sequence, >= 0.
-
-    Returns
-    -------
-    float or numpy.ndarray
-        Bytes.
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> sd.hardware.kv_cache_bytes(sd.hardware.LLAMA_70B, batch=1, context=1) / 1024   # KiB per token
-    320.0
-    """
-    model = _check_model(model)
-    b, c, _ = _shape_args(batch, context, 1)
-    return to_output(b * c * model.kv_bytes_per_token, is_scalar_input(batch, context))
-
-
-def max_concurrent_sequences(model, hardware, context, draft=None, extra_bytes=0, *, k=0):
-    """How many sequences of ``context`` tokens fit in memory after the weights.
-
-    .. math:: \\left\\lfloor \\frac{M - W - W_d - E}{(C + k)(m_\\text{KV} + m_{\\text{KV},d})} \\right\\rfloor
-
-    ``M`` memory, ``W`` target weights, ``W_d`` draft weights (0 without a
-    draft), ``E`` extra bytes (e.g. prediction heads or activations), and each
-    sequence keeps ``C + k`` tokens of KV cache (``k`` candidate slots during
-    verification) in the target and, with a draft, in the draft too. 0 when
-    the weights alone do not fit.
-
-    Defined in chapter "The roofline model" (Part III, chapter 1).
-
-    Parameters
-    ----------
-    model : Model
-        The target.
-    hardware : Hardware
-    context : int or array_like of int
-        Tokens per sequence, >= 1.
-    draft : Model, optional
-        A draft model held in the same memory.
-    extra_bytes : float or array_like, optional
-        Other reserved bytes, >= 0.
-    k : int or array_like of int, optional
-        Candidate KV slots per sequence, >= 0. Default 0.
-
-    Returns
-    -------
-    int or numpy.ndarray of int
-        Sequences (>= 0).
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> hw = sd.hardware.H100.scaled(8)
-    >>> sd.hardware.max_concurrent_sequences(sd.hardware.LLAMA_70B, hw, context=8192)
-    185
-    >>> sd.hardware.max_concurrent_sequences(sd.hardware.LLAMA_70B, hw, context=8192, draft=sd.hardware.LLAMA_8B, k=5)
-    128
-    """
-    model = _check_model(model)
-    hardware = _check_hardware(hardware)
-    c = check_integer(context, "context", minimum=1).astype(float)
-    e = check_nonnegative(extra_bytes, "extra_bytes", "(bytes)")
-    kk = check_integer(k, "k", minimum=0).astype(float)
-    weights = model.weight_bytes
-    per_token = model.kv_bytes_per_token
-    if draft is not None:
-        draft = _check_model(draft, "draft")
-        weights += draft.weight_bytes
-        per_token += draft.kv_bytes_per_token
-    free = hardware.memory - weights - e
-    out = np.maximum(np.floor(free / ((c + kk) * per_token)), 0.0).astype(np.int64)
-    return to_output(out, is_scalar_input(context, extra_bytes, k), kind=int)
-
-
-def concurrency_lost_to_draft(model, hardware, context, draft=None, extra_bytes=0, *, k=0):
-    """Sequences that no longer fit once a draft (or heads) shares the memory.
-
-    ``max_concurrent_sequences(model, hardware, context)`` minus the same
-    with ``draft``, ``extra_bytes`` and ``k`` candidate slots.
-
-    Defined in chapter "The roofline model" (Part III, chapter 1).
-
-    Parameters
-    ----------
-    model, hardware, context, draft, extra_bytes, k
-        As in :func:`max_concurrent_sequences`.
-
-    Returns
-    -------
-    int or numpy.ndarray of int
-        Lost sequences (>= 0).
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> hw = sd.hardware.H100.scaled(8)
-    >>> sd.hardware.concurrency_lost_to_draft(sd.hardware.LLAMA_70B, hw, 8192, draft=sd.hardware.LLAMA_8B, k=5)
-    57
-    """
-    base = max_concurrent_sequences(model, hardware, context)
-    spec = max_concurrent_sequences(model, hardware, context, draft=draft, extra_bytes=extra_bytes, k=k)
-    out = np.asarray(base) - np.asarray(spec)
-    return to_output(out, is_scalar_input(context, extra_bytes, k), kind=int)
-
-
-# ---------------------------------------------------------------------------
-# speculative decoding on the roofline
-# ---------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class SpeculativeCosts:
-    """Per-round costs of speculative decoding on the roofline (arrays broadcast).
-
-    Defined in chapter "The roofline model" (Part III, chapter 1).
-
-    Attributes
-    ----------
-    t0 : ndarray
-        Plain target decode step, seconds.
-    t_draft : ndarray
-        All ``k`` draft steps of a round, seconds.
-    t_verify : ndarray
-        Verification pass over ``k + 1`` tokens per sequence, seconds.
-    t_overhead : ndarray
-        Per-round overhead, seconds.
-    c_draft, c_verify : ndarray
-        One draft step and the verification pass (overhead included) as
-        fractions of ``t0``.
-    expected_tokens : ndarray
-        ``E[L]`` per round per sequence.
-    speedup : ndarray
-        :func:`specdec.speedup_from_costs` with these costs.
-    batch : ndarray
-        The batch (broadcast).
-    fits : ndarray of bool
-        Whether the target, the draft and ``batch`` sequences of
-        ``context + k`` KV slots fit in memory.
-    fits_baseline : ndarray of bool
-        Whether the target alone with ``batch`` sequences fits.
-    """
-
-    t0: np.ndarray
-    t_draft: np.ndarray
-    t_verify: np.ndarray
-    t_overhead: np.ndarray
-    c_draft: np.ndarray
-    c_verify: np.ndarray
-    expected_tokens: np.ndarray
-    speedup: np.ndarray
-    batch: np.ndarray
-    fits: np.ndarray
-    fits_baseline: np.ndarray
-
-    @property
-    def t_round(self):
-        """Seconds per round, ``t_draft + t_verify + t_overhead``."""
-        return self.t_draft + self.t_verify + self.t_overhead
-
-    @property
-    def latency_baseline(self):
-        """Seconds per output token per sequence without speculation (``t0``)."""
-        return self.t0
-
-    @property
-    def latency_speculative(self):
-        """Seconds per output token per sequence with speculation, ``t_round / E[L]``."""
-        return self.t_round / self.expected_tokens
-
-    @property
-    def throughput_baseline(self):
-        """Tokens/s per replica without speculation, ``batch / t0``."""
-        return self.batch / self.t0
-
-    @property
-    def throughput_speculative(self):
-        """Tokens/s per replica with speculation, ``batch * E[L] / t_round``."""
-        return self.batch * self.expected_tokens / self.t_round
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """A quantity without (``baseline``) and with (``speculative``) speculation.
-
-    ``ratio`` is ``speculative / baseline``.
-    """
-
-    baseline: object
-    speculative: object
-
-    @property
-    def ratio(self):
-        """``speculative / baseline``."""
-        if np.ndim(self.baseline) == 0 and np.ndim(self.speculative) == 0:
-            return float(self.speculative) / float(self.baseline)
-        return np.asarray(self.speculative) / np.asarray(self.baseline)
-
-
-def speculative_costs(target, draft, hardware, alpha, k, batch=1, context=0, *, t_overhead=0.0,
-                      draft_cost_override=None, draft_hardware=None, extra_bytes=0.0, kv_write=False):
-    r"""Round costs, speedup, latency and throughput of speculation at a batch and context.
-
-    The target runs a plain decode step in ``t0 = T(B, C, 1)`` and verifies in
-    ``t_verify = T(B, C, k + 1)``; the draft runs ``k`` steps of ``T_d(B, C, 1)``
-    each at the same batch (its growth over the ``k`` extra positions is
-    neglected), unless ``draft_cost_override`` gives ``c_draft`` directly
-    (``0`` for prediction heads or n-gram lookup). Then
-
-    .. math:: S = \frac{E[L]}{k\,c_d + c_v},\qquad
-              c_v = \frac{t_\text{verify} + t_\text{overhead}}{t_0}
-
-    and latency per token is ``t_round / E[L]`` against ``t0``, throughput
-    ``B E[L] / t_round`` against ``B / t0``. At one batch both improve by the
-    same factor ``S``; the chapters show the frontier over batches and the
-    memory limit (``fits``), which is where throughput and latency part ways.
-
-    Defined in chapter "The roofline model" (Part III, chapter 1).
-
-    Parameters
-    ----------
-    target : Model
-    draft : Model or None
-        The draft model; ``None`` requires ``draft_cost_override``.
-    hardware : Hardware
-        Where the target (and draft, unless ``draft_hardware``) runs.
-    alpha : float or array_like
-        Acceptance rate, in [0, 1].
-    k : int or array_like of int
-        Drafts per round, >= 1.
-    batch : int or array_like of int
-        Concurrent sequences, >= 1.
-    context : int or array_like of int
-        Tokens already cached per sequence, >= 0.
-    t_overhead : float or array_like, optional
-        Per-round overhead in seconds (sampling, rollback), >= 0.
-    draft_cost_override : float or array_like, optional
-        ``c_draft`` to use instead of the roofline draft, >= 0.
-    draft_hardware : Hardware, optional
-        Separate hardware for the draft.
-    extra_bytes : float, optional
-        Memory reserved besides weights and KV cache (e.g. heads), >= 0;
-        used only for ``fits``.
-    kv_write : bool, optional
-        As in :func:`step_bytes`.
-
-    Returns
-    -------
-    SpeculativeCosts
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> h = sd.hardware
-    >>> r = h.speculative_costs(h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8), alpha=0.8, k=5)
-    >>> round(float(r.speedup), 3), round(float(r.t0 * 1e3), 2)
-    (2.351, 5.27)
-    """
-    r = _speculative_core(target, draft, hardware, alpha, k, batch, context, t_overhead, draft_cost_override,
-                          draft_hardware, extra_bytes, kv_write)
-    used_spec = (r["target"].weight_bytes + r["draft_weights"] + r["extra"]
-                 + r["b"] * (r["c"] + r["k"]) * (r["target"].kv_bytes_per_token + r["draft_kv"]))
-    used_base = r["target"].weight_bytes + r["b"] * r["c"] * r["target"].kv_bytes_per_token
-    arrays = np.broadcast_arrays(r["t0"], r["k"] * r["cd"] * r["t0"], r["tv"], r["to"], r["cd"], r["cv"], r["et"],
-                                 r["s"], r["b"], used_spec, used_base)
-    t0_, td_, tv_, to_, cd_, cv_, et_, s_, b_, us_, ub_ = (np.array(x, dtype=float) for x in arrays)
-    return SpeculativeCosts(t0=t0_, t_draft=td_, t_verify=tv_, t_overhead=to_, c_draft=cd_, c_verify=cv_,
-                            expected_tokens=et_, speedup=s_, batch=b_, fits=us_ <= r["hardware"].memory,
-                            fits_baseline=ub_ <= r["hardware"].memory)
-
-
-def _speculative_core(target, draft, hardware, alpha, k, batch, context, t_overhead, draft_cost_override,
-                      draft_hardware, extra_bytes, kv_write) -> dict:
-    """Validated inputs and un-broadcast cost arrays shared by the speculative_* functions."""
-    target = _check_model(target, "target")
-    hardware = _check_hardware(hardware)
-    kv_write = _check_bool(kv_write, "kv_write")
-    a = check_probability(alpha, "alpha")
-    kk = check_integer(k, "k", minimum=1).astype(float)
-    b, c, _ = _shape_args(batch, context, 1)
-    to = check_nonnegative(t_overhead, "t_overhead", "(seconds)")
-    if np.ndim(extra_bytes) != 0:
-        raise TypeError("extra_bytes must be a single number")
-    e = float(check_nonnegative(extra_bytes, "extra_bytes", "(bytes)"))
-    t0 = _step(target, hardware, b, c, 1.0, kv_write)
-    t_verify = _step(target, hardware, b, c, kk + 1.0, kv_write)
-    if draft_cost_override is not None:
-        cd = check_nonnegative(draft_cost_override, "draft_cost_override", "(fraction of a target step)")
-        draft_weights, draft_kv = 0.0, 0.0
-        if draft is not None:
-            draft = _check_model(draft, "draft")
-            draft_weights, draft_kv = draft.weight_bytes, draft.kv_bytes_per_token
-    else:
-        if draft is None:
-            raise ValueError("draft must be a Model unless draft_cost_override is given")
-        draft = _check_model(draft, "draft")
-        dhw = hardware if draft_hardware is None else _check_hardware(draft_hardware, "draft_hardware")
-        cd = _step(draft, dhw, b, c, 1.0, kv_write) / t0
-        # a draft on separate hardware does not share the target's memory
-        draft_weights = draft.weight_bytes if draft_hardware is None else 0.0
-        draft_kv = draft.kv_bytes_per_token if draft_hardware is None else 0.0
-    cv = (t_verify + to) / t0
-    et = _expected_tokens_array(a, kk.astype(np.int64))
-    s = et / (kk * cd + cv)
-    return dict(target=target, hardware=hardware, t0=t0, tv=t_verify, to=to, cd=cd, cv=cv, et=et, s=s, b=b, c=c,
-                k=kk, draft_weights=draft_weights, draft_kv=draft_kv, extra=e)
-
-
-def _scalar_flag(*values):
-    return is_scalar_input(*values)
-
-
-def speculative_throughput(target, draft, hardware, alpha, k, batch, context=0, draft_cost_override=None, *,
-                           t_overhead=0.0, draft_hardware=None, kv_write=False):
-    """Tokens/s per replica with and without speculation at one batch and context.
-
-    Baseline ``batch / t0``; speculative ``batch * E[L] / t_round`` (see
-    :func:`speculative_costs`). Memory is not checked here: use
-    :func:`speculative_costs` (``fits``) or :func:`max_concurrent_sequences`.
-
-    Defined in chapter "The roofline model" (Part III, chapter 1).
-
-    Parameters
-    ----------
-    target, draft, hardware, alpha, k, batch, context, draft_cost_override
-        As in :func:`speculative_costs`.
-    t_overhead, draft_hardware, kv_write
-        As in :func:`speculative_costs`.
-
-    Returns
-    -------
-    Comparison
-        ``.baseline`` and ``.speculative`` in tokens/s; ``.ratio``.
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> h = sd.hardware
-    >>> r = h.speculative_throughput(h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8), 0.8, 5, batch=[1, 256])
-    >>> r.ratio.round(3)
-    array([2.351, 0.639])
-    """
-    r = speculative_costs(target, draft, hardware, alpha, k, batch, context, t_overhead=t_overhead,
-                          draft_cost_override=draft_cost_override, draft_hardware=draft_hardware, kv_write=kv_write)
-    scalar = _scalar_flag(alpha, k, batch, context, t_overhead) and np.ndim(draft_cost_override) == 0
-    return Comparison(to_output(r.throughput_baseline, scalar), to_output(r.throughput_speculative, scalar))
-
-
-def speculative_latency(target, draft, hardware, alpha, k, batch=1, context=0, draft_cost_override=None, *,
-                        t_overhead=0.0, draft_hardware=None, kv_write=False):
-    """Seconds per output token (per sequence) with and without speculation.
-
-    Baseline ``t0``; speculative ``t_round / E[L]`` (see :func:`speculative_costs`).
-
-    Defined in chapter "The roofline model" (Part III, chapter 1).
-
-    Parameters
-    ----------
-    target, draft, hardware, alpha, k, batch, context, draft_cost_override
-        As in :func:`speculative_costs`.
-    t_overhead, draft_hardware, kv_write
-        As in :func:`speculative_costs`.
-
-    Returns
-    -------
-    Comparison
-        ``.baseline`` and ``.speculative`` in seconds per token; ``.ratio``
-        (< 1 means speculation lowers latency).
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> h = sd.hardware
-    >>> r = h.speculative_latency(h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8), 0.8, 5)
-    >>> round(r.baseline * 1e3, 2), round(r.speculative * 1e3, 2)
-    (5.27, 2.24)
-    """
-    r = speculative_costs(target, draft, hardware, alpha, k, batch, context, t_overhead=t_overhead,
-                          draft_cost_override=draft_cost_override, draft_hardware=draft_hardware, kv_write=kv_write)
-    scalar = _scalar_flag(alpha, k, batch, context, t_overhead) and np.ndim(draft_cost_override) == 0
-    return Comparison(to_output(r.latency_baseline, scalar), to_output(r.latency_speculative, scalar))
-
-
-def speculative_speedup(target, draft, hardware, alpha, k, batch=1, context=0, *, t_overhead=0.0,
-                        draft_cost_override=None, draft_hardware=None, kv_write=False):
-    """Speedup of speculation with roofline costs at a batch and context.
-
-    :func:`specdec.speedup_from_costs` with ``c_draft`` from :func:`draft_cost`
-    (or ``draft_cost_override``) and ``c_verify`` from :func:`verify_cost`
-    plus ``t_overhead / t0``. Vectorized over every numeric argument.
-
-    Defined in chapter "The roofline model" (Part III, chapter 1).
-
-    Parameters
-    ----------
-    target, draft, hardware, alpha, k, batch, context
-        As in :func:`speculative_costs`.
-    t_overhead, draft_cost_override, draft_hardware, kv_write
-        As in :func:`speculative_costs`.
-
-    Returns
-    -------
-    float or numpy.ndarray
-        Speedup (> 1: speculation is faster at that batch).
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> h = sd.hardware
-    >>> s = h.speculative_speedup(h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8), 0.8, 5, batch=[1, 64, 256])
-    >>> s.round(3)
-    array([2.351, 1.973, 0.639])
-    """
-    r = _speculative_core(target, draft, hardware, alpha, k, batch, context, t_overhead, draft_cost_override,
-                          draft_hardware, 0.0, kv_write)
-    scalar = _scalar_flag(alpha, k, batch, context, t_overhead) and np.ndim(draft_cost_override) == 0
-    s = r["s"]
-    shape = np.broadcast_shapes(np.shape(s), np.shape(r["t0"]), np.shape(r["cd"]))
-    return to_output(np.broadcast_to(s, shape) if np.shape(s) != shape else s, scalar)
-
-
-def break_even_batch(target, draft, hardware, alpha, k, context=0, *, t_overhead=0.0, draft_cost_override=None,
-                     draft_hardware=None, batch_max=4096, kv_write=False):
-    """Smallest batch at which speculation's speedup falls below 1.
-
-    Scans ``batch = 1 .. batch_max`` in one vectorized evaluation of
-    :func:`speculative_speedup`. Returns ``nan`` when the speedup stays >= 1
-    up to ``batch_max`` (e.g. at long context, where the passes stay
-    memory-bound), and 1.0 when speculation loses already at batch 1.
-    Memory is not checked: the batch may exceed what fits.
-
-    Defined in chapter "The roofline model" (Part III, chapter 1).
-
-    Parameters
-    ----------
-    target, draft, hardware, alpha, k, context
-        As in :func:`speculative_costs`; ``alpha``, ``k``, ``context`` scalars.
-    t_overhead, draft_cost_override, draft_hardware, kv_write
-        As in :func:`speculative_costs` (scalars).
-    batch_max : int, optional
-        Largest batch scanned, in [1, 1_000_000]. Default 4096.
-
-    Returns
-    -------
-    float
-        The batch (a whole number) or ``nan``.
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> h = sd.hardware
-    >>> h.break_even_batch(h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8), alpha=0.8, k=5)
-    154.0
-    """
-    for value, name in ((alpha, "alpha"), (k, "k"), (context, "context"), (t_overhead, "t_overhead")):
-        if np.ndim(value) != 0:
-            raise TypeError(f"{name} must be a single number here, got shape {np.shape(value)}")
-    if draft_cost_override is not None and np.ndim(draft_cost_override) != 0:
-        raise TypeError("draft_cost_override must be a single number here")
-    bmax = int(check_integer(batch_max, "batch_max", minimum=1, maximum=1_000_000))
-    batches = np.arange(1, bmax + 1)
-    s = speculative_speedup(target, draft, hardware, alpha, k, batches, context, t_overhead=t_overhead,
-                            draft_cost_override=draft_cost_override, draft_hardware=draft_hardware,
-                            kv_write=kv_write)
-    below = np.nonzero(np.asarray(s) < 1.0)[0]
-    return float(batches[below[0]]) if below.size else float("nan")

@@ -16,42 +16,49 @@ checked for this book (``status``):
 
 Everything else (speedups, implied acceptance rates, rounding intervals,
 the bonus-token error) is *computed* here from those inputs with the core
-formulas of :mod:`specdec.acceptance`, :mod:`specdec.economics` and the
-metric conversions of :mod:`specdec.sampling`. The chapters glue the
+formulas of :mod:`specdec.acceptance` and :mod:`specdec.economics`; reading
+an engine's counters is :mod:`specdec.estimation`. The chapters glue the
 computed values; the tests pin them against independent arithmetic.
 
-Defined in chapter "Published results, recomputed" (Part III, chapter 2) and
-"What serving engines print" (Part III, chapter 3).
+Defined in chapters "Published results, recomputed" and "What serving
+engines print".
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ._validate import (
+    check_broadcast,
     check_integer,
     check_nonnegative,
     check_positive,
     check_probability,
+    describe,
     is_scalar_input,
     to_output,
 )
-from .acceptance import expected_tokens
-from .economics import improvement_factor, operations_factor, optimal_k, speedup_from_costs
-from .sampling import alpha_from_draft_acceptance_rate, alpha_from_mean_acceptance_length
+from .acceptance import (
+    alpha_for_expected_tokens,
+    draft_acceptance_rate,
+    expected_tokens,
+    mean_acceptance_length,
+)
+from .economics import improvement_factor, operations_factor, optimal_k, round_cost, speedup_from_costs
+from .estimation import EngineReading
 
 __all__ = [
     "Source", "Quoted", "SOURCES",
     "LEVIATHAN_TABLE1", "LEVIATHAN_T5", "CHEN_CHINCHILLA", "MEDUSA_SPEEDUPS", "MEDUSA_RATE_OVERHEAD",
     "EAGLE_CLAIMS", "MAGICDEC_CLAIM", "VLLM_COUNTERS",
     "leviathan_table1", "leviathan_t5_expected", "leviathan_optimal_gamma", "leviathan_minimum_speedup",
-    "chen_speedups_from_times", "implied_alpha", "chen_implied_alpha",
+    "chen_speedups_from_times", "implied_alpha", "implied_draft_cost", "chen_implied_alpha",
     "medusa_speedup", "medusa_check",
-    "expected_tokens_without_bonus", "bonus_token_error",
-    "EngineReading", "read_engine_counters", "metric_readings", "misread_alphas",
+    "bonus_token_error",
+    "metric_readings", "misread_alphas",
     "rounding_interval",
 ]
 
@@ -90,9 +97,9 @@ class Quoted:
 
     def __post_init__(self):
         if self.status not in ("verified", "secondary", "unverified"):
-            raise ValueError(f"status must be 'verified', 'secondary' or 'unverified'; got {self.status!r}")
+            raise ValueError(f"status must be 'verified', 'secondary' or 'unverified'; got {describe(self.status)}")
         if self.source not in SOURCES:
-            raise ValueError(f"source must be a key of SOURCES; got {self.source!r}")
+            raise ValueError(f"source must be a key of SOURCES; got {describe(self.source)}")
 
 
 SOURCES: dict[str, Source] = {
@@ -202,10 +209,13 @@ MAGICDEC_CLAIM = Quoted({"speedup": 2.51, "model": "Llama3.1-8B", "batch": (32, 
                         "Abstract", "verified", "the arXiv abstract (2408.11049v4)")
 
 VLLM_COUNTERS = Quoted(("vllm:spec_decode_num_drafts_total", "vllm:spec_decode_num_draft_tokens_total",
-                        "vllm:spec_decode_num_accepted_tokens_total"),
+                        "vllm:spec_decode_num_accepted_tokens_total",
+                        "vllm:spec_decode_num_accepted_tokens_per_pos_total"),
                        "vllm-metrics", "metrics reference; accept_length = 1 + accepted / drafts, "
-                       "acceptance_rate = accepted / draft_tokens", "verified",
-                       "NVIDIA NeMo AutoModel bench_vllm and AIPerf documentation pages")
+                       "acceptance_rate = accepted / draft_tokens, per-position rate = accepted_per_pos / drafts",
+                       "verified",
+                       "NVIDIA NeMo AutoModel bench_vllm and AIPerf documentation pages; vLLM's source, "
+                       "vllm/v1/spec_decode/metrics.py (see specdec.estimation.VLLM_METRICS for the commits read)")
 
 
 def _t5_column(name: str) -> np.ndarray:
@@ -224,7 +234,7 @@ def leviathan_table1(c=0.0, c_hat=0.0):
     operations :func:`specdec.operations_factor` (Theorem 3.11), both at the
     table's ``c = c_hat = 0`` unless given.
 
-    Defined in chapter "Published results, recomputed" (Part III, chapter 2).
+    Defined in chapter "Published results, recomputed".
 
     Parameters
     ----------
@@ -268,7 +278,7 @@ def rounding_interval(alpha, k, c, alpha_half_width=0.005, c_half_width=0.005):
     sit at opposite corners. A printed value is *consistent* with the
     printed inputs when it lies in this interval widened by its own rounding.
 
-    Defined in chapter "Published results, recomputed" (Part III, chapter 2).
+    Defined in chapter "Published results, recomputed".
 
     Parameters
     ----------
@@ -310,7 +320,7 @@ def leviathan_t5_expected(printed_decimals=1):
     Uses the printed alpha, gamma and c of each row in Theorem 3.8 and
     compares with the printed expected and measured speedups.
 
-    Defined in chapter "Published results, recomputed" (Part III, chapter 2).
+    Defined in chapter "Published results, recomputed".
 
     Parameters
     ----------
@@ -356,7 +366,7 @@ def leviathan_optimal_gamma(alpha, c, k_max=64):
     Maximizes Theorem 3.8's improvement factor over ``gamma = 1 .. k_max``,
     i.e. :func:`specdec.optimal_k` with ``c_draft = c`` and ``c_verify = 1``.
 
-    Defined in chapter "Published results, recomputed" (Part III, chapter 2).
+    Defined in chapter "Published results, recomputed".
 
     Parameters
     ----------
@@ -388,7 +398,7 @@ def leviathan_minimum_speedup(alpha, c):
     Theorem 3.8 at ``gamma = 1`` is exactly ``(1 + alpha) / (1 + c)``, which
     exceeds 1 whenever ``alpha > c``; the optimal gamma can only do better.
 
-    Defined in chapter "Published results, recomputed" (Part III, chapter 2).
+    Defined in chapter "Published results, recomputed".
 
     Parameters
     ----------
@@ -410,6 +420,7 @@ def leviathan_minimum_speedup(alpha, c):
     """
     a = check_probability(alpha, "alpha")
     cc = check_nonnegative(c, "c", "(ratio of draft to target step time)")
+    check_broadcast(alpha=a, c=cc)
     return to_output((1.0 + a) / (1.0 + cc), is_scalar_input(alpha, c))
 
 
@@ -421,7 +432,7 @@ def leviathan_minimum_speedup(alpha, c):
 def chen_speedups_from_times(decimals=2):
     """Speedups implied by Chen et al.'s printed mean token times, beside the printed speedups.
 
-    Defined in chapter "Published results, recomputed" (Part III, chapter 2).
+    Defined in chapter "Published results, recomputed".
 
     Parameters
     ----------
@@ -463,9 +474,9 @@ def implied_alpha(speedup, k, c_draft, c_verify=1.0):
 
     Solves ``E[L](alpha, k) = speedup * (k * c_draft + c_verify)`` for alpha
     (E[L] is increasing in alpha, so the answer is unique), using
-    :func:`specdec.sampling.alpha_from_mean_acceptance_length`.
+    :func:`specdec.acceptance.alpha_for_expected_tokens`.
 
-    Defined in chapter "Published results, recomputed" (Part III, chapter 2).
+    Defined in chapter "Published results, recomputed".
 
     Parameters
     ----------
@@ -499,20 +510,75 @@ def implied_alpha(speedup, k, c_draft, c_verify=1.0):
     kk = check_integer(k, "k", minimum=1)
     cd = check_nonnegative(c_draft, "c_draft", "(fraction of a target step)")
     cv = check_positive(c_verify, "c_verify", "(fraction of a target step)")
-    needed = s * (kk * cd + cv)
-    bad = (needed < 1.0) | (needed > kk + 1.0)
+    shape = check_broadcast(speedup=s, k=kk, c_draft=cd, c_verify=cv)
+    needed = np.broadcast_to(s * round_cost(kk, cd, cv), shape)
+    bad = (needed < 1.0) | (needed > np.broadcast_to(kk, shape) + 1.0)
     if np.any(bad):
-        val = np.broadcast_to(s, bad.shape)[bad].flat[0]
-        raise ValueError(f"speedup {val!r} needs E[L] outside [1, k + 1] at these costs; "
+        val = np.broadcast_to(s, shape)[bad].flat[0]
+        raise ValueError(f"speedup {describe(val)} needs E[L] outside [1, k + 1] at these costs; "
                          "no acceptance rate reproduces it")
-    out = alpha_from_mean_acceptance_length(needed, kk)
-    return to_output(out, is_scalar_input(speedup, k, c_draft, c_verify))
+    return to_output(alpha_for_expected_tokens(needed, kk), is_scalar_input(speedup, k, c_draft, c_verify))
+
+
+def implied_draft_cost(speedup, alpha, k, c_verify=1.0):
+    r"""The draft cost at which the i.i.d. model reproduces a measured speedup.
+
+    Solves :math:`S = E[L](\alpha, k) / (k\,c_d + c_v)` for :math:`c_d`:
+
+    .. math:: c_d = \frac{E[L](\alpha, k) / S - c_v}{k}
+
+    With ``c_verify = 1`` this inverts Leviathan et al.'s Theorem 3.8 for
+    their ``c``: the cost ratio a measured walltime improvement implies at a
+    printed alpha and gamma.
+
+    Defined in chapter "Published results, recomputed".
+
+    Parameters
+    ----------
+    speedup : float or array_like
+        Measured speedup over plain decoding, > 0.
+    alpha : float or array_like
+        Acceptance rate in [0, 1].
+    k : int or array_like of int
+        Draft tokens per round (their gamma), >= 1.
+    c_verify : float or array_like, optional
+        Verification pass as a fraction of a target step, > 0. Default 1.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        ``c_draft`` as a fraction of one target step (>= 0).
+
+    Raises
+    ------
+    ValueError
+        If the speedup exceeds ``E[L] / c_verify``: even free drafts could
+        not produce it, so no draft cost reproduces it.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> c = sd.literature.implied_draft_cost(2.0, 0.8, 4)
+    >>> round(c, 4), round(sd.improvement_factor(0.8, 4, c), 12)
+    (0.1702, 2.0)
+    """
+    s = check_positive(speedup, "speedup", "(ratio)")
+    a = check_probability(alpha, "alpha")
+    kk = check_integer(k, "k", minimum=1)
+    cv = check_positive(c_verify, "c_verify", "(fraction of a target step)")
+    shape = check_broadcast(speedup=s, alpha=a, k=kk, c_verify=cv)
+    c = np.broadcast_to((expected_tokens(a, kk) / s - cv) / kk, shape)
+    if np.any(c < 0):
+        val = np.broadcast_to(s, shape)[c < 0].flat[0]
+        raise ValueError(f"speedup {describe(val)} exceeds E[L] / c_verify at this alpha and k: even free drafts "
+                         "could not produce it, so no draft cost reproduces it")
+    return to_output(c, is_scalar_input(speedup, alpha, k, c_verify))
 
 
 def chen_implied_alpha(c_draft=None, c_verify=1.0, use="printed"):
     """Implied alpha for each row of Chen et al.'s Table 1 under the i.i.d. model.
 
-    Defined in chapter "Published results, recomputed" (Part III, chapter 2).
+    Defined in chapter "Published results, recomputed".
 
     Parameters
     ----------
@@ -537,7 +603,7 @@ def chen_implied_alpha(c_draft=None, c_verify=1.0, use="printed"):
     [0.724, 0.748, 0.851]
     """
     if use not in ("printed", "times"):
-        raise ValueError(f"use must be 'printed' or 'times'; got {use!r}")
+        raise ValueError(f"use must be 'printed' or 'times'; got {describe(use)}")
     if c_draft is None:
         c_draft = float(CHEN_CHINCHILLA["draft_ms"].value) / float(CHEN_CHINCHILLA["baseline_ms"].value)
     r = chen_speedups_from_times()
@@ -557,7 +623,7 @@ def medusa_speedup(acceleration_rate, overhead):
     overhead is one Medusa step's time relative to a plain decoding step (our
     ``k * c_draft + c_verify`` folded into one number).
 
-    Defined in chapter "Published results, recomputed" (Part III, chapter 2).
+    Defined in chapter "Published results, recomputed".
 
     Parameters
     ----------
@@ -579,15 +645,16 @@ def medusa_speedup(acceleration_rate, overhead):
     """
     r = check_positive(acceleration_rate, "acceleration_rate", "(tokens per step)")
     if np.any(r < 1.0):
-        raise ValueError(f"acceleration_rate must be >= 1 token per step; got {r[r < 1.0].flat[0]!r}")
+        raise ValueError(f"acceleration_rate must be >= 1 token per step; got {describe(r[r < 1.0].flat[0])}")
     o = check_positive(overhead, "overhead", "(relative step time)")
+    check_broadcast(acceleration_rate=r, overhead=o)
     return to_output(r / o, is_scalar_input(acceleration_rate, overhead))
 
 
 def medusa_check(decimals=2):
     """Check Medusa's identity on the (illustrative) acceleration-rate and overhead pairs.
 
-    Defined in chapter "Published results, recomputed" (Part III, chapter 2).
+    Defined in chapter "Published results, recomputed".
 
     Parameters
     ----------
@@ -623,44 +690,10 @@ def medusa_check(decimals=2):
 # --------------------------------------------------------------------------
 
 
-def expected_tokens_without_bonus(alpha, k):
-    r"""The common calculator error: expected accepted drafts, mistaken for tokens per round.
-
-    .. math:: \alpha \frac{1 - \alpha^{k}}{1 - \alpha} = E[L] - 1
-
-    It counts the accepted drafts and forgets the token the target adds in
-    every round (the correction after a rejection, or the bonus after a full
-    acceptance), so it is exactly one token short.
-
-    Defined in chapter "Published results, recomputed" (Part III, chapter 2).
-
-    Parameters
-    ----------
-    alpha : float or array_like
-        Acceptance rate in [0, 1].
-    k : int or array_like of int
-        Draft tokens per round, >= 1.
-
-    Returns
-    -------
-    float or numpy.ndarray
-        Expected accepted drafts per round, in [0, k].
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> round(sd.literature.expected_tokens_without_bonus(0.8, 5), 4)
-    2.6893
-    """
-    a = check_probability(alpha, "alpha")
-    kk = check_integer(k, "k", minimum=1)
-    return to_output(np.asarray(expected_tokens(a, kk), dtype=float) - 1.0, is_scalar_input(alpha, k))
-
-
 def bonus_token_error(alpha, k, c_draft, c_verify=1.0):
     """How much a calculator that omits the target's token understates the speedup.
 
-    Defined in chapter "Published results, recomputed" (Part III, chapter 2).
+    Defined in chapter "Published results, recomputed".
 
     Parameters
     ----------
@@ -688,8 +721,7 @@ def bonus_token_error(alpha, k, c_draft, c_verify=1.0):
     (2.951, 2.151)
     """
     correct = speedup_from_costs(alpha, k, c_draft, c_verify)
-    cost = np.asarray(check_integer(k, "k", minimum=1) * check_nonnegative(c_draft, "c_draft")
-                      + check_positive(c_verify, "c_verify"))
+    cost = np.asarray(round_cost(k, c_draft, c_verify))
     scalar = is_scalar_input(alpha, k, c_draft, c_verify)
     wrong = np.asarray(correct) - 1.0 / cost
     return {
@@ -705,97 +737,10 @@ def bonus_token_error(alpha, k, c_draft, c_verify=1.0):
 # --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class EngineReading:
-    """What an engine's speculative decoding counters mean, converted to the book's alpha.
-
-    Attributes are per-round means over the counted window:
-    ``mean_acceptance_length`` (with the bonus token, E[L]),
-    ``accepted_per_round`` (E[L] - 1), ``draft_acceptance_rate``
-    (accepted / drafted), ``k`` (drafted / rounds), ``alpha`` (the i.i.d.
-    acceptance rate that reproduces them), and ``per_position`` (accepted
-    counts at each position / rounds, if given) with ``conditional`` rates
-    (each position's count over the previous one's).
-    """
-
-    num_drafts: float
-    num_draft_tokens: float
-    num_accepted_tokens: float
-    k: int
-    mean_acceptance_length: float
-    accepted_per_round: float
-    draft_acceptance_rate: float
-    alpha: float
-    per_position: np.ndarray | None = field(default=None)
-    conditional: np.ndarray | None = field(default=None)
-
-
-def read_engine_counters(num_drafts, num_draft_tokens, num_accepted_tokens, accepted_per_position=None):
-    """Turn an engine's three speculative decoding counters into alpha.
-
-    The counters are those vLLM exports (rounds, drafted tokens, accepted
-    drafts); differences of two snapshots give a window. The engine's own
-    derived figures are ``1 + accepted / drafts`` (mean acceptance length,
-    bonus included) and ``accepted / draft tokens`` (draft acceptance rate);
-    under the i.i.d. model both lead to the same alpha.
-
-    Defined in chapter "What serving engines print" (Part III, chapter 3).
-
-    Parameters
-    ----------
-    num_drafts : float
-        Verification rounds in the window, > 0.
-    num_draft_tokens : float
-        Draft tokens proposed, > 0; must be a whole multiple of ``num_drafts``
-        (a fixed k per round) within 1e-9.
-    num_accepted_tokens : float
-        Draft tokens accepted, in [0, num_draft_tokens].
-    accepted_per_position : array_like, optional
-        Accepted drafts at positions 1..k (counts), non-increasing.
-
-    Returns
-    -------
-    EngineReading
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> r = sd.literature.read_engine_counters(1000, 4000, 2362)
-    >>> r.k, round(r.mean_acceptance_length, 3), round(r.draft_acceptance_rate, 4), round(r.alpha, 3)
-    (4, 3.362, 0.5905, 0.8)
-    """
-    n = float(check_positive(num_drafts, "num_drafts", "(rounds)"))
-    d = float(check_positive(num_draft_tokens, "num_draft_tokens", "(tokens)"))
-    a = float(check_nonnegative(num_accepted_tokens, "num_accepted_tokens", "(tokens)"))
-    if a > d:
-        raise ValueError(f"num_accepted_tokens must be <= num_draft_tokens ({d!r}); got {a!r}")
-    k_float = d / n
-    k = int(round(k_float))
-    if abs(k_float - k) > 1e-9 or k < 1:
-        raise ValueError(f"num_draft_tokens / num_drafts must be a whole k >= 1 (fixed drafts per round); "
-                         f"got {k_float!r}")
-    length = 1.0 + a / n
-    rate = a / d
-    alpha = float(alpha_from_draft_acceptance_rate(rate, k))
-    per_position = conditional = None
-    if accepted_per_position is not None:
-        counts = check_nonnegative(accepted_per_position, "accepted_per_position", "(tokens)")
-        if counts.ndim != 1 or counts.shape[0] != k:
-            raise ValueError(f"accepted_per_position must have k = {k} entries; got shape {counts.shape}")
-        if np.any(np.diff(counts) > 0) or counts[0] > n:
-            raise ValueError("accepted_per_position must be non-increasing and at most num_drafts")
-        if abs(counts.sum() - a) > 1e-6 * max(a, 1.0):
-            raise ValueError(f"accepted_per_position must sum to num_accepted_tokens ({a!r}); got {counts.sum()!r}")
-        per_position = counts / n
-        previous = np.concatenate(([n], counts[:-1]))
-        conditional = np.divide(counts, previous, out=np.zeros_like(counts), where=previous > 0)
-    return EngineReading(n, d, a, k, length, length - 1.0, rate, alpha, per_position, conditional)
-
-
 def metric_readings(alpha, k):
     """The numbers an engine would print for a given alpha and k, side by side.
 
-    Defined in chapter "What serving engines print" (Part III, chapter 3).
+    Defined in chapter "What serving engines print".
 
     Parameters
     ----------
@@ -819,25 +764,25 @@ def metric_readings(alpha, k):
     """
     a = check_probability(alpha, "alpha")
     kk = check_integer(k, "k", minimum=1)
-    el = np.asarray(expected_tokens(a, kk), dtype=float)
+    shape = check_broadcast(alpha=a, k=kk)
     scalar = is_scalar_input(alpha, k)
     return {
-        "alpha": to_output(np.broadcast_to(a, el.shape), scalar),
-        "draft_acceptance_rate": to_output((el - 1.0) / kk, scalar),
-        "length_with_bonus": to_output(el, scalar),
-        "length_without_bonus": to_output(el - 1.0, scalar),
+        "alpha": to_output(np.broadcast_to(a, shape), scalar),
+        "draft_acceptance_rate": draft_acceptance_rate(alpha, k),
+        "length_with_bonus": mean_acceptance_length(alpha, k),
+        "length_without_bonus": mean_acceptance_length(alpha, k, include_bonus=False),
     }
 
 
 def misread_alphas(reading):
-    """The alphas a reader gets from an :class:`EngineReading` by each common misreading.
+    """The alphas a reader gets from an engine reading by each common misreading.
 
-    Defined in chapter "What serving engines print" (Part III, chapter 3).
+    Defined in chapter "What serving engines print".
 
     Parameters
     ----------
-    reading : EngineReading
-        From :func:`read_engine_counters`.
+    reading : specdec.estimation.EngineReading
+        From :func:`specdec.estimation.read_engine_counters`.
 
     Returns
     -------
@@ -851,17 +796,19 @@ def misread_alphas(reading):
     Examples
     --------
     >>> import specdec as sd
-    >>> r = sd.literature.read_engine_counters(1000, 4000, 2362)
+    >>> r = sd.estimation.read_engine_counters(1000, 4000, 2362)
     >>> m = sd.literature.misread_alphas(r)
     >>> round(m["rate_as_alpha"], 4)
     0.5905
     """
     if not isinstance(reading, EngineReading):
-        raise TypeError(f"reading must be an EngineReading (from read_engine_counters); got {type(reading).__name__}")
+        raise TypeError(f"reading must be an EngineReading (from specdec.estimation.read_engine_counters); "
+                        f"got {type(reading).__name__}")
     k = reading.k
     el = reading.mean_acceptance_length
-    wrong_with = float(alpha_from_mean_acceptance_length(max(el - 1.0, 1.0), k)) if el - 1.0 >= 1.0 else 0.0
-    wrong_without = float(alpha_from_mean_acceptance_length(el, k, include_bonus=False)) if el <= k else float("nan")
+    m = reading.mean_draft_length if reading.mean_draft_length else float(k)
+    wrong_with = float(alpha_for_expected_tokens(max(el - 1.0, 1.0), m)) if el - 1.0 >= 1.0 else 0.0
+    wrong_without = float(alpha_for_expected_tokens(el + 1.0, m)) if el <= m else float("nan")
     return {
         "correct": reading.alpha,
         "rate_as_alpha": reading.draft_acceptance_rate,

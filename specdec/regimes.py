@@ -24,11 +24,10 @@ model in the serving stack), **hurts** below :data:`HURTS_BELOW` = 0.95 (a
 5 % loss, clearly worse than not speculating), and is **neutral** in between:
 the measured difference is too small to be worth the complexity. The first
 source's checklist uses a stricter "worth it" rule of 1.3
-(:data:`specdec.workload.WORTH_IT_SPEEDUP`); pass it as ``helps_above`` to
+(:data:`specdec.checklist.WORTH_IT_SPEEDUP`); pass it as ``helps_above`` to
 apply that rule instead.
 
-Defined in chapters "Latency, throughput and memory" and "When not to use it"
-(Part II, chapters 5 and 6).
+Defined in chapters "Latency, throughput and memory" and "When not to use it".
 """
 
 from __future__ import annotations
@@ -43,12 +42,15 @@ from ._validate import (
     check_nonnegative,
     check_positive,
     check_probability,
+    describe,
     is_scalar_input,
     to_output,
 )
-from . import hardware as _hw
+from . import deployment as _dep
 from .economics import break_even_alpha
-from . import workload as _wl
+from .hardware import crossover_batch
+from .memory import max_concurrent_sequences
+from .request import decode_time
 
 __all__ = [
     "HELPS_ABOVE",
@@ -89,7 +91,7 @@ def _check_thresholds(helps_above, hurts_below):
     ha = float(check_positive(helps_above, "helps_above", "(speedup)"))
     hb = float(check_positive(hurts_below, "hurts_below", "(speedup)"))
     if hb > ha:
-        raise ValueError(f"hurts_below must be <= helps_above; got hurts_below={hb!r} > helps_above={ha!r}")
+        raise ValueError(f"hurts_below must be <= helps_above; got hurts_below={describe(hb)} > helps_above={describe(ha)}")
     return ha, hb
 
 
@@ -99,7 +101,7 @@ def classify_speedup(speedup, helps_above=HELPS_ABOVE, hurts_below=HURTS_BELOW):
     ``1`` where ``speedup > helps_above``, ``-1`` where ``speedup < hurts_below``,
     ``0`` otherwise (both thresholds count as neutral).
 
-    Defined in chapter "When not to use it" (Part II, chapter 6).
+    Defined in chapter "When not to use it".
 
     Parameters
     ----------
@@ -139,7 +141,7 @@ def end_to_end_speedup(decode_speedup, prefill_share):
     ``S_e2e`` lies between 1 and ``S``; it is ``S`` when ``p = 0`` and 1 when
     ``p = 1``, and it can never exceed ``1 / p`` however large ``S`` is.
 
-    Defined in chapter "When not to use it" (Part II, chapter 6).
+    Defined in chapter "When not to use it".
 
     Parameters
     ----------
@@ -171,9 +173,9 @@ def prefill_share(ttft, tpot, output_tokens):
 
     ``ttft / (ttft + tpot * (output_tokens - 1))``: the first token comes with
     the prefill, every later one costs one TPOT
-    (:func:`specdec.workload.decode_time`).
+    (:func:`specdec.request.decode_time`).
 
-    Defined in chapter "When not to use it" (Part II, chapter 6).
+    Defined in chapter "When not to use it".
 
     Parameters
     ----------
@@ -196,7 +198,7 @@ def prefill_share(ttft, tpot, output_tokens):
     0.5
     """
     tf = check_nonnegative(ttft, "ttft", "(time)")
-    decode = np.asarray(_wl.decode_time(tpot, output_tokens), dtype=float)
+    decode = np.asarray(decode_time(tpot, output_tokens), dtype=float)
     total = tf + decode
     with np.errstate(invalid="ignore", divide="ignore"):
         out = np.where(total > 0, tf / np.where(total > 0, total, 1.0), 1.0)   # no decode and no TTFT: all prefill
@@ -213,7 +215,7 @@ def max_prefill_share(decode_speedup, required=HELPS_ABOVE):
     ``nan`` when ``S <= R`` (not even a pure-decode request reaches ``R``),
     and ``p* = 1`` only in the limit ``R = 1`` (any share breaks even).
 
-    Defined in chapter "When not to use it" (Part II, chapter 6).
+    Defined in chapter "When not to use it".
 
     Parameters
     ----------
@@ -236,7 +238,7 @@ def max_prefill_share(decode_speedup, required=HELPS_ABOVE):
     s = check_positive(decode_speedup, "decode_speedup", "(ratio)")
     r = check_positive(required, "required", "(ratio)")
     if (r < 1).any():
-        raise ValueError(f"required must be >= 1 (an end-to-end speedup); got {r[r < 1].flat[0]!r}")
+        raise ValueError(f"required must be >= 1 (an end-to-end speedup); got {describe(r[r < 1].flat[0])}")
     s, r = np.broadcast_arrays(s, r)
     ok = s > r
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -248,7 +250,7 @@ def max_prefill_share(decode_speedup, required=HELPS_ABOVE):
 class RegimeMap:
     """Speedup and regime over a grid of acceptance rates and a second variable.
 
-    Defined in chapter "When not to use it" (Part II, chapter 6).
+    Defined in chapter "When not to use it".
 
     Attributes
     ----------
@@ -280,7 +282,7 @@ class RegimeMap:
     def share(self, code):
         """Fraction of the grid's cells in regime ``code`` (1, 0 or -1)."""
         if code not in REGIME_NAMES:
-            raise ValueError(f"code must be one of {sorted(REGIME_NAMES)}; got {code!r}")
+            raise ValueError(f"code must be one of {sorted(REGIME_NAMES)}; got {describe(code)}")
         return float(np.mean(self.regime == code))
 
 
@@ -299,7 +301,7 @@ def batch_alpha_map(target, draft, hardware, alphas, batches, k=5, context=0, *,
     then :func:`classify_speedup`. Memory is not checked (see
     :func:`capacity_comparison`).
 
-    Defined in chapter "When not to use it" (Part II, chapter 6).
+    Defined in chapter "When not to use it".
 
     Parameters
     ----------
@@ -338,7 +340,7 @@ def batch_alpha_map(target, draft, hardware, alphas, batches, k=5, context=0, *,
         if np.ndim(value) != 0:
             raise TypeError(f"{name} must be a single whole number, got an array of shape {np.shape(value)}")
     ha, hb = _check_thresholds(helps_above, hurts_below)
-    s = np.asarray(_hw.speculative_speedup(target, draft, hardware, a[:, None], k, b[None, :], context,
+    s = np.asarray(_dep.speculative_speedup(target, draft, hardware, a[:, None], k, b[None, :], context,
                                            t_overhead=t_overhead, draft_cost_override=draft_cost_override), dtype=float)
     s = np.broadcast_to(s, (a.size, b.size)).copy()
     settings = dict(target=target.name, draft=None if draft is None else draft.name, hardware=hardware.name,
@@ -354,7 +356,7 @@ def prefill_alpha_map(target, draft, hardware, alphas, prefill_shares, k=5, batc
     at ``batch`` and ``context``; the end-to-end speedup from
     :func:`end_to_end_speedup`.
 
-    Defined in chapter "When not to use it" (Part II, chapter 6).
+    Defined in chapter "When not to use it".
 
     Parameters
     ----------
@@ -387,7 +389,7 @@ def prefill_alpha_map(target, draft, hardware, alphas, prefill_shares, k=5, batc
         if np.ndim(value) != 0:
             raise TypeError(f"{name} must be a single whole number, got an array of shape {np.shape(value)}")
     ha, hb = _check_thresholds(helps_above, hurts_below)
-    s_dec = np.asarray(_hw.speculative_speedup(target, draft, hardware, a, k, batch, context, t_overhead=t_overhead,
+    s_dec = np.asarray(_dep.speculative_speedup(target, draft, hardware, a, k, batch, context, t_overhead=t_overhead,
                                                draft_cost_override=draft_cost_override), dtype=float)
     s = np.asarray(end_to_end_speedup(np.broadcast_to(s_dec, a.shape)[:, None], p[None, :]), dtype=float)
     settings = dict(target=target.name, draft=None if draft is None else draft.name, hardware=hardware.name,
@@ -399,7 +401,7 @@ def prefill_alpha_map(target, draft, hardware, alphas, prefill_shares, k=5, batc
 class CapacityComparison:
     """A replica at its memory limit, without and with speculation.
 
-    Defined in chapter "Latency, throughput and memory" (Part II, chapter 5).
+    Defined in chapter "Latency, throughput and memory".
 
     Attributes
     ----------
@@ -462,7 +464,7 @@ def capacity_comparison(target, draft, hardware, alpha, k, context, *, t_overhea
     ``throughput_ratio = speedup_at_speculative_batch * memory_factor``, with
     ``memory_factor`` the share of baseline throughput kept at the smaller batch.
 
-    Defined in chapter "Latency, throughput and memory" (Part II, chapter 5).
+    Defined in chapter "Latency, throughput and memory".
 
     Parameters
     ----------
@@ -500,12 +502,12 @@ def capacity_comparison(target, draft, hardware, alpha, k, context, *, t_overhea
         raise TypeError(f"k must be a single whole number, got an array of shape {np.shape(k)}")
     a = check_probability(alpha, "alpha")
     c = check_integer(context, "context", minimum=1)
-    b0 = np.asarray(_hw.max_concurrent_sequences(target, hardware, c))
-    b1 = np.asarray(_hw.max_concurrent_sequences(target, hardware, c, draft=draft, k=k))
+    b0 = np.asarray(max_concurrent_sequences(target, hardware, c))
+    b1 = np.asarray(max_concurrent_sequences(target, hardware, c, draft=draft, k=k))
     if (b1 < 1).any():
         raise ValueError("the target and draft weights leave no memory for a single sequence at this context")
-    base = _hw.speculative_costs(target, draft, hardware, a, k, b0, c, t_overhead=t_overhead)
-    spec = _hw.speculative_costs(target, draft, hardware, a, k, b1, c, t_overhead=t_overhead)
+    base = _dep.speculative_costs(target, draft, hardware, a, k, b0, c, t_overhead=t_overhead)
+    spec = _dep.speculative_costs(target, draft, hardware, a, k, b1, c, t_overhead=t_overhead)
     scalar = is_scalar_input(alpha, context)
     out = lambda x: to_output(np.asarray(x, dtype=float), scalar)  # noqa: E731
     return CapacityComparison(
@@ -520,7 +522,7 @@ def capacity_comparison(target, draft, hardware, alpha, k, context, *, t_overhea
 class CapacityPlan:
     """Replica counts for a token demand: the right plan and the latency-speedup mistake.
 
-    Defined in chapter "Latency, throughput and memory" (Part II, chapter 5).
+    Defined in chapter "Latency, throughput and memory".
 
     Attributes
     ----------
@@ -562,7 +564,7 @@ def capacity_plan(demand, throughput_baseline, throughput_speculative, latency_s
     really run. Dividing the baseline replica count by the latency speedup
     assumes the two are equal.
 
-    Defined in chapter "Latency, throughput and memory" (Part II, chapter 5).
+    Defined in chapter "Latency, throughput and memory".
 
     Parameters
     ----------
@@ -603,7 +605,7 @@ def capacity_plan(demand, throughput_baseline, throughput_speculative, latency_s
 class Diagnosis:
     """Where one deployment falls on the regime maps, and which of the three reasons apply.
 
-    Defined in chapter "When not to use it" (Part II, chapter 6).
+    Defined in chapter "When not to use it".
 
     Attributes
     ----------
@@ -656,7 +658,7 @@ def diagnose(target, draft, hardware, alpha, k, batch=1, context=0, prefill_shar
              helps_above=HELPS_ABOVE, hurts_below=HURTS_BELOW):
     """Place one deployment on the regime maps and say which of the three reasons apply.
 
-    Defined in chapter "When not to use it" (Part II, chapter 6).
+    Defined in chapter "When not to use it".
 
     Parameters
     ----------
@@ -697,11 +699,11 @@ def diagnose(target, draft, hardware, alpha, k, batch=1, context=0, prefill_shar
     c = int(check_integer(context, "context", minimum=0))
     p = float(check_probability(prefill_share, "prefill_share"))
     ha, hb = _check_thresholds(helps_above, hurts_below)
-    s = float(_hw.speculative_speedup(target, draft, hardware, a, kk, b, c))
+    s = float(_dep.speculative_speedup(target, draft, hardware, a, kk, b, c))
     e2e = float(end_to_end_speedup(s, p))
-    r1 = _hw.speculative_costs(target, draft, hardware, a, kk, 1, c)
+    r1 = _dep.speculative_costs(target, draft, hardware, a, kk, 1, c)
     a_help = float(break_even_alpha(kk, ha * float(r1.c_draft), ha * float(r1.c_verify)))
-    b_cross = float(_hw.crossover_batch(target, hardware, c, kk + 1))
+    b_cross = float(crossover_batch(target, hardware, c, kk + 1))
     p_max = float(max_prefill_share(s, max(ha, 1.0)))
     low = bool(not np.isfinite(a_help) or a < a_help)
     compute = bool(b >= b_cross and s <= ha)

@@ -261,3 +261,99 @@ def test_acceptance_rate_bad_distributions(p, q, match):
 def test_acceptance_rate_type_error():
     with pytest.raises(TypeError, match="p must be"):
         sd.acceptance_rate("abc", [1.0])
+
+
+# ------------------------------------------------------- wasted draft fraction
+def test_wasted_draft_fraction_exact():
+    """1 - (E[L] - 1)/k against exact fractions; 0 at alpha = 1, 1 at alpha = 0."""
+    for alpha, k in [(Fraction(1, 2), 5), (Fraction(4, 5), 5), (Fraction(9, 10), 3)]:
+        kept = sum(alpha**i for i in range(k + 1)) - 1
+        assert sd.acceptance.wasted_draft_fraction(float(alpha), k) == pytest.approx(float(1 - kept / k), rel=1e-14)
+    assert_allclose(sd.acceptance.wasted_draft_fraction(np.array([0.0, 1.0]), 4), [1.0, 0.0], atol=1e-15)
+    with pytest.raises(ValueError, match="alpha"):
+        sd.acceptance.wasted_draft_fraction(1.5, 3)
+
+
+def test_wasted_draft_fraction_monte_carlo():
+    """A seeded simulation of rounds agrees within 5 standard errors."""
+    rng = np.random.default_rng(20261130)
+    alpha, k, n = 0.5, 5, 200_000
+    accepted_flags = rng.random((n, k)) < alpha
+    accepted = np.argmin(np.concatenate([accepted_flags, np.zeros((n, 1), bool)], axis=1), axis=1)
+    wasted = 1 - accepted / k
+    assert abs(wasted.mean() - sd.acceptance.wasted_draft_fraction(alpha, k)) < 5 * wasted.std() / np.sqrt(n)
+
+
+# --------------------------------------------------------------------------
+# serving metrics
+# --------------------------------------------------------------------------
+
+
+def test_source_numbers_at_alpha_08():
+    """Second source: at alpha = 0.8, k = 1, 2, 4, 8 give 1.8, 2.44, 3.36, 4.33 tokens per round (E[L], bonus counted)."""
+    exact = [Fraction(1) + sum(Fraction(4, 5) ** i for i in range(1, k + 1)) for k in (1, 2, 4, 8)]
+    assert [float(x) for x in exact] == pytest.approx([1.8, 2.44, 3.3616, 4.32891136], rel=1e-12)
+    got = sd.acceptance.mean_acceptance_length(0.8, np.array([1, 2, 4, 8]))
+    assert_allclose(got, [float(x) for x in exact], rtol=1e-13)
+    # the source's printed values: 1.8, 2.44, 3.36 (3.3616), 4.33 (4.3289)
+    assert_allclose(np.round(got, 2), [1.8, 2.44, 3.36, 4.33])
+
+
+def test_draft_acceptance_rate_by_hand():
+    """accepted/drafted = (alpha + ... + alpha**k) / k with Fractions; below alpha for k > 1."""
+    for alpha, k in [(Fraction(4, 5), 4), (Fraction(1, 2), 3), (Fraction(9, 10), 1)]:
+        exact = sum(alpha**i for i in range(1, k + 1)) / k
+        assert_allclose(sd.acceptance.draft_acceptance_rate(float(alpha), k), float(exact), rtol=1e-14)
+    assert sd.acceptance.draft_acceptance_rate(0.8, 4) < 0.8
+    assert sd.acceptance.draft_acceptance_rate(0.8, 1) == pytest.approx(0.8)
+    assert sd.acceptance.draft_acceptance_rate(1.0, 7) == 1.0 and sd.acceptance.draft_acceptance_rate(0.0, 7) == 0.0
+
+
+def test_mean_acceptance_length_conventions():
+    """With the bonus it is E[L]; without, E[L] - 1 (mean accepted drafts)."""
+    assert_allclose(sd.acceptance.mean_acceptance_length(0.7, 5), sd.expected_tokens(0.7, 5))
+    assert_allclose(sd.acceptance.mean_acceptance_length(0.7, 5, include_bonus=False), sd.expected_tokens(0.7, 5) - 1)
+
+
+@pytest.mark.parametrize("k", [1, 2, 4, 8, 32])
+def test_inverses_round_trip(k):
+    """alpha -> metric -> alpha recovers alpha to 1e-12 on a grid including 0, 1 and 1 - 1e-9."""
+    alpha = np.concatenate([np.linspace(0, 1, 2001), [1 - 1e-9, 1e-9]])
+    assert_allclose(sd.acceptance.alpha_from_draft_acceptance_rate(sd.acceptance.draft_acceptance_rate(alpha, k), k), alpha, atol=1e-12)
+    for bonus in (True, False):
+        length = sd.acceptance.mean_acceptance_length(alpha, k, include_bonus=bonus)
+        assert_allclose(sd.acceptance.alpha_from_mean_acceptance_length(length, k, include_bonus=bonus), alpha, atol=1e-12)
+
+
+def test_inverse_worked_example_and_simulated_log():
+    """An engine printing accepted/drafted 0.5904 at k = 4 means alpha = 0.8, and a simulated log agrees."""
+    assert sd.acceptance.alpha_from_draft_acceptance_rate(0.5904, 4) == pytest.approx(0.8, abs=1e-12)
+    assert sd.acceptance.alpha_from_mean_acceptance_length(3.3616, 4) == pytest.approx(0.8, abs=1e-12)
+    counts = sd.estimation.simulate_accepted_counts(0.8, 4, 200_000, np.random.default_rng(7))
+    rate = counts.sum() / (4 * counts.size)
+    via_rate = sd.acceptance.alpha_from_draft_acceptance_rate(rate, 4)
+    assert abs(via_rate - 0.8) < 0.005
+    assert abs(via_rate - sd.estimation.estimate_alpha(counts, 4).alpha) < 0.005
+
+
+def test_scalar_and_array_outputs():
+    """Scalar calls return Python floats; arrays broadcast."""
+    assert isinstance(sd.acceptance.draft_acceptance_rate(0.8, 4), float)
+    assert isinstance(sd.acceptance.alpha_from_draft_acceptance_rate(0.5, 4), float)
+    assert sd.acceptance.alpha_from_mean_acceptance_length([2.0, 3.0], [4, 4]).shape == (2,)
+
+
+def test_bad_metric_inputs():
+    """Rates outside [0, 1], lengths outside [1, k + 1] (or [0, k]), non-bool include_bonus."""
+    with pytest.raises(ValueError, match="rate must be in"):
+        sd.acceptance.alpha_from_draft_acceptance_rate(1.1, 4)
+    with pytest.raises(ValueError, match=r"length must be in \[1, k \+ 1\]"):
+        sd.acceptance.alpha_from_mean_acceptance_length(5.5, 4)
+    with pytest.raises(ValueError, match=r"length must be in \[1, k \+ 1\]"):
+        sd.acceptance.alpha_from_mean_acceptance_length(0.5, 4)
+    with pytest.raises(ValueError, match=r"length must be in \[0, k\]"):
+        sd.acceptance.alpha_from_mean_acceptance_length(4.5, 4, include_bonus=False)
+    with pytest.raises(TypeError, match="include_bonus"):
+        sd.acceptance.mean_acceptance_length(0.8, 4, include_bonus="yes")
+    with pytest.raises(ValueError, match="k must be"):
+        sd.acceptance.draft_acceptance_rate(0.8, 0)

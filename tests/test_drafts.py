@@ -33,16 +33,6 @@ def test_speedup_grid_matches_fraction_reference():
     assert_allclose(dr.speedup_grid(alphas, ks, 0.05)[:, 1], sd.speedup_from_costs(np.array(alphas), 3, 0.05, 1.0))
 
 
-def test_best_k_growing_verify_brute_force():
-    """The argmax over k, by a plain loop over k with exact fractions."""
-    for alpha, cd, beta in [(0.8, 0.05, 0.1), (0.9, 0.02, 0.05), (0.6, 0.1, 0.2), (0.95, 0.0, 0.02)]:
-        vals = [frac_tokens(alpha, k) / (k * Fraction(cd) + 1 + Fraction(beta) * k) for k in range(1, 65)]
-        assert dr.best_k_growing_verify(alpha, cd, 1.0, beta) == 1 + vals.index(max(vals))
-    # vectorized call agrees with scalar calls
-    got = dr.best_k_growing_verify(np.array([0.6, 0.8, 0.9]), 0.05, 1.0, 0.1)
-    assert got.tolist() == [dr.best_k_growing_verify(a, 0.05, 1.0, 0.1) for a in (0.6, 0.8, 0.9)]
-
-
 def test_growing_verify_makes_large_k_fail_even_with_free_drafts():
     """With c_d = 0 and constant c_v, break-even alpha falls with k; with c_v = 1.5 + 0.1 k it turns back up."""
     ks = np.arange(1, 31)
@@ -128,7 +118,7 @@ def test_arrangement_methods_agree_with_core_functions():
     assert_allclose(arr.round_cost(ks), cost, rtol=1e-15)
     assert_allclose(arr.speedup(ks), sd.expected_tokens(0.8, ks) / cost, rtol=1e-14)
     assert_allclose(arr.break_even_alpha(ks), sd.break_even_alpha(ks, 0.1, 1.0 + 0.05 * ks), rtol=1e-14)
-    assert arr.best_k() == dr.best_k_growing_verify(0.8, 0.1, 1.0, 0.05, k_max=8)
+    assert arr.best_k() == sd.optimal_k(0.8, 0.1, lambda k: 1.0 + 0.05 * k, k_max=8)
     assert_allclose(arr.equivalent_alpha(3), 0.8, rtol=1e-12)
     assert_allclose(arr.c_verify_at(4), 1.2)
 

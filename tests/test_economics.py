@@ -90,22 +90,6 @@ def test_source_bisection_silently_answers_09999_when_infeasible():
     assert np.isnan(sd.break_even_alpha(2, 0.5, 2.5))
 
 
-def test_break_even_vectorized_grid_agrees_with_bisection():
-    """Issue 3: every feasible point within 1e-12 of the source's bisection."""
-    ks = np.arange(1, 21)[:, None]
-    cds = np.linspace(0.0, 0.4, 15)[None, :]
-    got = sd.break_even_alpha(ks, cds, 1.2)
-    assert got.shape == (20, 15)
-    for i, k in enumerate(ks[:, 0]):
-        for j, cd in enumerate(cds[0]):
-            cost = k * cd + 1.2
-            if 1 < cost < k + 1:
-                ref = sd.economics.source_bisection_break_even_alpha(int(k), float(cd), 1.2)
-                assert abs(got[i, j] - ref) <= 1e-12
-            elif cost >= k + 1:
-                assert np.isnan(got[i, j])
-
-
 @settings(max_examples=150, deadline=None)
 @given(st.integers(1, 40), st.floats(0, 1), st.floats(0.05, 10))
 def test_speedup_at_break_even_is_one(k, cd, cv):
@@ -225,3 +209,90 @@ def test_bad_input_names_parameter_and_range(name, param, value, exc, match):
 def test_source_bisection_validates_too():
     with pytest.raises(ValueError, match="k must be"):
         sd.economics.source_bisection_break_even_alpha(0, 0.1, 1.0)
+
+
+# ------------------------------------------------------------- required_alpha
+def test_required_alpha_reaches_the_target_speedup():
+    """At the returned alpha the exact speedup equals the target (checked with speedup_from_costs)."""
+    cd, cv = 2.5 / 26, 6.5 / 5.2
+    targets = np.array([1.0, 1.3, 2.0])
+    a = sd.economics.required_alpha(targets, 5, cd, cv)
+    assert_allclose(sd.speedup_from_costs(a, 5, cd, cv), targets, rtol=1e-12)
+    assert sd.economics.required_alpha(1.0, 5, cd, cv) == pytest.approx(sd.break_even_alpha(5, cd, cv), rel=1e-15)
+    # brute force on a fine grid: first alpha with speedup >= 1.3
+    grid = np.linspace(0, 1, 200_001)
+    first = grid[np.argmax(sd.speedup_from_costs(grid, 5, cd, cv) >= 1.3)]
+    assert abs(first - a[1]) <= 1e-5
+
+
+def test_required_alpha_edge_cases():
+    """0 when any alpha works; nan when even alpha = 1 is not enough; bad input named."""
+    assert sd.economics.required_alpha(1.3, 5, 0.0, 0.5) == 0.0
+    assert np.isnan(sd.economics.required_alpha(10.0, 5, 0.1, 1.0))  # needs E[L] = 15 > 6
+    with pytest.raises(ValueError, match="target_speedup"):
+        sd.economics.required_alpha(0.0, 5, 0.1, 1.0)
+    with pytest.raises(ValueError, match="c_verify"):
+        sd.economics.required_alpha(1.3, 5, 0.1, 0.0)
+
+
+def frac_speedup_best_k(alpha, cd, cv_of_k, k_max):
+    """The argmax over k of E[L] / (k c_d + c_v(k)), by a plain loop with exact fractions."""
+    vals = [exact_tokens(alpha, k) / (k * Fraction(cd) + Fraction(cv_of_k(k))) for k in range(1, k_max + 1)]
+    return 1 + vals.index(max(vals))
+
+
+@pytest.mark.parametrize("alpha,cd,beta", [(0.8, 0.05, 0.1), (0.9, 0.02, 0.05), (0.6, 0.1, 0.2), (0.95, 0.0, 0.02)])
+def test_optimal_k_with_growing_verification_matches_brute_force(alpha, cd, beta):
+    """c_verify(k) = 1 + beta k as a callable and as an array over k: the exact argmax."""
+    expected = frac_speedup_best_k(alpha, cd, lambda k: Fraction(1) + Fraction(beta) * k, 64)
+    assert sd.optimal_k(alpha, cd, lambda k: 1.0 + beta * k, k_max=64) == expected
+    ks = np.arange(1, 65)
+    assert sd.optimal_k(alpha, cd, 1.0 + beta * ks, k_max=64) == expected
+    assert sd.optimal_k(alpha, cd, sd.drafts.verify_cost_linear(ks, 1.0, beta), k_max=64) == expected
+
+
+def test_optimal_k_growing_verification_vectorizes_and_validates():
+    ks = np.arange(1, 31)
+    cv = 1.0 + 0.1 * ks
+    got = sd.optimal_k(np.array([0.6, 0.8, 0.9]), 0.05, cv, k_max=30)
+    assert got.tolist() == [sd.optimal_k(a, 0.05, cv, k_max=30) for a in (0.6, 0.8, 0.9)]
+    # leading axes of a per-k array broadcast against alpha: two verification models at once
+    both = sd.optimal_k(0.8, 0.05, np.stack([np.ones(30), cv]), k_max=30)
+    assert both.tolist() == [sd.optimal_k(0.8, 0.05, 1.0, k_max=30), sd.optimal_k(0.8, 0.05, cv, k_max=30)]
+    with pytest.raises(ValueError, match=r"c_verify\(k\) must be a finite number > 0"):
+        sd.optimal_k(0.8, 0.05, lambda k: 1.0 - 0.1 * k, k_max=30)
+    with pytest.raises(ValueError, match="one value per k"):
+        sd.optimal_k(0.8, 0.05, lambda k: np.ones(3), k_max=30)
+    with pytest.raises(TypeError, match="c_verify, a callable"):
+        sd.optimal_k(0.8, 0.05, lambda: 1.0, k_max=30)
+    with pytest.raises(TypeError, match="c_verify"):
+        sd.optimal_k(0.8, 0.05, "1.0")
+
+
+def test_lowest_break_even_alpha_matches_a_scan():
+    """The k with the lowest break-even alpha, against a plain scan of break_even_alpha; ties to the smaller k."""
+    ks = np.arange(1, 17)
+    for cd, cv in [(0.0, 1.25), (0.1, 1.25), (0.02, 1.2 + 0.05 * ks), (0.0, 1.0 + 0.08 * ks)]:
+        be = [float(sd.break_even_alpha(int(k), cd, cv if np.ndim(cv) == 0 else float(cv[k - 1]))) for k in ks]
+        be = [b if b == b else float("inf") for b in be]
+        k_best, alpha_best = sd.economics.lowest_break_even_alpha(cd, cv, k_max=16)
+        assert k_best == 1 + be.index(min(be)) and alpha_best == pytest.approx(min(be), rel=1e-13)
+    # a round that costs less than one step at k = 1: alpha 0 already, the smallest k wins the tie
+    assert sd.economics.lowest_break_even_alpha(0.0, 0.9, k_max=16) == (1, 0.0)
+    # no k can break even
+    k_none, a_none = sd.economics.lowest_break_even_alpha(2.0, 3.0, k_max=4)
+    assert k_none == 0 and np.isnan(a_none)
+    k_arr, a_arr = sd.economics.lowest_break_even_alpha(np.array([0.0, 0.1]), 1.25, k_max=16)
+    assert k_arr.shape == (2,) and a_arr.shape == (2,)
+
+
+def test_round_cost_and_quick_estimate_costs():
+    assert sd.round_cost(4, 0.05, 1.1) == pytest.approx(1.3, rel=1e-15)
+    assert_allclose(sd.round_cost(np.arange(1, 4), 0.1, 1.0), [1.1, 1.2, 1.3], rtol=1e-15)
+    cd, cv = sd.economics.quick_estimate_costs(5, 5.2, 2.5, 6.0)
+    assert cd == pytest.approx(float(Fraction(25, 10) / (5 * Fraction(52, 10))), rel=1e-15)
+    assert cv == pytest.approx(float(1 + Fraction(60, 52)), rel=1e-15)
+    # the quick estimate is the speedup of the round those costs describe
+    assert sd.speedup_from_costs(0.8, 5, cd, cv) == pytest.approx(sd.quick_estimate(0.8, 5, 5.2, 2.5, 6.0), rel=1e-14)
+    with pytest.raises(ValueError, match="c_verify"):
+        sd.round_cost(4, 0.1, 0.0)

@@ -1,4 +1,5 @@
-"""Tests of specdec.hardware: presets, the roofline step time, c_verify, c_draft, memory, speculation."""
+"""Tests of specdec.hardware, specdec.memory and specdec.deployment: presets, the roofline step time,
+c_verify, c_draft, memory, speculation on the roofline."""
 
 import dataclasses
 import math
@@ -216,20 +217,20 @@ def test_draft_cost_is_the_size_ratio_in_both_pure_regimes():
 # ---------------------------------------------------------------- memory
 
 def test_kv_cache_and_concurrency_by_hand():
-    assert hw_mod.kv_cache_bytes(L70, batch=3, context=1000) == 3 * 1000 * 327680
+    assert sd.memory.kv_cache_bytes(L70, batch=3, context=1000) == 3 * 1000 * 327680
     free = 8 * 80e9 - 2 * 70_553_706_496
-    assert hw_mod.max_concurrent_sequences(L70, TP8, 8192) == math.floor(free / (8192 * 327680)) == 185
+    assert sd.memory.max_concurrent_sequences(L70, TP8, 8192) == math.floor(free / (8192 * 327680)) == 185
     free_d = free - 2 * 8_030_261_248
     per_seq = (8192 + 5) * (327680 + 131072)
-    assert hw_mod.max_concurrent_sequences(L70, TP8, 8192, draft=L8, k=5) == math.floor(free_d / per_seq) == 128
-    assert hw_mod.concurrency_lost_to_draft(L70, TP8, 8192, draft=L8, k=5) == 185 - 128
+    assert sd.memory.max_concurrent_sequences(L70, TP8, 8192, draft=L8, k=5) == math.floor(free_d / per_seq) == 128
+    assert sd.memory.concurrency_lost_to_draft(L70, TP8, 8192, draft=L8, k=5) == 185 - 128
     # heads instead of a draft model: extra bytes only
     heads = 4 * 1.0e9
-    assert hw_mod.max_concurrent_sequences(L70, TP8, 8192, extra_bytes=heads) == math.floor(
+    assert sd.memory.max_concurrent_sequences(L70, TP8, 8192, extra_bytes=heads) == math.floor(
         (free - heads) / (8192 * 327680))
     # the 70B does not fit on one GPU at all
-    assert hw_mod.max_concurrent_sequences(L70, H100, 1024) == 0
-    out = hw_mod.max_concurrent_sequences(L8, H100, np.array([1024, 8192, 131072]))
+    assert sd.memory.max_concurrent_sequences(L70, H100, 1024) == 0
+    out = sd.memory.max_concurrent_sequences(L8, H100, np.array([1024, 8192, 131072]))
     assert out.dtype.kind == "i" and (np.diff(out) < 0).all()
 
 
@@ -237,7 +238,7 @@ def test_kv_cache_and_concurrency_by_hand():
 
 def test_speculative_costs_agree_with_the_core_formulas():
     batch = np.array([1, 16, 64, 128, 256, 1024])
-    r = hw_mod.speculative_costs(L70, L8, TP8, 0.8, 5, batch, context=512, t_overhead=2e-4)
+    r = sd.deployment.speculative_costs(L70, L8, TP8, 0.8, 5, batch, context=512, t_overhead=2e-4)
     cd = hw_mod.draft_cost(L8, L70, TP8, batch, 512)
     t0 = hw_mod.step_time(L70, TP8, batch, 512)
     cv = hw_mod.verify_cost(L70, TP8, 5, batch, 512) + 2e-4 / t0
@@ -248,10 +249,10 @@ def test_speculative_costs_agree_with_the_core_formulas():
     # at one batch, throughput and latency move by the same factor
     assert_allclose(r.throughput_speculative / r.throughput_baseline, r.speedup, rtol=1e-14)
     assert_allclose(r.latency_baseline / r.latency_speculative, r.speedup, rtol=1e-14)
-    assert_allclose(hw_mod.speculative_speedup(L70, L8, TP8, 0.8, 5, batch, 512, t_overhead=2e-4), r.speedup,
+    assert_allclose(sd.deployment.speculative_speedup(L70, L8, TP8, 0.8, 5, batch, 512, t_overhead=2e-4), r.speedup,
                     rtol=1e-15)
-    thr = hw_mod.speculative_throughput(L70, L8, TP8, 0.8, 5, batch, 512, t_overhead=2e-4)
-    lat = hw_mod.speculative_latency(L70, L8, TP8, 0.8, 5, batch, 512, t_overhead=2e-4)
+    thr = sd.deployment.speculative_throughput(L70, L8, TP8, 0.8, 5, batch, 512, t_overhead=2e-4)
+    lat = sd.deployment.speculative_latency(L70, L8, TP8, 0.8, 5, batch, 512, t_overhead=2e-4)
     assert_allclose(thr.ratio, r.speedup, rtol=1e-14)
     assert_allclose(1 / lat.ratio, r.speedup, rtol=1e-14)
 
@@ -260,7 +261,7 @@ def test_batch_one_speedup_by_hand():
     """Memory-bound at batch 1: c_v = 1, c_d = N_d / N_t, S = E[L] / (k N_d/N_t + 1)."""
     e = float(sum(Fraction(4, 5) ** i for i in range(6)))
     expected = e / (5 * L8.n_params / L70.n_params + 1)
-    s = hw_mod.speculative_speedup(L70, L8, TP8, 0.8, 5)
+    s = sd.deployment.speculative_speedup(L70, L8, TP8, 0.8, 5)
     assert_allclose(s, expected, rtol=1e-14)
     assert round(s, 3) == 2.351
 
@@ -274,44 +275,44 @@ def test_break_even_batch_by_hand_for_the_worked_example_pair():
     cd = L8.n_params / L70.n_params
     b_star = (e - 5 * cd) * hw_mod.ridge_batch(L70, TP8) / 6
     assert 6 * b_star > hw_mod.ridge_batch(L70, TP8) > b_star  # the regime assumed above holds
-    b = hw_mod.break_even_batch(L70, L8, TP8, 0.8, 5)
+    b = sd.deployment.break_even_batch(L70, L8, TP8, 0.8, 5)
     assert b == math.floor(b_star) + 1 == 154
-    s = hw_mod.speculative_speedup(L70, L8, TP8, 0.8, 5, batch=[b - 1, b])
+    s = sd.deployment.speculative_speedup(L70, L8, TP8, 0.8, 5, batch=[b - 1, b])
     assert s[0] >= 1 > s[1]
 
 
 def test_speedup_falls_with_batch_and_long_context_restores_it():
     batch = np.arange(1, 1025)
-    s = hw_mod.speculative_speedup(L70, L8, TP8, 0.8, 5, batch)
+    s = sd.deployment.speculative_speedup(L70, L8, TP8, 0.8, 5, batch)
     assert (np.diff(s) <= 1e-12).all()
     assert s[0] > 2 and s[-1] < 1
     # at long context the passes stay memory-bound: no break-even batch up to 4096
-    assert math.isnan(hw_mod.break_even_batch(L70, L8, TP8, 0.8, 5, context=8192))
+    assert math.isnan(sd.deployment.break_even_batch(L70, L8, TP8, 0.8, 5, context=8192))
     # but longer context still raises the draft's relative cost at batch 1
-    s_ctx = hw_mod.speculative_speedup(L70, L8, TP8, 0.8, 5, 1, np.array([0, 8192, 131072]))
+    s_ctx = sd.deployment.speculative_speedup(L70, L8, TP8, 0.8, 5, 1, np.array([0, 8192, 131072]))
     assert (np.diff(s_ctx) < 0).all()
 
 
 def test_draft_cost_override_for_heads_and_overhead():
-    s = hw_mod.speculative_speedup(L70, None, TP8, 0.8, 5, draft_cost_override=0.0)
+    s = sd.deployment.speculative_speedup(L70, None, TP8, 0.8, 5, draft_cost_override=0.0)
     assert_allclose(s, sd.expected_tokens(0.8, 5), rtol=1e-15)  # c_v = 1, free drafts
     t0 = hw_mod.step_time(L70, TP8)
-    s = hw_mod.speculative_speedup(L70, None, TP8, 0.8, 5, draft_cost_override=0.1, t_overhead=0.5 * t0)
+    s = sd.deployment.speculative_speedup(L70, None, TP8, 0.8, 5, draft_cost_override=0.1, t_overhead=0.5 * t0)
     assert_allclose(s, sd.expected_tokens(0.8, 5) / (0.5 + 1.5), rtol=1e-14)
 
 
 def test_fits_flags_and_latency_throughput_frontier():
     """Speculation lowers latency at small batch but its best throughput is lower (fewer sequences fit)."""
     batch = np.arange(1, 400)
-    r = hw_mod.speculative_costs(L70, L8, TP8, 0.8, 5, batch, context=8192)
-    n_base = hw_mod.max_concurrent_sequences(L70, TP8, 8192)
-    n_spec = hw_mod.max_concurrent_sequences(L70, TP8, 8192, draft=L8, k=5)
+    r = sd.deployment.speculative_costs(L70, L8, TP8, 0.8, 5, batch, context=8192)
+    n_base = sd.memory.max_concurrent_sequences(L70, TP8, 8192)
+    n_spec = sd.memory.max_concurrent_sequences(L70, TP8, 8192, draft=L8, k=5)
     assert r.fits_baseline.sum() == n_base and r.fits.sum() == n_spec
     assert (r.latency_speculative < r.latency_baseline).all()
     best_base = r.throughput_baseline[r.fits_baseline].max()
     best_spec = r.throughput_speculative[r.fits].max()
     assert best_spec > best_base  # at 8k context both stay memory-bound: speculation still wins
-    r0 = hw_mod.speculative_costs(L70, L8, TP8, 0.8, 5, np.arange(1, 3000), context=512)
+    r0 = sd.deployment.speculative_costs(L70, L8, TP8, 0.8, 5, np.arange(1, 3000), context=512)
     assert r0.throughput_speculative[r0.fits].max() < r0.throughput_baseline[r0.fits_baseline].max()
     assert r0.latency_speculative[0] < r0.latency_baseline[0]
 
@@ -319,13 +320,13 @@ def test_fits_flags_and_latency_throughput_frontier():
 def test_vectorized_shapes_and_scalar_returns():
     assert isinstance(hw_mod.step_time(L8, H100), float)
     assert isinstance(hw_mod.verify_cost(L8, H100, 3), float)
-    assert isinstance(hw_mod.max_concurrent_sequences(L8, H100, 100), int)
+    assert isinstance(sd.memory.max_concurrent_sequences(L8, H100, 100), int)
     out = hw_mod.verify_cost(L8, H100, np.arange(1, 6)[:, None], batch=np.array([1, 64, 512]))
     assert out.shape == (5, 3)
-    s = hw_mod.speculative_speedup(L70, L8, TP8, np.array([0.6, 0.8])[:, None, None], np.arange(1, 4)[:, None],
+    s = sd.deployment.speculative_speedup(L70, L8, TP8, np.array([0.6, 0.8])[:, None, None], np.arange(1, 4)[:, None],
                                    np.array([1, 256]))
     assert s.shape == (2, 3, 2)
-    assert isinstance(hw_mod.speculative_latency(L70, L8, TP8, 0.8, 5).ratio, float)
+    assert isinstance(sd.deployment.speculative_latency(L70, L8, TP8, 0.8, 5).ratio, float)
 
 
 # ---------------------------------------------------------------- bad input
@@ -380,17 +381,17 @@ def test_type_errors():
     (lambda: hw_mod.verify_cost(L8, H100, k=np.nan), "k"),
     (lambda: hw_mod.draft_cost(L1, L8, H100, batch=-3), "batch"),
     (lambda: hw_mod.utilization(L8, H100, batch=0), "batch"),
-    (lambda: hw_mod.kv_cache_bytes(L8, 0, 10), "batch"),
-    (lambda: hw_mod.max_concurrent_sequences(L8, H100, context=0), "context"),
-    (lambda: hw_mod.max_concurrent_sequences(L8, H100, 100, extra_bytes=-1), "extra_bytes"),
-    (lambda: hw_mod.max_concurrent_sequences(L8, H100, 100, k=-1), "k"),
+    (lambda: sd.memory.kv_cache_bytes(L8, 0, 10), "batch"),
+    (lambda: sd.memory.max_concurrent_sequences(L8, H100, context=0), "context"),
+    (lambda: sd.memory.max_concurrent_sequences(L8, H100, 100, extra_bytes=-1), "extra_bytes"),
+    (lambda: sd.memory.max_concurrent_sequences(L8, H100, 100, k=-1), "k"),
     (lambda: H100.scaled(0), "n"),
-    (lambda: hw_mod.speculative_speedup(L70, L8, TP8, 1.5, 5), "alpha"),
-    (lambda: hw_mod.speculative_speedup(L70, L8, TP8, 0.8, 0), "k"),
-    (lambda: hw_mod.speculative_speedup(L70, L8, TP8, 0.8, 5, t_overhead=-1.0), "t_overhead"),
-    (lambda: hw_mod.speculative_speedup(L70, None, TP8, 0.8, 5), "draft"),
-    (lambda: hw_mod.speculative_speedup(L70, L8, TP8, 0.8, 5, draft_cost_override=-0.1), "draft_cost_override"),
-    (lambda: hw_mod.break_even_batch(L70, L8, TP8, 0.8, 5, batch_max=0), "batch_max"),
+    (lambda: sd.deployment.speculative_speedup(L70, L8, TP8, 1.5, 5), "alpha"),
+    (lambda: sd.deployment.speculative_speedup(L70, L8, TP8, 0.8, 0), "k"),
+    (lambda: sd.deployment.speculative_speedup(L70, L8, TP8, 0.8, 5, t_overhead=-1.0), "t_overhead"),
+    (lambda: sd.deployment.speculative_speedup(L70, None, TP8, 0.8, 5), "draft"),
+    (lambda: sd.deployment.speculative_speedup(L70, L8, TP8, 0.8, 5, draft_cost_override=-0.1), "draft_cost_override"),
+    (lambda: sd.deployment.break_even_batch(L70, L8, TP8, 0.8, 5, batch_max=0), "batch_max"),
     (lambda: hw_mod.crossover_batch(L8, H100, context=-5), "context"),
 ])
 def test_value_errors_name_the_parameter(call, match):
@@ -400,7 +401,7 @@ def test_value_errors_name_the_parameter(call, match):
 
 def test_break_even_batch_requires_scalars():
     with pytest.raises(TypeError, match="alpha"):
-        hw_mod.break_even_batch(L70, L8, TP8, [0.7, 0.8], 5)
+        sd.deployment.break_even_batch(L70, L8, TP8, [0.7, 0.8], 5)
 
 
 # ---------------------------------------------------------------- figures and explorer (presentation smoke tests)
@@ -418,7 +419,7 @@ def test_roofline_figures_draw_and_explorer_defaults_match_the_model():
     v = w.values
     assert v["t0"] == hw_mod.step_time(L70, TP8)
     assert v["c_verify"] == 1.0 and v["break_even_batch"] == 154.0
-    assert_allclose(v["speedup"], hw_mod.speculative_speedup(L70, L8, TP8, 0.8, 5), rtol=1e-15)
+    assert_allclose(v["speedup"], sd.deployment.speculative_speedup(L70, L8, TP8, 0.8, 5), rtol=1e-15)
     w.controls["batch"].value = 256
     assert_allclose(w.values["c_verify"], hw_mod.verify_cost(L70, TP8, 5, 256), rtol=1e-15)
     with pytest.raises(ValueError, match="batch"):
@@ -431,16 +432,17 @@ def test_text_caching_blitter_draws_what_a_plain_blitter_draws():
     """Pasting unchanged texts back from pixel copies gives the image a plain Blitter draws."""
     import io
 
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
     from PIL import Image
 
     from specdec.widgets._render import Blitter
     from specdec.widgets.hardware import _TextCachingBlitter
 
     def scene():
-        fig, ax = plt.subplots(figsize=(4, 3))
+        fig = Figure(figsize=(4, 3))   # no pyplot: the test never switches the backend of the run
+        FigureCanvasAgg(fig)
+        ax = fig.subplots()
         ax.set_xlim(0, 10)
         ax.set_ylim(0, 10)
         line, = ax.plot([0, 1], [0, 1], gid="curve")
@@ -471,5 +473,60 @@ def test_text_caching_blitter_draws_what_a_plain_blitter_draws():
         assert np.array_equal(pixels(cached.png()), pixels(plain.png()))
     # one background restore per image after the first, plus one paste in steps 1 and 4
     assert len(restores) == len(steps) + 2
-    plt.close(fig_c)
-    plt.close(fig_p)
+
+
+# ------------------------------------------- candidate KV, capped draft caches, explorers
+def test_candidate_kv_bytes_hand_value():
+    """B * k * (2 * layers * kv_heads * head_dim * 2 bytes) for Llama 3.1 70B."""
+    m = sd.hardware.LLAMA_70B
+    assert sd.memory.candidate_kv_bytes(m, 32, 5) == 32 * 5 * (2 * 80 * 8 * 128 * 2)
+    assert_allclose(sd.memory.candidate_kv_bytes(m, np.array([1, 2]), 3), np.array([3, 6]) * m.kv_bytes_per_token)
+    with pytest.raises(TypeError, match="model"):
+        sd.memory.candidate_kv_bytes("70b", 1, 5)
+    with pytest.raises(ValueError, match="batch"):
+        sd.memory.candidate_kv_bytes(m, 0, 5)
+
+
+def test_draft_cost_with_kv_budget_against_hand_roofline():
+    """With a budget the draft reads min(C, budget) cached tokens; hand roofline at a memory-bound point."""
+    h = sd.hardware
+    t, d, hw = h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8)
+    b, c, budget = 32, 32768, 512
+    # both passes memory-bound here (checked: FLOPs / F is far below bytes / BW)
+    t_target = (t.weight_bytes + b * c * t.kv_bytes_per_token) / hw.bandwidth
+    t_draft = (d.weight_bytes + b * budget * d.kv_bytes_per_token) / hw.bandwidth
+    assert 2 * t.n_params * b / hw.flops < t_target
+    assert h.draft_cost(d, t, hw, b, c, kv_budget=budget) == pytest.approx(t_draft / t_target, rel=1e-12)
+    # no budget: the hardware module's full-cache draft cost
+    assert h.draft_cost(d, t, hw, b, c) == pytest.approx(h.draft_cost(d, t, hw, b, c), rel=1e-15)
+    # budget above the context changes nothing
+    assert h.draft_cost(d, t, hw, b, 100, kv_budget=512) == pytest.approx(h.draft_cost(d, t, hw, b, 100))
+
+
+def test_draft_cost_with_kv_budget_trend_and_validation():
+    """A capped draft gets relatively cheaper as batch grows at long context (MagicDec's regime)."""
+    h = sd.hardware
+    t, d, hw = h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8)
+    cd = h.draft_cost(d, t, hw, np.array([1, 8, 32]), 32768, kv_budget=512)
+    assert np.all(np.diff(cd) < 0)
+    with pytest.raises(ValueError, match="kv_budget"):
+        h.draft_cost(d, t, hw, 1, 100, kv_budget=-1)
+    with pytest.raises(ValueError, match="kv_budget"):
+        h.draft_cost(d, t, hw, 1, 100, kv_budget=[1, 2])
+    with pytest.raises(ValueError, match="context"):
+        h.draft_cost(d, t, hw, 1, -5, kv_budget=10)
+
+
+def test_explorers_show_hardware_numbers():
+    """The explorers' read-outs equal sd.hardware / sd.deployment at their default values."""
+    h = sd.hardware
+    t, d, hw = h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8)
+    v = sd.widgets.verify_cost_explorer(t, hw, batch=64, context=0, k=5)
+    assert v.values["c_verify"] == pytest.approx(h.verify_cost(t, hw, 5, batch=64))
+    e = sd.widgets.batch_context_explorer(t, d, hw)
+    cd = h.draft_cost(d, t, hw, 32, 32768, kv_budget=512)
+    assert e.values["speedup_capped"] == pytest.approx(
+        sd.deployment.speculative_speedup(t, d, hw, 0.8, 5, batch=32, context=32768, draft_cost_override=cd))
+    e.alpha_slider.value = 0.6
+    assert e.values["speedup_full"] == pytest.approx(sd.deployment.speculative_speedup(t, d, hw, 0.6, 5, batch=32, context=32768))
+    assert e.image.value[:4] == b"\x89PNG"

@@ -1,4 +1,4 @@
-"""Tests of specdec.literature: published inputs recomputed, metric conversions, the bonus-token error."""
+"""Tests of specdec.literature: published inputs recomputed, misreadings of engine metrics, the bonus-token error."""
 
 from fractions import Fraction
 
@@ -197,22 +197,12 @@ def test_per_position_acceptance_changes_the_extrapolation():
     """Falling per-position rates with the same E[L] at k = 4 predict less at k = 8 than i.i.d. alpha does."""
     rates = np.array([0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2])
     el4 = sd.expected_tokens_per_position(rates[:4])
-    a_iid = sd.sampling.alpha_from_mean_acceptance_length(el4, 4)
+    a_iid = sd.acceptance.alpha_from_mean_acceptance_length(el4, 4)
     assert_allclose(sd.expected_tokens(a_iid, 4), el4, rtol=1e-12)
     assert sd.expected_tokens_per_position(rates) < sd.expected_tokens(a_iid, 8)
 
 
 # ---------------------------------------------------------------- bonus token
-
-
-def test_without_bonus_is_exactly_one_token_short():
-    a = np.linspace(0, 1, 21)[:, None]
-    k = np.arange(1, 9)[None, :]
-    assert_allclose(L.expected_tokens_without_bonus(a, k), sd.expected_tokens(a, k) - 1, atol=1e-14)
-    # the calculator formula alpha (1 - alpha^k) / (1 - alpha), by Fractions
-    for alpha, kk in [(0.8, 5), (0.6, 3), (0.95, 10)]:
-        fa = Fraction(str(alpha))
-        assert_allclose(L.expected_tokens_without_bonus(alpha, kk), float(fa * (1 - fa**kk) / (1 - fa)), rtol=1e-14)
 
 
 def test_bonus_token_error_on_the_example():
@@ -233,75 +223,20 @@ def test_bonus_token_error_never_says_speedup_when_alpha_is_zero():
 # ---------------------------------------------------------------- serving metrics
 
 
-def test_metric_readings_match_sampling_conversions_and_round_trip():
-    a = np.linspace(0.01, 0.99, 50)[:, None]
-    k = np.arange(1, 9)[None, :]
-    m = L.metric_readings(a, k)
-    assert_allclose(m["draft_acceptance_rate"], sd.sampling.draft_acceptance_rate(a, k), rtol=1e-14)
-    assert_allclose(m["length_with_bonus"], sd.sampling.mean_acceptance_length(a, k), rtol=1e-14)
-    assert_allclose(m["length_without_bonus"], sd.sampling.mean_acceptance_length(a, k, include_bonus=False),
-                    rtol=1e-14, atol=1e-15)
-    assert_allclose(sd.sampling.alpha_from_draft_acceptance_rate(m["draft_acceptance_rate"], k),
-                    np.broadcast_to(a, m["length_with_bonus"].shape), atol=1e-12)
-    assert_allclose(sd.sampling.alpha_from_mean_acceptance_length(m["length_with_bonus"], k),
-                    np.broadcast_to(a, m["length_with_bonus"].shape), atol=1e-12)
-    assert_allclose(sd.sampling.alpha_from_mean_acceptance_length(m["length_without_bonus"], k, include_bonus=False),
-                    np.broadcast_to(a, m["length_with_bonus"].shape), atol=1e-12)
-    # rate <= alpha for every k, with equality at k = 1
-    assert np.all(m["draft_acceptance_rate"] <= a + 1e-15)
-    assert_allclose(m["draft_acceptance_rate"][:, 0], a[:, 0], rtol=1e-14)
-
-
-def test_engine_counters_hand_example():
-    """1000 rounds of k = 4: 4000 drafted, 2362 accepted -> length 3.362, rate 0.5905."""
-    r = L.read_engine_counters(1000, 4000, 2362)
-    assert r.k == 4
-    assert r.mean_acceptance_length == pytest.approx(1 + 2362 / 1000, rel=1e-15)
-    assert r.draft_acceptance_rate == pytest.approx(2362 / 4000, rel=1e-15)
-    assert sd.expected_tokens(r.alpha, 4) == pytest.approx(r.mean_acceptance_length, rel=1e-12)
-
-
-def test_engine_counters_from_a_seeded_simulation_recover_alpha():
-    """Counters built from 200,000 simulated rounds at alpha = 0.7, k = 5 give alpha within 0.005."""
-    rng = np.random.default_rng(2026)
-    k, n = 5, 200_000
-    counts = sd.sampling.simulate_accepted_counts(0.7, k, n, rng)
-    per_position = np.array([(counts >= j).sum() for j in range(1, k + 1)], dtype=float)
-    r = L.read_engine_counters(n, n * k, counts.sum(), per_position)
-    assert abs(r.alpha - 0.7) < 0.005
-    assert np.all(np.abs(r.conditional - 0.7) < 0.01)
-    assert_allclose(r.per_position, [0.7**j for j in range(1, k + 1)], atol=0.005)
-
-
 def test_misreadings_point_the_expected_way():
-    r = L.read_engine_counters(1000, 4000, 2362)
+    r = sd.estimation.read_engine_counters(1000, 4000, 2362)
     m = L.misread_alphas(r)
     assert m["rate_as_alpha"] < m["correct"]
     assert m["length_without_bonus_as_with"] < m["correct"]
     assert m["length_with_bonus_as_without"] > m["correct"]
-    r_high = L.read_engine_counters(100, 400, 390)  # E[L] = 4.9 > k: cannot be a no-bonus length
+    r_high = sd.estimation.read_engine_counters(100, 400, 390)  # E[L] = 4.9 > k: cannot be a no-bonus length
     assert np.isnan(L.misread_alphas(r_high)["length_with_bonus_as_without"])
     with pytest.raises(TypeError, match="EngineReading"):
         L.misread_alphas({"alpha": 0.8})
 
 
-def test_engine_counters_reject_bad_inputs():
-    with pytest.raises(ValueError, match="num_drafts must be"):
-        L.read_engine_counters(0, 10, 5)
-    with pytest.raises(ValueError, match="num_accepted_tokens must be <="):
-        L.read_engine_counters(10, 40, 50)
-    with pytest.raises(ValueError, match="whole k"):
-        L.read_engine_counters(10, 45, 20)
-    with pytest.raises(ValueError, match="k = 4 entries"):
-        L.read_engine_counters(10, 40, 20, [10, 5, 5])
-    with pytest.raises(ValueError, match="non-increasing"):
-        L.read_engine_counters(10, 40, 20, [5, 6, 5, 4])
-    with pytest.raises(ValueError, match="sum to"):
-        L.read_engine_counters(10, 40, 20, [8, 6, 4, 1])
-
-
 def test_bad_alpha_and_k_are_rejected_everywhere():
-    for fn in (L.expected_tokens_without_bonus, L.metric_readings):
+    for fn in (L.metric_readings,):
         with pytest.raises(ValueError, match="alpha must be in"):
             fn(1.2, 3)
         with pytest.raises(ValueError, match="k must be"):

@@ -32,7 +32,7 @@ def test_classify_boundaries_are_neutral():
 def test_classify_scalar_returns_int_and_custom_thresholds():
     """Scalars give a Python int; the source's 1.3 rule can be passed as helps_above."""
     assert rg.classify_speedup(1.2) == 1 and isinstance(rg.classify_speedup(1.2), int)
-    assert rg.classify_speedup(1.2, helps_above=sd.workload.WORTH_IT_SPEEDUP) == 0
+    assert rg.classify_speedup(1.2, helps_above=sd.checklist.WORTH_IT_SPEEDUP) == 0
 
 
 @pytest.mark.parametrize("bad, exc", [(0.0, ValueError), (-1.0, ValueError), (np.nan, ValueError),
@@ -80,7 +80,7 @@ def test_end_to_end_agrees_with_request_speedup():
     ttft = np.array([0.0, 50.0, 200.0, 2500.0])
     tpot, n, s = 5.2, np.array([2, 20, 300, 120]), 2.3
     via_share = rg.end_to_end_speedup(s, rg.prefill_share(ttft, tpot, n))
-    assert_allclose(via_share, sd.workload.request_speedup(n, s, tpot, ttft=ttft), rtol=1e-13)
+    assert_allclose(via_share, sd.request.request_speedup(n, s, tpot, ttft=ttft), rtol=1e-13)
 
 
 def test_prefill_share_by_hand():
@@ -147,7 +147,7 @@ def test_batch_map_equals_pointwise_calls():
     m = rg.batch_alpha_map(TARGET, DRAFT, GROUP, alphas, batches, k=4, context=1024)
     for i, a in enumerate(alphas):
         for j, b in enumerate(batches):
-            assert_allclose(m.speedup[i, j], hw.speculative_speedup(TARGET, DRAFT, GROUP, float(a), 4, int(b), 1024),
+            assert_allclose(m.speedup[i, j], sd.deployment.speculative_speedup(TARGET, DRAFT, GROUP, float(a), 4, int(b), 1024),
                             rtol=1e-14)
     assert abs(sum(m.share(c) for c in (-1, 0, 1)) - 1) < 1e-12
 
@@ -164,7 +164,7 @@ def test_prefill_map_equals_composition():
     alphas, shares = np.array([0.2, 0.7, 0.9]), np.array([0.0, 0.3, 0.95, 1.0])
     m = rg.prefill_alpha_map(TARGET, DRAFT, GROUP, alphas, shares, k=5, batch=4, context=512)
     for i, a in enumerate(alphas):
-        s = hw.speculative_speedup(TARGET, DRAFT, GROUP, float(a), 5, 4, 512)
+        s = sd.deployment.speculative_speedup(TARGET, DRAFT, GROUP, float(a), 5, 4, 512)
         for j, p in enumerate(shares):
             assert_allclose(m.speedup[i, j], 1 / (p + (1 - p) / s), rtol=1e-13)
     assert_allclose(m.speedup[:, -1], 1.0)
@@ -265,7 +265,7 @@ def test_capacity_plan_rejects_bad_inputs():
 def test_diagnose_alpha_to_help_round_trip():
     """At alpha_to_help the batch-1 speedup is exactly helps_above."""
     d = rg.diagnose(TARGET, DRAFT, GROUP, 0.8, 5)
-    assert_allclose(hw.speculative_speedup(TARGET, DRAFT, GROUP, d.alpha_to_help, 5), rg.HELPS_ABOVE, rtol=1e-10)
+    assert_allclose(sd.deployment.speculative_speedup(TARGET, DRAFT, GROUP, d.alpha_to_help, 5), rg.HELPS_ABOVE, rtol=1e-10)
     assert_allclose(d.verify_compute_batch, hw.crossover_batch(TARGET, GROUP, 0, 6))
 
 
@@ -297,7 +297,7 @@ def test_factor_of_three_needs_more_than_three_tokens():
     """Source: three tokens per step cut latency "roughly a factor of three". Ours: 1.91 with the 8B draft at k = 5."""
     alpha3 = sd.break_even_alpha(5, 0.0, 3.0)                          # E[L] = 3
     assert_allclose(float(_et(alpha3, 5)), 3.0, rtol=1e-12)
-    s = hw.speculative_speedup(TARGET, DRAFT, GROUP, alpha3, 5)
+    s = sd.deployment.speculative_speedup(TARGET, DRAFT, GROUP, alpha3, 5)
     c_d = float(Fraction(int(DRAFT.n_params), int(TARGET.n_params)))
     assert_allclose(s, 3.0 / (5 * c_d + 1.0), rtol=1e-12)              # 1.912, not 3
     ks = np.arange(1, 11)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import economics
-from .. import workload as wl
+from .. import checklist as wl
 from ._registry import Exercise, Mistake, register
 
 CHAPTER = "Part I · 5 The decision checklist"
@@ -100,23 +100,28 @@ register(Exercise(
 ))
 
 
+def _quick_verify_cost():
+    w = wl.EXAMPLES["chat"]
+    return economics.quick_estimate_costs(w.k, w.t0, w.t_draft, w.t_verify)[1]
+
+
 def _chat_required(speedup_target, verify):
     w = wl.EXAMPLES["chat"]
-    return wl.required_alpha(speedup_target, w.k, w.c_draft, verify)
+    return economics.required_alpha(speedup_target, w.k, w.c_draft, verify)
 
 
 register(Exercise(
     label="checklist-4",
     chapter=CHAPTER,
-    question=("For the chat-assistant workload (sd.workload.EXAMPLES['chat']), what is the smallest acceptance "
+    question=("For the chat-assistant workload (sd.checklist.EXAMPLES['chat']), what is the smallest acceptance "
               "rate at which the exact speedup reaches the source's 1.3 rule?"),
     kind="numeric",
     reference=lambda: _chat_required(1.3, wl.EXAMPLES["chat"].c_verify),
     hints=("Speedup >= 1.3 means E[L] >= 1.3 (k c_draft + c_verify): a break-even problem with every cost "
-           "scaled by 1.3 (sd.workload.required_alpha).",),
+           "scaled by 1.3 (sd.economics.required_alpha).",),
     rtol=1e-4,
     mistakes=(
-        Mistake("quick-estimate", lambda: _chat_required(1.3, 1.0 + wl.EXAMPLES["chat"].t_verify / wl.EXAMPLES["chat"].t0),
+        Mistake("quick-estimate", lambda: _chat_required(1.3, _quick_verify_cost()),
                 "That is where the source's quick estimate reaches 1.3; the question asks for the exact speedup."),
         Mistake("break-even", lambda: _chat_required(1.0, wl.EXAMPLES["chat"].c_verify),
                 "That acceptance rate only breaks even (speedup 1); the rule asks for 1.3."),

@@ -6,7 +6,8 @@ import numpy as np
 
 from .. import economics
 from .. import hardware as hw
-from .. import workload as wl
+from .. import deployment
+from .. import request
 from ._registry import Exercise, Mistake, register
 
 CHAPTER = "Part I · 4 When speculation does not help"
@@ -67,11 +68,11 @@ register(Exercise(
     question=("Speculation costs a one-off 20 ms per request, TPOT is 5.2 ms and the per-token speedup is the "
               "worked example's. Below how many output tokens does speculation make a request slower?"),
     kind="numeric",
-    reference=lambda: wl.break_even_output_length(_SETUP, _TPOT, _s_example()),
+    reference=lambda: request.break_even_output_length(_SETUP, _TPOT, _s_example()),
     hints=("Each decode token saves TPOT (1 - 1/S); the first output token comes with the prefill and saves nothing.",),
     rtol=1e-3,
     mistakes=(
-        Mistake("first-token", lambda: wl.break_even_output_length(_SETUP, _TPOT, _s_example()) - 1.0,
+        Mistake("first-token", lambda: request.break_even_output_length(_SETUP, _TPOT, _s_example()) - 1.0,
                 "You counted the first output token as a decode token; it comes with the prefill."),
         Mistake("s-minus-1", lambda: 1.0 + _SETUP / (_TPOT * (_s_example() - 1.0)),
                 "Check the saving per token: speculation turns TPOT into TPOT / S, a saving of TPOT (1 - 1/S)."),
@@ -95,8 +96,8 @@ register(Exercise(
     question=("On the roofline model (Llama 3.1 70B target, Llama 3.1 8B draft, 8x H100 SXM, context 0, k = 5, "
               "alpha = 0.7), at what batch does speculation first become slower than plain decoding?"),
     kind="numeric",
-    reference=lambda: hw.break_even_batch(*_pair(), alpha=0.7, k=_K),
-    hints=("sd.hardware.break_even_batch scans the batches; or evaluate sd.hardware.speculative_speedup over "
+    reference=lambda: deployment.break_even_batch(*_pair(), alpha=0.7, k=_K),
+    hints=("sd.deployment.break_even_batch scans the batches; or evaluate sd.deployment.speculative_speedup over "
            "an array of batches and find the first below 1.",),
     rtol=0.0,
     atol=0.0,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import sampling as sm
+from .. import acceptance as acc
+from .. import estimation as est
 from ..acceptance import expected_tokens
 from ._registry import Exercise, Mistake, register
 
@@ -36,7 +37,7 @@ register(Exercise(
 
 
 def _log_mle():
-    return sm.estimate_alpha(SHORT_LOG, SHORT_LOG_K).alpha
+    return est.estimate_alpha(SHORT_LOG, SHORT_LOG_K).alpha
 
 
 register(Exercise(
@@ -64,13 +65,13 @@ register(Exercise(
     question=("An engine running k = 5 prints a draft acceptance rate (accepted / drafted) of 0.55. "
               "What per-position alpha does that correspond to?"),
     kind="numeric",
-    reference=lambda: sm.alpha_from_draft_acceptance_rate(0.55, 5),
+    reference=lambda: acc.alpha_from_draft_acceptance_rate(0.55, 5),
     hints=("accepted / drafted = (E[L] - 1) / k; solve for alpha (sd.sampling has the inverse).",),
     rtol=1e-6,
     mistakes=(
         Mistake("rate-is-alpha", lambda: 0.55,
                 "accepted / drafted is not alpha for k > 1: it counts drafts that were never checked."),
-        Mistake("forgot-plus-one", lambda: sm.alpha_from_mean_acceptance_length(0.55 * 5, 5),
+        Mistake("forgot-plus-one", lambda: acc.alpha_from_mean_acceptance_length(0.55 * 5, 5),
                 "0.55 x 5 is the mean number of accepted drafts; the tokens per round also include the target's token."),
     ),
 ))

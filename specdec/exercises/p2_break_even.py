@@ -81,14 +81,15 @@ GROWING = dict(alpha=0.75, c_draft=0.05, base=1.1, per_draft=0.08)
 
 def _ref_3():
     g = GROWING
-    return drafts.best_k_growing_verify(g["alpha"], g["c_draft"], g["base"], g["per_draft"])
+    return economics.optimal_k(g["alpha"], g["c_draft"], drafts.verify_cost_linear(np.arange(1, 65), g["base"],
+                                                                                  g["per_draft"]), k_max=64)
 
 
 def _min_threshold_k():
     g = GROWING
     ks = np.arange(1, 65)
-    be = economics.break_even_alpha(ks, g["c_draft"], drafts.verify_cost_linear(ks, g["base"], g["per_draft"]))
-    return int(ks[np.nanargmin(be)])
+    return economics.lowest_break_even_alpha(g["c_draft"], drafts.verify_cost_linear(ks, g["base"], g["per_draft"]),
+                                             k_max=64)[0]
 
 
 register(Exercise(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import acceptance
+from .. import deployment, memory
 from .. import hardware as hw
 from .. import regimes as rg
 from ._registry import Exercise, Mistake, register
@@ -19,7 +20,7 @@ _A1, _K1 = 0.7, 4
 
 
 def _latency_ms():
-    return hw.speculative_latency(*_pair(), _A1, _K1).speculative * 1e3
+    return deployment.speculative_latency(*_pair(), _A1, _K1).speculative * 1e3
 
 
 def _t0_ms():
@@ -35,7 +36,7 @@ register(Exercise(
     kind="numeric",
     reference=_latency_ms,
     hints=("Seconds per token with speculation are the round time divided by E[L]; "
-           "sd.hardware.speculative_latency returns both sides.",),
+           "sd.deployment.speculative_latency returns both sides.",),
     rtol=1e-3,
     mistakes=(
         Mistake("free-draft", lambda: _t0_ms() / acceptance.expected_tokens(_A1, _K1),
@@ -52,7 +53,7 @@ _DEMAND, _CTX2, _A2, _K2 = 400_000.0, 2048, 0.8, 5
 def _plan():
     target, draft, group = _pair()
     cap = rg.capacity_comparison(target, draft, group, _A2, _K2, _CTX2)
-    latency_speedup = hw.speculative_speedup(target, draft, group, _A2, _K2, batch=1)
+    latency_speedup = deployment.speculative_speedup(target, draft, group, _A2, _K2, batch=1)
     return rg.capacity_plan(_DEMAND, cap.throughput_baseline, cap.throughput_speculative, latency_speedup)
 
 
@@ -86,16 +87,16 @@ register(Exercise(
     question=("Llama 3.1 70B on 4x H100 SXM (bf16), 8,192-token contexts. How many concurrent sequences are lost "
               "when a Llama 3.1 8B draft with its own KV cache and k = 5 candidate slots shares the memory?"),
     kind="numeric",
-    reference=lambda: hw.concurrency_lost_to_draft(*_pair(4)[::2], _CTX3, draft=hw.LLAMA_8B, k=_K3),
+    reference=lambda: memory.concurrency_lost_to_draft(*_pair(4)[::2], _CTX3, draft=hw.LLAMA_8B, k=_K3),
     hints=("Subtract the draft's weights before dividing the free memory by the per-sequence KV bytes, and count "
-           "the draft's KV cache per token too (sd.hardware.max_concurrent_sequences).",),
+           "the draft's KV cache per token too (sd.memory.max_concurrent_sequences).",),
     rtol=0.0,
     atol=0.0,
     mistakes=(
-        Mistake("weights-only", lambda: hw.concurrency_lost_to_draft(hw.LLAMA_70B, hw.H100.scaled(4), _CTX3,
+        Mistake("weights-only", lambda: memory.concurrency_lost_to_draft(hw.LLAMA_70B, hw.H100.scaled(4), _CTX3,
                                                                      extra_bytes=hw.LLAMA_8B.weight_bytes),
                 "You counted the draft's weights but not the draft's own KV cache per sequence."),
-        Mistake("remaining", lambda: hw.max_concurrent_sequences(hw.LLAMA_70B, hw.H100.scaled(4), _CTX3,
+        Mistake("remaining", lambda: memory.max_concurrent_sequences(hw.LLAMA_70B, hw.H100.scaled(4), _CTX3,
                                                                  draft=hw.LLAMA_8B, k=_K3),
                 "That is how many sequences still fit; the question asks how many are lost."),
     ),

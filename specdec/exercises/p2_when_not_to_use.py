@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import economics
+from .. import deployment
 from .. import hardware as hw
 from .. import regimes as rg
 from ._registry import Exercise, Mistake, register
@@ -15,7 +16,7 @@ def _pair():
 
 
 def _s(alpha, k=5, batch=1, context=0):
-    return hw.speculative_speedup(*_pair(), alpha, k, batch=batch, context=context)
+    return deployment.speculative_speedup(*_pair(), alpha, k, batch=batch, context=context)
 
 
 # --- 1: Amdahl ---------------------------------------------------------------------------------

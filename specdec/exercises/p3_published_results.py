@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import economics
+from .. import acceptance, economics
 from .. import literature as lit
 from ._registry import Exercise, Mistake, register
 
@@ -24,7 +24,7 @@ def _ref_expected():
 
 def _no_bonus_expected():
     a, g, c = _row()
-    return lit.expected_tokens_without_bonus(a, g) / (g * c + 1.0)
+    return acceptance.mean_acceptance_length(a, g, include_bonus=False) / (g * c + 1.0)
 
 
 def _no_cost_expected():
@@ -89,8 +89,7 @@ def _alpha_no_draft_cost():
 
 def _alpha_no_bonus():
     k, c_draft = _chen_costs()
-    from ..sampling import alpha_from_mean_acceptance_length
-    return alpha_from_mean_acceptance_length(2.46 * (k * c_draft + 1.0), k, include_bonus=False)
+    return acceptance.alpha_from_mean_acceptance_length(2.46 * (k * c_draft + 1.0), k, include_bonus=False)
 
 
 register(Exercise(
@@ -102,7 +101,7 @@ register(Exercise(
     kind="numeric",
     reference=_ref_humaneval_alpha,
     hints=("Multiply the speedup by the round cost K c_draft + c_verify to get the E[L] you need, then invert "
-           "E[L](alpha, K) (sd.sampling.alpha_from_mean_acceptance_length).",),
+           "E[L](alpha, K) (sd.acceptance.alpha_from_mean_acceptance_length).",),
     rtol=1e-3,
     mistakes=(
         Mistake("no-draft-cost", _alpha_no_draft_cost,

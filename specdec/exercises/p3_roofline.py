@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import deployment, memory
 from .. import hardware as hw
 from ._registry import Exercise, Mistake, register
 
@@ -61,7 +62,7 @@ register(Exercise(
 
 
 def _be():
-    return hw.break_even_batch(hw.LLAMA_70B, hw.LLAMA_1B, _TP8, alpha=0.7, k=4)
+    return deployment.break_even_batch(hw.LLAMA_70B, hw.LLAMA_1B, _TP8, alpha=0.7, k=4)
 
 
 register(Exercise(
@@ -71,21 +72,21 @@ register(Exercise(
               "batch at which speculation's roofline speedup falls below 1."),
     kind="numeric",
     reference=_be,
-    hints=("Scan the batch with sd.hardware.speculative_speedup, or solve (k+1) B / ridge = E[L] - k c_draft.",),
+    hints=("Scan the batch with sd.deployment.speculative_speedup, or solve (k+1) B / ridge = E[L] - k c_draft.",),
     rtol=0.0,
     atol=0.0,
     mistakes=(
         Mistake("off-by-one", lambda: _be() - 1, "That batch still has a speedup of at least 1."),
-        Mistake("8b-draft", lambda: hw.break_even_batch(hw.LLAMA_70B, hw.LLAMA_8B, _TP8, alpha=0.7, k=4),
+        Mistake("8b-draft", lambda: deployment.break_even_batch(hw.LLAMA_70B, hw.LLAMA_8B, _TP8, alpha=0.7, k=4),
                 "That is the answer for the 8B draft."),
-        Mistake("alpha-08", lambda: hw.break_even_batch(hw.LLAMA_70B, hw.LLAMA_1B, _TP8, alpha=0.8, k=4),
+        Mistake("alpha-08", lambda: deployment.break_even_batch(hw.LLAMA_70B, hw.LLAMA_1B, _TP8, alpha=0.8, k=4),
                 "Check the acceptance rate you used."),
     ),
 ))
 
 
 def _lost():
-    return hw.concurrency_lost_to_draft(hw.LLAMA_70B, _TP4, 1024, draft=hw.LLAMA_8B, k=5)
+    return memory.concurrency_lost_to_draft(hw.LLAMA_70B, _TP4, 1024, draft=hw.LLAMA_8B, k=5)
 
 
 register(Exercise(
@@ -100,10 +101,10 @@ register(Exercise(
     rtol=0.0,
     atol=0.0,
     mistakes=(
-        Mistake("weights-only", lambda: hw.max_concurrent_sequences(hw.LLAMA_70B, _TP4, 1024)
-                - hw.max_concurrent_sequences(hw.LLAMA_70B, _TP4, 1024, extra_bytes=hw.LLAMA_8B.weight_bytes),
+        Mistake("weights-only", lambda: memory.max_concurrent_sequences(hw.LLAMA_70B, _TP4, 1024)
+                - memory.max_concurrent_sequences(hw.LLAMA_70B, _TP4, 1024, extra_bytes=hw.LLAMA_8B.weight_bytes),
                 "The draft keeps its own KV cache for every sequence too."),
-        Mistake("no-slots", lambda: hw.concurrency_lost_to_draft(hw.LLAMA_70B, _TP4, 1024, draft=hw.LLAMA_8B),
+        Mistake("no-slots", lambda: memory.concurrency_lost_to_draft(hw.LLAMA_70B, _TP4, 1024, draft=hw.LLAMA_8B),
                 "Remember the k candidate slots per sequence."),
     ),
 ))

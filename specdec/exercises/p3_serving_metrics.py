@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from .. import economics
 from .. import literature as lit
-from ..sampling import alpha_from_draft_acceptance_rate, alpha_from_mean_acceptance_length
+from ..acceptance import alpha_from_draft_acceptance_rate, alpha_from_mean_acceptance_length
+from ..estimation import read_engine_counters
 from ._registry import Exercise, Mistake, register
 
 CHAPTER = "Part III · 3 What serving engines print"
@@ -51,7 +52,7 @@ register(Exercise(
 
 
 def _reading():
-    return lit.read_engine_counters(*COUNTERS)
+    return read_engine_counters(*COUNTERS)
 
 
 def _ref_speedup_same_k():

@@ -2,24 +2,148 @@
 
 One submodule per topic, each owning the figures of the chapters on that
 topic; every public function returns a :class:`matplotlib.figure.Figure`
-and never calls ``plt.show``. All public names of the submodules are
-re-exported here, so chapters write ``sd.plots.expected_tokens_vs_k(...)``.
+(or moves the artists of one, for the explorers) and never calls
+``plt.show``. The public names of the submodules are re-exported here, listed
+explicitly below, so chapters write ``sd.plots.expected_tokens_vs_k(...)``.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-
+from . import acceptance, bounds, capacity, drafts, hardware, literature, regimes, sampling, speedup, threshold
 from ._style import COLORS, SEQUENCE, new_figure
+from .acceptance import (
+    expected_tokens_vs_k,
+    marginal_gain_vs_k,
+    tokens_distribution,
+    expected_tokens_overview,
+    ExpectedTokensOverview,
+    DEFAULT_ALPHAS,
+)
+from .bounds import (
+    checklist_speedup_vs_alpha,
+    verify_cost_overview,
+    no_help_batch,
+    no_help_context,
+    no_help_context_curve,
+    no_help_acceptance,
+    no_help_short_output,
+)
+from .capacity import (
+    latency_throughput_batches,
+    latency_throughput_curves,
+    latency_throughput_vs_batch,
+    concurrency_vs_context,
+)
+from .drafts import (
+    draft_size_tradeoff,
+    arrangement_thresholds,
+)
+from .hardware import (
+    roofline_diagram,
+    roofline_verify_cost_vs_k,
+    roofline_speedup_vs_batch,
+    roofline_latency_throughput,
+    roofline_concurrency,
+    roofline_overview,
+    roofline_overview_artists,
+    roofline_overview_update,
+    matmul_measured_vs_predicted,
+)
+from .literature import (
+    literature_optimal_gamma,
+    literature_t5_expected_vs_measured,
+    literature_bonus_token_error,
+    literature_serving_metrics,
+    mark_bonus_token_alpha,
+    mark_serving_metrics_alpha,
+    set_bonus_token_curves,
+    set_serving_metrics_k,
+    LITERATURE_DEFAULT_CS,
+)
+from .regimes import (
+    REGIME_COLORS,
+    regime_maps,
+)
+from .sampling import (
+    sampling_residual,
+    sampling_exactness,
+    sampling_wasted_arithmetic,
+    sampling_tokens_per_round,
+    sampling_temperature,
+    sampling_alpha_from_log,
+)
+from .speedup import (
+    round_breakdown,
+    speedup_vs_k,
+    speedup_overview,
+    SpeedupOverview,
+    WORKED_EXAMPLE,
+)
+from .threshold import (
+    threshold_vs_k,
+    speedup_heatmap,
+    threshold_panel,
+    ThresholdPanel,
+)
 
-__all__: list[str] = ["COLORS", "SEQUENCE", "new_figure"]
-
-for _info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-    if _info.name.startswith("_"):
-        continue
-    _module = importlib.import_module(f".{_info.name}", __name__)
-    for _name in getattr(_module, "__all__", []):
-        globals()[_name] = getattr(_module, _name)
-        __all__.append(_name)
-    globals()[_info.name] = _module
+__all__ = [
+    "COLORS",
+    "SEQUENCE",
+    "new_figure",
+    "expected_tokens_vs_k",
+    "marginal_gain_vs_k",
+    "tokens_distribution",
+    "expected_tokens_overview",
+    "ExpectedTokensOverview",
+    "DEFAULT_ALPHAS",
+    "checklist_speedup_vs_alpha",
+    "verify_cost_overview",
+    "no_help_batch",
+    "no_help_context",
+    "no_help_context_curve",
+    "no_help_acceptance",
+    "no_help_short_output",
+    "latency_throughput_batches",
+    "latency_throughput_curves",
+    "latency_throughput_vs_batch",
+    "concurrency_vs_context",
+    "draft_size_tradeoff",
+    "arrangement_thresholds",
+    "roofline_diagram",
+    "roofline_verify_cost_vs_k",
+    "roofline_speedup_vs_batch",
+    "roofline_latency_throughput",
+    "roofline_concurrency",
+    "roofline_overview",
+    "roofline_overview_artists",
+    "roofline_overview_update",
+    "matmul_measured_vs_predicted",
+    "literature_optimal_gamma",
+    "literature_t5_expected_vs_measured",
+    "literature_bonus_token_error",
+    "literature_serving_metrics",
+    "mark_bonus_token_alpha",
+    "mark_serving_metrics_alpha",
+    "set_bonus_token_curves",
+    "set_serving_metrics_k",
+    "LITERATURE_DEFAULT_CS",
+    "REGIME_COLORS",
+    "regime_maps",
+    "sampling_residual",
+    "sampling_exactness",
+    "sampling_wasted_arithmetic",
+    "sampling_tokens_per_round",
+    "sampling_temperature",
+    "sampling_alpha_from_log",
+    "round_breakdown",
+    "speedup_vs_k",
+    "speedup_overview",
+    "SpeedupOverview",
+    "WORKED_EXAMPLE",
+    "threshold_vs_k",
+    "speedup_heatmap",
+    "threshold_panel",
+    "ThresholdPanel",
+    "acceptance", "bounds", "capacity", "drafts", "hardware", "literature", "regimes", "sampling", "speedup",
+    "threshold",
+]

@@ -1,13 +1,15 @@
 """Figures for Part I, chapters 3 to 5: verification cost, when speculation
 does not help, and the decision checklist (presentation only: every number
-comes from :mod:`specdec.economics`, :mod:`specdec.hardware` or
-:mod:`specdec.workload`)."""
+comes from :mod:`specdec.economics`, :mod:`specdec.hardware`,
+:mod:`specdec.deployment`, :mod:`specdec.memory`, :mod:`specdec.request` or
+:mod:`specdec.checklist`)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from .. import economics, workload as _wl
+from .. import deployment, economics, hardware as hw_mod, memory, request
+from ..checklist import WORTH_IT_SPEEDUP
 from ._style import COLORS, SEQUENCE, new_figure
 
 
@@ -32,19 +34,19 @@ __all__ = [
 ]
 
 
-def checklist_speedup_vs_alpha(workload, worth_it=_wl.WORTH_IT_SPEEDUP, min_alpha=0.6, n_points=401):
+def checklist_speedup_vs_alpha(workload, worth_it=WORTH_IT_SPEEDUP, min_alpha=0.6, n_points=401):
     """Exact speedup and the source's quick estimate against alpha, with the 1.3 rule.
 
     Both curves use the workload's ``k`` and times; vertical lines mark the
     acceptance each needs to reach ``worth_it`` (from
-    :func:`specdec.workload.required_alpha`), the checklist's ``alpha >
+    :func:`specdec.economics.required_alpha`), the checklist's ``alpha >
     min_alpha`` and the workload's measured ``alpha``.
 
-    Defined in chapter "The decision checklist" (Part I, chapter 5).
+    Defined in chapter "The decision checklist".
 
     Parameters
     ----------
-    workload : specdec.workload.Workload
+    workload : specdec.checklist.Workload
         Supplies ``k``, ``t0``, ``t_draft``, ``t_verify``, ``t_overhead`` and ``alpha``.
     worth_it : float, optional
         The "worth the complexity" speedup (source: 1.3).
@@ -60,7 +62,7 @@ def checklist_speedup_vs_alpha(workload, worth_it=_wl.WORTH_IT_SPEEDUP, min_alph
     Examples
     --------
     >>> import specdec as sd
-    >>> w = sd.workload.Workload(ttft=120.0, tpot=5.2, batch=1, alpha=0.8, k=5, t0=5.2, t_draft=2.5,
+    >>> w = sd.checklist.Workload(ttft=120.0, tpot=5.2, batch=1, alpha=0.8, k=5, t0=5.2, t_draft=2.5,
     ...                          t_verify=6.0, t_overhead=0.5, mean_output_tokens=400)
     >>> fig = sd.plots.checklist_speedup_vs_alpha(w)
     >>> len(fig.axes)
@@ -70,9 +72,9 @@ def checklist_speedup_vs_alpha(workload, worth_it=_wl.WORTH_IT_SPEEDUP, min_alph
     alpha = np.linspace(0.0, 1.0, int(n_points))
     exact = economics.speedup(alpha, w.k, w.t0, w.t_draft, w.t_verify, w.t_overhead)
     quick = economics.quick_estimate(alpha, w.k, w.t0, w.t_draft, w.t_verify)
-    need_exact = _wl.required_alpha(worth_it, w.k, w.c_draft, w.c_verify)
-    # the quick estimate is E[L] / (1 + T_draft/T0 + T_verify/T0): a round with c_verify = 1 + T_verify/T0
-    need_quick = _wl.required_alpha(worth_it, w.k, w.c_draft, 1.0 + w.t_verify / w.t0)
+    need_exact = economics.required_alpha(worth_it, w.k, w.c_draft, w.c_verify)
+    need_quick = economics.required_alpha(worth_it, w.k, *economics.quick_estimate_costs(w.k, w.t0, w.t_draft,
+                                                                                          w.t_verify))
 
     fig, ax = new_figure(6.4, 4.0)
     ax.plot(alpha, exact, color=COLORS["target"], lw=2, label=r"exact: $T_0\,E[L]/T_\mathrm{round}$")
@@ -111,7 +113,7 @@ def verify_cost_overview(target, hardware, k_max=10, batches=(1, 32, 64, 128, 25
     worked example (``T_verify / T0 = 6.0 / 5.2`` at ``k = 5``) as a star.
     Right: ``c_verify`` at ``k_fixed`` against batch for each context.
 
-    Defined in chapter "Why verification is not free" (Part I, chapter 3).
+    Defined in chapter "Why verification is not free".
 
     Parameters
     ----------
@@ -152,8 +154,6 @@ def verify_cost_overview(target, hardware, k_max=10, batches=(1, 32, 64, 128, 25
     >>> len(fig.axes)
     2
     """
-    from .. import hardware as hw_mod
-
     if axes is None:
         fig, axes = new_figure(10.0, 4.0, ncols=2)
     else:
@@ -214,7 +214,7 @@ def no_help_batch(target, draft, hardware, alphas=(0.6, 0.7, 0.8, 0.9), k=5, bat
     given), with the source's sketch ("3%, 30%, 90%" at batch 1, 32, 128)
     as crosses.
 
-    Defined in chapter "When speculation does not help" (Part I, chapter 4).
+    Defined in chapter "When speculation does not help".
 
     Parameters
     ----------
@@ -242,15 +242,13 @@ def no_help_batch(target, draft, hardware, alphas=(0.6, 0.7, 0.8, 0.9), k=5, bat
     >>> len(fig.axes)
     2
     """
-    from .. import hardware as hw_mod
-
     fig, (left, right) = new_figure(10.0, 4.0, ncols=2)
     bs = np.arange(1, int(batch_max) + 1)
     for i, a in enumerate(alphas):
-        s = hw_mod.speculative_speedup(target, draft, hardware, a, k, batch=bs, context=context)
+        s = deployment.speculative_speedup(target, draft, hardware, a, k, batch=bs, context=context)
         left.plot(bs, s, color=SEQUENCE[i % len(SEQUENCE)], lw=2, label=rf"$\alpha$ = {a:g}")
     mid = alphas[len(alphas) // 2]
-    b_even = hw_mod.break_even_batch(target, draft, hardware, mid, k, context=context, batch_max=int(batch_max))
+    b_even = deployment.break_even_batch(target, draft, hardware, mid, k, context=context, batch_max=int(batch_max))
     if np.isfinite(b_even):
         left.axvline(b_even, color=COLORS["accent"], ls=":", lw=1)
         left.annotate(rf"$\alpha$ = {mid:g} breaks even" + f"\nat batch {b_even:.0f}", (b_even, 1.0),
@@ -289,11 +287,11 @@ def no_help_context(target, draft, hardware, alpha=0.8, k=5, contexts=(1024, 819
 
     Left: the draft reads its whole KV cache (:func:`specdec.hardware.draft_cost`).
     Right: the draft's cache is capped at ``kv_budget`` tokens
-    (:func:`specdec.workload.capped_draft_cost`), as in MagicDec. Each curve
+    (:func:`specdec.hardware.draft_cost`), as in MagicDec. Each curve
     stops where the target's own KV cache no longer fits in memory
     (:func:`specdec.hardware.max_concurrent_sequences`).
 
-    Defined in chapter "When speculation does not help" (Part I, chapter 4).
+    Defined in chapter "When speculation does not help".
 
     Parameters
     ----------
@@ -325,8 +323,6 @@ def no_help_context(target, draft, hardware, alpha=0.8, k=5, contexts=(1024, 819
     >>> len(fig.axes)
     2
     """
-    from .. import hardware as hw_mod
-
     if axes is None:
         fig, axes = new_figure(10.0, 4.0, ncols=2, sharey=True)
     else:
@@ -359,7 +355,7 @@ def no_help_context(target, draft, hardware, alpha=0.8, k=5, contexts=(1024, 819
 def no_help_context_curve(target, draft, hardware, alpha, k, context, kv_budget, batch_max):
     """The data of one curve of :func:`no_help_context`: batches that fit, and the speedup at each.
 
-    Defined in chapter "When speculation does not help" (Part I, chapter 4).
+    Defined in chapter "When speculation does not help".
 
     Parameters
     ----------
@@ -385,12 +381,10 @@ def no_help_context_curve(target, draft, hardware, alpha, k, context, kv_budget,
     >>> int(b[-1])
     46
     """
-    from .. import hardware as hw_mod
-
-    limit = int(hw_mod.max_concurrent_sequences(target, hardware, int(context)))
+    limit = int(memory.max_concurrent_sequences(target, hardware, int(context)))
     b = np.arange(1, max(1, min(limit, int(batch_max))) + 1)
-    cd = _wl.capped_draft_cost(draft, target, hardware, b, int(context), kv_budget=kv_budget)
-    s = hw_mod.speculative_speedup(target, draft, hardware, alpha, k, batch=b, context=int(context),
+    cd = hw_mod.draft_cost(draft, target, hardware, b, int(context), kv_budget=kv_budget)
+    s = deployment.speculative_speedup(target, draft, hardware, alpha, k, batch=b, context=int(context),
                                    draft_cost_override=cd)
     return b, np.asarray(s)
 
@@ -398,7 +392,7 @@ def no_help_context_curve(target, draft, hardware, alpha, k, context, kv_budget,
 def no_help_acceptance(k=5, t0=5.2, t_draft=2.5, t_verify=6.0, t_overhead=0.5, alpha_mark=0.5, round_in_t0=2.0):
     """Poor acceptance: speedup against alpha for the worked example's times and for a round of ``round_in_t0`` T0.
 
-    Defined in chapter "When speculation does not help" (Part I, chapter 4).
+    Defined in chapter "When speculation does not help".
 
     Parameters
     ----------
@@ -445,12 +439,12 @@ def no_help_acceptance(k=5, t0=5.2, t_draft=2.5, t_verify=6.0, t_overhead=0.5, a
 def no_help_short_output(speedup, tpot, setups=(2.0, 10.0, 25.0, 50.0), n_max=80, marks=(10, 20), time_unit="ms"):
     """Short outputs: decode-phase speedup of a request against its length, for several setup costs.
 
-    Uses :func:`specdec.workload.request_speedup` (TTFT left out: it only
+    Uses :func:`specdec.request.request_speedup` (TTFT left out: it only
     dilutes both sides) and marks each break-even length
-    (:func:`specdec.workload.break_even_output_length`) and the source's
+    (:func:`specdec.request.break_even_output_length`) and the source's
     thresholds.
 
-    Defined in chapter "When speculation does not help" (Part I, chapter 4).
+    Defined in chapter "When speculation does not help".
 
     Parameters
     ----------
@@ -479,9 +473,9 @@ def no_help_short_output(speedup, tpot, setups=(2.0, 10.0, 25.0, 50.0), n_max=80
     n = np.linspace(1, n_max, 800)
     fig, ax = new_figure(6.4, 4.0)
     for i, ts in enumerate(setups):
-        r = _wl.request_speedup(n, speedup, tpot, ts)
+        r = request.request_speedup(n, speedup, tpot, ts)
         color = SEQUENCE[i % len(SEQUENCE)]
-        n_star = _wl.break_even_output_length(ts, tpot, speedup)
+        n_star = request.break_even_output_length(ts, tpot, speedup)
         ax.plot(n, r, color=color, lw=2, label=f"setup {ts:g} {time_unit}: pays off above {n_star:.1f} tokens")
         if np.isfinite(n_star) and n_star <= n_max:
             ax.plot([n_star], [1.0], "o", color=color)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import deployment as _dep
 from .. import hardware as _hw
 from .. import regimes as _rg
 from ._style import COLORS, new_figure
@@ -18,7 +19,7 @@ __all__ = ["latency_throughput_batches", "latency_throughput_curves", "latency_t
 def latency_throughput_batches(batch_max=1024, n_points=160):
     """The batch grid of :func:`latency_throughput_vs_batch`: whole numbers, log-spaced from 1.
 
-    Defined in chapter "Latency, throughput and memory" (Part II, chapter 5).
+    Defined in chapter "Latency, throughput and memory".
 
     Parameters
     ----------
@@ -46,7 +47,7 @@ def latency_throughput_curves(target, draft, hardware, alpha, k, context, batche
 
     The curves of :func:`latency_throughput_vs_batch`, shared with its explorer.
 
-    Defined in chapter "Latency, throughput and memory" (Part II, chapter 5).
+    Defined in chapter "Latency, throughput and memory".
 
     Parameters
     ----------
@@ -71,7 +72,7 @@ def latency_throughput_curves(target, draft, hardware, alpha, k, context, batche
     >>> round(float(v["lat_base"][0]), 2), bool(np.isnan(v["thr_spec"][1]))
     (5.29, True)
     """
-    r = _hw.speculative_costs(target, draft, hardware, alpha, k, batches, context)
+    r = _dep.speculative_costs(target, draft, hardware, alpha, k, batches, context)
     nan_base = np.where(r.fits_baseline, 1.0, np.nan)
     nan_spec = np.where(r.fits, 1.0, np.nan)
     cap = _rg.capacity_comparison(target, draft, hardware, alpha, k, max(int(context), 1))
@@ -89,7 +90,7 @@ def latency_throughput_vs_batch(target, draft, hardware, alpha=0.8, k=5, context
     the replica at capacity. Log-log axes with fixed limits, so an explorer
     can redraw only the curves (they carry ``gid`` tags).
 
-    Defined in chapter "Latency, throughput and memory" (Part II, chapter 5).
+    Defined in chapter "Latency, throughput and memory".
 
     Parameters
     ----------
@@ -167,7 +168,7 @@ def concurrency_vs_context(target, draft, hardware, alpha=0.8, k=5, contexts=Non
     same-batch test would report at the speculative batch; their ratio is
     the throughput lost to memory.
 
-    Defined in chapter "Latency, throughput and memory" (Part II, chapter 5).
+    Defined in chapter "Latency, throughput and memory".
 
     Parameters
     ----------

@@ -1,7 +1,7 @@
-"""Figures for "The roofline model" and "Measure your machine" (Part III, chapters 1 and 4).
+"""Figures for "The roofline model: where $c_d$ and $c_v$ come from" and "Measure your machine".
 
-Presentation only: every number drawn comes from :mod:`specdec.hardware`
-and :mod:`specdec.measure`.
+Presentation only: every number drawn comes from :mod:`specdec.hardware`,
+:mod:`specdec.memory`, :mod:`specdec.deployment` and :mod:`specdec.measure`.
 """
 
 from __future__ import annotations
@@ -9,17 +9,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._validate import check_integer, check_probability
-from ..hardware import (
-    arithmetic_intensity,
-    break_even_batch,
-    max_concurrent_sequences,
-    ridge_batch,
-    speculative_costs,
-    speculative_speedup,
-    step_flops,
-    step_time,
-    verify_cost,
-)
+from ..deployment import break_even_batch, speculative_costs, speculative_speedup
+from ..hardware import arithmetic_intensity, ridge_batch, step_flops, step_time, verify_cost
+from ..memory import max_concurrent_sequences
 from ._style import COLORS, SEQUENCE, new_figure
 
 __all__ = [
@@ -29,6 +21,8 @@ __all__ = [
     "roofline_latency_throughput",
     "roofline_concurrency",
     "roofline_overview",
+    "roofline_overview_artists",
+    "roofline_overview_update",
     "matmul_measured_vs_predicted",
 ]
 
@@ -54,7 +48,7 @@ def roofline_diagram(model, hardware, batches=(1, 16, 64, 256, 1024), k=5, axes=
     (log-log). Circles: plain decode steps at each batch; squares: the
     verification pass over ``k + 1`` tokens at the same batches (context 0).
 
-    Defined in chapter "The roofline model" (Part III, chapter 1).
+    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
 
     Parameters
     ----------
@@ -100,7 +94,7 @@ def roofline_verify_cost_vs_k(model, hardware, batches=(1, 16, 64, 128, 256), k_
                               rule_of_thumb=True, axes=None):
     """``c_verify = T_verify / T0`` against ``k`` for several batches, with ``k + 1`` for reference.
 
-    Defined in chapter "The roofline model" (Part III, chapter 1).
+    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
 
     Parameters
     ----------
@@ -143,7 +137,7 @@ def roofline_speedup_vs_batch(target, draft, hardware, alpha=0.8, k=5, contexts=
                               axes=None):
     """Speculation's roofline speedup against batch, one line per context, break-even batches marked.
 
-    Defined in chapter "The roofline model" (Part III, chapter 1).
+    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
 
     Parameters
     ----------
@@ -192,7 +186,7 @@ def roofline_latency_throughput(target, draft, hardware, alpha=0.8, k=5, context
     Each curve is traced by the batch from 1 upward and stops where the
     sequences' KV cache (and the draft) no longer fit in memory.
 
-    Defined in chapter "The roofline model" (Part III, chapter 1).
+    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
 
     Parameters
     ----------
@@ -242,7 +236,7 @@ def roofline_concurrency(target, hardware, draft=None, k=5, contexts=(512, 1024,
                          extra_bytes=0.0, axes=None):
     """Sequences that fit in memory against context, without and with a draft.
 
-    Defined in chapter "The roofline model" (Part III, chapter 1).
+    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
 
     Parameters
     ----------
@@ -285,7 +279,7 @@ def roofline_overview(target, draft, hardware, alpha=0.8, k=5, batch=1, context=
     roofline speedup against batch at ``context``, with the chosen batch
     marked and 1 drawn.
 
-    Defined in chapter "The roofline model" (Part III, chapter 1).
+    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
 
     Parameters
     ----------
@@ -303,13 +297,30 @@ def roofline_overview(target, draft, hardware, alpha=0.8, k=5, batch=1, context=
     -------
     matplotlib.figure.Figure
     """
-    fig, _ = _roofline_overview_artists(target, draft, hardware, alpha, k, batch, context, k_max, batch_max, axes)
+    fig, _ = roofline_overview_artists(target, draft, hardware, alpha, k, batch, context, k_max, batch_max, axes)
     return fig
 
 
-def _roofline_overview_artists(target, draft, hardware, alpha=0.8, k=5, batch=1, context=0, k_max=10,
-                               batch_max=512, axes=None):
-    # roofline_overview's drawing; also returns the artists an in-place update moves.
+def roofline_overview_artists(target, draft, hardware, alpha=0.8, k=5, batch=1, context=0, k_max=10,
+                              batch_max=512, axes=None):
+    """:func:`roofline_overview`, also returning the artists an in-place update moves.
+
+    The explorer of the chapter draws the figure once with this function and
+    then moves its artists with :func:`roofline_overview_update`.
+
+    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+
+    Parameters
+    ----------
+    target, draft, hardware, alpha, k, batch, context, k_max, batch_max, axes
+        As in :func:`roofline_overview`.
+
+    Returns
+    -------
+    tuple
+        ``(figure, artists)``: the :class:`matplotlib.figure.Figure` and a
+        dict of the artists and grids :func:`roofline_overview_update` needs.
+    """
     a = float(check_probability(alpha, "alpha"))
     kk = int(check_integer(k, "k", minimum=1))
     b = int(check_integer(batch, "batch", minimum=1))
@@ -347,13 +358,27 @@ def _roofline_overview_artists(target, draft, hardware, alpha=0.8, k=5, batch=1,
     return fig, artists
 
 
-def _roofline_overview_update(artists, target, draft, hardware, alpha, k, batch, context):
-    """Move the artists of :func:`_roofline_overview_artists` to new values, in place.
+def roofline_overview_update(artists, target, draft, hardware, alpha, k, batch, context):
+    """Move the artists of :func:`roofline_overview_artists` to new values, in place.
 
     Changes only data, the left title and the legend texts (never limits,
-    nor the right panel's title, which names the models and hardware);
-    returns the upper y limit :func:`roofline_overview` would choose for the
-    right panel, so the caller can decide whether the limits must change.
+    nor the right panel's title, which names the models and hardware).
+
+    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+
+    Parameters
+    ----------
+    artists : dict
+        From :func:`roofline_overview_artists`.
+    target, draft, hardware, alpha, k, batch, context
+        The new values, as in :func:`roofline_overview` (``k`` at most the
+        figure's ``k_max``).
+
+    Returns
+    -------
+    float
+        The upper y limit :func:`roofline_overview` would choose for the
+        right panel, so the caller can decide whether the limits must change.
     """
     a = float(check_probability(alpha, "alpha"))
     kk = int(check_integer(k, "k", minimum=1, maximum=int(artists["ks"][-1])))
@@ -386,7 +411,7 @@ def matmul_measured_vs_predicted(measurement, axes=None):
     token, which falls while the weight read is shared and levels off past
     the knee.
 
-    Defined in chapter "Measure your machine" (Part III, chapter 4).
+    Defined in chapter "Measure your machine".
 
     Parameters
     ----------

@@ -1,4 +1,4 @@
-"""Figures for "Published results, recomputed" and "What serving engines print" (Part III, chapters 2 and 3).
+"""Figures for "Published results, recomputed" and "What serving engines print".
 
 Presentation only: every number drawn comes from :mod:`specdec.literature`
 (published inputs and their recomputation) or the core formulas. Each
@@ -20,6 +20,10 @@ __all__ = [
     "literature_t5_expected_vs_measured",
     "literature_bonus_token_error",
     "literature_serving_metrics",
+    "mark_bonus_token_alpha",
+    "mark_serving_metrics_alpha",
+    "set_bonus_token_curves",
+    "set_serving_metrics_k",
     "LITERATURE_DEFAULT_CS",
 ]
 
@@ -36,7 +40,7 @@ def _fig_ax(ax, width=6.4, height=4.0):
 def literature_optimal_gamma(cs=LITERATURE_DEFAULT_CS, k_max: int = 30, n_points: int = 400, ax=None):
     """Optimal gamma against alpha for several draft cost ratios c (Leviathan et al.'s Figure 3, recomputed).
 
-    Defined in chapter "Published results, recomputed" (Part III, chapter 2).
+    Defined in chapter "Published results, recomputed".
 
     Parameters
     ----------
@@ -88,7 +92,7 @@ def literature_t5_expected_vs_measured(ax=None):
     rounding), y the measured speedup. Points above the diagonal beat the
     model; points below fall short of it.
 
-    Defined in chapter "Published results, recomputed" (Part III, chapter 2).
+    Defined in chapter "Published results, recomputed".
 
     Parameters
     ----------
@@ -134,7 +138,7 @@ def literature_bonus_token_error(k: int = 5, c_draft: float = 0.05, c_verify: fl
                                  n_points: int = 300, ax=None):
     """Speedup against alpha with E[L] and with the no-bonus formula E[L] - 1.
 
-    Defined in chapter "Published results, recomputed" (Part III, chapter 2).
+    Defined in chapter "Published results, recomputed".
 
     Parameters
     ----------
@@ -179,7 +183,7 @@ def literature_bonus_token_error(k: int = 5, c_draft: float = 0.05, c_verify: fl
     ax.plot([a0, a0], [0.0, 0.0], color="0.3", lw=1, marker="o", ms=4, gid="marked")
     ax.annotate("", (a0, 0.0), xytext=(-34, 6), textcoords="offset points", fontsize=8, gid="marked-correct")
     ax.annotate("", (a0, 0.0), xytext=(6, -12), textcoords="offset points", fontsize=8, gid="marked-without")
-    _mark_bonus_token_alpha(ax, kk, cd, cv, a0)
+    mark_bonus_token_alpha(ax, kk, cd, cv, a0)
     ax.set_xlabel(r"acceptance rate $\alpha$")
     ax.set_ylabel("predicted speedup")
     ax.set_title(f"$k = {kk}$, $c_d = {cd:g}$, $c_v = {cv:g}$", fontsize=9)
@@ -193,7 +197,7 @@ def literature_bonus_token_error(k: int = 5, c_draft: float = 0.05, c_verify: fl
 def literature_serving_metrics(k: int = 4, alpha: float = 0.8, ks=(1, 2, 4, 8), axes=None):
     """What engines print against alpha: draft acceptance rate (left), acceptance length (right).
 
-    Defined in chapter "What serving engines print" (Part III, chapter 3).
+    Defined in chapter "What serving engines print".
 
     Parameters
     ----------
@@ -251,7 +255,7 @@ def literature_serving_metrics(k: int = 4, alpha: float = 0.8, ks=(1, 2, 4, 8), 
     for key in ("length_with_bonus", "length_without_bonus"):
         right.plot([a0], [0.0], "o", color="k", ms=5, gid=f"marked-{key}")
         right.annotate("", (a0, 0.0), xytext=(-40, 4), textcoords="offset points", fontsize=8, gid=f"label-{key}")
-    _mark_serving_metrics_alpha(axes, kk, a0)
+    mark_serving_metrics_alpha(axes, kk, a0)
     right.set_xlabel(r"acceptance rate $\alpha$")
     right.set_ylabel("mean acceptance length (tokens per round)")
     right.set_title(f"$k = {kk}$", fontsize=9)
@@ -268,11 +272,26 @@ def _by_gid(ax, prefix: str) -> dict:
     return {a.get_gid(): a for a in (*ax.lines, *ax.texts) if (a.get_gid() or "").startswith(prefix)}
 
 
-def _mark_bonus_token_alpha(ax, k: int, c_draft: float, c_verify: float, alpha: float) -> list:
+def mark_bonus_token_alpha(ax, k: int, c_draft: float, c_verify: float, alpha: float) -> list:
     """Move the marked alpha of a :func:`literature_bonus_token_error` axes; return the artists moved.
 
     Only the marker segment and its two labels depend on ``alpha``; the
     curves, title and limits depend on ``(k, c_draft, c_verify)`` alone.
+    The explorer of the chapter calls it instead of redrawing.
+
+    Defined in chapter "Published results, recomputed".
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        The axes of a :func:`literature_bonus_token_error` figure.
+    k, c_draft, c_verify, alpha
+        As in :func:`literature_bonus_token_error`.
+
+    Returns
+    -------
+    list
+        The matplotlib artists that moved.
     """
     p = _lit.bonus_token_error(alpha, k, c_draft, c_verify)
     a = _by_gid(ax, "marked")
@@ -284,11 +303,25 @@ def _mark_bonus_token_alpha(ax, k: int, c_draft: float, c_verify: float, alpha: 
     return [a["marked"], a["marked-correct"], a["marked-without"]]
 
 
-def _mark_serving_metrics_alpha(axes, k: int, alpha: float) -> list:
+def mark_serving_metrics_alpha(axes, k: int, alpha: float) -> list:
     """Move the marked alpha of a :func:`literature_serving_metrics` figure; return the artists moved.
 
     Only the three points and their labels depend on ``alpha``; everything
     else depends on ``k`` (right panel) or nothing (left panel).
+
+    Defined in chapter "What serving engines print".
+
+    Parameters
+    ----------
+    axes : sequence of two matplotlib Axes
+        The axes of a :func:`literature_serving_metrics` figure.
+    k, alpha
+        As in :func:`literature_serving_metrics`.
+
+    Returns
+    -------
+    list
+        The matplotlib artists that moved.
     """
     m0 = _lit.metric_readings(alpha, k)
     moved = []
@@ -303,12 +336,25 @@ def _mark_serving_metrics_alpha(axes, k: int, alpha: float) -> list:
     return moved
 
 
-def _set_bonus_token_curves(ax, k: int, c_draft: float, c_verify: float) -> None:
+def set_bonus_token_curves(ax, k: int, c_draft: float, c_verify: float) -> None:
     """Redraw-free change of a :func:`literature_bonus_token_error` axes to new ``(k, c_draft, c_verify)``.
 
     Sets the curves, title and y limits exactly as a fresh call would
     (same grid, same formulas); the marked alpha is moved separately by
-    :func:`_mark_bonus_token_alpha`.
+    :func:`mark_bonus_token_alpha`.
+
+    Defined in chapter "Published results, recomputed".
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        The axes of a :func:`literature_bonus_token_error` figure.
+    k, c_draft, c_verify
+        As in :func:`literature_bonus_token_error`.
+
+    Returns
+    -------
+    None
     """
     curves = _by_gid(ax, "curve-")
     grid = np.asarray(curves["curve-correct"].get_xdata())
@@ -319,11 +365,24 @@ def _set_bonus_token_curves(ax, k: int, c_draft: float, c_verify: float) -> None
     ax.set_ylim(0, max(float(np.max(r["correct"])) * 1.08, 1.2))
 
 
-def _set_serving_metrics_k(axes, k: int) -> None:
+def set_serving_metrics_k(axes, k: int) -> None:
     """Redraw-free change of a :func:`literature_serving_metrics` figure's right panel to a new ``k``.
 
     Sets its curves, title and y limits exactly as a fresh call would; the
-    marked alpha is moved separately by :func:`_mark_serving_metrics_alpha`.
+    marked alpha is moved separately by :func:`mark_serving_metrics_alpha`.
+
+    Defined in chapter "What serving engines print".
+
+    Parameters
+    ----------
+    axes : sequence of two matplotlib Axes
+        The axes of a :func:`literature_serving_metrics` figure.
+    k : int
+        Draft tokens per round, >= 1.
+
+    Returns
+    -------
+    None
     """
     right = axes[1]
     curves = _by_gid(right, "curve-")

@@ -14,7 +14,10 @@ import numpy as np
 from matplotlib.ticker import NullFormatter, ScalarFormatter
 
 from .. import hardware as hw
+from .. import estimation
 from .. import sampling as sm
+from .. import synthetic as syn
+from ..acceptance import alpha_from_draft_acceptance_rate, draft_acceptance_rate
 from .._validate import check_integer, check_probability
 from ..acceptance import acceptance_rate, accepted_tokens_pmf, expected_tokens
 from ._style import COLORS, SEQUENCE, new_figure
@@ -42,7 +45,7 @@ def _figure(axes, ncols, width, height):
     return axes[0].figure, axes
 
 
-def sampling_residual(p=sm.EXAMPLE_TARGET, q=sm.EXAMPLE_DRAFT, axes=None):
+def sampling_residual(p=syn.EXAMPLE_TARGET, q=syn.EXAMPLE_DRAFT, axes=None):
     """Target and draft side by side with their overlap, and the residual distribution.
 
     Left: bars of ``p`` and ``q`` per token with ``min(p, q)`` (the mass that
@@ -50,7 +53,7 @@ def sampling_residual(p=sm.EXAMPLE_TARGET, q=sm.EXAMPLE_DRAFT, axes=None):
     a rejected draft is replaced from.
 
     Defined in chapter "Why a decode step wastes arithmetic, and the
-    verification pass" (Part II, chapter 1).
+    verification pass".
 
     Parameters
     ----------
@@ -71,14 +74,15 @@ def sampling_residual(p=sm.EXAMPLE_TARGET, q=sm.EXAMPLE_DRAFT, axes=None):
     w = 0.4
     ax0.bar(x - w / 2, pa, w, color=COLORS["target"], label="target p")
     ax0.bar(x + w / 2, qa, w, color=COLORS["draft"], label="draft q")
-    ax0.step(np.r_[x - 0.5, x[-1] + 0.5], np.r_[np.minimum(pa, qa), np.minimum(pa, qa)[-1]], where="post",
+    accepted = sm.accepted_mass(pa, qa)
+    ax0.step(np.r_[x - 0.5, x[-1] + 0.5], np.r_[accepted, accepted[-1]], where="post",
              color="black", lw=1.2, label="min(p, q): accepted mass")
     ax0.set_xticks(x)
     ax0.set_xlabel("token")
     ax0.set_ylabel("probability")
     ax0.set_title(f"acceptance rate sum(min(p, q)) = {alpha:.2f}")
     ax0.legend(frameon=False, fontsize=8)
-    excess = np.maximum(pa - qa, 0.0)
+    excess = sm.residual_distribution(pa, qa, normalize=False)
     ax1.bar(x, residual, 0.6, color=COLORS["verify"], label="residual (normalized)")
     ax1.bar(x, excess, 0.3, color="black", alpha=0.5, label="max(p - q, 0)")
     ax1.set_xticks(x)
@@ -89,7 +93,7 @@ def sampling_residual(p=sm.EXAMPLE_TARGET, q=sm.EXAMPLE_DRAFT, axes=None):
     return fig
 
 
-def sampling_exactness(p=sm.EXAMPLE_TARGET, q=sm.EXAMPLE_DRAFT, sizes=None, seed=0, axes=None, convergence=None):
+def sampling_exactness(p=syn.EXAMPLE_TARGET, q=syn.EXAMPLE_DRAFT, sizes=None, seed=0, axes=None, convergence=None):
     """Emitted-token frequencies converge to the target only for the exact scheme.
 
     Left: total-variation distance between the empirical distribution of the
@@ -98,7 +102,7 @@ def sampling_exactness(p=sm.EXAMPLE_TARGET, q=sm.EXAMPLE_DRAFT, sizes=None, seed
     sampling. Right: the frequencies at the largest ``n`` next to ``p``.
 
     Defined in chapter "Why a decode step wastes arithmetic, and the
-    verification pass" (Part II, chapter 1).
+    verification pass".
 
     Parameters
     ----------
@@ -157,7 +161,7 @@ def sampling_wasted_arithmetic(target=hw.LLAMA_70B, hardware=hw.H100.scaled(8), 
     tokens (marked).
 
     Defined in chapter "Why a decode step wastes arithmetic, and the
-    verification pass" (Part II, chapter 1).
+    verification pass".
 
     Parameters
     ----------
@@ -257,8 +261,8 @@ def sampling_tokens_per_round(alpha=0.8, ks=(1, 2, 4, 8), k_max=12, axes=None):
 @lru_cache(maxsize=64)
 def _temperature_curve(kind, noise, sharpness, vocab, n_contexts, seed, temperatures):
     """Memoized acceptance-vs-temperature curve (explorers redraw without recomputing)."""
-    zt, zd = sm.synthetic_logit_pair(kind, vocab, n_contexts, noise=noise, sharpness=sharpness, rng=seed)
-    curve = sm.acceptance_vs_temperature(zt, zd, np.asarray(temperatures))
+    zt, zd = syn.synthetic_logit_pair(kind, vocab, n_contexts, noise=noise, sharpness=sharpness, rng=seed)
+    curve = syn.acceptance_vs_temperature(zt, zd, np.asarray(temperatures))
     curve.setflags(write=False)
     return curve
 
@@ -359,7 +363,7 @@ def sampling_alpha_from_log(counts, k, alpha_true=None, ks=(1, 2, 4, 8), axes=No
     -------
     matplotlib.figure.Figure
     """
-    est = sm.estimate_alpha(counts, k)
+    est = estimation.estimate_alpha(counts, k)
     c = np.asarray(counts)
     kk = int(k)
     fig, (ax0, ax1) = _figure(axes, 2, 9.5, 3.8)
@@ -375,10 +379,10 @@ def sampling_alpha_from_log(counts, k, alpha_true=None, ks=(1, 2, 4, 8), axes=No
     a = np.linspace(0, 1, 201)
     ax1.plot(a, a, color=COLORS["baseline"], ls=":", label="rate = alpha")
     for j, kj in enumerate(ks):
-        ax1.plot(a, sm.draft_acceptance_rate(a, kj), color=SEQUENCE[j % len(SEQUENCE)], label=f"k = {kj}")
-    rate = c.sum() / (kk * c.size)
+        ax1.plot(a, draft_acceptance_rate(a, kj), color=SEQUENCE[j % len(SEQUENCE)], label=f"k = {kj}")
+    rate = estimation.read_accepted_counts(c, kk).draft_acceptance_rate
     ax1.plot([rate], [rate], "x", color=COLORS["accent"], ms=8, label=f"log's accepted/drafted = {rate:.3f}")
-    implied = sm.alpha_from_draft_acceptance_rate(rate, kk)
+    implied = alpha_from_draft_acceptance_rate(rate, kk)
     ax1.plot([implied], [rate], "o", color=COLORS["accent"], mfc="none", ms=8,
              label=f"alpha it implies at k = {kk}: {implied:.3f}")
     ax1.plot([rate, implied], [rate, rate], color=COLORS["accent"], lw=1)

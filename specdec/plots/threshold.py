@@ -50,7 +50,7 @@ def threshold_vs_k(ks, constant_curves, growing_curves, titles=("constant verifi
     threshold (the ``k`` that is easiest to make pay); where no alpha
     can win, the curve stops.
 
-    Defined in chapter "The break-even condition" (Part II, chapter 3).
+    Defined in chapter "The break-even condition".
 
     Parameters
     ----------
@@ -91,7 +91,7 @@ def speedup_heatmap(alphas, ks, c_draft, base=1.0, per_draft=0.0, title=None):
     alpha for each ``k``; white dots mark the best ``k`` for each alpha
     (:func:`specdec.drafts.best_k_growing_verify`).
 
-    Defined in chapter "The break-even condition" (Part II, chapter 3).
+    Defined in chapter "The break-even condition".
 
     Parameters
     ----------
@@ -130,7 +130,9 @@ def speedup_heatmap(alphas, ks, c_draft, base=1.0, per_draft=0.0, title=None):
     ax.xaxis.get_major_locator().set_params(integer=True)
     ax.contour(ks, alphas, grid, levels=[1.0], colors="black", linewidths=1.5)
     sel = alphas >= 0.3
-    best = _drafts.best_k_growing_verify(alphas[sel], c_draft, base, per_draft, k_max=int(ks.max()))
+    k_max = int(ks.max())
+    best = economics.optimal_k(alphas[sel], c_draft, _drafts.verify_cost_linear(np.arange(1, k_max + 1), base, per_draft),
+                               k_max=k_max)
     ax.plot(best, alphas[sel], ".", color="white", ms=4, label="best k for each alpha")
     ax.set_xlabel("k (drafts per round)")
     ax.set_ylabel(r"acceptance rate $\alpha$")
@@ -158,7 +160,7 @@ class ThresholdPanel:
     Updating moves the existing artists instead of redrawing the axes, so
     a widget can refresh it quickly.
 
-    Defined in chapter "The break-even condition" (Part II, chapter 3).
+    Defined in chapter "The break-even condition".
 
     Parameters
     ----------
@@ -266,7 +268,7 @@ class ThresholdPanel:
 def threshold_panel(k=5, c_draft=0.1, c_verify=1.25, alpha=0.8, k_max=16):
     """The threshold explorer's figure as a static figure (same defaults as the widget).
 
-    Defined in chapter "The break-even condition" (Part II, chapter 3).
+    Defined in chapter "The break-even condition".
 
     Parameters
     ----------

@@ -1,7 +1,7 @@
 """Explorers for Part I, chapters 3 and 4 (verification cost; batch and context).
 
 Presentation only: the numbers come from :mod:`specdec.hardware` and
-:mod:`specdec.workload`, the figures from :mod:`specdec.plots.bounds`. Each
+:mod:`specdec.deployment` and :mod:`specdec.memory`, the figures from :mod:`specdec.plots.bounds`. Each
 explorer is an ``ipywidgets.VBox``: sliders, a read-out, and the figure as a
 PNG image (the last state is embedded in the saved notebook). Each has an
 ``update()`` method returning the numbers it shows, which the benchmark times.
@@ -12,22 +12,14 @@ from __future__ import annotations
 import ipywidgets as widgets
 import numpy as np
 
+from .. import deployment as _dep
 from .. import hardware as _hw
-from .. import workload as _wl
+from .. import memory as _mem
 from ..plots.bounds import no_help_context, no_help_context_curve, verify_cost_overview
 from ._render import Blitter, table_html
 
 __all__ = ["VerifyCostExplorer", "verify_cost_explorer", "BatchContextExplorer", "batch_context_explorer"]
 
-
-
-def _check_setup(target, draft, hardware):
-    if not isinstance(target, _hw.Model):
-        raise TypeError(f"target must be a specdec.hardware.Model, got {type(target).__name__}")
-    if draft is not None and not isinstance(draft, _hw.Model):
-        raise TypeError(f"draft must be a specdec.hardware.Model, got {type(draft).__name__}")
-    if not isinstance(hardware, _hw.Hardware):
-        raise TypeError(f"hardware must be a specdec.hardware.Hardware, got {type(hardware).__name__}")
 
 
 class VerifyCostExplorer(widgets.VBox):
@@ -37,7 +29,7 @@ class VerifyCostExplorer(widgets.VBox):
     """
 
     def __init__(self, target, hardware, batch=64, context=0, k=5, dpi=72):
-        _check_setup(target, None, hardware)
+        _hw.validate_setup(target, None, hardware)
         self.target, self.hardware, self.dpi = target, hardware, int(dpi)
         self.batch_slider = widgets.IntSlider(value=int(batch), min=1, max=512, description="your batch",
                                               continuous_update=False)
@@ -137,7 +129,7 @@ class BatchContextExplorer(widgets.VBox):
 
     def __init__(self, target, draft, hardware, alpha=0.8, k=5, contexts=(1024, 8192, 32768), kv_budget=512,
                  batch=32, dpi=72):
-        _check_setup(target, draft, hardware)
+        _hw.validate_setup(target, draft, hardware)
         self.target, self.draft, self.hardware, self.dpi = target, draft, hardware, int(dpi)
         self.fixed_contexts = tuple(int(c) for c in contexts[:-1])
         self.alpha_slider = widgets.FloatSlider(value=float(alpha), min=0.3, max=0.99, step=0.01, description="alpha",
@@ -171,18 +163,18 @@ class BatchContextExplorer(widgets.VBox):
         a, k = float(self.alpha_slider.value), int(self.k_slider.value)
         c, budget, b = int(self.context_slider.value), int(self.budget_slider.value), int(self.batch_slider.value)
         t, d, hw = self.target, self.draft, self.hardware
-        full = _hw.speculative_costs(t, d, hw, a, k, b, c)
-        cd_cap = _wl.capped_draft_cost(d, t, hw, b, c, kv_budget=budget)
-        capped = _hw.speculative_costs(t, d, hw, a, k, b, c, draft_cost_override=cd_cap)
+        full = _dep.speculative_costs(t, d, hw, a, k, b, c)
+        cd_cap = _hw.draft_cost(d, t, hw, b, c, kv_budget=budget)
+        capped = _dep.speculative_costs(t, d, hw, a, k, b, c, draft_cost_override=cd_cap)
         return {
             "alpha": a, "k": k, "context": c, "kv_budget": budget, "batch": b,
-            "fits": int(_hw.max_concurrent_sequences(t, hw, c)),
+            "fits": int(_mem.max_concurrent_sequences(t, hw, c)),
             "c_verify": float(full.c_verify),
             "c_draft_full": float(full.c_draft), "c_draft_capped": float(cd_cap),
             "speedup_full": float(full.speedup), "speedup_capped": float(capped.speedup),
-            "break_even_batch": _hw.break_even_batch(t, d, hw, a, k, context=c),
-            "candidate_kv_bytes": _wl.candidate_kv_bytes(t, b, k),
-            "context_kv_bytes": float(_hw.kv_cache_bytes(t, b, c)),
+            "break_even_batch": _dep.break_even_batch(t, d, hw, a, k, context=c),
+            "candidate_kv_bytes": _mem.candidate_kv_bytes(t, b, k),
+            "context_kv_bytes": float(_mem.kv_cache_bytes(t, b, c)),
         }
 
     def update(self, draw: bool = True) -> dict:

@@ -10,11 +10,11 @@ from __future__ import annotations
 import ipywidgets as widgets
 import numpy as np
 
+from .. import deployment as _dep
 from .. import hardware as _hw
 from .. import regimes as _rg
 from ..plots.capacity import latency_throughput_batches, latency_throughput_curves, latency_throughput_vs_batch
 from ._render import Blitter, table_html
-from .bounds import _check_setup
 
 __all__ = ["LatencyThroughputExplorer", "latency_throughput_explorer", "RegimeExplorer", "regime_explorer"]
 
@@ -26,7 +26,7 @@ class LatencyThroughputExplorer(widgets.VBox):
     """
 
     def __init__(self, target, draft, hardware, alpha=0.8, k=5, context=2048, batch=256, batch_max=1024, dpi=72):
-        _check_setup(target, draft, hardware)
+        _hw.validate_setup(target, draft, hardware)
         if draft is None:
             raise TypeError("draft must be a specdec.hardware.Model")
         self.target, self.draft, self.hardware, self.batch_max = target, draft, hardware, int(batch_max)
@@ -56,7 +56,7 @@ class LatencyThroughputExplorer(widgets.VBox):
         """Numbers for the current sliders (no drawing)."""
         b, a = int(self.batch_slider.value), float(self.alpha_slider.value)
         k, c = int(self.k_slider.value), int(self.context_slider.value)
-        r = _hw.speculative_costs(self.target, self.draft, self.hardware, a, k, b, c)
+        r = _dep.speculative_costs(self.target, self.draft, self.hardware, a, k, b, c)
         curves = latency_throughput_curves(self.target, self.draft, self.hardware, a, k, c, self.batches)
         cap = curves.pop("cap")
         return {
@@ -144,7 +144,7 @@ class RegimeExplorer(widgets.VBox):
     """
 
     def __init__(self, target, draft, hardware, alpha=0.8, k=5, batch=1, context=0, prefill_share=0.0):
-        _check_setup(target, draft, hardware)
+        _hw.validate_setup(target, draft, hardware)
         self.target, self.draft, self.hardware = target, draft, hardware
         self.alpha_slider = widgets.FloatSlider(value=float(alpha), min=0.0, max=0.99, step=0.01, description="alpha",
                                                 continuous_update=False)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from .. import workload as _wl
+from .. import checklist as _wl
 
 __all__ = ["checklist_explorer", "checklist_html"]
 
 
 def checklist_html(**values) -> str:
-    """HTML of :func:`specdec.workload.assess` for the given Workload fields.
+    """HTML of :func:`specdec.checklist.assess` for the given Workload fields.
 
     The widget's update callback; exposed so the benchmark can time it.
 
@@ -19,7 +19,7 @@ def checklist_html(**values) -> str:
     Parameters
     ----------
     **values
-        Keyword arguments of :class:`specdec.workload.Workload`.
+        Keyword arguments of :class:`specdec.checklist.Workload`.
 
     Returns
     -------
@@ -31,7 +31,7 @@ def checklist_html(**values) -> str:
     --------
     >>> import specdec as sd
     >>> from dataclasses import asdict
-    >>> "<table>" in sd.widgets.checklist_html(**asdict(sd.workload.EXAMPLES["chat"]))
+    >>> "<table>" in sd.widgets.checklist_html(**asdict(sd.checklist.EXAMPLES["chat"]))
     True
     """
     try:
@@ -50,8 +50,8 @@ def checklist_explorer(workload=None):
 
     Parameters
     ----------
-    workload : specdec.workload.Workload, optional
-        Starting values. Default ``specdec.workload.EXAMPLES["chat"]``.
+    workload : specdec.checklist.Workload, optional
+        Starting values. Default ``specdec.checklist.EXAMPLES["chat"]``.
 
     Returns
     -------
@@ -66,7 +66,7 @@ def checklist_explorer(workload=None):
     """
     w = _wl.EXAMPLES["chat"] if workload is None else workload
     if not isinstance(w, _wl.Workload):
-        raise TypeError(f"workload must be a specdec.workload.Workload, got {type(w).__name__}")
+        raise TypeError(f"workload must be a specdec.checklist.Workload, got {type(w).__name__}")
     u = w.time_unit
     style = {"description_width": "150px"}
     layout = widgets.Layout(width="420px")

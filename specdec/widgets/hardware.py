@@ -12,16 +12,10 @@ import ipywidgets as widgets
 import numpy as np
 
 from .._validate import check_integer, check_probability
-from ..hardware import (
-    GPUS,
-    MODELS,
-    break_even_batch,
-    max_concurrent_sequences,
-    ridge_batch,
-    speculative_costs,
-    utilization,
-)
-from ..plots.hardware import _roofline_overview_artists, _roofline_overview_update
+from ..deployment import break_even_batch, speculative_costs
+from ..hardware import GPUS, MODELS, ridge_batch, utilization
+from ..memory import max_concurrent_sequences
+from ..plots.hardware import roofline_overview_artists, roofline_overview_update
 from ._render import Blitter, table_html
 
 __all__ = ["RooflineExplorer", "roofline_explorer", "ROOFLINE_BATCHES", "ROOFLINE_CONTEXTS"]
@@ -166,7 +160,7 @@ class RooflineExplorer(widgets.VBox):
     def _build(self, v) -> None:
         # Draw the whole figure (as roofline_overview does) and cache its background.
         axes = None if self.figure is None else self.figure.axes
-        self.figure, self._artists = _roofline_overview_artists(
+        self.figure, self._artists = roofline_overview_artists(
             v["target_model"], v["draft_model"], v["hardware"], v["alpha"], v["k"], v["batch"], v["context"],
             batch_max=self._batch_max(v), axes=axes)
         a = self._artists
@@ -185,7 +179,7 @@ class RooflineExplorer(widgets.VBox):
         if tuple(v[name] for name in _SETUP) + (self._batch_max(v),) != self._setup:
             self._build(v)                # new models, hardware or batch axis: titles, ridge and limits change
             return self._blit.initial_png()
-        top = _roofline_overview_update(self._artists, v["target_model"], v["draft_model"], v["hardware"],
+        top = roofline_overview_update(self._artists, v["target_model"], v["draft_model"], v["hardware"],
                                         v["alpha"], v["k"], v["batch"], v["context"])
         ax2 = self._artists["axes"][1]
         current = ax2.get_ylim()[1]

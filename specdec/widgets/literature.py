@@ -12,8 +12,8 @@ import ipywidgets as widgets
 
 from .._validate import check_integer, check_nonnegative, check_positive, check_probability
 from .. import literature as lit
-from ..plots.literature import (_mark_bonus_token_alpha, _mark_serving_metrics_alpha, _set_bonus_token_curves,
-                                _set_serving_metrics_k, literature_bonus_token_error, literature_serving_metrics)
+from ..plots.literature import (literature_bonus_token_error, literature_serving_metrics, mark_bonus_token_alpha,
+                                mark_serving_metrics_alpha, set_bonus_token_curves, set_serving_metrics_k)
 from ._render import table_html
 from .acceptance import _CachingBlitter
 
@@ -47,7 +47,7 @@ class BonusTokenExplorer(widgets.VBox):
         # alpha moves only the marked segment and its labels; the curves, title and limits (the
         # background) depend on (k, c_draft), the key of the cached backgrounds
         self._blit = _CachingBlitter(self.figure, self.dpi,
-                                     _mark_bonus_token_alpha(self.figure.axes[0], kk, cd, self.c_verify, a))
+                                     mark_bonus_token_alpha(self.figure.axes[0], kk, cd, self.c_verify, a))
         self._drawn = (kk, cd)
         self.values: dict = {}
         super().__init__([widgets.HBox([self.alpha_slider, self.k_slider, self.cd_slider]), self.readout, self.image])
@@ -77,9 +77,9 @@ class BonusTokenExplorer(widgets.VBox):
             key = (v["k"], v["c_draft"])
             ax = self.figure.axes[0]
             if key != self._drawn:        # new background: curves, title and limits move in place
-                _set_bonus_token_curves(ax, v["k"], v["c_draft"], v["c_verify"])
+                set_bonus_token_curves(ax, v["k"], v["c_draft"], v["c_verify"])
                 self._drawn = key
-            _mark_bonus_token_alpha(ax, v["k"], v["c_draft"], v["c_verify"], v["alpha"])
+            mark_bonus_token_alpha(ax, v["k"], v["c_draft"], v["c_verify"], v["alpha"])
             self.image.value = self._blit.png(key)
         self.values = v
         return v
@@ -138,7 +138,7 @@ class ServingMetricsExplorer(widgets.VBox):
         self.figure = literature_serving_metrics(kk, a)
         # alpha moves only the marked points and their labels; the right panel's curves, title and
         # limits (the background) depend on k, the key of the cached backgrounds
-        self._blit = _CachingBlitter(self.figure, self.dpi, _mark_serving_metrics_alpha(self.figure.axes, kk, a))
+        self._blit = _CachingBlitter(self.figure, self.dpi, mark_serving_metrics_alpha(self.figure.axes, kk, a))
         self._drawn = kk
         self.values: dict = {}
         super().__init__([widgets.HBox([self.alpha_slider, self.k_slider]), self.readout, self.image])
@@ -154,7 +154,7 @@ class ServingMetricsExplorer(widgets.VBox):
         a, k = float(self.alpha_slider.value), int(self.k_slider.value)
         m = lit.metric_readings(a, k)
         length = m["length_with_bonus"]
-        from ..sampling import alpha_from_mean_acceptance_length
+        from ..acceptance import alpha_from_mean_acceptance_length
         as_without = float(alpha_from_mean_acceptance_length(length, k, include_bonus=False)) if length <= k \
             else float("nan")
         return {**m, "k": k, "rate_as_alpha": m["draft_acceptance_rate"], "length_with_bonus_as_without": as_without}
@@ -171,9 +171,9 @@ class ServingMetricsExplorer(widgets.VBox):
         ])
         if draw:
             if v["k"] != self._drawn:     # new background: the right panel's curves, title and limits
-                _set_serving_metrics_k(self.figure.axes, v["k"])
+                set_serving_metrics_k(self.figure.axes, v["k"])
                 self._drawn = v["k"]
-            _mark_serving_metrics_alpha(self.figure.axes, v["k"], v["alpha"])
+            mark_serving_metrics_alpha(self.figure.axes, v["k"], v["alpha"])
             self.image.value = self._blit.png(v["k"])
         self.values = v
         return v

@@ -1,6 +1,7 @@
 """Explorers for Part II, chapters 1 and 2 (the verification pass; the acceptance rate).
 
-Presentation only: numbers come from :mod:`specdec.sampling` and figures
+Presentation only: numbers come from :mod:`specdec.sampling`,
+:mod:`specdec.synthetic` and :mod:`specdec.estimation`, and figures
 from :mod:`specdec.plots.sampling`. Each explorer is an ``ipywidgets.VBox``
 with sliders, an HTML read-out and the figure as a PNG image (so the last
 state is embedded in the saved notebook). ``values`` holds the numbers of
@@ -20,7 +21,10 @@ import ipywidgets as widgets
 import numpy as np
 from matplotlib.artist import Artist
 
+from .. import estimation
 from .. import sampling as sm
+from .. import synthetic as syn
+from ..acceptance import alpha_from_draft_acceptance_rate, alpha_from_mean_acceptance_length
 from .._validate import check_integer, check_nonnegative, check_positive, check_probability
 from ..acceptance import acceptance_rate, accepted_tokens_pmf, expected_tokens
 from ..plots.sampling import (
@@ -128,8 +132,8 @@ class SamplingResidualExplorer(_Explorer):
 
     @staticmethod
     def _pq(mismatch, temperature):
-        q = sm.interpolate_draft(sm.EXAMPLE_TARGET, sm.EXAMPLE_DRAFT, mismatch)
-        return sm.temper_distribution(sm.EXAMPLE_TARGET, temperature), sm.temper_distribution(q, temperature)
+        q = syn.interpolate_draft(syn.EXAMPLE_TARGET, syn.EXAMPLE_DRAFT, mismatch)
+        return syn.temper_distribution(syn.EXAMPLE_TARGET, temperature), syn.temper_distribution(q, temperature)
 
     def compute(self) -> dict:
         p, q = self._pq(float(self.mismatch.value), float(self.temperature.value))
@@ -151,11 +155,11 @@ class SamplingResidualExplorer(_Explorer):
     def draw(self, v):
         ax0, ax1 = self.figure.axes
         p, q, alpha = v["p"], v["q"], v["alpha"]
-        excess = np.maximum(p - q, 0.0)
+        excess = sm.residual_distribution(p, q, normalize=False)
         for container, heights in zip(ax0.containers + ax1.containers, (p, q, v["residual"], excess)):
             for patch, h in zip(container, heights):
                 patch.set_height(float(h))
-        m = np.minimum(p, q)
+        m = sm.accepted_mass(p, q)
         ax0.lines[0].set_ydata(np.r_[m, m[-1]])
         ax0.set_title(f"acceptance rate sum(min(p, q)) = {alpha:.2f}")
         ax1.set_title(f"replacement after a rejection (prob. {1 - alpha:.2f})")
@@ -295,19 +299,18 @@ class SamplingLogExplorer(_Explorer):
         self.n_rounds = widgets.IntSlider(value=n, min=20, max=5000, step=10, description="rounds",
                                           continuous_update=False)
         self.seed = widgets.IntSlider(value=int(seed), min=0, max=99, description="seed", continuous_update=False)
-        counts = sm.simulate_accepted_counts(a, kk, n, np.random.default_rng(int(seed)))
+        counts = estimation.simulate_accepted_counts(a, kk, n, np.random.default_rng(int(seed)))
         super().__init__([self.alpha, self.k, self.n_rounds, self.seed], sampling_alpha_from_log(counts, kk, a))
 
     def compute(self) -> dict:
         a, k, n = float(self.alpha.value), int(self.k.value), int(self.n_rounds.value)
-        counts = sm.simulate_accepted_counts(a, k, n, np.random.default_rng(int(self.seed.value)))
-        est = sm.estimate_alpha(counts, k)
-        rate = float(counts.sum() / (k * n))
-        length = float(counts.mean() + 1)
-        return {"alpha_true": a, "k": k, "counts": counts, "estimate": est, "draft_acceptance_rate": rate,
-                "mean_acceptance_length": length,
-                "alpha_from_rate": sm.alpha_from_draft_acceptance_rate(rate, k),
-                "alpha_from_length": sm.alpha_from_mean_acceptance_length(length, k)}
+        counts = estimation.simulate_accepted_counts(a, k, n, np.random.default_rng(int(self.seed.value)))
+        reading = estimation.read_accepted_counts(counts, k)
+        rate, length = reading.draft_acceptance_rate, reading.mean_acceptance_length
+        return {"alpha_true": a, "k": k, "counts": counts, "estimate": estimation.estimate_alpha(counts, k),
+                "draft_acceptance_rate": rate, "mean_acceptance_length": length,
+                "alpha_from_rate": alpha_from_draft_acceptance_rate(rate, k),
+                "alpha_from_length": alpha_from_mean_acceptance_length(length, k)}
 
     def rows(self, v):
         e = v["estimate"]

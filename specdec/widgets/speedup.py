@@ -13,8 +13,7 @@ import numpy as np
 
 from .._validate import check_integer, check_nonnegative, check_positive, check_probability
 from ..acceptance import expected_tokens
-from ..economics import costs_from_times, quick_estimate, round_time, speedup, speedup_from_costs
-from ..economics import round_times_vs_k
+from ..economics import costs_from_times, optimal_k, quick_estimate, round_time, round_times_vs_k, speedup, speedup_from_costs
 from ..plots.speedup import WORKED_EXAMPLE, SpeedupOverview
 from ._render import table_html
 from .acceptance import _CachingBlitter
@@ -93,7 +92,7 @@ class SpeedupExplorer(widgets.VBox):
         ks = np.arange(1, self.k_max + 1)
         tds, tvs = round_times_vs_k(ks, k, td, tv, v["verify_slope"])
         curve = speedup(a, ks, t0, tds, tvs, to)
-        best = int(np.argmax(curve))
+        best_k = optimal_k(a, c_draft, costs_from_times(ks, t0, tds, tvs, to)[1], k_max=self.k_max)
         v.update(
             expected_tokens=expected_tokens(a, k),
             t_round=round_time(td, tv, to),
@@ -102,8 +101,8 @@ class SpeedupExplorer(widgets.VBox):
             c_verify=c_verify,
             speedup_from_costs=speedup_from_costs(a, k, c_draft, c_verify),
             quick_estimate=quick_estimate(a, k, t0, td, tv),
-            best_k=int(ks[best]),
-            best_speedup=float(curve[best]),
+            best_k=best_k,
+            best_speedup=float(curve[best_k - 1]),
         )
         return v
 

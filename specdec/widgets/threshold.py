@@ -43,9 +43,9 @@ def threshold_verdict_html(k, c_draft, c_verify, alpha) -> str:
     try:
         threshold = economics.break_even_alpha(k, c_draft, c_verify)
         s = economics.speedup_from_costs(alpha, k, c_draft, c_verify)
+        cost = economics.round_cost(k, c_draft, c_verify)
     except (ValueError, TypeError) as exc:
         return f"<p style='color:#D55E00'>{exc}</p>"
-    cost = k * c_draft + c_verify
     if threshold != threshold:  # nan
         need = f"no alpha can win: a round costs {cost:.3g} target steps, at least k + 1 = {k + 1}"
     else:

@@ -1,22 +1,22 @@
-"""Workload-level decisions: the deployment checklist and short-output economics.
+"""The deployment checklist: should this workload speculate?
 
 The formulas of :mod:`specdec.economics` answer "how much faster is one
 round?". A deployment decision needs more: how much of a request's time is
 decode at all, whether the batch leaves idle arithmetic, whether the output
-is long enough to pay back a fixed setup cost. This module turns the first
-source's decision checklist into a function, :func:`assess`, that takes a
-measured :class:`Workload` and returns every check with pass/fail and the
-reason, next to the exact speedup and the source's quick estimate.
+is long enough to pay back a fixed setup cost (:mod:`specdec.request`). This
+module turns the first source's decision checklist into a function,
+:func:`assess`, that takes a measured :class:`Workload` and returns every
+check with pass/fail and the reason, next to the exact speedup and the
+source's quick estimate.
 
-Conventions (see the chapter "The decision checklist", Part I, chapter 5):
+Conventions (see the chapter "The decision checklist"):
 
 * All times of one :class:`Workload` are in the same unit (``time_unit``,
   milliseconds by default); only ratios of times enter the checks.
 * ``t_draft`` is the draft time of a whole round (all ``k`` draft steps),
   as in the first source's worked example and in the book's notation.
-* The decode time of a request is ``tpot * (mean_output_tokens - 1)``: the
-  first output token arrives with the prefill (TTFT), every later one costs
-  one TPOT. This is how serving benchmarks define TPOT.
+* The decode time of a request is ``tpot * (mean_output_tokens - 1)``
+  (:func:`specdec.request.decode_time`).
 """
 
 from __future__ import annotations
@@ -25,19 +25,17 @@ import html
 import math
 from dataclasses import dataclass, field, fields
 
-import numpy as np
-
 from ._validate import (
     check_integer,
     check_nonnegative,
     check_positive,
     check_probability,
-    is_scalar_input,
-    to_output,
+    check_scalar,
+    describe,
 )
-from .acceptance import _expected_tokens_array
-from . import hardware as _hw
-from .economics import break_even_alpha, quick_estimate, speedup
+from .acceptance import expected_tokens
+from .economics import costs_from_times, quick_estimate, round_time, speedup
+from .request import break_even_output_length, decode_time, request_speedup
 from .tables import Table
 
 __all__ = [
@@ -49,15 +47,7 @@ __all__ = [
     "assessment_table",
     "CHECKLIST_THRESHOLDS",
     "WORTH_IT_SPEEDUP",
-    "decode_time",
-    "request_speedup",
-    "break_even_output_length",
-    "setup_time_for_break_even",
-    "required_alpha",
     "EXAMPLES",
-    "wasted_draft_fraction",
-    "candidate_kv_bytes",
-    "capped_draft_cost",
 ]
 
 #: The first source's checklist thresholds, keyed by the keyword of :func:`assess`.
@@ -73,19 +63,13 @@ CHECKLIST_THRESHOLDS = {
 WORTH_IT_SPEEDUP = 1.3
 
 
-def _scalar(value, name: str, check, *args, **kwargs):
-    if np.ndim(value) != 0:
-        raise ValueError(f"{name} must be a single number for a Workload; got an array of shape {np.shape(value)}")
-    return check(value, name, *args, **kwargs)
-
-
 @dataclass(frozen=True, kw_only=True)
 class Workload:
     """A measured serving workload, the input of :func:`assess`.
 
     Every argument is keyword-only and validated; times share one unit.
 
-    Defined in chapter "The decision checklist" (Part I, chapter 5).
+    Defined in chapter "The decision checklist".
 
     Parameters
     ----------
@@ -124,7 +108,7 @@ class Workload:
     with a TTFT and an output length of our choosing:
 
     >>> import specdec as sd
-    >>> w = sd.workload.Workload(ttft=200.0, tpot=5.2, batch=1, alpha=0.8, k=5, t0=5.2,
+    >>> w = sd.checklist.Workload(ttft=200.0, tpot=5.2, batch=1, alpha=0.8, k=5, t0=5.2,
     ...                          t_draft=2.5, t_verify=6.0, t_overhead=0.5, mean_output_tokens=300)
     >>> w.t_round
     9.0
@@ -149,48 +133,48 @@ class Workload:
     def __post_init__(self) -> None:
         unit = f"({self.time_unit})" if isinstance(self.time_unit, str) else "(time)"
         if not isinstance(self.time_unit, str):
-            raise TypeError(f"time_unit must be a string, got {self.time_unit!r}")
+            raise TypeError(f"time_unit must be a string, got {describe(self.time_unit)}")
         if not isinstance(self.name, str):
-            raise TypeError(f"name must be a string, got {self.name!r}")
+            raise TypeError(f"name must be a string, got {describe(self.name)}")
         values = {
-            "ttft": _scalar(self.ttft, "ttft", check_positive, unit),
-            "tpot": _scalar(self.tpot, "tpot", check_positive, unit),
-            "batch": _scalar(self.batch, "batch", check_integer, minimum=1),
-            "alpha": _scalar(self.alpha, "alpha", check_probability),
-            "k": _scalar(self.k, "k", check_integer, minimum=1),
-            "t0": _scalar(self.t0, "t0", check_positive, unit),
-            "t_draft": _scalar(self.t_draft, "t_draft", check_nonnegative, unit),
-            "t_verify": _scalar(self.t_verify, "t_verify", check_positive, unit),
-            "t_overhead": _scalar(self.t_overhead, "t_overhead", check_nonnegative, unit),
-            "mean_output_tokens": _scalar(self.mean_output_tokens, "mean_output_tokens", check_positive, "(tokens)"),
-            "t_setup": _scalar(self.t_setup, "t_setup", check_nonnegative, unit),
+            "ttft": check_scalar(self.ttft, "ttft", check_positive, unit),
+            "tpot": check_scalar(self.tpot, "tpot", check_positive, unit),
+            "batch": check_scalar(self.batch, "batch", check_integer, minimum=1),
+            "alpha": check_scalar(self.alpha, "alpha", check_probability),
+            "k": check_scalar(self.k, "k", check_integer, minimum=1),
+            "t0": check_scalar(self.t0, "t0", check_positive, unit),
+            "t_draft": check_scalar(self.t_draft, "t_draft", check_nonnegative, unit),
+            "t_verify": check_scalar(self.t_verify, "t_verify", check_positive, unit),
+            "t_overhead": check_scalar(self.t_overhead, "t_overhead", check_nonnegative, unit),
+            "mean_output_tokens": check_scalar(self.mean_output_tokens, "mean_output_tokens", check_positive, "(tokens)"),
+            "t_setup": check_scalar(self.t_setup, "t_setup", check_nonnegative, unit),
         }
         if float(values["mean_output_tokens"]) < 1.0:
-            raise ValueError(f"mean_output_tokens must be >= 1 (the first token comes with the prefill); got {self.mean_output_tokens!r}")
+            raise ValueError(f"mean_output_tokens must be >= 1 (the first token comes with the prefill); got {describe(self.mean_output_tokens)}")
         for key, arr in values.items():
             kind = int if key in ("batch", "k") else float
-            object.__setattr__(self, key, kind(np.asarray(arr).reshape(())))
+            object.__setattr__(self, key, kind(arr.reshape(())))
 
     # Derived quantities -------------------------------------------------
     @property
     def t_round(self) -> float:
-        """Round time ``t_draft + t_verify + t_overhead``."""
-        return self.t_draft + self.t_verify + self.t_overhead
+        """Round time ``t_draft + t_verify + t_overhead`` (:func:`specdec.round_time`)."""
+        return round_time(self.t_draft, self.t_verify, self.t_overhead)
 
     @property
     def c_draft(self) -> float:
-        """One draft step as a fraction of ``t0``: ``t_draft / (k * t0)``."""
-        return self.t_draft / (self.k * self.t0)
+        """One draft step as a fraction of ``t0``: ``t_draft / (k * t0)`` (:func:`specdec.costs_from_times`)."""
+        return costs_from_times(self.k, self.t0, self.t_draft, self.t_verify, self.t_overhead)[0]
 
     @property
     def c_verify(self) -> float:
-        """Verification plus overhead as a fraction of ``t0``."""
-        return (self.t_verify + self.t_overhead) / self.t0
+        """Verification plus overhead as a fraction of ``t0`` (:func:`specdec.costs_from_times`)."""
+        return costs_from_times(self.k, self.t0, self.t_draft, self.t_verify, self.t_overhead)[1]
 
     @property
     def decode_time(self) -> float:
-        """Decode time of a mean request, ``tpot * (mean_output_tokens - 1)``."""
-        return self.tpot * (self.mean_output_tokens - 1.0)
+        """Decode time of a mean request, :func:`specdec.request.decode_time`."""
+        return decode_time(self.tpot, self.mean_output_tokens)
 
     def replace(self, **changes) -> "Workload":
         """Return a copy with some fields changed (validated again)."""
@@ -203,7 +187,7 @@ class Workload:
 class Check:
     """One row of the decision checklist, as returned inside an :class:`Assessment`.
 
-    Defined in chapter "The decision checklist" (Part I, chapter 5).
+    Defined in chapter "The decision checklist".
 
     Attributes
     ----------
@@ -248,7 +232,7 @@ def _fmt(x: float) -> str:
 class Assessment:
     """The checklist applied to one :class:`Workload` (see :func:`assess`).
 
-    Defined in chapter "The decision checklist" (Part I, chapter 5).
+    Defined in chapter "The decision checklist".
 
     Attributes
     ----------
@@ -345,227 +329,6 @@ class Assessment:
         return self.to_markdown()
 
 
-def decode_time(tpot, mean_output_tokens):
-    """Decode time of a request: every output token after the first costs one TPOT.
-
-    ``decode_time = tpot * (mean_output_tokens - 1)``; the first token comes
-    with the prefill and is counted in TTFT.
-
-    Defined in chapter "The decision checklist" (Part I, chapter 5).
-
-    Parameters
-    ----------
-    tpot : float or array_like
-        Time per output token after the first, > 0 (any time unit).
-    mean_output_tokens : float or array_like
-        Output tokens per request, >= 1.
-
-    Returns
-    -------
-    float or numpy.ndarray
-        Decode time, in the unit of ``tpot``.
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> sd.workload.decode_time(20.0, 101)
-    2000.0
-    """
-    tp = check_positive(tpot, "tpot", "(time)")
-    n = _check_output_tokens(mean_output_tokens, "mean_output_tokens")
-    return to_output(tp * (n - 1.0), is_scalar_input(tpot, mean_output_tokens))
-
-
-def _check_output_tokens(value, name):
-    n = check_positive(value, name, "(tokens)")
-    if (n < 1).any():
-        raise ValueError(f"{name} must be >= 1 (the first token comes with the prefill); got {n[n < 1].flat[0]!r}")
-    return n
-
-
-def request_speedup(n_output_tokens, speedup, tpot, t_setup=0.0, ttft=0.0):
-    r"""Speedup of a whole request when speculation costs a fixed setup time.
-
-    .. math:: S_\text{req}(N) = \frac{\text{TTFT} + (N-1)\,\text{TPOT}}
-              {\text{TTFT} + T_\text{setup} + (N-1)\,\text{TPOT} / S}
-
-    The first of the ``N`` output tokens comes with the prefill; speculation
-    shortens only the ``N - 1`` decode tokens, by the per-token speedup
-    ``S``, and pays ``t_setup`` once (for example the draft's own prefill of
-    the prompt). Tokens are treated as a continuous amount: the last round's
-    overshoot is ignored.
-
-    Defined in chapter "When speculation does not help" (Part I, chapter 4).
-
-    Parameters
-    ----------
-    n_output_tokens : float or array_like
-        Output tokens per request, >= 1.
-    speedup : float or array_like
-        Per-token decode speedup ``S`` (for example :func:`specdec.speedup`), > 0.
-    tpot : float or array_like
-        Plain time per output token, > 0.
-    t_setup : float or array_like, optional
-        One-off cost of speculation per request, >= 0, same unit as ``tpot``.
-    ttft : float or array_like, optional
-        Time to first token, >= 0 (0 compares decode phases only).
-
-    Returns
-    -------
-    float or numpy.ndarray
-        Ratio of plain to speculative request time; > 1 means faster.
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> sd.workload.request_speedup(11, 2.0, 5.0, t_setup=5.0)
-    1.6666666666666667
-    """
-    n = _check_output_tokens(n_output_tokens, "n_output_tokens")
-    s = check_positive(speedup, "speedup")
-    tp = check_positive(tpot, "tpot", "(time)")
-    ts = check_nonnegative(t_setup, "t_setup", "(time)")
-    tf = check_nonnegative(ttft, "ttft", "(time)")
-    d = tp * (n - 1.0)
-    num = tf + d
-    den = tf + ts + d / s
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out = np.where(den > 0, num / np.where(den > 0, den, 1.0), 1.0)  # N = 1, no TTFT, no setup: equal
-    return to_output(out, is_scalar_input(n_output_tokens, speedup, tpot, t_setup, ttft))
-
-
-def break_even_output_length(t_setup, tpot, speedup):
-    r"""Output length below which speculation makes a request slower.
-
-    Speculation wins when ``t_setup + (N-1) TPOT / S < (N-1) TPOT``, i.e. for
-
-    .. math:: N > N^* = 1 + \frac{T_\text{setup}}{\text{TPOT}\,(1 - 1/S)} .
-
-    ``N*`` is ``inf`` when ``S <= 1`` (no length pays back the setup) and 1
-    when there is no setup cost. It does not depend on TTFT, which both
-    sides pay.
-
-    Defined in chapter "When speculation does not help" (Part I, chapter 4).
-
-    Parameters
-    ----------
-    t_setup : float or array_like
-        One-off cost of speculation per request, >= 0.
-    tpot : float or array_like
-        Plain time per output token, > 0, same unit as ``t_setup``.
-    speedup : float or array_like
-        Per-token decode speedup, > 0.
-
-    Returns
-    -------
-    float or numpy.ndarray
-        ``N*`` in tokens (not rounded).
-
-    Examples
-    --------
-    A 10 ms setup, 5 ms per token and a 2x per-token speedup: the setup is
-    paid back after 4 decode tokens.
-
-    >>> import specdec as sd
-    >>> sd.workload.break_even_output_length(10.0, 5.0, 2.0)
-    5.0
-    >>> sd.workload.break_even_output_length(10.0, 5.0, 0.9)
-    inf
-    """
-    ts = check_nonnegative(t_setup, "t_setup", "(time)")
-    tp = check_positive(tpot, "tpot", "(time)")
-    s = check_positive(speedup, "speedup")
-    saving = 1.0 - 1.0 / s  # fraction of each decode token's time saved
-    with np.errstate(divide="ignore", invalid="ignore"):
-        n = 1.0 + ts / (tp * saving)
-    n = np.where(saving > 0, np.where(ts == 0, 1.0, n), np.inf)
-    return to_output(n, is_scalar_input(t_setup, tpot, speedup))
-
-
-def setup_time_for_break_even(n_output_tokens, tpot, speedup):
-    r"""The setup cost that makes ``N`` output tokens the break-even length.
-
-    Inverse of :func:`break_even_output_length`:
-    ``T_setup = (N - 1) * TPOT * (1 - 1/S)``, clipped at 0 when ``S <= 1``.
-    Use it to ask what setup cost a quoted threshold ("fewer than 10 tokens")
-    implies.
-
-    Defined in chapter "When speculation does not help" (Part I, chapter 4).
-
-    Parameters
-    ----------
-    n_output_tokens : float or array_like
-        Break-even output length, >= 1.
-    tpot : float or array_like
-        Plain time per output token, > 0.
-    speedup : float or array_like
-        Per-token decode speedup, > 0.
-
-    Returns
-    -------
-    float or numpy.ndarray
-        Setup time in the unit of ``tpot``.
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> sd.workload.setup_time_for_break_even(5.0, 5.0, 2.0)
-    10.0
-    """
-    n = _check_output_tokens(n_output_tokens, "n_output_tokens")
-    tp = check_positive(tpot, "tpot", "(time)")
-    s = check_positive(speedup, "speedup")
-    out = np.maximum((n - 1.0) * tp * (1.0 - 1.0 / s), 0.0)
-    return to_output(out, is_scalar_input(n_output_tokens, tpot, speedup))
-
-
-def required_alpha(target_speedup, k, c_draft, c_verify):
-    r"""Smallest acceptance rate at which a round reaches a given speedup.
-
-    Solves :math:`E[L](\alpha) = S^\ast\,(k\,c_d + c_v)`: the speedup
-    :math:`E[L] / (k c_d + c_v)` reaches :math:`S^\ast` exactly when the
-    round, with every cost scaled by :math:`S^\ast`, breaks even. So this is
-    :func:`specdec.break_even_alpha` on the scaled costs; with
-    ``target_speedup = 1`` it is the break-even acceptance rate itself, and
-    with 1.3 it is the acceptance the source's "worth it" rule demands.
-
-    Returns ``0.0`` when any ``alpha`` reaches the target and ``nan`` when
-    none does (even ``alpha = 1`` gives ``k + 1`` tokens, too few).
-
-    Defined in chapter "The decision checklist" (Part I, chapter 5).
-
-    Parameters
-    ----------
-    target_speedup : float or array_like
-        The speedup to reach, > 0 (1 for break-even, 1.3 for the source's rule).
-    k : int or array_like of int
-        Draft tokens per round, >= 1.
-    c_draft : float or array_like
-        One draft step as a fraction of a target step, >= 0.
-    c_verify : float or array_like
-        Verification plus per-round overhead as a fraction of a target step, > 0.
-
-    Returns
-    -------
-    float or numpy.ndarray
-        The acceptance rate in [0, 1), ``0.0`` or ``nan``.
-
-    Examples
-    --------
-    The worked example (c_draft = 2.5 / (5 x 5.2), c_verify = 6.5 / 5.2):
-
-    >>> import specdec as sd
-    >>> round(sd.workload.required_alpha(1.3, 5, 2.5 / 26, 6.5 / 5.2), 4)
-    0.571
-    """
-    s = check_positive(target_speedup, "target_speedup")
-    kk = check_integer(k, "k", minimum=1)
-    cd = check_nonnegative(c_draft, "c_draft", "(fraction of a target step)")
-    cv = check_positive(c_verify, "c_verify", "(fraction of a target step)")
-    out = break_even_alpha(kk, s * cd, s * cv)
-    return to_output(out, is_scalar_input(target_speedup, k, c_draft, c_verify))
-
-
 def assess(workload, *, decode_ratio=CHECKLIST_THRESHOLDS["decode_ratio"], max_batch=CHECKLIST_THRESHOLDS["max_batch"],
            min_alpha=CHECKLIST_THRESHOLDS["min_alpha"], draft_fraction=CHECKLIST_THRESHOLDS["draft_fraction"],
            min_output_tokens=CHECKLIST_THRESHOLDS["min_output_tokens"], worth_it=WORTH_IT_SPEEDUP):
@@ -593,7 +356,7 @@ def assess(workload, *, decode_ratio=CHECKLIST_THRESHOLDS["decode_ratio"], max_b
     the source's :func:`specdec.quick_estimate`, the whole-request speedup
     :func:`request_speedup` and :func:`break_even_output_length`.
 
-    Defined in chapter "The decision checklist" (Part I, chapter 5).
+    Defined in chapter "The decision checklist".
 
     Parameters
     ----------
@@ -620,22 +383,22 @@ def assess(workload, *, decode_ratio=CHECKLIST_THRESHOLDS["decode_ratio"], max_b
     Examples
     --------
     >>> import specdec as sd
-    >>> w = sd.workload.Workload(ttft=200.0, tpot=5.2, batch=1, alpha=0.8, k=5, t0=5.2,
+    >>> w = sd.checklist.Workload(ttft=200.0, tpot=5.2, batch=1, alpha=0.8, k=5, t0=5.2,
     ...                          t_draft=2.5, t_verify=6.0, t_overhead=0.5, mean_output_tokens=300)
-    >>> a = sd.workload.assess(w)
+    >>> a = sd.checklist.assess(w)
     >>> a.all_passed, round(a.speedup, 3), round(a.quick_estimate, 3)
     (True, 2.132, 1.4)
     >>> [c.key for c in a.checks]
     ['decode-bottleneck', 'low-batch', 'acceptance', 'cheap-draft', 'long-output']
     """
     if not isinstance(workload, Workload):
-        raise TypeError(f"workload must be a specdec.workload.Workload, got {type(workload).__name__}")
-    dr = float(_scalar(decode_ratio, "decode_ratio", check_positive))
-    mb = int(_scalar(max_batch, "max_batch", check_integer, minimum=1))
-    ma = float(_scalar(min_alpha, "min_alpha", check_probability))
-    df = float(_scalar(draft_fraction, "draft_fraction", check_positive))
-    mo = float(_scalar(min_output_tokens, "min_output_tokens", check_nonnegative, "(tokens)"))
-    wi = float(_scalar(worth_it, "worth_it", check_positive))
+        raise TypeError(f"workload must be a specdec.checklist.Workload, got {type(workload).__name__}")
+    dr = float(check_scalar(decode_ratio, "decode_ratio", check_positive))
+    mb = int(check_scalar(max_batch, "max_batch", check_integer, minimum=1))
+    ma = float(check_scalar(min_alpha, "min_alpha", check_probability))
+    df = float(check_scalar(draft_fraction, "draft_fraction", check_positive))
+    mo = float(check_scalar(min_output_tokens, "min_output_tokens", check_nonnegative, "(tokens)"))
+    wi = float(check_scalar(worth_it, "worth_it", check_positive))
 
     w = workload
     u = w.time_unit
@@ -663,7 +426,7 @@ def assess(workload, *, decode_ratio=CHECKLIST_THRESHOLDS["decode_ratio"], max_b
               f"{_fmt(w.mean_output_tokens)} tokens {'>' if w.mean_output_tokens > mo else '<='} {mo:g}",
               "Fixed overheads dominate short outputs."),
     )
-    e_l = float(_expected_tokens_array(np.asarray(w.alpha), np.asarray(w.k)))
+    e_l = expected_tokens(w.alpha, w.k)
     s = speedup(w.alpha, w.k, w.t0, w.t_draft, w.t_verify, w.t_overhead)
     q = quick_estimate(w.alpha, w.k, w.t0, w.t_draft, w.t_verify)
     req = request_speedup(w.mean_output_tokens, s, w.tpot, w.t_setup, w.ttft)
@@ -675,7 +438,7 @@ def assess(workload, *, decode_ratio=CHECKLIST_THRESHOLDS["decode_ratio"], max_b
 class AssessmentTable:
     """Several assessments side by side (rows: checks; columns: workloads).
 
-    Defined in chapter "The decision checklist" (Part I, chapter 5).
+    Defined in chapter "The decision checklist".
 
     Returned by :func:`assessment_table`; displays as a Markdown table in a
     notebook and has a :meth:`to_html` form.
@@ -716,7 +479,7 @@ class AssessmentTable:
 def assessment_table(*assessments):
     """Put several :class:`Assessment` results side by side for a chapter.
 
-    Defined in chapter "The decision checklist" (Part I, chapter 5).
+    Defined in chapter "The decision checklist".
 
     Parameters
     ----------
@@ -731,9 +494,9 @@ def assessment_table(*assessments):
     Examples
     --------
     >>> import specdec as sd
-    >>> w = sd.workload.Workload(ttft=200.0, tpot=5.2, batch=1, alpha=0.8, k=5, t0=5.2,
+    >>> w = sd.checklist.Workload(ttft=200.0, tpot=5.2, batch=1, alpha=0.8, k=5, t0=5.2,
     ...                          t_draft=2.5, t_verify=6.0, t_overhead=0.5, mean_output_tokens=300, name="chat")
-    >>> print(sd.workload.assessment_table(sd.workload.assess(w)).to_markdown().splitlines()[0])
+    >>> print(sd.checklist.assessment_table(sd.checklist.assess(w)).to_markdown().splitlines()[0])
     | check | chat |
     """
     if not assessments:
@@ -742,137 +505,6 @@ def assessment_table(*assessments):
         if not isinstance(a, Assessment):
             raise TypeError(f"assessments[{i}] must be an Assessment (from assess), got {type(a).__name__}")
     return AssessmentTable(tuple(assessments))
-
-
-
-def wasted_draft_fraction(alpha, k):
-    r"""Expected fraction of drafted tokens that verification throws away.
-
-    A round drafts ``k`` tokens and keeps ``E[L] - 1`` of them on average
-    (the last emitted token is the target's own), so the discarded fraction is
-
-    .. math:: 1 - \frac{E[L] - 1}{k} = 1 - \frac{\alpha (1 - \alpha^k)}{k (1 - \alpha)} .
-
-    Defined in chapter "When speculation does not help" (Part I, chapter 4).
-
-    Parameters
-    ----------
-    alpha : float or array_like
-        Per-position acceptance rate, in [0, 1].
-    k : int or array_like of int
-        Draft tokens per round, >= 1.
-
-    Returns
-    -------
-    float or numpy.ndarray
-        Fraction in [0, 1].
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> sd.workload.wasted_draft_fraction(0.5, 5)
-    0.80625
-    """
-    a = check_probability(alpha, "alpha")
-    kk = check_integer(k, "k", minimum=1)
-    out = 1.0 - (_expected_tokens_array(a, kk) - 1.0) / kk
-    return to_output(out, is_scalar_input(alpha, k))
-
-
-def candidate_kv_bytes(model, batch, k):
-    """KV-cache bytes written for the draft candidates of one round: ``B * k * m_KV``.
-
-    The first source's "candidate KV cache memory ``B x gamma x m_KV/token``":
-    verification writes keys and values for the ``k`` candidate positions of
-    every sequence, and the rejected ones are rolled back. Compare with the
-    context's own cache, ``B * C * m_KV`` (:func:`specdec.hardware.kv_cache_bytes`):
-    the ratio is ``k / C``.
-
-    Defined in chapter "When speculation does not help" (Part I, chapter 4).
-
-    Parameters
-    ----------
-    model : specdec.hardware.Model
-        The target model (sets ``m_KV``, bytes per token).
-    batch : int or array_like of int
-        Concurrent sequences, >= 1.
-    k : int or array_like of int
-        Draft tokens per round, >= 1.
-
-    Returns
-    -------
-    float or numpy.ndarray
-        Bytes.
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> sd.workload.candidate_kv_bytes(sd.hardware.LLAMA_70B, 32, 5) / 2**20   # MiB
-    50.0
-    """
-    if not isinstance(model, _hw.Model):
-        raise TypeError(f"model must be a specdec.hardware.Model, got {type(model).__name__}")
-    b = check_integer(batch, "batch", minimum=1)
-    kk = check_integer(k, "k", minimum=1)
-    out = b.astype(float) * kk * model.kv_bytes_per_token
-    return to_output(out, is_scalar_input(batch, k))
-
-
-def capped_draft_cost(draft, target, hardware, batch=1, context=0, kv_budget=None):
-    r"""``c_draft`` on the roofline for a draft whose KV cache is capped at ``kv_budget`` tokens.
-
-    .. math:: c_d = \frac{T_\text{draft}(B, \min(C, \text{budget}), 1)}{T_\text{target}(B, C, 1)}
-
-    Drafts with a sparse or windowed KV cache (StreamingLLM-style, as used by
-    MagicDec) read a fixed amount of cache per sequence however long the
-    context, while the target reads all of it. At large batch and long
-    context the target's step is dominated by its KV reads, so ``c_draft``
-    falls and speculation's speedup *grows* with batch. With
-    ``kv_budget=None`` this is :func:`specdec.hardware.draft_cost` (full cache).
-    Pass the result as ``draft_cost_override`` to
-    :func:`specdec.hardware.speculative_costs`. (A capped cache usually lowers
-    ``alpha`` as well; that is not modelled here.)
-
-    Defined in chapter "When speculation does not help" (Part I, chapter 4).
-
-    Parameters
-    ----------
-    draft, target : specdec.hardware.Model
-    hardware : specdec.hardware.Hardware
-        Both models run here.
-    batch : int or array_like of int
-        Concurrent sequences, >= 1.
-    context : int or array_like of int
-        Tokens cached per sequence, >= 0.
-    kv_budget : int, optional
-        Largest number of cached tokens the draft attends to, >= 0.
-
-    Returns
-    -------
-    float or numpy.ndarray
-        One draft step as a fraction of one target step.
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> h = sd.hardware
-    >>> hw = h.H100.scaled(8)
-    >>> round(sd.workload.capped_draft_cost(h.LLAMA_8B, h.LLAMA_70B, hw, 32, 32768), 3)
-    0.317
-    >>> round(sd.workload.capped_draft_cost(h.LLAMA_8B, h.LLAMA_70B, hw, 32, 32768, kv_budget=512), 3)
-    0.038
-    """
-    b = check_integer(batch, "batch", minimum=1)
-    c = check_integer(context, "context", minimum=0)
-    if kv_budget is None:
-        return _hw.draft_cost(draft, target, hardware, batch, context)
-    if np.ndim(kv_budget) != 0:
-        raise ValueError(f"kv_budget must be a single whole number >= 0; got an array of shape {np.shape(kv_budget)}")
-    budget = int(check_integer(kv_budget, "kv_budget", minimum=0))
-    t_draft = _hw.step_time(draft, hardware, b, np.minimum(c, budget))
-    t_target = _hw.step_time(target, hardware, b, c)
-    return to_output(np.asarray(t_draft) / np.asarray(t_target), is_scalar_input(batch, context))
-
 
 #: Two contrasting workloads used in the chapter "The decision checklist".
 #: "chat" takes the first source's worked example times (70B target, 8B

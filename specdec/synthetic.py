@@ -1,0 +1,331 @@
+"""Synthetic workloads: example distributions, model pairs and temperature.
+
+Real target and draft models are too big for a book that runs on a laptop,
+so the chapters use small stand-ins whose acceptance rate is known exactly:
+
+* :data:`EXAMPLE_TARGET` and :data:`EXAMPLE_DRAFT`, the worked example of
+  chapter "Why a decode step wastes arithmetic, and the verification pass";
+* :func:`interpolate_draft` and :func:`temper_distribution`, the knobs of
+  that chapter's explorer;
+* :func:`synthetic_bigram_pair`, a bigram "language model" and a noisy draft
+  copy, whose distributions depend on the prefix as a real model's do;
+* :func:`synthetic_logit_pair` with :data:`WORKLOAD_SHAPES`, peaked
+  (code-like) and flat (prose-like) workloads, and
+  :func:`acceptance_vs_temperature`, the alpha of such a pair as both models
+  sample at a temperature (:func:`softmax_with_temperature`).
+
+Every generator takes a seeded :class:`numpy.random.Generator` or an integer
+seed; unseeded randomness is refused. Results are float64.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._validate import (
+    as_float_array,
+    check_broadcast,
+    check_choice,
+    check_count,
+    check_distribution,
+    check_distribution_pair,
+    check_nonnegative,
+    check_positive,
+    check_probability,
+    check_rng,
+    check_scalar,
+    check_size,
+    to_output,
+)
+from .acceptance import acceptance_rate
+
+__all__ = [
+    "EXAMPLE_TARGET",
+    "EXAMPLE_DRAFT",
+    "temper_distribution",
+    "interpolate_draft",
+    "softmax_with_temperature",
+    "synthetic_bigram_pair",
+    "WORKLOAD_SHAPES",
+    "synthetic_logit_pair",
+    "acceptance_vs_temperature",
+]
+
+#: The book's worked example (chapter "Why a decode step wastes arithmetic, and the
+#: verification pass"): a target distribution over
+#: eight tokens and a draft that over-rates token 1, under-rates token 3 and
+#: never proposes token 6. ``sum(min(p, q)) = 0.77``.
+EXAMPLE_TARGET = np.array([0.30, 0.22, 0.15, 0.12, 0.09, 0.06, 0.04, 0.02])
+EXAMPLE_DRAFT = np.array([0.18, 0.30, 0.20, 0.05, 0.12, 0.10, 0.00, 0.05])
+
+
+def temper_distribution(p, t):
+    r"""Re-sample a distribution at temperature ``t``: ``p**(1/t)`` renormalized.
+
+    Equivalent to :func:`softmax_with_temperature` of ``log p``; tokens with
+    probability 0 stay at 0.
+
+    Defined in chapter "Why a decode step wastes arithmetic, and the verification pass".
+
+    Parameters
+    ----------
+    p : array_like
+        Distribution along the last axis.
+    t : float
+        Temperature, finite and > 0.
+
+    Returns
+    -------
+    numpy.ndarray
+        The tempered distribution.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> sd.synthetic.temper_distribution([0.2, 0.8, 0.0], 0.5).round(4).tolist()
+    [0.0588, 0.9412, 0.0]
+    """
+    pa = check_distribution(p, "p")
+    tt = float(check_scalar(t, "t", check_positive, "(temperature)"))
+    with np.errstate(divide="ignore"):
+        z = np.log(pa) / tt
+    z = z - z.max(axis=-1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def interpolate_draft(p, q, mismatch):
+    """A draft between a perfect copy of ``p`` (``mismatch = 0``) and ``q`` (``mismatch = 1``).
+
+    Returns ``(1 - mismatch) * p + mismatch * q``, the knob of the chapter's
+    explorer.
+
+    Defined in chapter "Why a decode step wastes arithmetic, and the verification pass".
+
+    Parameters
+    ----------
+    p, q : array_like, shape (V,)
+        Target and draft distributions.
+    mismatch : float
+        Weight of ``q``, in [0, 1].
+
+    Returns
+    -------
+    numpy.ndarray
+        A distribution over the same vocabulary.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> sd.synthetic.interpolate_draft([1.0, 0.0], [0.0, 1.0], 0.25).tolist()
+    [0.75, 0.25]
+    """
+    pa, qa = check_distribution_pair(p, q)
+    if pa.ndim != 1 or qa.ndim != 1:
+        raise ValueError(f"p and q must be 1-D probability vectors over the vocabulary; got shapes {pa.shape} and "
+                         f"{qa.shape}")
+    w = float(check_scalar(mismatch, "mismatch", check_probability))
+    return (1.0 - w) * pa + w * qa
+
+
+def softmax_with_temperature(logits, t):
+    r"""Softmax of ``logits / t`` along the last axis.
+
+    .. math:: \mathrm{softmax}(z / t)_x = \frac{e^{z_x / t}}{\sum_y e^{z_y / t}}
+
+    ``t`` broadcasts against the leading axes of ``logits``: a 1-D array of
+    temperatures with a 1-D ``logits`` gives one distribution per
+    temperature, shape ``t.shape + (V,)``.
+
+    Defined in chapter "The acceptance rate and the tokens it yields".
+
+    Parameters
+    ----------
+    logits : array_like
+        Unnormalized log-probabilities, vocabulary on the last axis (finite).
+    t : float or array_like
+        Temperature, finite and > 0 (lower is more peaked).
+
+    Returns
+    -------
+    numpy.ndarray
+        Probabilities summing to 1 along the last axis.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> sd.synthetic.softmax_with_temperature([0.0, 0.0], 0.5).tolist()
+    [0.5, 0.5]
+    >>> sd.synthetic.softmax_with_temperature([2.0, 0.0], [1.0, 2.0]).round(4).tolist()
+    [[0.8808, 0.1192], [0.7311, 0.2689]]
+    """
+    z = as_float_array(logits, "logits")
+    if z.ndim == 0 or z.shape[-1] == 0:
+        raise ValueError(f"logits must have a vocabulary axis (last axis); got shape {z.shape}")
+    if not np.isfinite(z).all():
+        raise ValueError("logits must be finite")
+    tt = check_positive(t, "t", "(temperature)")
+    check_broadcast(t=tt, logits=z[..., 0])
+    scaled = z / tt[..., None]
+    scaled = scaled - scaled.max(axis=-1, keepdims=True)
+    e = np.exp(scaled)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def synthetic_bigram_pair(vocab, rng, peak=2.0, noise=0.5, temperature=1.0):
+    """A small synthetic bigram target "language model" and a noisy draft copy.
+
+    The target's logits for "next token given previous token" are
+    ``peak * N(0, 1)`` per entry of a ``vocab x vocab`` table; the draft's
+    are the target's plus ``noise * N(0, 1)``. Both are turned into
+    row-stochastic tables by :func:`softmax_with_temperature`, so row ``a``
+    is the next-token distribution after token ``a``: distributions depend
+    on the prefix, as in a real model.
+
+    Defined in chapter "Why a decode step wastes arithmetic, and the verification pass".
+
+    Parameters
+    ----------
+    vocab : int
+        Vocabulary size, >= 2.
+    rng : numpy.random.Generator or int
+        Seeded generator or seed.
+    peak : float
+        Scale of the target logits (larger = more peaked), > 0.
+    noise : float
+        Scale of the draft's logit noise, >= 0 (0 = a perfect draft).
+    temperature : float
+        Sampling temperature applied to both, > 0.
+
+    Returns
+    -------
+    target, draft : numpy.ndarray, shape (vocab, vocab)
+        Row-stochastic transition tables.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> target, draft = sd.synthetic.synthetic_bigram_pair(5, 0)
+    >>> target.shape, bool(abs(target.sum(axis=1) - 1).max() < 1e-12)
+    ((5, 5), True)
+    """
+    v = check_count(vocab, "vocab", minimum=2)
+    check_size(4.0 * v * v, "vocab", "the transition tables (vocab x vocab)")
+    g = check_rng(rng)
+    pk = float(check_positive(peak, "peak"))
+    nz = float(check_nonnegative(noise, "noise"))
+    tt = float(check_positive(temperature, "temperature"))
+    z = pk * g.standard_normal((v, v))
+    zd = z + nz * g.standard_normal((v, v))
+    return softmax_with_temperature(z, tt), softmax_with_temperature(zd, tt)
+
+
+
+#: Shapes of the two synthetic workloads: (head size, head slope, tail slope)
+#: of the log-probability profile over ranks (see :func:`synthetic_logit_pair`).
+WORKLOAD_SHAPES = {"peaked": (1, 3.0, 3.0), "flat": (30, 0.5, 3.0)}
+
+
+def synthetic_logit_pair(kind="peaked", vocab=1000, n_contexts=128, noise=1.0, sharpness=1.0, rng=0):
+    r"""Target logits for a synthetic workload and a draft that is a noisy copy.
+
+    In each context the target's logit of the token of rank ``r`` is
+    ``-a * log(r)`` for the ``h`` most plausible tokens (the *head*) and
+    continues with slope ``b`` beyond it (the *tail*), over a random
+    permutation of the vocabulary:
+
+    * ``"peaked"`` (code-like): ``h = 1, a = b = 3``, a Zipf profile where
+      one continuation carries most of the mass;
+    * ``"flat"`` (prose-like): ``h = 30, a = 0.5, b = 3``: thirty nearly
+      equally plausible continuations, then a steep tail.
+
+    The draft's logits are ``sharpness * target + noise * N(0, 1)`` per
+    token: ``noise`` scrambles the ranking, ``sharpness < 1`` makes the draft
+    under-confident without changing the ranking.
+
+    Defined in chapter "The acceptance rate and the tokens it yields".
+
+    Parameters
+    ----------
+    kind : {"peaked", "flat"}
+        Workload shape.
+    vocab : int
+        Vocabulary size, >= 2.
+    n_contexts : int
+        Independent contexts (rows), >= 1.
+    noise : float
+        Standard deviation of the draft's logit noise, >= 0 (nats).
+    sharpness : float
+        Factor on the target's logits in the draft, > 0 (1 = same confidence).
+    rng : numpy.random.Generator or int
+        Seeded generator or seed.
+
+    Returns
+    -------
+    target_logits, draft_logits : numpy.ndarray, shape (n_contexts, vocab)
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> zt, zd = sd.synthetic.synthetic_logit_pair("flat", vocab=50, n_contexts=4)
+    >>> zt.shape, zd.shape
+    ((4, 50), (4, 50))
+    """
+    check_choice(kind, "kind", sorted(WORKLOAD_SHAPES))
+    head, a, b = WORKLOAD_SHAPES[kind]
+    v = check_count(vocab, "vocab", minimum=2)
+    m = check_count(n_contexts, "n_contexts")
+    check_size(3.0 * m * v, "vocab", "the logits (n_contexts x vocab, target and draft)")
+    sigma = float(check_nonnegative(noise, "noise", "(nats)"))
+    sharp = float(check_positive(sharpness, "sharpness"))
+    g = check_rng(rng)
+    rank = np.arange(1, v + 1)
+    h = min(head, v)
+    profile = np.where(rank <= h, -a * np.log(rank), -a * np.log(h) - b * np.log(rank / h))
+    perm = np.argsort(g.random((m, v)), axis=1)
+    target = profile[perm]
+    draft = sharp * target + sigma * g.standard_normal((m, v))
+    return target, draft
+
+
+def acceptance_vs_temperature(target_logits, draft_logits, temperatures):
+    r"""Acceptance rate ``sum(min(p, q))`` when both models sample at temperature ``t``.
+
+    Both logit arrays are divided by the same temperature, turned into
+    distributions, and the acceptance rate is averaged over the contexts
+    (leading rows): the workload's alpha at that temperature.
+
+    Defined in chapter "The acceptance rate and the tokens it yields".
+
+    Parameters
+    ----------
+    target_logits, draft_logits : array_like, shape (V,) or (n_contexts, V)
+        Logits of the target and the draft, same shape.
+    temperatures : float or array_like
+        Temperatures, each finite and > 0.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Mean acceptance rate per temperature, shape of ``temperatures``.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> zt, zd = sd.synthetic.synthetic_logit_pair("peaked", vocab=200, n_contexts=64)
+    >>> a = sd.synthetic.acceptance_vs_temperature(zt, zd, [0.2, 1.0])
+    >>> bool(a[0] > a[1])
+    True
+    """
+    zt = as_float_array(target_logits, "target_logits")
+    zd = as_float_array(draft_logits, "draft_logits")
+    if zt.shape != zd.shape or zt.ndim not in (1, 2):
+        raise ValueError(f"target_logits and draft_logits must have the same shape (V,) or (n, V); got {zt.shape} and {zd.shape}")
+    tt = check_positive(temperatures, "temperatures", "(temperature)")
+    t_flat = tt.reshape(-1)
+    zt2 = zt.reshape(-1, zt.shape[-1])
+    zd2 = zd.reshape(-1, zd.shape[-1])
+    p = softmax_with_temperature(zt2[None, :, :], t_flat[:, None])
+    q = softmax_with_temperature(zd2[None, :, :], t_flat[:, None])
+    acc = np.asarray(acceptance_rate(p, q)).mean(axis=-1)
+    return to_output(acc.reshape(tt.shape), np.ndim(temperatures) == 0)

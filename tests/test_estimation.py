@@ -1,0 +1,244 @@
+"""Tests for specdec.estimation: simulated logs, the MLE of alpha and its interval, engine counters.
+
+Statistical tests are seeded (deterministic) and state the significance
+level they were designed with (chi-square at 1e-3, coverage within 3.5
+binomial standard errors).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+
+import specdec as sd
+
+SIGNIFICANCE = 1e-3  # per chi-square test
+
+
+# --------------------------------------------------------------------------
+# an independent chi-square reference (no scipy in the environment)
+# --------------------------------------------------------------------------
+
+
+def chi2_sf(x: float, df: int) -> float:
+    """Survival function of the chi-square law: 1 - P(df/2, x/2), regularized gamma by series."""
+    s, z = df / 2.0, x / 2.0
+    if z <= 0:
+        return 1.0
+    if z > s + 40 * math.sqrt(s) + 40:  # far in the tail: continued fraction not needed, value ~ 0
+        return 0.0
+    term = 1.0 / s
+    total = term
+    n = 1
+    while term > 1e-17 * total:
+        term *= z / (s + n)
+        total += term
+        n += 1
+    lower = math.exp(s * math.log(z) - z - math.lgamma(s)) * total
+    return max(0.0, 1.0 - lower)
+
+
+def chi2_pvalue(tokens: np.ndarray, p: np.ndarray) -> float:
+    """Pearson chi-square goodness-of-fit p-value of ``tokens`` against ``p``.
+
+    Tokens with p = 0 must never appear (returns 0.0 if one does).
+    """
+    counts = np.bincount(tokens, minlength=p.size).astype(float)
+    if counts[p == 0].sum() > 0:
+        return 0.0
+    support = p > 0
+    expected = p[support] * tokens.size
+    stat = float(((counts[support] - expected) ** 2 / expected).sum())
+    return chi2_sf(stat, int(support.sum()) - 1)
+
+
+# --------------------------------------------------------------------------
+# accepted counts
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("alpha,k", [(0.8, 4), (0.5, 1), (0.95, 8), (0.3, 5)])
+def test_simulated_counts_follow_capped_geometric(alpha, k):
+    """simulate_accepted_counts has the accepted_tokens_pmf law (chi-square, level 1e-3)."""
+    counts = sd.estimation.simulate_accepted_counts(alpha, k, 300_000, np.random.default_rng(31))
+    assert counts.min() >= 0 and counts.max() <= k
+    assert chi2_pvalue(counts, sd.accepted_tokens_pmf(alpha, k)) > SIGNIFICANCE
+    # power: the uncapped-at-k+1 mistake (capping at k - 1) is rejected
+    if k > 1:
+        assert chi2_pvalue(np.minimum(counts, k - 1), sd.accepted_tokens_pmf(alpha, k)) < SIGNIFICANCE
+
+
+def test_simulated_counts_array_alpha_and_edges():
+    """Array alpha gives one row per alpha with the right law; alpha 0 and 1 are exact."""
+    alphas = np.array([0.0, 0.6, 1.0])
+    counts = sd.estimation.simulate_accepted_counts(alphas, 3, 100_000, np.random.default_rng(1))
+    assert counts.shape == (3, 100_000)
+    assert (counts[0] == 0).all() and (counts[2] == 3).all()
+    assert chi2_pvalue(counts[1], sd.accepted_tokens_pmf(0.6, 3)) > SIGNIFICANCE
+    assert (sd.estimation.simulate_accepted_counts(1.0, 5, 10, 0) == 5).all()
+    assert (sd.estimation.simulate_accepted_counts(0.0, 5, 10, 0) == 0).all()
+
+
+def test_per_position_counts_law():
+    """simulate_accepted_counts_per_position: P(N >= i) = prod of the first i rates."""
+    alphas = np.array([0.9, 0.7, 0.5, 0.3])
+    counts = sd.estimation.simulate_accepted_counts_per_position(alphas, 300_000, np.random.default_rng(2))
+    tail = np.concatenate([[1.0], np.cumprod(alphas)])
+    pmf = tail[:-1] - tail[1:]
+    pmf = np.append(pmf, tail[-1])
+    assert chi2_pvalue(counts, pmf) > SIGNIFICANCE
+
+
+# --------------------------------------------------------------------------
+# estimating alpha
+# --------------------------------------------------------------------------
+
+
+def test_estimate_alpha_closed_form_by_hand():
+    """Hand-made log, k = 4: S = 4+2+0+4+3 = 13 accepted, F = 3 rounds below k, alpha = 13/16."""
+    counts = [4, 2, 0, 4, 3]
+    est = sd.estimation.estimate_alpha(counts, 4)
+    s = 4 + 2 + 0 + 4 + 3
+    f = 3
+    assert est.accepted == s and est.stops == f and est.n_rounds == 5
+    assert_allclose(est.alpha, float(Fraction(s, s + f)), rtol=1e-15)
+    assert est.low < est.alpha < est.high
+    # the naive "mean accepted / k" is a different number (the serving-metric trap)
+    assert abs(float(np.mean(counts)) / 4 - est.alpha) > 0.1
+
+
+def test_estimate_alpha_edges():
+    """All rounds fully accepted -> alpha = 1 (high = 1); all rejected at once -> alpha = 0 (low = 0)."""
+    top = sd.estimation.estimate_alpha([3, 3, 3], 3)
+    assert top.alpha == 1.0 and top.high == 1.0 and top.low < 1.0
+    bottom = sd.estimation.estimate_alpha([0, 0, 0, 0], 3)
+    assert bottom.alpha == 0.0 and bottom.low == 0.0 and bottom.high > 0.0
+    assert "alpha = " in str(top)
+
+
+def test_wilson_interval_by_hand():
+    """Wilson interval at 8/10, 95 %: hand formula with z = 1.959964."""
+    z = 1.959963984540054
+    n, a = 10, 0.8
+    centre = (a + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(a * (1 - a) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    low, high = sd.estimation.wilson_interval(8, 10)
+    assert_allclose([low, high], [centre - half, centre + half], rtol=1e-12)
+
+
+@pytest.mark.parametrize("alpha,k", [(0.8, 4), (0.6, 2), (0.9, 8)])
+def test_estimate_alpha_recovers_truth(alpha, k):
+    """With 100k simulated rounds the MLE is within 4 standard errors of the true alpha."""
+    counts = sd.estimation.simulate_accepted_counts(alpha, k, 100_000, np.random.default_rng(41))
+    est = sd.estimation.estimate_alpha(counts, k)
+    se = math.sqrt(alpha * (1 - alpha) / (est.accepted + est.stops))
+    assert abs(est.alpha - alpha) < 4 * se
+    assert est.low < alpha < est.high
+
+
+@pytest.mark.parametrize("alpha,k", [(0.8, 4), (0.5, 2), (0.95, 6)])
+def test_interval_coverage_near_nominal(alpha, k):
+    """Over 4000 simulated logs of 200 rounds, the 95 % Wilson interval covers alpha 95 % +- 1.2 %."""
+    counts = sd.estimation.simulate_accepted_counts(np.full(4000, alpha), k, 200, np.random.default_rng(51))
+    est = sd.estimation.estimate_alpha(counts, k)  # vectorized over the 4000 logs
+    covered = np.mean((est.low <= alpha) & (alpha <= est.high))
+    # 3.5 binomial standard errors of a 4000-trial proportion at 0.95 is 0.012
+    assert abs(covered - 0.95) < 0.012, covered
+
+
+def test_naive_rate_interval_has_no_coverage():
+    """Power: treating accepted/drafted as alpha gives an 'interval' that almost never covers alpha."""
+    alpha, k = 0.8, 4
+    counts = sd.estimation.simulate_accepted_counts(np.full(500, alpha), k, 200, np.random.default_rng(52))
+    drafted = k * counts.shape[1]
+    low, high = sd.estimation.wilson_interval(counts.sum(axis=1), drafted)
+    assert np.mean((low <= alpha) & (alpha <= high)) < 0.05
+
+
+def test_per_position_estimate_by_hand_and_pooled():
+    """Per-position rates on a hand log; their reached-weighted pool equals estimate_alpha."""
+    counts = [0, 1, 2, 2, 2, 1, 0, 2]
+    est = sd.estimation.estimate_alpha_per_position(counts, 2)
+    # position 1: reached by all 8, passed by the 6 with >= 1; position 2: 6 reached, 4 (the 2s) passed
+    assert_allclose(est.alphas, [6 / 8, 4 / 6])
+    assert_array_equal(est.reached, [8, 6])
+    assert_array_equal(est.passed, [6, 4])
+    pooled = est.passed.sum() / est.reached.sum()
+    assert_allclose(pooled, sd.estimation.estimate_alpha(counts, 2).alpha)
+
+
+def test_per_position_estimate_recovers_rates_and_unreached_is_nan():
+    """Per-position estimates recover drifting rates; a position nobody reached is NaN."""
+    alphas = np.array([0.9, 0.7, 0.5])
+    counts = sd.estimation.simulate_accepted_counts_per_position(alphas, 200_000, np.random.default_rng(3))
+    est = sd.estimation.estimate_alpha_per_position(counts, 3)
+    assert np.all((est.low <= alphas) & (alphas <= est.high))
+    assert_allclose(est.alphas, alphas, atol=0.01)
+    nan_case = sd.estimation.estimate_alpha_per_position([0, 0, 1], 3)
+    assert np.isnan(nan_case.alphas[2]) and nan_case.reached[2] == 0
+
+
+def test_bad_counts_and_alpha():
+    """Counts outside 0..k, fractional counts, empty logs, alpha outside [0, 1], k < 1."""
+    with pytest.raises(ValueError, match=r"0\.\.k = 0\.\.4"):
+        sd.estimation.estimate_alpha([1, 5], 4)
+    with pytest.raises(ValueError, match=r"0\.\.k"):
+        sd.estimation.estimate_alpha([-1, 2], 4)
+    with pytest.raises(ValueError, match="whole numbers"):
+        sd.estimation.estimate_alpha([1.5, 2], 4)
+    with pytest.raises(ValueError, match="non-empty"):
+        sd.estimation.estimate_alpha([], 4)
+    with pytest.raises(ValueError, match="k must be"):
+        sd.estimation.estimate_alpha([0, 1], 0)
+    with pytest.raises(ValueError, match="confidence"):
+        sd.estimation.estimate_alpha([0, 1], 2, confidence=1.0)
+    with pytest.raises(ValueError, match=r"0\.\.k"):
+        sd.estimation.estimate_alpha_per_position([3], 2)
+    with pytest.raises(ValueError, match="alpha must be in"):
+        sd.estimation.simulate_accepted_counts(1.2, 4, 10, 0)
+    with pytest.raises(ValueError, match="n_rounds"):
+        sd.estimation.simulate_accepted_counts(0.5, 4, 0, 0)
+    with pytest.raises(ValueError, match="alphas"):
+        sd.estimation.simulate_accepted_counts_per_position([], 10, 0)
+
+
+# ------------------------------------------------------------ engine counters
+
+def test_engine_counters_hand_example():
+    """1000 rounds of k = 4: 4000 drafted, 2362 accepted -> length 3.362, rate 0.5905."""
+    r = sd.estimation.read_engine_counters(1000, 4000, 2362)
+    assert r.k == 4
+    assert r.mean_acceptance_length == pytest.approx(1 + 2362 / 1000, rel=1e-15)
+    assert r.draft_acceptance_rate == pytest.approx(2362 / 4000, rel=1e-15)
+    assert sd.expected_tokens(r.alpha, 4) == pytest.approx(r.mean_acceptance_length, rel=1e-12)
+
+
+def test_engine_counters_from_a_seeded_simulation_recover_alpha():
+    """Counters built from 200,000 simulated rounds at alpha = 0.7, k = 5 give alpha within 0.005."""
+    rng = np.random.default_rng(2026)
+    k, n = 5, 200_000
+    counts = sd.estimation.simulate_accepted_counts(0.7, k, n, rng)
+    per_position = np.array([(counts >= j).sum() for j in range(1, k + 1)], dtype=float)
+    r = sd.estimation.read_engine_counters(n, n * k, counts.sum(), per_position)
+    assert abs(r.alpha - 0.7) < 0.005
+    assert np.all(np.abs(r.conditional - 0.7) < 0.01)
+    assert_allclose(r.per_position, [0.7**j for j in range(1, k + 1)], atol=0.005)
+
+
+def test_engine_counters_reject_bad_inputs():
+    with pytest.raises(ValueError, match="num_drafts must be"):
+        sd.estimation.read_engine_counters(0, 10, 5)
+    with pytest.raises(ValueError, match="num_accepted_tokens must be <="):
+        sd.estimation.read_engine_counters(10, 40, 50)
+    with pytest.raises(ValueError, match="fewer than the mean draft length"):
+        sd.estimation.read_engine_counters(10, 40, 20, [10, 5, 5])
+    with pytest.raises(ValueError, match="num_draft_tokens must be >= num_drafts"):
+        sd.estimation.read_engine_counters(10, 5, 2)
+    with pytest.raises(ValueError, match="non-increasing"):
+        sd.estimation.read_engine_counters(10, 40, 20, [5, 6, 5, 4])
+    with pytest.raises(ValueError, match="sum to"):
+        sd.estimation.read_engine_counters(10, 40, 20, [8, 6, 4, 1])
