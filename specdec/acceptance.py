@@ -23,7 +23,6 @@ from __future__ import annotations
 import numpy as np
 
 from ._validate import (
-    MAX_ELEMENTS,
     as_float_array,
     check_bool,
     check_broadcast,
@@ -362,7 +361,7 @@ def _solve_mean_accepted(d: np.ndarray, k: np.ndarray) -> np.ndarray:
         if not active.any():
             break
     out = np.where(inner, np.clip(x, 0.0, 1.0), np.where(d_b >= k_b, 1.0, 0.0))
-    return out
+    return np.where(inner & (k_b == 1.0), d_b, out)  # k = 1: g(x) = x, the root is d itself
 
 
 def _check_length_k(k, name: str = "k") -> np.ndarray:

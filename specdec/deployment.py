@@ -116,7 +116,10 @@ class SpeculativeCosts:
 class Comparison:
     """A quantity without (``baseline``) and with (``speculative``) speculation.
 
-    ``ratio`` is ``speculative / baseline``.
+    ``ratio`` is ``speculative / baseline``. Returned by
+    :func:`speculative_latency` and :func:`speculative_throughput`.
+
+    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
     """
 
     baseline: object

@@ -18,7 +18,6 @@ from __future__ import annotations
 import numpy as np
 
 from ._validate import (
-    as_float_array,
     check_broadcast,
     check_integer,
     check_nonnegative,

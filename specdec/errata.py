@@ -31,6 +31,8 @@ SOURCES = {
 class Erratum:
     """One disagreement between a source and the book.
 
+    Defined in chapter "Errata of the sources".
+
     Parameters
     ----------
     source : str

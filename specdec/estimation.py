@@ -221,7 +221,9 @@ def _normal_quantile(prob: float) -> float:
 
 @dataclass(frozen=True)
 class AlphaEstimate:
-    """Maximum-likelihood alpha with a Wilson score interval.
+    """Maximum-likelihood alpha with a Wilson score interval (see :func:`estimate_alpha`).
+
+    Defined in chapter "The acceptance rate and the tokens it yields".
 
     Attributes
     ----------
@@ -317,7 +319,9 @@ def estimate_alpha(accepted_counts, k, confidence=0.95):
 
 @dataclass(frozen=True)
 class PerPositionEstimate:
-    """Conditional acceptance rate at each draft position.
+    """Conditional acceptance rate at each draft position (see :func:`estimate_alpha_per_position`).
+
+    Defined in chapter "The acceptance rate and the tokens it yields".
 
     Attributes
     ----------
@@ -446,8 +450,12 @@ class EngineReading:
         ``num_accepted_tokens / num_draft_tokens``.
     alpha : float
         The i.i.d. acceptance rate that reproduces the mean acceptance length
-        at ``mean_draft_length`` drafts per round (see
-        :func:`read_engine_counters` for the approximation when lengths vary).
+        at ``mean_draft_length`` drafts per round, or, when per-position
+        draft counts are given, the accepted drafts over the checks at every
+        position (see :func:`read_engine_counters` for both approximations).
+    alpha_method : str
+        ``"fixed draft length"``, ``"mean draft length"`` or
+        ``"per-position counts"``: which of those computed ``alpha``.
     per_position : numpy.ndarray or None
         vLLM's "Per-position acceptance rate", ``accepted_per_pos[i] /
         num_drafts``: the unconditional ``P(N >= i)`` when every round
@@ -469,6 +477,7 @@ class EngineReading:
     conditional: np.ndarray | None = field(default=None)
     mean_draft_length: float = 0.0
     fixed_k: bool = True
+    alpha_method: str = "fixed draft length"
 
 
 _SAMPLE = re.compile(r'^(?P<name>[A-Za-z_:][A-Za-z0-9_:]*)(?:\{(?P<labels>.*)\})?\s+(?P<value>\S+)(?:\s+\S+)?\s*$')
@@ -650,13 +659,19 @@ def read_engine_counters(num_drafts, num_draft_tokens=None, num_accepted_tokens=
     :math:`1 + \alpha + \dots + \alpha^{m}` = the mean acceptance length with
     E[L] continued to real ``m`` by :math:`(1 - \alpha^{m+1})/(1 - \alpha)`
     (:func:`specdec.acceptance.alpha_for_expected_tokens`). Because the
-    accepted count is concave in the draft length, this reads alpha slightly
-    low when lengths vary widely. With ``draft_tokens_per_position`` (rounds
-    that proposed at least ``i`` drafts, where an engine exports it) the
-    conditional rates are exact under the assumption that a round's length
-    does not depend on its drafts' acceptance:
-    :math:`\prod_{j \le i} \alpha_j = A_i / D_i`; without it the
-    conditional rates at late positions are biased low when lengths vary.
+    accepted count is concave in the draft length, this reads alpha low when
+    lengths vary widely (by about 0.03 at alpha = 0.7 when rounds propose 1
+    to 5 drafts uniformly; exact when every round proposes the same number).
+
+    With ``draft_tokens_per_position`` (``D_i``, rounds that proposed at
+    least ``i`` drafts; vLLM's ``SpecDecodingStats`` tracks it, its
+    Prometheus logger does not export it) the estimates assume only that a
+    round's length does not depend on its drafts' acceptance:
+    :math:`\prod_{j \le i} \alpha_j = A_i / D_i` gives the conditional
+    rates, and ``alpha`` is the accepted drafts over the checks made at every
+    position (``A_(i-1) D_i / D_(i-1)`` checks at position ``i``), within
+    sampling noise of the truth. Without it the conditional rates at late
+    positions are biased low when lengths vary.
 
     Defined in chapter "What serving engines print".
 
@@ -719,7 +734,7 @@ def read_engine_counters(num_drafts, num_draft_tokens=None, num_accepted_tokens=
         raise ValueError(f"num_accepted_tokens must be <= num_draft_tokens ({describe(d)}); got {describe(a)}")
     m = d / n
     fixed = abs(m - round(m)) <= 1e-9 * m
-    per_position = conditional = None
+    per_position = conditional = pooled = None
     k = int(round(m)) if fixed else int(math.ceil(m))
     if accepted_per_position is not None:
         counts = check_nonnegative(accepted_per_position, "accepted_per_position", "(tokens)")
@@ -751,13 +766,27 @@ def read_engine_counters(num_drafts, num_draft_tokens=None, num_accepted_tokens=
             reached = drafted
         with np.errstate(invalid="ignore", divide="ignore"):
             joint = np.where(reached > 0, counts / np.where(reached > 0, reached, 1.0), 0.0)
+        # A_i / D_i estimates prod_{j <= i} alpha_j; sampling noise can make it rise where D_i is small
         conditional = conditional_from_unconditional(np.minimum.accumulate(joint))
+        if draft_tokens_per_position is not None:
+            # checks at position i: rounds that accepted i - 1 drafts and proposed an i-th, estimated as
+            # A_(i-1) D_i / D_(i-1) when lengths do not depend on acceptance; accepted drafts over checks
+            prev_a = np.concatenate(([n], counts[:-1]))
+            prev_d = np.concatenate(([n], reached[:-1]))
+            with np.errstate(invalid="ignore", divide="ignore"):
+                checks = np.where(prev_d > 0, prev_a * reached / np.where(prev_d > 0, prev_d, 1.0), 0.0)
+            pooled = float(counts.sum() / checks.sum()) if checks.sum() > 0 else 0.0
     elif draft_tokens_per_position is not None:
         raise ValueError("draft_tokens_per_position needs accepted_per_position as well")
     length = 1.0 + a / n
     rate = a / d
-    alpha = float(alpha_for_expected_tokens(min(1.0 + rate * m, m + 1.0), m))
-    return EngineReading(n, d, a, k, length, length - 1.0, rate, alpha, per_position, conditional, m, bool(fixed))
+    if pooled is not None:
+        alpha, method = pooled, "per-position counts"
+    else:
+        alpha = float(alpha_for_expected_tokens(min(1.0 + rate * m, m + 1.0), m))
+        method = "fixed draft length" if fixed else "mean draft length"
+    return EngineReading(n, d, a, k, length, length - 1.0, rate, alpha, per_position, conditional, m, bool(fixed),
+                         method)
 
 
 def read_accepted_counts(accepted_counts, k):

@@ -69,7 +69,10 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Source:
-    """A cited work (the references page lists the same fields)."""
+    """A cited work (the references page lists the same fields).
+
+    Defined in chapter "Published results, recomputed".
+    """
 
     key: str
     authors: str
@@ -86,6 +89,8 @@ class Quoted:
     ``where`` names the table, figure or section; ``status`` is
     ``"verified"``, ``"secondary"`` or ``"unverified"`` (see the module
     docstring); ``checked_in`` says what copy it was read in.
+
+    Defined in chapter "Published results, recomputed".
     """
 
     value: Any

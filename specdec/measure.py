@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import check_integer, check_positive, is_scalar_input, to_output
+from ._validate import check_broadcast, check_instance, check_integer, check_positive, describe, is_scalar_input, to_output
 from .hardware import Hardware
 
 __all__ = [
@@ -50,13 +50,13 @@ _DTYPES = {"float32": np.float32, "float64": np.float64}
 def _check_dtype(dtype) -> np.dtype:
     name = np.dtype(dtype).name if not isinstance(dtype, str) else dtype
     if name not in _DTYPES:
-        raise ValueError(f"dtype must be one of {sorted(_DTYPES)}; got {dtype!r}")
+        raise ValueError(f"dtype must be one of {sorted(_DTYPES)}; got {describe(dtype)}")
     return np.dtype(_DTYPES[name])
 
 
 def _check_timer(timer):
     if not callable(timer):
-        raise TypeError(f"timer must be a callable returning seconds, got {timer!r}")
+        raise TypeError(f"timer must be a callable returning seconds, got {describe(timer)}")
     return timer
 
 
@@ -83,7 +83,7 @@ def matmul_bytes(d, tokens, bytes_per_elem=4):
 
     ``bytes_per_elem * (d*d + 2*d*t)``.
 
-    Defined in chapter "Measure your machine" (Part III, chapter 4).
+    Defined in chapter "Measure your machine".
 
     Parameters
     ----------
@@ -108,13 +108,14 @@ def matmul_bytes(d, tokens, bytes_per_elem=4):
     dd = check_integer(d, "d", minimum=1).astype(float)
     t = check_integer(tokens, "tokens", minimum=1).astype(float)
     b = check_positive(bytes_per_elem, "bytes_per_elem", "(bytes)")
+    check_broadcast(d=dd, tokens=t, bytes_per_elem=b)
     return to_output(b * (dd * dd + 2 * dd * t), is_scalar_input(d, tokens, bytes_per_elem))
 
 
 def matmul_flops(d, tokens):
     """FLOPs of a ``(d x d) @ (d x t)`` product: ``2 * d * d * t``.
 
-    Defined in chapter "Measure your machine" (Part III, chapter 4).
+    Defined in chapter "Measure your machine".
 
     Parameters
     ----------
@@ -136,6 +137,7 @@ def matmul_flops(d, tokens):
     """
     dd = check_integer(d, "d", minimum=1).astype(float)
     t = check_integer(tokens, "tokens", minimum=1).astype(float)
+    check_broadcast(d=dd, tokens=t)
     return to_output(2 * dd * dd * t, is_scalar_input(d, tokens))
 
 
@@ -148,7 +150,7 @@ def predict_matmul_time(d, tokens, hardware, bytes_per_elem=4):
     near ``t = F / BW * b / 2`` tokens (:func:`specdec.hardware.ridge_batch`
     for a model with ``b`` bytes per parameter).
 
-    Defined in chapter "Measure your machine" (Part III, chapter 4).
+    Defined in chapter "Measure your machine".
 
     Parameters
     ----------
@@ -176,8 +178,7 @@ def predict_matmul_time(d, tokens, hardware, bytes_per_elem=4):
     >>> (t * 1e3).round(2)
     array([0.84, 2.68])
     """
-    if not isinstance(hardware, Hardware):
-        raise TypeError(f"hardware must be a specdec.hardware.Hardware, got {type(hardware).__name__}")
+    check_instance(hardware, Hardware, "hardware")
     nbytes = matmul_bytes(d, tokens, bytes_per_elem)
     flops = matmul_flops(d, tokens)
     out = np.maximum(np.asarray(nbytes) / hardware.bandwidth, np.asarray(flops) / hardware.flops)
@@ -196,7 +197,7 @@ def matmul_knee(d, hardware, bytes_per_elem=4):
     activations' bytes grow with ``t`` too. ``inf`` if the product never
     turns compute-bound (``d`` too small for the machine).
 
-    Defined in chapter "Measure your machine" (Part III, chapter 4).
+    Defined in chapter "Measure your machine".
 
     Parameters
     ----------
@@ -236,7 +237,7 @@ def time_matmul(d=2048, tokens=DEFAULT_TOKENS, repeats=5, dtype="float32", seed=
     of the ``repeats`` durations is returned. The weights are filled from
     ``np.random.default_rng(seed)``.
 
-    Defined in chapter "Measure your machine" (Part III, chapter 4).
+    Defined in chapter "Measure your machine".
 
     Parameters
     ----------
@@ -288,7 +289,7 @@ def measure_bandwidth(n_bytes=64e6, repeats=5, timer=time.perf_counter):
     Counts ``2 * n_bytes`` per copy (one read, one write), as the STREAM
     "copy" benchmark does.
 
-    Defined in chapter "Measure your machine" (Part III, chapter 4).
+    Defined in chapter "Measure your machine".
 
     Parameters
     ----------
@@ -313,7 +314,7 @@ def measure_bandwidth(n_bytes=64e6, repeats=5, timer=time.perf_counter):
     """
     nb = float(check_positive(n_bytes, "n_bytes", "(bytes)"))
     if not 1e5 <= nb <= 4e9:
-        raise ValueError(f"n_bytes must be in [1e5, 4e9] bytes; got {nb!r}")
+        raise ValueError(f"n_bytes must be in [1e5, 4e9] bytes; got {describe(nb)}")
     reps = int(check_integer(repeats, "repeats", minimum=1, maximum=1000))
     timer = _check_timer(timer)
     n = int(nb // 8)
@@ -329,7 +330,7 @@ def measure_peak_flops(n=1024, repeats=3, dtype="float32", timer=time.perf_count
     ``2 n^3`` FLOPs per product; a square product of this size is
     compute-bound on any current machine.
 
-    Defined in chapter "Measure your machine" (Part III, chapter 4).
+    Defined in chapter "Measure your machine".
 
     Parameters
     ----------
@@ -375,7 +376,7 @@ def _physical_memory() -> float:
 def measure_machine(n_bytes=64e6, n=1024, repeats=3, dtype="float32", memory=None, timer=time.perf_counter):
     """This machine as a :class:`specdec.hardware.Hardware`: measured bandwidth and FLOP/s.
 
-    Defined in chapter "Measure your machine" (Part III, chapter 4).
+    Defined in chapter "Measure your machine".
 
     Parameters
     ----------
@@ -420,7 +421,7 @@ def fit_roofline(tokens, seconds):
     ``knee = T_flat / s`` tokens. A flat part alone
     (no proportional points) gives ``s = 0`` and ``knee = inf``.
 
-    Defined in chapter "Measure your machine" (Part III, chapter 4).
+    Defined in chapter "Measure your machine".
 
     Parameters
     ----------
@@ -469,7 +470,7 @@ def fit_roofline(tokens, seconds):
 class MatmulMeasurement:
     """Measured matrix-product times on this machine and their roofline prediction.
 
-    Defined in chapter "Measure your machine" (Part III, chapter 4).
+    Defined in chapter "Measure your machine".
 
     Attributes
     ----------
@@ -523,7 +524,7 @@ def measure_matmul(d=2048, tokens=DEFAULT_TOKENS, repeats=5, dtype="float32", ha
     ``hardware`` is given) for bandwidth and FLOP/s; :func:`predict_matmul_time`
     for the prediction. With the defaults it takes a few seconds at most.
 
-    Defined in chapter "Measure your machine" (Part III, chapter 4).
+    Defined in chapter "Measure your machine".
 
     Parameters
     ----------

@@ -42,7 +42,6 @@ from ._validate import (
     check_integer,
     check_rng,
     check_size,
-    describe,
     to_output,
 )
 
@@ -460,7 +459,9 @@ def flawed_speculative_step(p, q, size, rng, flaw="correction-from-target"):
 
 @dataclass(frozen=True)
 class RoundSimulation:
-    """Outcome of many independent speculative rounds.
+    """Outcome of many independent speculative rounds (see :func:`simulate_rounds`).
+
+    Defined in chapter "Why a decode step wastes arithmetic, and the verification pass".
 
     Attributes
     ----------

@@ -14,7 +14,6 @@ Symbols: ``alpha`` (positive real), ``k`` (positive integer), ``n``
 
 from __future__ import annotations
 
-from fractions import Fraction
 
 import sympy as sp
 
@@ -47,7 +46,7 @@ C_V = sp.Symbol("c_v", positive=True)
 def symbols():
     """The symbols ``(alpha, k, n)`` used by every derivation here.
 
-    Defined in chapter "Expected tokens per round" (Part I, chapter 1).
+    Defined in chapter "Expected tokens per round".
 
     Examples
     --------
@@ -67,7 +66,7 @@ def accepted_pmf():
     :math:`\alpha^n (1 - \alpha)`; ``n = k`` means every draft survived,
     probability :math:`\alpha^k`.
 
-    Defined in chapter "Expected tokens per round" (Part I, chapter 1).
+    Defined in chapter "Expected tokens per round".
 
     Examples
     --------
@@ -85,7 +84,7 @@ def accepted_pmf():
 def pmf_total():
     r"""The probabilities of ``N = 0 .. k`` summed and simplified (it is 1).
 
-    Defined in chapter "Expected tokens per round" (Part I, chapter 1).
+    Defined in chapter "Expected tokens per round".
 
     Examples
     --------
@@ -102,7 +101,7 @@ def expected_tokens_as_sum():
 
     .. math:: E[L] = \sum_{n=0}^{k-1} (n + 1)\,\alpha^n (1 - \alpha) + (k + 1)\,\alpha^k
 
-    Defined in chapter "Expected tokens per round" (Part I, chapter 1).
+    Defined in chapter "Expected tokens per round".
 
     Examples
     --------
@@ -119,7 +118,7 @@ def expected_tokens_derived():
     sympy returns a piecewise result: ``k + 1`` when ``alpha = 1`` and
     :math:`(\alpha^{k+1} - 1)/(\alpha - 1)` otherwise.
 
-    Defined in chapter "Expected tokens per round" (Part I, chapter 1).
+    Defined in chapter "Expected tokens per round".
 
     Examples
     --------
@@ -133,7 +132,7 @@ def expected_tokens_derived():
 def expected_tokens_closed_form():
     r"""The closed form as both sources print it, :math:`(1 - \alpha^{k+1})/(1 - \alpha)`.
 
-    Defined in chapter "Expected tokens per round" (Part I, chapter 1).
+    Defined in chapter "Expected tokens per round".
 
     Examples
     --------
@@ -147,7 +146,7 @@ def expected_tokens_closed_form():
 def geometric_series_form():
     r"""E[L] as the tail sum :math:`\sum_{i=0}^{k} \alpha^i` (``P(L > i) = alpha**i``).
 
-    Defined in chapter "Expected tokens per round" (Part I, chapter 1).
+    Defined in chapter "Expected tokens per round".
 
     Examples
     --------
@@ -170,7 +169,7 @@ def _generic_branch(expr):
 def closed_form_matches_derivation() -> bool:
     """True when sympy proves derivation == closed form == geometric series (alpha != 1).
 
-    Defined in chapter "Expected tokens per round" (Part I, chapter 1).
+    Defined in chapter "Expected tokens per round".
 
     Examples
     --------
@@ -187,7 +186,7 @@ def closed_form_matches_derivation() -> bool:
 def limit_at_alpha_one():
     """The limit of the closed form as ``alpha -> 1`` (it is ``k + 1``).
 
-    Defined in chapter "Expected tokens per round" (Part I, chapter 1).
+    Defined in chapter "Expected tokens per round".
 
     Examples
     --------
@@ -203,7 +202,7 @@ def marginal_gain():
 
     The gain shrinks geometrically in ``k``: diminishing returns.
 
-    Defined in chapter "Expected tokens per round" (Part I, chapter 1).
+    Defined in chapter "Expected tokens per round".
 
     Examples
     --------
@@ -221,7 +220,7 @@ def derivative_in_k():
     :math:`-\alpha^{k+1}\ln\alpha / (1 - \alpha)`: positive (more drafts
     always help a little) and shrinking as ``k`` grows.
 
-    Defined in chapter "Expected tokens per round" (Part I, chapter 1).
+    Defined in chapter "Expected tokens per round".
 
     Examples
     --------
@@ -244,7 +243,7 @@ def break_even_condition():
 
     Returns the pair ``(condition, polynomial_form)`` of sympy relations.
 
-    Defined in chapter "The break-even condition" (Part II, chapter 3).
+    Defined in chapter "The break-even condition".
 
     Examples
     --------
@@ -275,7 +274,7 @@ def break_even_polynomial(k, c_draft, c_verify):
     acceptance rate. Float inputs are converted to exact rationals so the
     polynomial is exact.
 
-    Defined in chapter "The break-even condition" (Part II, chapter 3).
+    Defined in chapter "The break-even condition".
 
     Parameters
     ----------
@@ -315,7 +314,7 @@ def break_even_root(k, c_draft, c_verify, digits: int = 30):
     when the round costs at most one target step and ``nan`` when no
     alpha < 1 wins.
 
-    Defined in chapter "The break-even condition" (Part II, chapter 3).
+    Defined in chapter "The break-even condition".
 
     Examples
     --------

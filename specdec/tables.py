@@ -21,7 +21,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ._validate import as_float_array, check_integer
+from ._validate import as_float_array, check_integer, describe
 
 __all__ = ["Table", "grid_table", "records_table", "rounding_check", "source_check_table"]
 
@@ -30,14 +30,14 @@ def _formatter(fmt: str | Callable[[Any], str]) -> Callable[[Any], str]:
     if callable(fmt):
         return fmt
     if not isinstance(fmt, str):
-        raise TypeError(f"fmt must be a format string such as '{{:.2f}}' or a callable, got {fmt!r}")
+        raise TypeError(f"fmt must be a format string such as '{{:.2f}}' or a callable, got {describe(fmt)}")
     for probe in (1.0, 1, "x"):  # accept formats for floats, ints or labels
         try:
             fmt.format(probe)
             return fmt.format
         except (ValueError, IndexError, KeyError, TypeError):
             continue
-    raise ValueError(f"fmt must be a format string with one field such as '{{:.2f}}'; got {fmt!r}")
+    raise ValueError(f"fmt must be a format string with one field such as '{{:.2f}}'; got {describe(fmt)}")
 
 
 def _escape_markdown(text: str) -> str:
@@ -52,7 +52,7 @@ class Table:
     :meth:`to_html` for an HTML fragment. ``align`` gives one of ``"l"``,
     ``"c"``, ``"r"`` per column.
 
-    Defined in chapter "Expected tokens per round" (Part I, chapter 1).
+    Defined in chapter "Expected tokens per round".
 
     Examples
     --------
@@ -75,7 +75,7 @@ class Table:
             if len(row) != width:
                 raise ValueError(f"every row must have {width} cells like the header; got a row with {len(row)}")
         if self.align and (len(self.align) != width or any(a not in ("l", "c", "r") for a in self.align)):
-            raise ValueError(f"align must give one of 'l', 'c', 'r' for each of the {width} columns; got {self.align!r}")
+            raise ValueError(f"align must give one of 'l', 'c', 'r' for each of the {width} columns; got {describe(self.align)}")
 
     def _alignments(self) -> tuple[str, ...]:
         return self.align or ("l",) + ("r",) * (len(self.header) - 1)
@@ -114,7 +114,7 @@ def grid_table(values, row_labels: Sequence[Any], col_labels: Sequence[Any], *, 
                col_fmt: str | Callable[[Any], str] = "{}", emphasize=None) -> Table:
     """A two-way table: ``values[i, j]`` in row ``row_labels[i]``, column ``col_labels[j]``.
 
-    Defined in chapter "Expected tokens per round" (Part I, chapter 1).
+    Defined in chapter "Expected tokens per round".
 
     Parameters
     ----------
@@ -170,7 +170,7 @@ def records_table(header: Sequence[str], rows: Sequence[Sequence[Any]],
                   align: Sequence[str] = ()) -> Table:
     """A table with one row per record; numbers are formatted, strings kept.
 
-    Defined in chapter "The speedup formula" (Part I, chapter 2).
+    Defined in chapter "The speedup formula".
 
     Parameters
     ----------
@@ -221,7 +221,7 @@ def rounding_check(computed, printed, decimals):
     1e-9 of a unit absorbs binary floating-point representation of the
     printed value.
 
-    Defined in chapter "Expected tokens per round" (Part I, chapter 1).
+    Defined in chapter "Expected tokens per round".
 
     Parameters
     ----------
@@ -261,7 +261,7 @@ def source_check_table(computed, printed, decimals, row_labels, col_labels, *, c
     (the differing cells in bold), with ours shown to ``computed_decimals``
     decimals.
 
-    Defined in chapter "Expected tokens per round" (Part I, chapter 1).
+    Defined in chapter "Expected tokens per round".
 
     Parameters
     ----------

@@ -357,3 +357,126 @@ def test_bad_metric_inputs():
         sd.acceptance.mean_acceptance_length(0.8, 4, include_bonus="yes")
     with pytest.raises(ValueError, match="k must be"):
         sd.acceptance.draft_acceptance_rate(0.8, 0)
+
+
+# ------------------------------------------------------- the inverse of E[L]: alpha_for_expected_tokens
+def exact_root(el: float, k):
+    """Root of sum_{i<=k} a^i = el for the float el, by 200 bisections in 200-bit arithmetic (mpmath)."""
+    import mpmath
+
+    with mpmath.workprec(200):
+        d, kk = mpmath.mpf(el) - 1, mpmath.mpf(k)
+        lo, hi = mpmath.mpf(0), mpmath.mpf(1)
+        for _ in range(200):
+            mid = (lo + hi) / 2
+            g = mid * (1 - mid**kk) / (1 - mid)
+            lo, hi = (mid, hi) if g < d else (lo, mid)
+        return (lo + hi) / 2
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 5, 8, 16, 64, 500, 10**6])
+def test_alpha_for_expected_tokens_against_high_precision(k):
+    """Relative error below 1e-14 (it is about 1e-16) on a seeded grid that includes both ends' neighbourhoods."""
+    import mpmath
+
+    rng = np.random.default_rng(k)
+    els = np.concatenate([1 + k * rng.random(25), [1 + 1e-12, 1 + 1e-6, 1.5, min(2.0, k + 1.0), k + 1 - 1e-9]])
+    got = sd.acceptance.alpha_for_expected_tokens(els, k)
+    for el, x in zip(els, got):
+        ref = exact_root(float(el), k)
+        assert abs(mpmath.mpf(float(x)) - ref) <= 1e-14 * ref, (el, x, ref)
+
+
+def test_alpha_for_expected_tokens_against_exact_fractions():
+    """At a rational alpha the exact E[L], rounded once to a float, gives alpha back within that rounding.
+
+    Rounding el moves the root by at most ulp(el) / 2 / E'(alpha) (E' exact, by Fractions); the solver
+    may add 1e-15 relative on top.
+    """
+    for alpha, k in [(Fraction(4, 5), 5), (Fraction(1, 3), 2), (Fraction(99, 100), 40), (Fraction(1, 1000), 3)]:
+        exact_el = sum(alpha**i for i in range(k + 1))
+        slope = sum(i * alpha ** (i - 1) for i in range(1, k + 1))
+        el = float(exact_el)
+        bound = abs(Fraction(el) - exact_el) / slope + Fraction(1, 10**15) * alpha
+        assert abs(Fraction(sd.acceptance.alpha_for_expected_tokens(el, k)) - alpha) <= bound
+
+
+def test_alpha_for_expected_tokens_ends_and_shapes():
+    """Exact at the ends; k = 1 is exact (alpha = el - 1); broadcasts; a mean draft length is accepted."""
+    assert sd.acceptance.alpha_for_expected_tokens(1.0, 5) == 0.0
+    assert sd.acceptance.alpha_for_expected_tokens(6.0, 5) == 1.0
+    assert sd.acceptance.alpha_for_expected_tokens(1.6, 1) == 1.6 - 1.0
+    got = sd.acceptance.alpha_for_expected_tokens([[1.0], [2.0], [3.0]], [2, 4])
+    assert got.shape == (3, 2) and got[0].tolist() == [0.0, 0.0] and got[2, 0] == 1.0
+    assert_allclose(sd.expected_tokens(got[1], [2, 4]), 2.0, rtol=1e-15)
+    # a mean draft length: the closed form continued to real k
+    a = sd.acceptance.alpha_for_expected_tokens(3.0, 3.5)
+    assert (1 - a**4.5) / (1 - a) == pytest.approx(3.0, rel=1e-14)
+    assert isinstance(sd.acceptance.alpha_for_expected_tokens(2.0, 3), float)
+
+
+@pytest.mark.parametrize("el, k, match", [
+    (0.5, 4, r"el must be in \[1, k \+ 1\]"), (5.5, 4, r"el must be in \[1, k \+ 1\]"),
+    (float("nan"), 4, "el must be"), (2.0, 0, "k must be a finite number >= 1"), (2.0, float("inf"), "k must be"),
+])
+def test_alpha_for_expected_tokens_bad_input(el, k, match):
+    with pytest.raises(ValueError, match=match):
+        sd.acceptance.alpha_for_expected_tokens(el, k)
+    with pytest.raises(TypeError, match="el"):
+        sd.acceptance.alpha_for_expected_tokens("2", 3)
+
+
+def test_every_caller_uses_the_one_solver():
+    """break_even_alpha, required_alpha, implied_alpha, the engine-metric inverses and equivalent_alpha agree with it."""
+    inv = sd.acceptance.alpha_for_expected_tokens
+    assert sd.break_even_alpha(5, 0.05, 1.2) == inv(5 * 0.05 + 1.2, 5)
+    assert sd.economics.required_alpha(1.3, 5, 0.05, 1.2) == inv(1.3 * (5 * 0.05) + 1.3 * 1.2, 5)
+    assert sd.literature.implied_alpha(2.0, 4, 0.1) == inv(2.0 * (4 * 0.1 + 1.0), 4)
+    assert sd.acceptance.alpha_from_mean_acceptance_length(3.0, 4) == inv(3.0, 4)
+    assert sd.acceptance.alpha_from_mean_acceptance_length(2.0, 4, include_bonus=False) == inv(3.0, 4)
+    assert sd.acceptance.alpha_from_draft_acceptance_rate(0.5, 4) == inv(1 + 0.5 * 4, 4)
+    assert sd.drafts.equivalent_alpha([0.9, 0.5]) == inv(1 + 0.9 + 0.45, 2)
+
+
+# ------------------------------------------------------- per-position rates: unconditional and conditional
+def test_conversions_by_hand_and_round_trip():
+    """P(N >= i) = prod alpha_j, and back; vLLM's logged per-position rates are the unconditional ones."""
+    alphas = np.array([0.9, 0.5, 0.8, 0.25])
+    u = sd.acceptance.unconditional_from_conditional(alphas)
+    assert_allclose(u, [0.9, 0.45, 0.36, 0.09], rtol=1e-15)
+    assert_allclose(sd.acceptance.conditional_from_unconditional(u), alphas, rtol=1e-15)
+    batch = sd.acceptance.unconditional_from_conditional([[0.8, 0.8], [0.5, 1.0]])
+    assert_allclose(batch, [[0.8, 0.64], [0.5, 0.5]], rtol=1e-15)
+    # E[L] = 1 + sum of the unconditional rates
+    assert sd.expected_tokens_per_position(alphas) == pytest.approx(1 + u.sum(), rel=1e-15)
+
+
+def test_conditional_from_unconditional_from_counts_and_unreached_positions():
+    """Counts of a seeded simulated log: conditional rates = A_i / A_(i-1); a position nobody reached is nan."""
+    counts = sd.estimation.simulate_accepted_counts_per_position([0.9, 0.7, 0.5], 100_000, np.random.default_rng(4))
+    a_i = np.array([(counts >= i).sum() for i in (1, 2, 3)], dtype=float)
+    cond = sd.acceptance.conditional_from_unconditional(a_i / counts.size)
+    assert_allclose(cond, a_i / np.concatenate([[counts.size], a_i[:-1]]), rtol=1e-14)
+    assert np.all(np.abs(cond - [0.9, 0.7, 0.5]) < 0.01)
+    edge = sd.acceptance.conditional_from_unconditional([0.5, 0.0, 0.0])
+    assert edge[0] == 0.5 and edge[1] == 0.0 and np.isnan(edge[2])
+
+
+@pytest.mark.parametrize("rates, match", [
+    ([0.5, 0.6], "non-increasing"), ([1.2, 0.5], r"rates must be in \[0, 1\]"), ([], "at least one draft position"),
+    ([0.5, float("nan")], "rates must be"),
+])
+def test_conditional_from_unconditional_bad_input(rates, match):
+    with pytest.raises(ValueError, match=match):
+        sd.acceptance.conditional_from_unconditional(rates)
+    with pytest.raises(ValueError, match="alphas"):
+        sd.acceptance.unconditional_from_conditional([0.5, 1.5])
+
+
+def test_mean_acceptance_length_without_bonus_against_fractions():
+    """The calculator's alpha (1 - alpha^k) / (1 - alpha), by Fractions: exactly one token short of E[L]."""
+    for alpha, kk in [(0.8, 5), (0.6, 3), (0.95, 10)]:
+        fa = Fraction(alpha)
+        exact = fa * (1 - fa**kk) / (1 - fa)
+        got = sd.acceptance.mean_acceptance_length(alpha, kk, include_bonus=False)
+        assert abs(Fraction(got) - exact) <= Fraction(1, 10**14) * exact

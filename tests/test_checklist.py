@@ -4,12 +4,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import numpy as np
 import pytest
-from numpy.testing import assert_allclose
 
 import specdec as sd
-from specdec import checklist as wl
 
 # The first source's worked example (ms): 70B target, 8B draft, alpha 0.8, k 5.
 EXAMPLE = dict(ttft=200.0, tpot=5.2, batch=1, alpha=0.8, k=5, t0=5.2, t_draft=2.5, t_verify=6.0,

@@ -242,3 +242,153 @@ def test_engine_counters_reject_bad_inputs():
         sd.estimation.read_engine_counters(10, 40, 20, [5, 6, 5, 4])
     with pytest.raises(ValueError, match="sum to"):
         sd.estimation.read_engine_counters(10, 40, 20, [8, 6, 4, 1])
+
+
+# --------------------------------------------------- vLLM's counters as a running engine reports them
+def vllm_counters(accepted, proposed, k):
+    """The counters vLLM's SpecDecodingStats accumulates, one observe_draft(proposed, accepted) per round.
+
+    Written from the semantics read in vllm/v1/spec_decode/metrics.py (see specdec.estimation.VLLM_METRICS):
+    accepted_per_pos[i] counts rounds with more than i accepted drafts (0-based position i), and the
+    newer draft_tokens_per_pos[i] rounds that proposed more than i drafts.
+    """
+    accepted, proposed = np.asarray(accepted), np.asarray(proposed)
+    pos = np.arange(k)
+    return {
+        "vllm:spec_decode_num_drafts": float(accepted.size),
+        "vllm:spec_decode_num_draft_tokens": float(proposed.sum()),
+        "vllm:spec_decode_num_accepted_tokens": float(accepted.sum()),
+        "vllm:spec_decode_num_accepted_tokens_per_pos": (accepted[:, None] > pos).sum(axis=0).astype(float).tolist(),
+        "vllm:spec_decode_num_draft_tokens_per_pos": (proposed[:, None] > pos).sum(axis=0).astype(float).tolist(),
+    }
+
+
+def prometheus_text(counters, labels='model_name="meta-llama/Llama-3.1-8B-Instruct",engine="0"', scale=1.0):
+    """The /metrics exposition of those counters: _total suffix, labels, a 0-based position label, _created lines."""
+    lines = []
+    for name, value in counters.items():
+        lines += [f"# HELP {name} Number of spec decoding things.", f"# TYPE {name} counter"]
+        if isinstance(value, list):
+            for i, v in enumerate(value):
+                lines.append(f'{name}_total{{{labels},position="{i}"}} {v * scale}')
+                lines.append(f'{name}_created{{{labels},position="{i}"}} 1.7649e+09')
+        else:
+            lines.append(f"{name}_total{{{labels}}} {value * scale}")
+            lines.append(f"{name}_created{{{labels}}} 1.7649e+09")
+    return "\n".join(lines) + "\n"
+
+
+def test_vllm_dict_and_metrics_text_read_like_the_numbers():
+    """A dict keyed by vLLM's names and the /metrics text give the reading of the plain numbers."""
+    counts = simulate = sd.estimation.simulate_accepted_counts(0.75, 4, 20_000, np.random.default_rng(9))
+    counters = vllm_counters(simulate, np.full(counts.size, 4), 4)
+    del counters["vllm:spec_decode_num_draft_tokens_per_pos"]   # not exported by vLLM's Prometheus logger
+    ref = sd.estimation.read_engine_counters(counts.size, 4.0 * counts.size, counts.sum(),
+                                             [(counts >= i).sum() for i in range(1, 5)])
+    for source in (counters, {f"{k}_total": v for k, v in counters.items()}, prometheus_text(counters)):
+        r = sd.estimation.read_engine_counters(source)
+        assert r.k == 4 and r.fixed_k and r.mean_draft_length == 4.0
+        assert r.alpha == ref.alpha and r.mean_acceptance_length == ref.mean_acceptance_length
+        assert_allclose(r.per_position, ref.per_position, rtol=1e-15)
+        assert_allclose(r.conditional, ref.conditional, rtol=1e-15)
+    # vLLM's logged "Per-position acceptance rate" is accepted_per_pos / num_drafts: the unconditional P(N >= i)
+    logged = np.array(counters["vllm:spec_decode_num_accepted_tokens_per_pos"]) / counters["vllm:spec_decode_num_drafts"]
+    assert_allclose(ref.per_position, logged, rtol=1e-15)
+    assert_allclose(ref.per_position, [0.75**i for i in range(1, 5)], atol=0.01)
+    assert_allclose(ref.conditional, sd.acceptance.conditional_from_unconditional(logged), rtol=1e-15)
+    assert_allclose(ref.conditional, 0.75, atol=0.015)
+
+
+def test_vllm_metrics_text_windows_engines_and_models():
+    """Two snapshots give a window; samples of several engines add up; several models need a label filter."""
+    counts = sd.estimation.simulate_accepted_counts(0.7, 3, 10_000, np.random.default_rng(10))
+    counters = vllm_counters(counts, np.full(counts.size, 3), 3)
+    before = prometheus_text(counters, scale=1.0)
+    after = prometheus_text(counters, scale=3.0)       # the same traffic twice more
+    window = sd.estimation.read_engine_counters(after, before=before)
+    once = sd.estimation.read_engine_counters(before)
+    assert window.num_drafts == 2 * once.num_drafts and window.alpha == pytest.approx(once.alpha, rel=1e-14)
+    two_engines = prometheus_text(counters) + prometheus_text(counters, labels='model_name="meta-llama/Llama-3.1-8B-Instruct",engine="1"')
+    both = sd.estimation.read_engine_counters(two_engines)
+    assert both.num_drafts == 2 * once.num_drafts and both.alpha == pytest.approx(once.alpha, rel=1e-14)
+    mixed = prometheus_text(counters) + prometheus_text(counters, labels='model_name="other",engine="0"', scale=2.0)
+    with pytest.raises(ValueError, match="several models"):
+        sd.estimation.read_engine_counters(mixed)
+    only = sd.estimation.read_engine_counters(mixed, labels={"model_name": "other"})
+    assert only.num_drafts == 2 * once.num_drafts
+    with pytest.raises(ValueError, match="decreased between the snapshots"):
+        sd.estimation.read_engine_counters(before, before=after)
+
+
+def test_vllm_counters_with_fewer_drafts_than_k_are_accepted_and_approximate_alpha():
+    """n-gram-like rounds propose 1..5 drafts (mean 3.x, not whole): accepted, with the stated approximation.
+
+    alpha from the mean draft length lands within 0.02 of the truth (it reads a little low, as the
+    docstring says); with draft_tokens_per_position the conditional rates match alpha within Monte Carlo
+    noise (4 binomial standard errors), without it the late positions read low.
+    """
+    rng = np.random.default_rng(2026)
+    n, k, alpha = 200_000, 5, 0.7
+    proposed = rng.integers(1, k + 1, n)                   # independent of the acceptance coins
+    coins = rng.random((n, k)) < alpha
+    first_reject = np.where(coins.all(axis=1), k, np.argmin(coins, axis=1))
+    accepted = np.minimum(first_reject, proposed)
+    counters = vllm_counters(accepted, proposed, k)
+    r = sd.estimation.read_engine_counters(counters)
+    assert not r.fixed_k and r.mean_draft_length == pytest.approx(proposed.mean(), rel=1e-15)
+    assert r.k == 5
+    assert r.mean_acceptance_length == pytest.approx(1 + accepted.mean(), rel=1e-15)
+    # with the per-position draft counts: alpha and the conditional rates within Monte Carlo noise
+    assert r.alpha_method == "per-position counts"
+    checks = accepted.sum() / r.alpha
+    assert abs(r.alpha - alpha) < 4 * np.sqrt(alpha * (1 - alpha) / checks)
+    drafted = np.array(counters["vllm:spec_decode_num_draft_tokens_per_pos"])
+    reached = np.concatenate([[n], np.array(counters["vllm:spec_decode_num_accepted_tokens_per_pos"][:-1])])
+    se = np.sqrt(alpha * (1 - alpha) / (reached * drafted / n))
+    assert np.all(np.abs(r.conditional - alpha) < 4 * se), r.conditional
+    # vLLM's standard export (no per-position draft counts): the mean-draft-length approximation, a little low
+    without = dict(counters)
+    del without["vllm:spec_decode_num_draft_tokens_per_pos"]
+    approx = sd.estimation.read_engine_counters(without)
+    assert approx.alpha_method == "mean draft length"
+    assert alpha - 0.04 < approx.alpha < alpha
+    assert approx.conditional[-1] < alpha - 0.1                # position 5 is proposed in 1/5 of the rounds only
+    # the plain numbers with a non-whole mean draft length (this raised before)
+    r2 = sd.estimation.read_engine_counters(1000, 3437, 1512)
+    assert r2.mean_draft_length == pytest.approx(3.437) and 0 < r2.alpha < 1
+
+
+def test_read_accepted_counts_is_the_engine_reading_of_a_log():
+    counts = np.array([4, 2, 0, 4, 3])
+    r = sd.estimation.read_accepted_counts(counts, 4)
+    assert r.num_drafts == 5 and r.num_draft_tokens == 20 and r.num_accepted_tokens == 13
+    assert r.draft_acceptance_rate == 13 / 20 and r.mean_acceptance_length == 1 + 13 / 5
+    assert_allclose(r.per_position, [4 / 5, 4 / 5, 3 / 5, 2 / 5], rtol=1e-15)
+    with pytest.raises(ValueError, match=r"0\.\.k"):
+        sd.estimation.read_accepted_counts([5], 4)
+
+
+@pytest.mark.parametrize("source, match", [
+    ({"vllm:spec_decode_num_drafts": 10.0, "vllm:spec_decode_num_draft_tokens": 40.0}, "missing the counter"),
+    ("vllm:spec_decode_num_drafts_total{a=1} 3\n", "cannot read the labels"),
+    ("this is not a metric line\n", "not a Prometheus sample line"),
+    ("vllm:spec_decode_num_drafts_total 10\nvllm:spec_decode_num_draft_tokens_total 40\n"
+     "vllm:spec_decode_num_accepted_tokens_total 20\n"
+     'vllm:spec_decode_num_accepted_tokens_per_pos_total{position="1"} 5\n', "positions 0, 1"),
+    ({"vllm:spec_decode_num_drafts": -1.0, "vllm:spec_decode_num_draft_tokens": 40.0,
+      "vllm:spec_decode_num_accepted_tokens": 20.0}, "vllm:spec_decode_num_drafts must be"),
+])
+def test_vllm_counter_errors_name_the_metric(source, match):
+    with pytest.raises(ValueError, match=match):
+        sd.estimation.read_engine_counters(source)
+
+
+def test_vllm_counter_argument_forms_do_not_mix():
+    with pytest.raises(TypeError, match="either the counters"):
+        sd.estimation.read_engine_counters({"vllm:spec_decode_num_drafts": 1.0}, 10, 5)
+    with pytest.raises(TypeError, match="before and labels"):
+        sd.estimation.read_engine_counters(10, 40, 20, before={})
+    with pytest.raises(TypeError, match="needs num_drafts"):
+        sd.estimation.read_engine_counters(10)
+    with pytest.raises(TypeError, match="source must be"):
+        sd.estimation.parse_vllm_metrics(42)

@@ -10,7 +10,6 @@ variant that must be *rejected* by the same test, so the test has power.
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 
 import numpy as np
 import pytest

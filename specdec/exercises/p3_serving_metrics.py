@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from .. import economics
-from .. import literature as lit
 from ..acceptance import alpha_from_draft_acceptance_rate, alpha_from_mean_acceptance_length
 from ..estimation import read_engine_counters
 from ._registry import Exercise, Mistake, register

@@ -1,4 +1,4 @@
-"""Figures for "Expected tokens per round" (Part I, chapter 1).
+"""Figures for "Expected tokens per round".
 
 Presentation only: every number drawn comes from :mod:`specdec.acceptance`
 (``sd.expected_tokens``, ``sd.accepted_tokens_pmf``). Each function returns a
@@ -57,7 +57,7 @@ def _draw_expected_tokens_vs_k(ax, alphas: np.ndarray, k_max: int, mark_k) -> No
 def expected_tokens_vs_k(alphas=DEFAULT_ALPHAS, k_max: int = 12, mark_k=(3, 5, 8), ax=None):
     """Plot E[L] against k for several acceptance rates, with the ceiling k + 1.
 
-    Defined in chapter "Expected tokens per round" (Part I, chapter 1).
+    Defined in chapter "Expected tokens per round".
 
     Parameters
     ----------
@@ -97,7 +97,7 @@ def marginal_gain_vs_k(alphas=DEFAULT_ALPHAS, k_max: int = 12, ax=None):
     The gain is ``alpha**(k+1)``: a geometric decay, drawn on a log scale so
     that each curve is a straight line.
 
-    Defined in chapter "Expected tokens per round" (Part I, chapter 1).
+    Defined in chapter "Expected tokens per round".
 
     Parameters
     ----------
@@ -160,7 +160,7 @@ def tokens_distribution(alpha: float = 0.8, k: int = 5, ax=None):
     The last bar (``L = k + 1``, every draft accepted plus the bonus token) is
     drawn in a different colour.
 
-    Defined in chapter "Expected tokens per round" (Part I, chapter 1).
+    Defined in chapter "Expected tokens per round".
 
     Parameters
     ----------
@@ -204,7 +204,7 @@ class ExpectedTokensOverview:
     depend on the inputs only through :attr:`limits_key`; when it changes
     the whole figure must be redrawn.
 
-    Defined in chapter "Expected tokens per round" (Part I, chapter 1).
+    Defined in chapter "Expected tokens per round".
 
     Parameters
     ----------
@@ -314,7 +314,7 @@ def expected_tokens_overview(alpha: float = 0.8, k: int = 5, k_max: int = 12, ax
     explorer ``sd.widgets.expected_tokens_explorer`` shows this figure and
     updates it in place (see :class:`ExpectedTokensOverview`).
 
-    Defined in chapter "Expected tokens per round" (Part I, chapter 1).
+    Defined in chapter "Expected tokens per round".
 
     Parameters
     ----------

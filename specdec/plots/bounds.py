@@ -1,5 +1,5 @@
-"""Figures for Part I, chapters 3 to 5: verification cost, when speculation
-does not help, and the decision checklist (presentation only: every number
+"""Figures for "Why verification is not free", "When speculation does not help" and
+"The decision checklist" (presentation only: every number
 comes from :mod:`specdec.economics`, :mod:`specdec.hardware`,
 :mod:`specdec.deployment`, :mod:`specdec.memory`, :mod:`specdec.request` or
 :mod:`specdec.checklist`)."""

@@ -1,4 +1,4 @@
-"""Figures of Part II, chapter 5: latency against throughput, and memory (presentation only).
+"""Figures of "Latency, throughput and memory": latency against throughput, and memory (presentation only).
 
 The numbers come from :mod:`specdec.hardware` and :mod:`specdec.regimes`.
 """
@@ -8,7 +8,6 @@ from __future__ import annotations
 import numpy as np
 
 from .. import deployment as _dep
-from .. import hardware as _hw
 from .. import regimes as _rg
 from ._style import COLORS, new_figure
 

@@ -1,4 +1,4 @@
-"""Figures for Part II, chapter 4, "Draft cost in three arrangements" (presentation
+"""Figures for "Draft cost in three arrangements" (presentation
 only: every number comes from :mod:`specdec.drafts` and :mod:`specdec.economics`)."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def draft_size_tradeoff(ks=(2, 4, 8), c_verify=1.0, alpha_ref=0.8, ratio_ref=0.1
     (:func:`specdec.drafts.optimal_draft_ratio`). ``marks`` draws labelled
     vertical lines at given ratios (e.g. real model pairs).
 
-    Defined in chapter "Draft cost in three arrangements" (Part II, chapter 4).
+    Defined in chapter "Draft cost in three arrangements".
 
     Parameters
     ----------
@@ -94,7 +94,7 @@ def arrangement_thresholds(arrangements, k_max=None):
     the solid one of the same colour, that arrangement is a net saving.
     Right: the resulting speedup against ``k``, best ``k`` ringed.
 
-    Defined in chapter "Draft cost in three arrangements" (Part II, chapter 4).
+    Defined in chapter "Draft cost in three arrangements".
 
     Parameters
     ----------

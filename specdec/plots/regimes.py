@@ -1,4 +1,4 @@
-"""Figures of Part II, chapter 6: where speculation helps, is neutral or hurts (presentation only).
+"""Figures of "When not to use it": where speculation helps, is neutral or hurts (presentation only).
 
 The maps come from :func:`specdec.regimes.batch_alpha_map` and
 :func:`specdec.regimes.prefill_alpha_map`.
@@ -55,7 +55,7 @@ def regime_maps(batch_map, prefill_map, *, low_alpha=None, batch_lines=None, pre
     batch, horizontal lines for where the passes turn compute-bound, label
     (2)) and ``prefill_line`` (a prefill share, label (3)).
 
-    Defined in chapter "When not to use it" (Part II, chapter 6).
+    Defined in chapter "When not to use it".
 
     Parameters
     ----------

@@ -1,4 +1,5 @@
-"""Figures for Part II, chapters 1 and 2 (the verification pass; the acceptance rate).
+"""Figures for "Why a decode step wastes arithmetic, and the verification pass" and "The acceptance
+rate and the tokens it yields".
 
 Presentation only: every number drawn comes from :mod:`specdec.sampling`,
 :mod:`specdec.acceptance` or :mod:`specdec.hardware`. Each function returns a
@@ -211,8 +212,7 @@ def sampling_tokens_per_round(alpha=0.8, ks=(1, 2, 4, 8), k_max=12, axes=None):
     right: tokens gained by each doubling of k next to the draft positions it
     adds.
 
-    Defined in chapter "The acceptance rate and the tokens it yields"
-    (Part II, chapter 2).
+    Defined in chapter "The acceptance rate and the tokens it yields".
 
     Parameters
     ----------
@@ -292,8 +292,7 @@ def sampling_temperature(temperatures=None, noise=1.0, sharpness=1.0, vocab=200,
     (``sharpness = 0.6``, noise 0.5) for comparison. Numbers from
     :func:`specdec.sampling.acceptance_vs_temperature`.
 
-    Defined in chapter "The acceptance rate and the tokens it yields"
-    (Part II, chapter 2).
+    Defined in chapter "The acceptance rate and the tokens it yields".
 
     Parameters
     ----------
@@ -344,8 +343,7 @@ def sampling_alpha_from_log(counts, k, alpha_true=None, ks=(1, 2, 4, 8), axes=No
     (accepted / drafted) against alpha for several k, below the diagonal,
     with the log's rate and the alpha it really implies marked.
 
-    Defined in chapter "The acceptance rate and the tokens it yields"
-    (Part II, chapter 2).
+    Defined in chapter "The acceptance rate and the tokens it yields".
 
     Parameters
     ----------

@@ -1,4 +1,4 @@
-"""Figures for "The speedup formula" (Part I, chapter 2).
+"""Figures for "The speedup formula".
 
 Presentation only: every number drawn comes from :mod:`specdec.economics`
 (``sd.speedup``, ``sd.quick_estimate``, ``sd.round_time``) and
@@ -81,7 +81,7 @@ def round_breakdown(alpha=0.8, k=5, t0=5.2, t_draft=2.5, t_verify=6.0, t_overhea
     middle bar's length over the top bar's. Defaults: the first source's
     worked example.
 
-    Defined in chapter "The speedup formula" (Part I, chapter 2).
+    Defined in chapter "The speedup formula".
 
     Parameters
     ----------
@@ -149,7 +149,7 @@ def speedup_vs_k(alpha=0.8, k=5, t0=5.2, t_draft=2.5, t_verify=6.0, t_overhead=0
     source's quick estimate (:func:`specdec.quick_estimate`) is drawn dashed
     for comparison.
 
-    Defined in chapter "The speedup formula" (Part I, chapter 2).
+    Defined in chapter "The speedup formula".
 
     Parameters
     ----------
@@ -208,7 +208,7 @@ class SpeedupOverview:
     :attr:`limits_key` (they snap to round numbers); when it changes the
     whole figure must be redrawn.
 
-    Defined in chapter "The speedup formula" (Part I, chapter 2).
+    Defined in chapter "The speedup formula".
 
     Parameters
     ----------
@@ -340,7 +340,7 @@ def speedup_overview(alpha=0.8, k=5, t0=5.2, t_draft=2.5, t_verify=6.0, t_overhe
     ``sd.widgets.speedup_explorer`` shows and updates in place (see
     :class:`SpeedupOverview`). Defaults: the first source's worked example.
 
-    Defined in chapter "The speedup formula" (Part I, chapter 2).
+    Defined in chapter "The speedup formula".
 
     Parameters
     ----------

@@ -1,4 +1,4 @@
-"""Figures for Part II, chapter 3, "The break-even condition" (presentation only:
+"""Figures for "The break-even condition" (presentation only:
 every number comes from :mod:`specdec.economics` and :mod:`specdec.drafts`)."""
 
 from __future__ import annotations

@@ -1,0 +1,231 @@
+"""One-way imports, no cycles, no private names across modules, a light core.
+
+The layering (docs: specdec/__init__.py and the team's CONTEXT):
+``_validate`` <- ``acceptance`` <- ``economics`` <- the other core modules <- ``plots`` <- ``widgets``,
+and ``exercises`` on top. Checked by parsing every module of the package (imports inside functions
+included), and by importing each core module in a fresh interpreter.
+"""
+
+from __future__ import annotations
+
+import ast
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+PKG = ROOT / "specdec"
+
+#: Private names one module may import from another, with the reason. Nothing else is allowed
+#: (``specdec._validate`` is the shared private validation module and is exempt by design).
+ALLOWED_PRIVATE = {
+    # The text-caching blitter is shared by three explorers of one subpackage until the explorer
+    # rewrite (issue 18 item 4) replaces the blitting caches with one; then these two entries go.
+    ("specdec.widgets.literature", "specdec.widgets.acceptance", "_CachingBlitter"),
+    ("specdec.widgets.speedup", "specdec.widgets.acceptance", "_CachingBlitter"),
+}
+
+
+def module_name(path: pathlib.Path) -> str:
+    rel = path.relative_to(ROOT).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+MODULES = {module_name(p): p for p in sorted(PKG.rglob("*.py"))}
+
+
+def resolve(current: str, is_package: bool, level: int, target: str | None) -> str:
+    base = current.split(".") if is_package else current.split(".")[:-1]
+    if level > 1:
+        base = base[: len(base) - (level - 1)]
+    return ".".join(base + ([target] if target else []))
+
+
+def imports_of(name: str):
+    """(imported module, imported name or None, at module level?) for every import in ``name``."""
+    path = MODULES[name]
+    tree = ast.parse(path.read_text(), str(path))
+    is_package = path.name == "__init__.py"
+    top_level = {id(node) for node in tree.body}
+    out = []
+    for node in ast.walk(tree):
+        at_top = id(node) in top_level
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                out.append((alias.name, None, at_top, alias.asname or alias.name))
+        elif isinstance(node, ast.ImportFrom):
+            mod = resolve(name, is_package, node.level, node.module) if node.level else node.module
+            for alias in node.names:
+                sub = f"{mod}.{alias.name}"
+                if sub in MODULES:   # "from . import hardware": the module itself
+                    out.append((sub, None, at_top, alias.asname or alias.name))
+                else:
+                    out.append((mod, alias.name, at_top, alias.asname or alias.name))
+    return out
+
+
+def internal_graph(top_level_only: bool) -> dict:
+    graph = {name: set() for name in MODULES}
+    for name in MODULES:
+        for mod, _, at_top, _ in imports_of(name):
+            if top_level_only and not at_top:
+                continue
+            if mod in MODULES and mod != name:
+                graph[name].add(mod)
+    return graph
+
+
+def find_cycle(graph: dict):
+    state, stack = {}, []
+
+    def visit(node):
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if nxt == "specdec":            # every submodule's package; importing it is not a dependency edge
+                continue
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state:
+            found = visit(node)
+            if found:
+                return found
+    return None
+
+
+#: The core: every top-level module of the package except the private _validate (plots, widgets and
+#: exercises are subpackages).
+CORE = sorted(module_name(p) for p in PKG.glob("*.py") if not p.name.startswith("_"))
+
+
+def layer(name: str) -> int:
+    if name == "specdec._validate":
+        return 0
+    if name == "specdec.acceptance":
+        return 1
+    if name == "specdec.economics":
+        return 2
+    if name.startswith("specdec.plots"):
+        return 4
+    if name.startswith("specdec.widgets"):
+        return 5
+    if name.startswith("specdec.exercises"):
+        return 6
+    if name == "specdec":
+        return 7
+    return 3   # the other core modules
+
+
+def test_the_parser_sees_the_package():
+    assert "specdec.acceptance" in MODULES and "specdec.plots.hardware" in MODULES
+    assert ("specdec._validate", "check_probability", True, "check_probability") in imports_of("specdec.acceptance")
+
+
+def test_no_import_cycles_even_through_function_level_imports():
+    cycle = find_cycle(internal_graph(top_level_only=False))
+    assert cycle is None, " -> ".join(cycle)
+
+
+def test_imports_go_one_way():
+    """A module imports only from its own layer or below (acceptance only _validate, economics only those two...)."""
+    bad = []
+    for name, deps in internal_graph(top_level_only=False).items():
+        for dep in deps:
+            if dep == "specdec" and name != "specdec":
+                continue
+            same_core = layer(name) == layer(dep) == 3
+            same_package = layer(name) == layer(dep) and layer(name) >= 4
+            if layer(dep) > layer(name) or (layer(dep) == layer(name) and not (same_core or same_package)):
+                bad.append(f"{name} imports {dep}")
+    assert not bad, "\n".join(bad)
+
+
+def test_no_private_name_crosses_a_module_boundary():
+    """`from x import _name` and `alias._name` on another specdec module, except _validate and the allow-list."""
+    bad = []
+    for name in MODULES:
+        aliases = {}
+        for mod, imported, _, bound in imports_of(name):
+            if imported is None and mod in MODULES:
+                aliases[bound] = mod
+            if imported and imported.startswith("_") and not imported.startswith("__") and mod in MODULES \
+                    and mod != "specdec._validate" and (name, mod, imported) not in ALLOWED_PRIVATE:
+                bad.append(f"{name}: from {mod} import {imported}")
+        tree = ast.parse(MODULES[name].read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases \
+                    and node.attr.startswith("_") and not node.attr.startswith("__") \
+                    and aliases[node.value.id] != "specdec._validate":
+                bad.append(f"{name}: {node.value.id}.{node.attr} ({aliases[node.value.id]})")
+    assert not bad, "\n".join(bad)
+
+
+def test_allow_list_is_not_stale():
+    used = set()
+    for name in MODULES:
+        for mod, imported, _, _ in imports_of(name):
+            used.add((name, mod, imported))
+    assert ALLOWED_PRIVATE <= used
+
+
+@pytest.mark.parametrize("name", CORE)
+def test_core_modules_import_without_presentation_libraries(name):
+    """Importing a core module in a fresh interpreter loads neither matplotlib, ipywidgets, plots nor widgets."""
+    code = (f"import sys, importlib; importlib.import_module({name!r}); "
+            "bad = [m for m in ('matplotlib', 'ipywidgets', 'specdec.plots', 'specdec.widgets', 'specdec.exercises') "
+            "if m in sys.modules]; print(','.join(bad))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.strip() == "", f"{name} pulls in {out.stdout.strip()}"
+
+
+def test_core_modules_do_not_import_presentation_even_lazily():
+    bad = [f"{name} imports {mod}" for name in CORE for mod, _, _, _ in imports_of(name)
+           if mod.split(".")[0] in ("matplotlib", "ipywidgets")
+           or mod.startswith(("specdec.plots", "specdec.widgets", "specdec.exercises"))]
+    assert not bad, "\n".join(bad)
+
+
+def test_plots_list_their_exports_explicitly():
+    """plots/__init__.py names every export (no pkgutil scan) and re-exports exactly its submodules' __all__."""
+    import importlib
+
+    source = (PKG / "plots" / "__init__.py").read_text()
+    assert "pkgutil" not in source and "import_module" not in source
+    plots = importlib.import_module("specdec.plots")
+    expected = {"COLORS", "SEQUENCE", "new_figure"}
+    for sub in ("acceptance", "bounds", "capacity", "drafts", "hardware", "literature", "regimes", "sampling",
+                "speedup", "threshold"):
+        mod = importlib.import_module(f"specdec.plots.{sub}")
+        expected |= set(mod.__all__) | {sub}
+        for export in mod.__all__:
+            assert getattr(plots, export) is getattr(mod, export)
+    assert set(plots.__all__) == expected
+
+
+def test_lazy_submodule_table_lists_every_core_module():
+    import specdec
+
+    names = {n.split(".")[1] for n in MODULES if n.count(".") >= 1 and not n.split(".")[1].startswith("_")}
+    assert names == set(specdec._SUBMODULES)
+    for sub in names:
+        assert f"``sd.{sub}``" in specdec.__doc__
+
+
+def test_core_modules_stay_short():
+    """No module of specdec is longer than about 800 lines (the consolidation's rule)."""
+    long = {name: len(path.read_text().splitlines()) for name, path in MODULES.items()}
+    assert max(long.values()) <= 850, sorted(long.items(), key=lambda kv: -kv[1])[:3]

@@ -1,0 +1,129 @@
+"""Docstrings point at chapters that exist, by the title the chapter shows.
+
+Every "Defined in chapter "..."" / "See chapter "..."" pointer in the core modules and in
+``specdec.plots`` must name a chapter of ``_toc.yml`` exactly as its notebook's first heading reads,
+and every public function and class of the core modules must carry such a pointer. Chapter numbers
+like "(Part II, chapter 3)" are not used: the book numbers its chapters 1 to 15 across the parts, and
+titles survive renumbering.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import json
+import pathlib
+import re
+
+import pytest
+import yaml
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+PKG = ROOT / "specdec"
+
+CORE = sorted(f"specdec.{p.stem}" for p in PKG.glob("*.py") if not p.name.startswith("_"))
+PLOTS = sorted(f"specdec.plots.{p.stem}" for p in (PKG / "plots").glob("*.py") if not p.name.startswith("_"))
+
+POINTER = re.compile(r'(?:Defined in|See) chapters?\s+((?:"[^"]+"(?:\s*,\s*|\s+and\s+)?)+)')
+TITLE = re.compile(r'"([^"]+)"')
+OLD_NUMBERING = re.compile(r"\(Part [IV]+, chapters? [\d ,and]+\)")
+
+
+def toc_files() -> list[str]:
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    files = [toc["root"]]
+
+    def walk(entries):
+        for entry in entries or []:
+            if "file" in entry:
+                files.append(entry["file"])
+            walk(entry.get("sections"))
+
+    for part in toc.get("parts", []):
+        walk(part.get("chapters"))
+    return files
+
+
+def chapter_titles() -> dict:
+    """First '# ' heading of every notebook in the table of contents -> its file."""
+    titles = {}
+    for file in toc_files():
+        path = ROOT / f"{file}.ipynb"
+        if not path.exists():
+            continue
+        for cell in json.loads(path.read_text())["cells"]:
+            if cell["cell_type"] != "markdown":
+                continue
+            heads = [line[2:].strip() for line in "".join(cell["source"]).splitlines() if line.startswith("# ")]
+            if heads:
+                titles[heads[0]] = file
+                break
+    return titles
+
+
+TITLES = chapter_titles()
+
+
+def pointers(text: str) -> list[str]:
+    flat = " ".join((text or "").split())
+    return [title for match in POINTER.finditer(flat) for title in TITLE.findall(match.group(1))]
+
+
+def public_objects(module_name: str):
+    """The module itself and every function/class it lists in __all__ (defined in it), with their methods' docs."""
+    module = importlib.import_module(module_name)
+    yield module_name, module
+    for name in getattr(module, "__all__", []):
+        obj = getattr(module, name)
+        if (inspect.isfunction(obj) or inspect.isclass(obj)) and obj.__module__ == module_name:
+            yield f"{module_name}.{name}", obj
+            if inspect.isclass(obj):
+                for attr, member in vars(obj).items():
+                    if inspect.isfunction(member) and not attr.startswith("_"):
+                        yield f"{module_name}.{name}.{attr}", member
+
+
+def test_the_table_of_contents_has_titles():
+    assert "Expected tokens per round" in TITLES
+    assert "The roofline model: where $c_d$ and $c_v$ come from" in TITLES
+    assert len(TITLES) >= 15
+
+
+@pytest.mark.parametrize("module_name", CORE + PLOTS)
+def test_every_pointer_names_an_existing_chapter_by_its_title(module_name):
+    bad = []
+    for qual, obj in public_objects(module_name):
+        for title in pointers(inspect.getdoc(obj) or ""):
+            if title not in TITLES:
+                bad.append(f"{qual}: {title!r}")
+    # private helpers and constants documented with comments count too: scan the whole source
+    source = (ROOT / (module_name.replace(".", "/") + ".py")).read_text()
+    for title in pointers(source):
+        if title not in TITLES:
+            bad.append(f"{module_name} (source): {title!r}")
+    assert not bad, "pointers to no chapter of _toc.yml:\n" + "\n".join(sorted(set(bad)))
+
+
+@pytest.mark.parametrize("module_name", CORE + PLOTS)
+def test_no_chapter_numbers_that_do_not_match_the_book(module_name):
+    source = (ROOT / (module_name.replace(".", "/") + ".py")).read_text()
+    found = OLD_NUMBERING.findall(source)
+    assert not found, f"{module_name} still numbers chapters by part: {found[:3]}"
+
+
+@pytest.mark.parametrize("module_name", CORE)
+def test_every_public_function_and_class_of_the_core_points_at_a_chapter(module_name):
+    missing = []
+    for qual, obj in public_objects(module_name):
+        if qual == module_name or qual.count(".") > 2:     # module docstrings and methods: optional
+            continue
+        if not pointers(inspect.getdoc(obj) or ""):
+            missing.append(qual)
+    assert not missing, "no 'Defined in chapter' / 'See chapter' pointer:\n" + "\n".join(missing)
+
+
+def test_the_pointer_pattern_itself():
+    assert pointers('x\n    Defined in chapter "Expected tokens\n    per round".') == ["Expected tokens per round"]
+    assert pointers('Defined in chapters "A" and "B"; see') == ["A", "B"]
+    assert pointers('See chapter "C" for the rest.') == ["C"]
+    assert OLD_NUMBERING.findall("Defined in chapter \"X\" (Part II, chapter 3).")
