@@ -99,7 +99,7 @@ def main() -> None:
     start = time.perf_counter()
     for a in sub_a:
         for b in sub_b:
-            hw.speculative_speedup(target, draft, group, float(a), 5, int(b))
+            sd.deployment.speculative_speedup(target, draft, group, float(a), 5, int(b))
     loop_per_point = (time.perf_counter() - start) / (sub_a.size * sub_b.size)
     vec_per_point = vec[0] / (a_grid.size * b_grid.size)
     print(f"per grid point: scalar loop {loop_per_point * 1e6:.1f} us, vectorized {vec_per_point * 1e6:.3f} us, "

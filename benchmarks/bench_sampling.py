@@ -70,7 +70,7 @@ def main() -> None:
           f"(target >= 5); Python loop {rate_loop / 1e6:.3f} M trials/s; ratio {rate_vec / rate_loop:.0f}x (target >= 50)")
 
     n_c, n_c_loop = 5_000_000, 200_000
-    t_vec = best_of(lambda: sd.sampling.simulate_accepted_counts(0.8, 4, n_c, np.random.default_rng(2)))
+    t_vec = best_of(lambda: sd.estimation.simulate_accepted_counts(0.8, 4, n_c, np.random.default_rng(2)))
     t_loop = best_of(lambda: loop_counts(0.8, 4, n_c_loop, 2), repeat=3)
     rate_vec, rate_loop = n_c / t_vec, n_c_loop / t_loop
     print(f"simulate_accepted_counts, alpha 0.8, k 4: {rate_vec / 1e6:.1f} M rounds/s "
@@ -95,15 +95,15 @@ def main() -> None:
     n_r = 1_000_000
     t_r = best_of(lambda: sd.sampling.simulate_rounds(p, q, 4, n_r, np.random.default_rng(3)), repeat=3)
     print(f"simulate_rounds, vocab 10, k 4: {n_r / t_r / 1e6:.1f} M rounds/s")
-    target, draft = sd.sampling.synthetic_bigram_pair(10, 0)
+    target, draft = sd.synthetic.synthetic_bigram_pair(10, 0)
     t_b = best_of(lambda: sd.sampling.simulate_bigram_rounds(target, draft, 4, n_r, np.random.default_rng(4)), repeat=3)
     print(f"simulate_bigram_rounds, vocab 10, k 4: {n_r / t_b / 1e6:.1f} M rounds/s")
 
-    counts = sd.sampling.simulate_accepted_counts(0.8, 4, 1_000_000, np.random.default_rng(5))
-    t_e = best_of(lambda: sd.sampling.estimate_alpha(counts, 4))
+    counts = sd.estimation.simulate_accepted_counts(0.8, 4, 1_000_000, np.random.default_rng(5))
+    t_e = best_of(lambda: sd.estimation.estimate_alpha(counts, 4))
     print(f"estimate_alpha on 1e6 rounds: {t_e * 1e3:.1f} ms")
     rates = np.linspace(0, 1, 100_000)
-    t_i = best_of(lambda: sd.sampling.alpha_from_draft_acceptance_rate(rates, 4))
+    t_i = best_of(lambda: sd.acceptance.alpha_from_draft_acceptance_rate(rates, 4))
     print(f"alpha_from_draft_acceptance_rate, 1e5 values: {t_i * 1e3:.1f} ms")
 
     import specdec.widgets.sampling as ws
