@@ -19,6 +19,7 @@ the larger topics are submodules, loaded on first use so that importing
 ``sd.sampling``        exact speculative sampling and its simulation
 ``sd.synthetic``       example distributions, synthetic model pairs, temperature
 ``sd.estimation``      alpha from logs and engine counters, intervals
+``sd.engine_metrics``  vLLM's speculative decoding counters and their /metrics text
 ``sd.drafts``          draft arrangements: separate model, extra heads, self-speculation
 ``sd.regimes``         where speculation helps, is neutral or hurts (maps, capacity planning)
 ``sd.tables``          computed tables rendered as Markdown for the chapters
@@ -66,7 +67,7 @@ __version__ = "0.1.0"
 
 _SUBMODULES = {
     "acceptance", "economics", "request", "checklist", "symbolic", "hardware", "memory", "deployment",
-    "sampling", "synthetic", "estimation", "literature", "measure", "plots", "widgets", "exercises", "errata",
+    "sampling", "synthetic", "estimation", "engine_metrics", "literature", "measure", "plots", "widgets", "exercises", "errata",
     "drafts", "regimes", "tables",
 }
 

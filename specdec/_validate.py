@@ -149,6 +149,12 @@ def _first_bad(arr: np.ndarray, mask: np.ndarray) -> str:
     return describe(arr[mask].flat[0])
 
 
+def _first_bad_whole(arr: np.ndarray, mask: np.ndarray) -> str:
+    """Like _first_bad, but a whole number prints without a decimal point (``0``, not ``0.0``)."""
+    x = float(arr[mask].flat[0])
+    return describe(int(x)) if math.isfinite(x) and x == round(x) and abs(x) < 1e18 else describe(x)
+
+
 def _reject_nan(arr: np.ndarray, name: str, allowed: str) -> None:
     if np.isnan(arr).any():
         raise ValueError(f"{name} must be {allowed}; got nan")
@@ -202,13 +208,13 @@ def _whole_checked(value: Any, name: str, minimum: int, maximum: int | None) -> 
     _reject_nan(arr, name, f"a whole number {rng}")
     bad = ~np.isfinite(arr)
     if bad.any():
-        raise ValueError(f"{name} must be a whole number {rng}; got {_first_bad(arr, bad)}")
+        raise ValueError(f"{name} must be a whole number {rng}; got {_first_bad_whole(arr, bad)}")
     bad = arr != np.round(arr)
     if bad.any():
-        raise ValueError(f"{name} must be a whole number {rng}; got {_first_bad(arr, bad)}")
+        raise ValueError(f"{name} must be a whole number {rng}; got {_first_bad_whole(arr, bad)}")
     bad = arr < minimum if maximum is None else (arr < minimum) | (arr > maximum)
     if bad.any():
-        raise ValueError(f"{name} must be a whole number {rng}; got {_first_bad(arr, bad)}")
+        raise ValueError(f"{name} must be a whole number {rng}; got {_first_bad_whole(arr, bad)}")
     return arr
 
 
@@ -225,7 +231,7 @@ def check_integer(value: Any, name: str = "k", minimum: int = 1, maximum: int | 
     bad = arr > 2.0**62
     if bad.any():
         raise ValueError(f"{name} must be a whole number >= {minimum} and at most 2**62 here (it sets a size or an "
-                         f"index); got {_first_bad(arr, bad)}")
+                         f"index); got {_first_bad_whole(arr, bad)}")
     return arr.astype(np.int64)
 
 

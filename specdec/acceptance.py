@@ -619,11 +619,7 @@ def wasted_draft_fraction(alpha, k):
     >>> sd.acceptance.wasted_draft_fraction(0.5, 5)
     0.80625
     """
-    a = check_probability(alpha, "alpha")
-    kk = check_whole(k, "k", minimum=1)
-    check_broadcast(alpha=a, k=kk)
-    out = 1.0 - (_expected_tokens_array(a, kk) - 1.0) / kk
-    return to_output(out, is_scalar_input(alpha, k))
+    return to_output(1.0 - np.asarray(draft_acceptance_rate(alpha, k)), is_scalar_input(alpha, k))
 
 
 # --------------------------------------------------------------------------

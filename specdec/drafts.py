@@ -111,6 +111,7 @@ def verify_cost_linear(k, base=1.0, per_draft=0.1):
     kk = check_integer(k, "k", minimum=1)
     b = check_positive(base, "base", "(fraction of a target step)")
     beta = check_nonnegative(per_draft, "per_draft", "(fraction of a target step per draft)")
+    check_broadcast(k=kk, base=b, per_draft=beta)
     return to_output(b + beta * kk, is_scalar_input(k, base, per_draft))
 
 
@@ -196,6 +197,7 @@ def toy_draft_alpha(size_ratio, alpha_ref=0.8, ratio_ref=0.1):
         raise ValueError(f"size_ratio must be in (0, 1]; got {describe(r[r > 1].flat[0])}")
     a_ref = check_fraction_open(alpha_ref, "alpha_ref")
     r_ref = check_fraction_open(ratio_ref, "ratio_ref")
+    check_broadcast(size_ratio=r, alpha_ref=a_ref, ratio_ref=r_ref)
     s = np.log(a_ref) / np.log(r_ref)
     return to_output(np.exp(s * np.log(r)), is_scalar_input(size_ratio, alpha_ref, ratio_ref))
 
@@ -349,6 +351,7 @@ def multi_head_draft_cost(head_params, target_params):
     """
     h = check_nonnegative(head_params, "head_params", "(parameters)")
     t = check_positive(target_params, "target_params", "(parameters)")
+    check_broadcast(head_params=h, target_params=t)
     return to_output(h / t, is_scalar_input(head_params, target_params))
 
 

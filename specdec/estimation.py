@@ -11,7 +11,8 @@ alpha fits at all (:func:`estimate_alpha_per_position`).
 Engines do not keep per-round logs; they export counters.
 :func:`read_engine_counters` reads vLLM's speculative decoding counters (as
 numbers, as a dict keyed by the metric names, or as the Prometheus text its
-``/metrics`` endpoint prints) into the book's alpha, and
+``/metrics`` endpoint prints, parsed by :mod:`specdec.engine_metrics`) into
+the book's alpha, and
 :func:`read_accepted_counts` computes the same figures from a per-round log.
 :func:`simulate_accepted_counts` draws such logs for the tests and the
 chapters.
@@ -22,7 +23,6 @@ Every function validates its inputs; results are float64.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,6 +44,7 @@ from ._validate import (
     to_output,
 )
 from .acceptance import alpha_for_expected_tokens, conditional_from_unconditional
+from .engine_metrics import counter_difference, parse_vllm_metrics
 
 __all__ = [
     "simulate_accepted_counts",
@@ -53,11 +54,9 @@ __all__ = [
     "estimate_alpha",
     "PerPositionEstimate",
     "estimate_alpha_per_position",
-    "VLLM_METRICS",
     "EngineReading",
     "read_engine_counters",
     "read_accepted_counts",
-    "parse_vllm_metrics",
 ]
 
 
@@ -395,32 +394,6 @@ def estimate_alpha_per_position(accepted_counts, k, confidence=0.95):
 # --------------------------------------------------------------------------
 # engine counters (vLLM)
 # --------------------------------------------------------------------------
-
-#: vLLM's speculative decoding counters, keyed by the names used here. Each is
-#: a Prometheus counter (cumulative since the engine started); the exposition
-#: text printed by ``/metrics`` appends ``_total`` to the name and carries
-#: labels such as ``model_name`` and ``engine``, and the per-position counter
-#: also a 0-based ``position`` label. Read in vLLM's source,
-#: ``vllm/v1/spec_decode/metrics.py`` (classes ``SpecDecodingStats``,
-#: ``SpecDecodingLogging``, ``SpecDecodingProm``) at commits
-#: ``016a8587edb04ae53c913a1da9355a07dc0ca4ae`` and
-#: ``ee4ceaae5953d367d8edd2132fd86d6c42506e1e``, and a later version that also
-#: tracks ``num_draft_tokens_per_pos`` in ``SpecDecodingStats`` without
-#: exporting it; the scheduler (``vllm/v1/core/sched/scheduler.py``) counts one
-#: draft per request per verification step with ``num_draft_tokens`` the
-#: drafts actually scheduled for that request, which can be fewer than
-#: ``num_speculative_tokens``.
-VLLM_METRICS = {
-    "num_drafts": "vllm:spec_decode_num_drafts",
-    "num_draft_tokens": "vllm:spec_decode_num_draft_tokens",
-    "num_accepted_tokens": "vllm:spec_decode_num_accepted_tokens",
-    "accepted_per_position": "vllm:spec_decode_num_accepted_tokens_per_pos",
-    "draft_tokens_per_position": "vllm:spec_decode_num_draft_tokens_per_pos",
-}
-_REQUIRED = ("num_drafts", "num_draft_tokens", "num_accepted_tokens")
-_PER_POSITION = ("accepted_per_position", "draft_tokens_per_position")
-
-
 @dataclass(frozen=True)
 class EngineReading:
     """What an engine's speculative decoding counters mean, converted to the book's alpha.
@@ -480,167 +453,16 @@ class EngineReading:
     alpha_method: str = "fixed draft length"
 
 
-_SAMPLE = re.compile(r'^(?P<name>[A-Za-z_:][A-Za-z0-9_:]*)(?:\{(?P<labels>.*)\})?\s+(?P<value>\S+)(?:\s+\S+)?\s*$')
-_LABEL = re.compile(r'\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*"((?:[^"\\]|\\.)*)"\s*,?')
-
-
-def _parse_labels(text: str, line: str) -> dict:
-    labels, pos = {}, 0
-    while pos < len(text):
-        m = _LABEL.match(text, pos)
-        if not m:
-            raise ValueError(f"metrics: cannot read the labels of the line {line!r}")
-        labels[m.group(1)] = m.group(2).replace('\\"', '"').replace("\\n", "\n").replace("\\\\", "\\")
-        pos = m.end()
-    return labels
-
-
-def _parse_text(text: str, labels: Mapping | None) -> dict:
-    names = {v: key for key, v in VLLM_METRICS.items()}
-    found: dict = {}
-    models: set = set()
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        m = _SAMPLE.match(line)
-        if not m:
-            raise ValueError(f"metrics: not a Prometheus sample line: {line!r}")
-        name = m.group("name")
-        base = name[:-len("_total")] if name.endswith("_total") else name
-        if base not in names:
-            continue
-        lab = _parse_labels(m.group("labels") or "", line)
-        if labels and any(lab.get(key) != str(val) for key, val in labels.items()):
-            continue
-        try:
-            value = float(m.group("value"))
-        except ValueError:
-            raise ValueError(f"metrics: the value of {name} is not a number: {line!r}") from None
-        key = names[base]
-        if "model_name" in lab:
-            models.add(lab["model_name"])
-        if key in _PER_POSITION:
-            if "position" not in lab:
-                raise ValueError(f"metrics: {name} needs a 'position' label: {line!r}")
-            slot = found.setdefault(key, {})
-            i = int(lab["position"])
-            slot[i] = slot.get(i, 0.0) + value
-        else:
-            found[key] = found.get(key, 0.0) + value
-    if len(models) > 1:
-        raise ValueError(f"metrics: counters of several models ({', '.join(sorted(models))}); pass "
-                         f"labels={{'model_name': ...}} to read one")
-    return found
-
-
-def parse_vllm_metrics(source, labels=None):
-    """Read vLLM's speculative decoding counters from a dict or from ``/metrics`` text.
-
-    Accepts either a mapping keyed by the metric names of
-    :data:`VLLM_METRICS` (with or without the ``_total`` suffix the
-    exposition text adds; the per-position counters as a list indexed by
-    position, or a dict ``{position: count}``), or the Prometheus text
-    exposition a running vLLM server prints at ``/metrics``. Samples of
-    several engines (label ``engine``) are summed; counters of several models
-    must be narrowed with ``labels``.
-
-    Defined in chapter "What serving engines print".
-
-    Parameters
-    ----------
-    source : Mapping or str
-        The counters.
-    labels : dict, optional
-        Only samples carrying all these label values are read (text only),
-        e.g. ``{"model_name": "meta-llama/Llama-3.1-8B-Instruct"}``.
-
-    Returns
-    -------
-    dict
-        ``num_drafts``, ``num_draft_tokens``, ``num_accepted_tokens`` (floats)
-        and, when present, ``accepted_per_position`` and
-        ``draft_tokens_per_position`` (lists by position 1, 2, ...).
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> text = '''
-    ... vllm:spec_decode_num_drafts_total{model_name="m"} 100.0
-    ... vllm:spec_decode_num_draft_tokens_total{model_name="m"} 300.0
-    ... vllm:spec_decode_num_accepted_tokens_total{model_name="m"} 150.0
-    ... vllm:spec_decode_num_accepted_tokens_per_pos_total{model_name="m",position="0"} 80.0
-    ... vllm:spec_decode_num_accepted_tokens_per_pos_total{model_name="m",position="1"} 45.0
-    ... vllm:spec_decode_num_accepted_tokens_per_pos_total{model_name="m",position="2"} 25.0
-    ... '''
-    >>> sd.estimation.parse_vllm_metrics(text)["accepted_per_position"]
-    [80.0, 45.0, 25.0]
-    """
-    if isinstance(source, str):
-        found = _parse_text(source, labels)
-    elif isinstance(source, Mapping):
-        if labels is not None:
-            raise ValueError("labels applies to the /metrics text only; select the entries of a dict yourself")
-        names = {v: key for key, v in VLLM_METRICS.items()}
-        found = {}
-        for name, value in source.items():
-            if not isinstance(name, str):
-                continue
-            base = name[:-len("_total")] if name.endswith("_total") else name
-            if base not in names:
-                continue
-            key = names[base]
-            if key in _PER_POSITION:
-                if isinstance(value, Mapping):
-                    found[key] = {int(i): v for i, v in value.items()}
-                else:
-                    found[key] = dict(enumerate(as_float_array(value, name).reshape(-1).tolist()))
-            else:
-                found[key] = float(check_nonnegative(value, name))
-    else:
-        raise TypeError(f"source must be a dict of vLLM counters or the /metrics text, got {type(source).__name__}")
-    missing = [VLLM_METRICS[key] for key in _REQUIRED if key not in found]
-    if missing:
-        raise ValueError(f"metrics: missing the counter(s) {', '.join(missing)}")
-    out = {key: float(found[key]) for key in _REQUIRED}
-    for key in _PER_POSITION:
-        if key in found:
-            slots = found[key]
-            if sorted(slots) != list(range(len(slots))):
-                raise ValueError(f"metrics: {VLLM_METRICS[key]} must have positions 0, 1, ..., k - 1; got "
-                                 f"{sorted(slots)}")
-            out[key] = [float(slots[i]) for i in range(len(slots))]
-    return out
-
-
-def _difference(after: dict, before: dict) -> dict:
-    out = {}
-    for key, value in after.items():
-        if key not in before:
-            raise ValueError(f"before lacks the counter {VLLM_METRICS[key]} that the later snapshot has")
-        if isinstance(value, list):
-            if len(before[key]) != len(value):
-                raise ValueError(f"{VLLM_METRICS[key]}: the two snapshots have different numbers of positions")
-            out[key] = [a - b for a, b in zip(value, before[key])]
-        else:
-            out[key] = value - before[key]
-    for key, value in out.items():
-        if np.any(np.asarray(value) < 0):
-            raise ValueError(f"{VLLM_METRICS[key]} decreased between the snapshots (did the engine restart?); "
-                             "counters only grow")
-    return out
-
-
 def read_engine_counters(num_drafts, num_draft_tokens=None, num_accepted_tokens=None, accepted_per_position=None,
                          *, draft_tokens_per_position=None, before=None, labels=None):
     r"""Turn an engine's speculative decoding counters into alpha.
 
-    The counters are those vLLM exports (:data:`VLLM_METRICS`): verification
+    The counters are those vLLM exports (:data:`specdec.engine_metrics.VLLM_METRICS`): verification
     rounds (``num_drafts``), drafted tokens, accepted drafts, and accepted
     drafts at each position (``accepted_per_pos[i]`` counts the rounds that
     accepted at least ``i + 1`` drafts). Pass them as numbers, or pass the
     engine's counters as one argument: a dict keyed by the metric names or
-    the ``/metrics`` text (:func:`parse_vllm_metrics`). Counters are
+    the ``/metrics`` text (:func:`specdec.engine_metrics.parse_vllm_metrics`). Counters are
     cumulative; give an earlier snapshot as ``before`` to read the window
     between the two.
 
@@ -694,7 +516,7 @@ def read_engine_counters(num_drafts, num_draft_tokens=None, num_accepted_tokens=
         An earlier snapshot of the same counters (only with a dict or text
         ``num_drafts``).
     labels : dict, optional
-        Label filter for the ``/metrics`` text (see :func:`parse_vllm_metrics`).
+        Label filter for the ``/metrics`` text (see :func:`specdec.engine_metrics.parse_vllm_metrics`).
 
     Returns
     -------
@@ -716,7 +538,7 @@ def read_engine_counters(num_drafts, num_draft_tokens=None, num_accepted_tokens=
             raise TypeError("pass either the counters as one dict or /metrics text, or the numbers one by one")
         counters = parse_vllm_metrics(num_drafts, labels)
         if before is not None:
-            counters = _difference(counters, parse_vllm_metrics(before, labels))
+            counters = counter_difference(counters, parse_vllm_metrics(before, labels))
         return read_engine_counters(counters["num_drafts"], counters["num_draft_tokens"],
                                     counters["num_accepted_tokens"], counters.get("accepted_per_position"),
                                     draft_tokens_per_position=counters.get("draft_tokens_per_position"))

@@ -377,10 +377,6 @@ def validate_setup(target, draft, hardware):
     return target, draft, hardware
 
 
-def _check_bool(value, name) -> bool:
-    return check_bool(value, name)
-
-
 def _shape_args(batch, context, new_tokens):
     b = check_integer(batch, "batch", minimum=1).astype(float)
     c = check_integer(context, "context", minimum=0).astype(float)
@@ -446,7 +442,7 @@ def step_bytes(model, batch=1, context=0, new_tokens=1, *, kv_write=False):
     True
     """
     model = _check_model(model)
-    kv_write = _check_bool(kv_write, "kv_write")
+    kv_write = check_bool(kv_write, "kv_write")
     b, c, n = _shape_args(batch, context, new_tokens)
     return to_output(_bytes(model, b, c, n, kv_write) + 0 * n, is_scalar_input(batch, context, new_tokens))
 
@@ -520,7 +516,7 @@ def arithmetic_intensity(model, batch=1, context=0, new_tokens=1, *, kv_write=Fa
     1.0
     """
     model = _check_model(model)
-    kv_write = _check_bool(kv_write, "kv_write")
+    kv_write = check_bool(kv_write, "kv_write")
     b, c, n = _shape_args(batch, context, new_tokens)
     return to_output(_flops(model, b, c, n) / _bytes(model, b, c, n, kv_write),
                      is_scalar_input(batch, context, new_tokens))
@@ -562,7 +558,7 @@ def step_time(model, hardware, batch=1, context=0, new_tokens=1, *, kv_write=Fal
     """
     model = _check_model(model)
     hardware = _check_hardware(hardware)
-    kv_write = _check_bool(kv_write, "kv_write")
+    kv_write = check_bool(kv_write, "kv_write")
     b, c, n = _shape_args(batch, context, new_tokens)
     return to_output(_step(model, hardware, b, c, n, kv_write), is_scalar_input(batch, context, new_tokens))
 
@@ -607,7 +603,7 @@ def verify_cost(model, hardware, k, batch=1, context=0, *, kv_write=False):
     """
     model = _check_model(model)
     hardware = _check_hardware(hardware)
-    kv_write = _check_bool(kv_write, "kv_write")
+    kv_write = check_bool(kv_write, "kv_write")
     kk = check_integer(k, "k", minimum=1).astype(float)
     b, c, _ = _shape_args(batch, context, 1)
     check_broadcast(k=kk, batch=b, context=c)
@@ -673,7 +669,7 @@ def draft_cost(draft, target, hardware, batch=1, context=0, *, draft_hardware=No
     target = _check_model(target, "target")
     hardware = _check_hardware(hardware)
     dhw = hardware if draft_hardware is None else _check_hardware(draft_hardware, "draft_hardware")
-    kv_write = _check_bool(kv_write, "kv_write")
+    kv_write = check_bool(kv_write, "kv_write")
     b, c, _ = _shape_args(batch, context, 1)
     c_draft = c if kv_budget is None else np.minimum(c, float(check_scalar(kv_budget, "kv_budget", check_integer,
                                                                             minimum=0)))
@@ -759,7 +755,7 @@ def crossover_batch(model, hardware, context=0, new_tokens=1, *, kv_write=False)
     """
     model = _check_model(model)
     hardware = _check_hardware(hardware)
-    kv_write = _check_bool(kv_write, "kv_write")
+    kv_write = check_bool(kv_write, "kv_write")
     _, c, n = _shape_args(1, context, new_tokens)
     per_seq_bytes = _bytes(model, 1.0, c, n, kv_write) - model.weight_bytes
     per_seq_flops = _flops(model, 1.0, c, n)
@@ -799,7 +795,7 @@ def utilization(model, hardware, batch, new_tokens=1, context=0, *, kv_write=Fal
     """
     model = _check_model(model)
     hardware = _check_hardware(hardware)
-    kv_write = _check_bool(kv_write, "kv_write")
+    kv_write = check_bool(kv_write, "kv_write")
     b, c, n = _shape_args(batch, context, new_tokens)
     out = _flops(model, b, c, n) / (_step(model, hardware, b, c, n, kv_write) * hardware.flops)
     return to_output(out, is_scalar_input(batch, new_tokens, context))

@@ -220,7 +220,7 @@ VLLM_COUNTERS = Quoted(("vllm:spec_decode_num_drafts_total", "vllm:spec_decode_n
                        "acceptance_rate = accepted / draft_tokens, per-position rate = accepted_per_pos / drafts",
                        "verified",
                        "NVIDIA NeMo AutoModel bench_vllm and AIPerf documentation pages; vLLM's source, "
-                       "vllm/v1/spec_decode/metrics.py (see specdec.estimation.VLLM_METRICS for the commits read)")
+                       "vllm/v1/spec_decode/metrics.py (see specdec.engine_metrics.VLLM_METRICS for the commits read)")
 
 
 def _t5_column(name: str) -> np.ndarray:

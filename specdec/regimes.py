@@ -38,6 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._validate import (
+    check_broadcast,
     check_integer,
     check_nonnegative,
     check_positive,
@@ -164,6 +165,7 @@ def end_to_end_speedup(decode_speedup, prefill_share):
     """
     s = check_positive(decode_speedup, "decode_speedup", "(ratio)")
     p = check_probability(prefill_share, "prefill_share")
+    check_broadcast(decode_speedup=s, prefill_share=p)
     out = 1.0 / (p + (1.0 - p) / s)
     return to_output(out, is_scalar_input(decode_speedup, prefill_share))
 
@@ -199,6 +201,7 @@ def prefill_share(ttft, tpot, output_tokens):
     """
     tf = check_nonnegative(ttft, "ttft", "(time)")
     decode = np.asarray(decode_time(tpot, output_tokens), dtype=float)
+    check_broadcast(ttft=tf, **{"tpot and output_tokens": decode})
     total = tf + decode
     with np.errstate(invalid="ignore", divide="ignore"):
         out = np.where(total > 0, tf / np.where(total > 0, total, 1.0), 1.0)   # no decode and no TTFT: all prefill

@@ -173,7 +173,8 @@ def accepted_mass(p, q):
     Parameters
     ----------
     p, q : array_like
-        Target and draft distributions over the same vocabulary (last axis).
+        Target and draft distributions over the same vocabulary (last axis);
+        float16 and float32 vectors are accepted to their dtype's precision; results are computed in float64.
 
     Returns
     -------
@@ -207,7 +208,8 @@ def emitted_token_distribution(p, q, correction="residual"):
     Parameters
     ----------
     p, q : array_like
-        Target and draft distributions (last axis), each summing to 1.
+        Target and draft distributions (last axis), each summing to 1;
+        float16 and float32 vectors are accepted to their dtype's precision; results are computed in float64.
     correction : {"residual", "target", "none"}
         Where a rejected draft's replacement comes from.
 
@@ -245,7 +247,7 @@ def total_variation(p, q):
     ----------
     p, q : array_like
         Distributions (or empirical frequencies) along the last axis; they
-        broadcast. Entries >= 0.
+        broadcast. Entries >= 0; float16 and float32 vectors are accepted to their dtype's precision; results are computed in float64.
 
     Returns
     -------
@@ -318,7 +320,7 @@ def convergence_to_target(p, q, sizes, rng):
     Parameters
     ----------
     p, q : array_like, shape (V,)
-        Target and draft distributions.
+        Target and draft distributions; float16 and float32 vectors are accepted to their dtype's precision; results are computed in float64.
     sizes : array_like of int
         Sample sizes at which to report frequencies, each >= 1.
     rng : numpy.random.Generator or int
@@ -381,7 +383,8 @@ def speculative_step(p, q, size, rng):
     Parameters
     ----------
     p : array_like, shape (V,)
-        Target next-token distribution (entries >= 0, summing to 1).
+        Target next-token distribution (entries >= 0, summing to 1);
+        float16 and float32 vectors are accepted to their dtype's precision; results are computed in float64.
     q : array_like, shape (V,)
         Draft next-token distribution over the same vocabulary.
     size : int
@@ -424,7 +427,7 @@ def flawed_speculative_step(p, q, size, rng, flaw="correction-from-target"):
     Parameters
     ----------
     p, q : array_like, shape (V,)
-        Target and draft distributions.
+        Target and draft distributions; float16 and float32 vectors are accepted to their dtype's precision; results are computed in float64.
     size : int
         Number of trials, >= 1.
     rng : numpy.random.Generator or int
@@ -558,7 +561,7 @@ def simulate_rounds(p, q, k, n_rounds, rng):
     ----------
     p : array_like, shape (V,) or (k + 1, V)
         Target distributions: one shared row, or one per draft position plus
-        the bonus position.
+        the bonus position; float16 and float32 vectors are accepted to their dtype's precision; results are computed in float64.
     q : array_like, shape (V,) or (k, V)
         Draft distributions: one shared row, or one per draft position.
     k : int
@@ -629,7 +632,7 @@ def simulate_bigram_rounds(target, draft, k, n_rounds, rng, context=None):
     Parameters
     ----------
     target, draft : array_like, shape (V, V)
-        Row-stochastic transition tables (row = previous token).
+        Row-stochastic transition tables (row = previous token); float16 and float32 vectors are accepted to their dtype's precision; results are computed in float64.
     k : int
         Draft tokens per round, >= 1.
     n_rounds : int
@@ -679,7 +682,7 @@ def generate_bigram(target, draft, k, n_tokens, n_sequences, rng, start=0):
     Parameters
     ----------
     target, draft : array_like, shape (V, V)
-        Row-stochastic transition tables.
+        Row-stochastic transition tables; float16 and float32 vectors are accepted to their dtype's precision; results are computed in float64.
     k : int
         Draft tokens per round, >= 1.
     n_tokens : int

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from ._validate import check_integer, check_nonnegative, check_positive
+from ._validate import check_integer, check_nonnegative, check_positive, check_scalar
 
 __all__ = [
     "symbols",
@@ -262,6 +262,10 @@ def break_even_condition():
     return condition, polynomial
 
 
+#: Largest draft length for which :func:`break_even_polynomial` builds an exact polynomial.
+MAX_SYMBOLIC_K = 1000
+
+
 def _rational(value: float) -> sp.Rational:
     """Exact rational of a float's shortest decimal form (0.075 -> 3/40, not the binary double)."""
     return sp.Rational(repr(float(value)))
@@ -279,7 +283,8 @@ def break_even_polynomial(k, c_draft, c_verify):
     Parameters
     ----------
     k : int
-        Draft tokens per round, >= 1.
+        Draft tokens per round, in [1, :data:`MAX_SYMBOLIC_K`] (an exact
+        polynomial of degree ``k`` is built).
     c_draft : float
         One draft step as a fraction of a target step, >= 0.
     c_verify : float
@@ -296,9 +301,9 @@ def break_even_polynomial(k, c_draft, c_verify):
     >>> sd.symbolic.break_even_polynomial(2, 0.25, 1.0)
     Poly(alpha**2 + alpha - 1/2, alpha, domain='QQ')
     """
-    kk = int(check_integer(k, "k", minimum=1))
-    cd = float(check_nonnegative(c_draft, "c_draft", "(fraction of a target step)"))
-    cv = float(check_positive(c_verify, "c_verify", "(fraction of a target step)"))
+    kk = int(check_scalar(k, "k", check_integer, minimum=1, maximum=MAX_SYMBOLIC_K))
+    cd = float(check_scalar(c_draft, "c_draft", check_nonnegative, "(fraction of a target step)"))
+    cv = float(check_scalar(c_verify, "c_verify", check_positive, "(fraction of a target step)"))
     cost = kk * _rational(cd) + _rational(cv)
     return sp.Poly(sum(ALPHA**i for i in range(kk + 1)) - cost, ALPHA)
 
@@ -316,6 +321,18 @@ def break_even_root(k, c_draft, c_verify, digits: int = 30):
 
     Defined in chapter "The break-even condition".
 
+    Parameters
+    ----------
+    k, c_draft, c_verify
+        As in :func:`break_even_polynomial`.
+    digits : int, optional
+        Significant digits of the result, in [1, 100]. Default 30.
+
+    Returns
+    -------
+    sympy.Float
+        The root (or ``0`` / ``nan`` as described).
+
     Examples
     --------
     >>> import specdec as sd
@@ -325,7 +342,8 @@ def break_even_root(k, c_draft, c_verify, digits: int = 30):
     import mpmath
 
     poly = break_even_polynomial(k, c_draft, c_verify)
-    kk = int(k)
+    kk = int(check_integer(k, "k", minimum=1))
+    digits = int(check_scalar(digits, "digits", check_integer, minimum=1, maximum=100))
     cost = -poly.nth(0) + 1  # constant term is 1 - cost
     if cost <= 1:
         return sp.Integer(0)

@@ -70,7 +70,7 @@ def temper_distribution(p, t):
     Parameters
     ----------
     p : array_like
-        Distribution along the last axis.
+        Distribution along the last axis; float16 and float32 vectors are accepted to their dtype's precision; results are computed in float64.
     t : float
         Temperature, finite and > 0.
 
@@ -105,7 +105,7 @@ def interpolate_draft(p, q, mismatch):
     Parameters
     ----------
     p, q : array_like, shape (V,)
-        Target and draft distributions.
+        Target and draft distributions; float16 and float32 vectors are accepted to their dtype's precision; results are computed in float64.
     mismatch : float
         Weight of ``q``, in [0, 1].
 

@@ -248,7 +248,7 @@ def test_engine_counters_reject_bad_inputs():
 def vllm_counters(accepted, proposed, k):
     """The counters vLLM's SpecDecodingStats accumulates, one observe_draft(proposed, accepted) per round.
 
-    Written from the semantics read in vllm/v1/spec_decode/metrics.py (see specdec.estimation.VLLM_METRICS):
+    Written from the semantics read in vllm/v1/spec_decode/metrics.py (see specdec.engine_metrics.VLLM_METRICS):
     accepted_per_pos[i] counts rounds with more than i accepted drafts (0-based position i), and the
     newer draft_tokens_per_pos[i] rounds that proposed more than i drafts.
     """
@@ -391,4 +391,4 @@ def test_vllm_counter_argument_forms_do_not_mix():
     with pytest.raises(TypeError, match="needs num_drafts"):
         sd.estimation.read_engine_counters(10)
     with pytest.raises(TypeError, match="source must be"):
-        sd.estimation.parse_vllm_metrics(42)
+        sd.engine_metrics.parse_vllm_metrics(42)

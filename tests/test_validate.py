@@ -107,6 +107,13 @@ def test_huge_k_where_a_size_follows_from_it_is_refused_by_name():
     assert "n_rounds is too large" in text
     text = message(lambda: sd.synthetic.synthetic_bigram_pair(10**5, 0))
     assert "vocab is too large" in text
+    text = message(lambda: sd.symbolic.break_even_polynomial(10**9, 0.1, 1.0))   # was an unbounded sympy build
+    assert "k must be a whole number in [1, 1000]; got 1000000000" in text
+
+
+def test_whole_number_messages_print_integers():
+    assert message(lambda: sd.expected_tokens(0.5, -3)).endswith("got -3")
+    assert message(lambda: sd.hardware.step_time(sd.hardware.LLAMA_8B, sd.hardware.H100, batch=0)).endswith("got 0")
 
 
 # ------------------------------------------------------------ shape mismatches name the parameters
@@ -122,6 +129,13 @@ def test_huge_k_where_a_size_follows_from_it_is_refused_by_name():
     (lambda: sd.acceptance_rate(np.full((2, 3), 1 / 3), np.full((4, 3), 1 / 3)), ("p", "q")),
     (lambda: sd.estimation.wilson_interval([1, 2], [3, 4, 5]), ("successes", "trials")),
     (lambda: sd.memory.memory_footprint(sd.hardware.LLAMA_8B, [1, 2], [10, 20, 30]), ("batch", "context")),
+    (lambda: sd.regimes.end_to_end_speedup([1.5, 2.0], [0.1, 0.2, 0.3]), ("decode_speedup", "prefill_share")),
+    (lambda: sd.regimes.prefill_share([1.0, 2.0], [1.0, 2.0, 3.0], 10), ("ttft", "tpot")),
+    (lambda: sd.drafts.verify_cost_linear([1, 2], [1.0, 1.1, 1.2]), ("k", "base")),
+    (lambda: sd.drafts.toy_draft_alpha([0.1, 0.2], [0.5, 0.6, 0.7]), ("size_ratio", "alpha_ref")),
+    (lambda: sd.tokens_per_round_variance([0.5, 0.6], [1, 2, 3]), ("alpha", "k")),
+    (lambda: sd.hardware.crossover_batch(sd.hardware.LLAMA_8B, sd.hardware.H100, [0, 1], [1, 2, 3]),
+     ("context", "new_tokens")),
 ])
 def test_shape_mismatch_names_the_parameters(call, names):
     text = message(call)
