@@ -178,7 +178,7 @@ def speculative_costs(target, draft, hardware, alpha, k, batch=1, context=0, *, 
         Memory reserved besides weights and KV cache (e.g. heads), >= 0;
         used only for ``fits``.
     kv_write : bool, optional
-        As in :func:`step_bytes`.
+        As in :func:`specdec.hardware.step_bytes`.
 
     Returns
     -------
@@ -245,7 +245,7 @@ def speculative_throughput(target, draft, hardware, alpha, k, batch, context=0, 
 
     Baseline ``batch / t0``; speculative ``batch * E[L] / t_round`` (see
     :func:`speculative_costs`). Memory is not checked here: use
-    :func:`speculative_costs` (``fits``) or :func:`max_concurrent_sequences`.
+    :func:`speculative_costs` (``fits``) or :func:`specdec.memory.max_concurrent_sequences`.
 
     Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
 
@@ -314,8 +314,8 @@ def speculative_speedup(target, draft, hardware, alpha, k, batch=1, context=0, *
                         draft_cost_override=None, draft_hardware=None, kv_write=False):
     """Speedup of speculation with roofline costs at a batch and context.
 
-    :func:`specdec.speedup_from_costs` with ``c_draft`` from :func:`draft_cost`
-    (or ``draft_cost_override``) and ``c_verify`` from :func:`verify_cost`
+    :func:`specdec.speedup_from_costs` with ``c_draft`` from :func:`specdec.hardware.draft_cost`
+    (or ``draft_cost_override``) and ``c_verify`` from :func:`specdec.hardware.verify_cost`
     plus ``t_overhead / t0``. Vectorized over every numeric argument.
 
     Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".

@@ -300,7 +300,7 @@ def batch_alpha_map(target, draft, hardware, alphas, batches, k=5, context=0, *,
                     hurts_below=HURTS_BELOW, draft_cost_override=None, t_overhead=0.0):
     """Regimes of speculation over (acceptance rate, batch) on the roofline model.
 
-    One vectorized :func:`specdec.hardware.speculative_speedup` over the grid,
+    One vectorized :func:`specdec.deployment.speculative_speedup` over the grid,
     then :func:`classify_speedup`. Memory is not checked (see
     :func:`capacity_comparison`).
 
@@ -322,7 +322,7 @@ def batch_alpha_map(target, draft, hardware, alphas, batches, k=5, context=0, *,
     helps_above, hurts_below : float, optional
         Thresholds (see :func:`classify_speedup`).
     draft_cost_override, t_overhead : float, optional
-        As in :func:`specdec.hardware.speculative_costs`.
+        As in :func:`specdec.deployment.speculative_costs`.
 
     Returns
     -------
@@ -355,7 +355,7 @@ def prefill_alpha_map(target, draft, hardware, alphas, prefill_shares, k=5, batc
                       helps_above=HELPS_ABOVE, hurts_below=HURTS_BELOW, draft_cost_override=None, t_overhead=0.0):
     """Regimes of speculation over (acceptance rate, prefill share of request time).
 
-    The decode speedup comes from :func:`specdec.hardware.speculative_speedup`
+    The decode speedup comes from :func:`specdec.deployment.speculative_speedup`
     at ``batch`` and ``context``; the end-to-end speedup from
     :func:`end_to_end_speedup`.
 
@@ -410,7 +410,7 @@ class CapacityComparison:
     ----------
     batch_baseline, batch_speculative : int or numpy.ndarray
         Most sequences that fit: target alone, and target + draft with ``k``
-        candidate slots (:func:`specdec.hardware.max_concurrent_sequences`).
+        candidate slots (:func:`specdec.memory.max_concurrent_sequences`).
     throughput_baseline, throughput_speculative : float or numpy.ndarray
         Tokens/s per replica at those batches.
     latency_baseline, latency_speculative : float or numpy.ndarray
@@ -461,7 +461,7 @@ def capacity_comparison(target, draft, hardware, alpha, k, context, *, t_overhea
     sequences; with speculation the draft's weights, its KV cache and ``k``
     candidate slots per sequence come out of the same memory, so it runs
     ``max_concurrent_sequences(target, hardware, context, draft=draft, k=k)``.
-    Both then follow :func:`specdec.hardware.speculative_costs`. Since
+    Both then follow :func:`specdec.deployment.speculative_costs`. Since
     tokens/s = batch / (seconds per token) on each side,
 
     ``throughput_ratio = speedup_at_speculative_batch * memory_factor``, with

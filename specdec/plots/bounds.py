@@ -207,7 +207,7 @@ def no_help_batch(target, draft, hardware, alphas=(0.6, 0.7, 0.8, 0.9), k=5, bat
                   marks=(1, 32, 128), source_utilization=(0.03, 0.30, 0.90), context=0):
     """High batch: speculation's speedup against batch, and the utilization behind it.
 
-    Left: :func:`specdec.hardware.speculative_speedup` against batch for each
+    Left: :func:`specdec.deployment.speculative_speedup` against batch for each
     ``alpha`` (roofline costs, no overhead), with the break-even batch of the
     middle curve marked. Right: :func:`specdec.hardware.utilization` of a
     plain decode step against batch (at context 0 and at ``context`` if
@@ -289,7 +289,7 @@ def no_help_context(target, draft, hardware, alpha=0.8, k=5, contexts=(1024, 819
     Right: the draft's cache is capped at ``kv_budget`` tokens
     (:func:`specdec.hardware.draft_cost`), as in MagicDec. Each curve
     stops where the target's own KV cache no longer fits in memory
-    (:func:`specdec.hardware.max_concurrent_sequences`).
+    (:func:`specdec.memory.max_concurrent_sequences`).
 
     Defined in chapter "When speculation does not help".
 

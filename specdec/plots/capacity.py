@@ -160,7 +160,7 @@ def latency_throughput_vs_batch(target, draft, hardware, alpha=0.8, k=5, context
 def concurrency_vs_context(target, draft, hardware, alpha=0.8, k=5, contexts=None):
     """Sequences that fit, and throughput at capacity, against context length.
 
-    Left: :func:`specdec.hardware.max_concurrent_sequences` for the target
+    Left: :func:`specdec.memory.max_concurrent_sequences` for the target
     alone and for target + draft with ``k`` candidate slots. Right: at each
     side's memory-limited batch, speculative over plain tokens/s per replica
     (:func:`specdec.regimes.capacity_comparison`), next to the speedup a

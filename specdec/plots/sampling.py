@@ -274,8 +274,8 @@ TEMPERATURE_GRID = np.round(np.linspace(0.1, 2.0, 20), 10)
 def temperature_curve(kind, noise, sharpness, vocab=200, n_contexts=32, seed=0, temperatures=None):
     """Acceptance against temperature for one synthetic workload, memoized.
 
-    Thin cached wrapper over :func:`specdec.sampling.synthetic_logit_pair` and
-    :func:`specdec.sampling.acceptance_vs_temperature` so that explorers can
+    Thin cached wrapper over :func:`specdec.synthetic.synthetic_logit_pair` and
+    :func:`specdec.synthetic.acceptance_vs_temperature` so that explorers can
     redraw without recomputing. Returns a read-only array.
     """
     t = TEMPERATURE_GRID if temperatures is None else np.asarray(temperatures, float)
@@ -290,7 +290,7 @@ def sampling_temperature(temperatures=None, noise=1.0, sharpness=1.0, vocab=200,
     Solid: a draft that is the target plus logit noise (``noise``); dashed
     (optional): an under-confident draft with the same ranking
     (``sharpness = 0.6``, noise 0.5) for comparison. Numbers from
-    :func:`specdec.sampling.acceptance_vs_temperature`.
+    :func:`specdec.synthetic.acceptance_vs_temperature`.
 
     Defined in chapter "The acceptance rate and the tokens it yields".
 
@@ -300,7 +300,7 @@ def sampling_temperature(temperatures=None, noise=1.0, sharpness=1.0, vocab=200,
         Default :data:`TEMPERATURE_GRID` (0.1, 0.2, ..., 2.0).
     noise, sharpness : float
         Draft parameters of the solid curves (see
-        :func:`specdec.sampling.synthetic_logit_pair`).
+        :func:`specdec.synthetic.synthetic_logit_pair`).
     vocab, n_contexts, seed : int
         Synthetic workload size and seed.
     ax : matplotlib Axes, optional
