@@ -355,7 +355,12 @@ def check_distribution(value: Any, name: str, atol: float | None = None) -> np.n
     the dtype the vector arrived in and its length, so a float32 or float16
     softmax from a serving stack is accepted). The result is float64.
     """
-    src_dtype = getattr(value, "dtype", None)
+    try:   # the dtype the vector arrived in (a numpy array, a torch tensor, a list of Python floats...)
+        src_dtype = np.asarray(value).dtype if not isinstance(value, (str, bytes)) else None
+    except Exception:
+        src_dtype = None
+    if src_dtype is not None and src_dtype.kind != "f":
+        src_dtype = None
     arr = as_float_array(value, name)
     if arr.ndim == 0 or arr.shape[-1] == 0:
         raise ValueError(f"{name} must be a probability vector (an array over the vocabulary, last axis); "

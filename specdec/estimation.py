@@ -495,6 +495,15 @@ def read_engine_counters(num_drafts, num_draft_tokens=None, num_accepted_tokens=
     sampling noise of the truth. Without it the conditional rates at late
     positions are biased low when lengths vary.
 
+    The names and meanings were read in vLLM's own source,
+    ``vllm/v1/spec_decode/metrics.py`` (``SpecDecodingStats.observe_draft``,
+    ``SpecDecodingLogging.log``, which prints "Mean acceptance length" and
+    "Per-position acceptance rate", and ``SpecDecodingProm``) at commits
+    ``016a8587edb04ae53c913a1da9355a07dc0ca4ae`` and
+    ``ee4ceaae5953d367d8edd2132fd86d6c42506e1e`` of vllm-project/vllm (V1 engine),
+    and the scheduler's ``make_spec_decoding_stats`` in
+    ``vllm/v1/core/sched/scheduler.py``.
+
     Defined in chapter "What serving engines print".
 
     Parameters

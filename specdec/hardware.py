@@ -31,6 +31,8 @@ parallelism is free (no communication cost); attention among the new tokens
 of one pass is neglected next to attention over the context.
 
 Presets carry their sources in their docstrings; all numbers are public.
+What fits in memory is :mod:`specdec.memory`; speculation's costs, latency,
+throughput and break-even batch on this model are :mod:`specdec.deployment`.
 """
 
 from __future__ import annotations
