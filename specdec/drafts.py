@@ -242,7 +242,8 @@ def separate_draft_speedup(size_ratio, k, c_verify=1.0, alpha_ref=0.8, ratio_ref
     kk = check_integer(k, "k", minimum=1)
     cv = check_positive(c_verify, "c_verify", "(fraction of a target step)")
     ov = check_nonnegative(draft_overhead, "draft_overhead", "(fraction of a target step)")
-    check_broadcast(size_ratio=r, k=kk, c_verify=cv, draft_overhead=ov)
+    check_broadcast(size_ratio=r, alpha_ref=np.asarray(alpha_ref), ratio_ref=np.asarray(ratio_ref), k=kk,
+                    c_verify=cv, draft_overhead=ov)
     result = speedup_from_costs(alpha, kk, r + ov, cv)
     return to_output(result, is_scalar_input(size_ratio, k, c_verify, draft_overhead))
 

@@ -242,6 +242,7 @@ def max_prefill_share(decode_speedup, required=HELPS_ABOVE):
     r = check_positive(required, "required", "(ratio)")
     if (r < 1).any():
         raise ValueError(f"required must be >= 1 (an end-to-end speedup); got {describe(r[r < 1].flat[0])}")
+    check_broadcast(decode_speedup=s, required=r)
     s, r = np.broadcast_arrays(s, r)
     ok = s > r
     with np.errstate(invalid="ignore", divide="ignore"):
