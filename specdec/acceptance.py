@@ -37,6 +37,7 @@ from ._validate import (
 )
 
 __all__ = [
+    "VARIANCE_TERMS",
     "expected_tokens",
     "accepted_tokens_pmf",
     "tokens_per_round_variance",
@@ -136,7 +137,7 @@ def accepted_tokens_pmf(alpha, k):
     k : int
         Draft tokens per round, a whole number >= 1 (a single value: it sets
         the length of the result, so ``(k + 1) * alpha.size`` may not exceed
-        :data:`specdec._validate.MAX_ELEMENTS`).
+        ``specdec._validate.MAX_ELEMENTS``).
 
     Returns
     -------
@@ -271,7 +272,7 @@ def acceptance_rate(p, q):
     p : array_like
         Target next-token distribution over the vocabulary (last axis); float16
         and float32 vectors are accepted when they sum to 1 to their dtype's
-        precision (:func:`specdec._validate.distribution_tolerance`) and are
+        precision (``specdec._validate.distribution_tolerance``) and are
         computed with in float64.
     q : array_like
         Draft next-token distribution, same vocabulary (last axis).

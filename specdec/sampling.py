@@ -23,7 +23,7 @@ Example distributions and synthetic model pairs live in
 :mod:`specdec.synthetic`; estimating alpha from the accepted counts a
 simulation (or an engine) produces lives in :mod:`specdec.estimation`.
 Probability vectors may arrive as float16, float32 or float64 (see
-:func:`specdec._validate.check_distribution`); everything is computed in
+``specdec._validate.check_distribution``); everything is computed in
 float64.
 """
 

@@ -20,6 +20,7 @@ import sympy as sp
 from ._validate import check_integer, check_nonnegative, check_positive, check_scalar
 
 __all__ = [
+    "MAX_SYMBOLIC_K",
     "symbols",
     "accepted_pmf",
     "pmf_total",
