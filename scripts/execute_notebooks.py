@@ -1,26 +1,39 @@
 #!/usr/bin/env python3
-"""Re-execute book notebooks in place so their stored outputs match a fresh run.
+"""Re-execute book notebooks in place, so their stored outputs are a fresh run.
 
 Usage::
 
     python scripts/execute_notebooks.py                 # every notebook under book/
     python scripts/execute_notebooks.py book/part1-speedup-bounds/01-expected-tokens.ipynb
 
+This is the book's only executor: the HTML build renders the stored outputs
+without running anything, and nbval (``bash scripts/run-tests.sh``) proves
+that the stored outputs equal a fresh run. It is nbclient's standard
+``NotebookClient``; what is custom here is only:
+
+* **computed values in the prose**: after the code cells above a Markdown
+  cell have run, each ``{eval}`expression``` role of that cell is evaluated in
+  the kernel (the Jupyter ``user_expressions`` request that jupyterlab-myst
+  sends when a reader runs the cell) and the results are stored in the cell's
+  ``metadata.user_expressions`` (see ``scripts/inline_values.py``);
+* **no kernel state in the file**: an output that has a static representation
+  (an explorer's ``text/html`` snapshot) does not keep the live
+  ``application/vnd.jupyter.widget-view+json`` reference, whose model id is
+  random and which needs a kernel; widget state is not stored;
+* **a stable file**: execution counts come from the kernel (1, 2, ...),
+  volatile metadata is dropped, and the environment is fixed
+  (``PYTHONHASHSEED=0``, the inline matplotlib backend), so re-running an
+  unchanged notebook leaves the file byte-identical.
+
 Each notebook runs top to bottom in a fresh ``python3`` kernel with its own
-folder as the working directory (as nbval and the book build run it), with
-``PYTHONHASHSEED=0`` and a fixed matplotlib backend. Execution counts are
-renumbered from 1, volatile metadata is removed and the random ids the kernel
-gives widget models are replaced by ids derived from the notebook's path and
-the order in which the models are reached, so that re-running on an unchanged
-notebook produces an identical file. A notebook that raises in a
-cell not tagged ``raises-exception`` makes the script exit non-zero.
+folder as the working directory (as nbval runs it). A cell that raises (unless
+tagged ``raises-exception``) or an expression that fails makes the script exit
+non-zero and leaves the notebook unchanged.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
 import os
 import pathlib
 import sys
@@ -30,119 +43,113 @@ import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import inline_values  # noqa: E402  (scripts/ is not a package)
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+ENVIRONMENT = {
+    "PYTHONHASHSEED": "0",
+    "MPLBACKEND": "module://matplotlib_inline.backend_inline",
+}
 
 
-def clean(nb: nbformat.NotebookNode) -> None:
-    """Drop metadata that changes between runs without changing content."""
+class ExpressionError(RuntimeError):
+    """An ``{eval}`` expression raised when it was evaluated."""
+
+
+class BookClient(NotebookClient):
+    """nbclient's executor, plus the ``{eval}`` roles of Markdown cells."""
+
+    async def async_execute_cell(self, cell, cell_index, execution_count=None, store_history=True):
+        if cell.cell_type == "markdown":
+            await self._evaluate_expressions(cell, cell_index)
+            return cell
+        return await super().async_execute_cell(cell, cell_index, execution_count, store_history)
+
+    async def _evaluate_expressions(self, cell, cell_index: int) -> None:
+        found = inline_values.expressions(cell.source)
+        if not found:
+            cell.metadata.pop(inline_values.METADATA_KEY, None)
+            return
+        request = {str(i): expression for i, expression in enumerate(found)}
+        msg_id = self.kc.execute("", silent=True, store_history=False, user_expressions=request)
+        reply = await self.async_wait_for_reply(msg_id, cell)
+        content = (reply or {}).get("content", {})
+        if content.get("status") != "ok":
+            raise ExpressionError(f"cell {cell_index}: the kernel did not evaluate the expressions ({content.get('status')})")
+        results = content.get("user_expressions", {})
+        stored = []
+        for key, expression in request.items():
+            result = results[key]
+            if result.get("status") != "ok":
+                raise ExpressionError(
+                    f"Markdown cell {cell_index}: {{eval}}`{expression}` raised "
+                    f"{inline_values.error_text(result)}"
+                )
+            stored.append({"expression": expression, "result": result})
+        cell.metadata[inline_values.METADATA_KEY] = stored
+
+
+def tidy(nb: nbformat.NotebookNode) -> None:
+    """Drop what changes between runs or needs a kernel; keep what a reader sees."""
+    nb.metadata.pop("widgets", None)
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
-        if cell.cell_type == "code":
-            for output in cell.get("outputs", []):
-                output.get("metadata", {}).pop("execution", None)
-
-
-WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
-WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-MODEL_REF = "IPY_MODEL_"
-
-
-def stable_widget_ids(nb: nbformat.NotebookNode, key: str) -> int:
-    """Rename widget model ids to ones that do not change between runs; return how many.
-
-    Models are numbered in a deterministic order: first the displayed views in
-    cell order, each followed depth-first by the models its state refers to
-    (``IPY_MODEL_<id>`` strings, attributes in sorted order); models nothing
-    refers to come last, ordered by their content. The new id of model ``n`` is
-    the first 32 hex digits of ``sha256(f"{key}:{n}")``.
-    """
-    state = nb.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
-    if not state:
-        return 0
-    order: list[str] = []
-
-    def refs(value):
-        if isinstance(value, str):
-            if value.startswith(MODEL_REF):
-                yield value[len(MODEL_REF):]
-        elif isinstance(value, dict):
-            for name in sorted(value):
-                yield from refs(value[name])
-        elif isinstance(value, list):
-            for item in value:
-                yield from refs(item)
-
-    def visit(model_id: str) -> None:
-        stack = [model_id]
-        while stack:
-            current = stack.pop()
-            if current in order or current not in state:
-                continue
-            order.append(current)
-            stack.extend(reversed(list(refs(state[current].get("state", {})))))
-
-    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
         for output in cell.get("outputs", []):
-            view = output.get("data", {}).get(WIDGET_VIEW)
-            if view:
-                visit(view["model_id"])
-    rest = [m for m in state if m not in order]
-    pattern_free = {m: json.dumps(state[m], sort_keys=True) for m in rest}
-    for model_id in list(pattern_free):
-        for other in state:
-            pattern_free[model_id] = pattern_free[model_id].replace(other, "")
-    for model_id in sorted(rest, key=lambda m: pattern_free[m]):
-        visit(model_id)
-    mapping = {old: hashlib.sha256(f"{key}:{n}".encode()).hexdigest()[:32] for n, old in enumerate(order)}
-
-    text = json.dumps(nb)
-    for old, new in mapping.items():
-        text = text.replace(old, new)
-    renamed = nbformat.from_dict(json.loads(text))
-    nb.clear()
-    nb.update(renamed)
-    return len(mapping)
+            output.get("metadata", {}).pop("execution", None)
+            data = output.get("data")
+            if data and WIDGET_VIEW in data and set(data) - {WIDGET_VIEW, "text/plain"}:
+                del data[WIDGET_VIEW]
 
 
 def run(path: pathlib.Path, timeout: int) -> float:
+    """Execute one notebook and write it back; return the seconds it took."""
     nb = nbformat.read(path, as_version=4)
-    env_backup = dict(os.environ)
-    os.environ["PYTHONHASHSEED"] = "0"
-    os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
+    saved = dict(os.environ)
+    os.environ.update(ENVIRONMENT)
     start = time.perf_counter()
     try:
-        client = NotebookClient(
+        client = BookClient(
             nb,
             timeout=timeout,
             kernel_name="python3",
             resources={"metadata": {"path": str(path.parent)}},
-            store_widget_state=True,
+            store_widget_state=False,
             record_timing=False,
         )
         client.execute()
     finally:
         os.environ.clear()
-        os.environ.update(env_backup)
+        os.environ.update(saved)
     elapsed = time.perf_counter() - start
-    clean(nb)
-    stable_widget_ids(nb, path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.name)
+    tidy(nb)
     nb.metadata.setdefault("kernelspec", {"name": "python3", "display_name": "Python 3", "language": "python"})
     nbformat.write(nb, path)
     return elapsed
 
 
+def book_notebooks() -> list[pathlib.Path]:
+    """Every notebook of the book (not checkpoints or build output)."""
+    return sorted(
+        p for p in (ROOT / "book").rglob("*.ipynb")
+        if "_build" not in p.parts and ".ipynb_checkpoints" not in p.parts
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("paths", nargs="*", type=pathlib.Path, help="notebooks (default: all under book/)")
-    parser.add_argument("--timeout", type=int, default=300, help="seconds per cell")
+    parser.add_argument("--timeout", type=int, default=300, help="seconds per cell (default 300)")
     args = parser.parse_args(argv)
-    paths = args.paths or sorted(p for p in (ROOT / "book").rglob("*.ipynb") if "_build" not in p.parts and ".ipynb_checkpoints" not in p.parts)
     failed = 0
-    for path in paths:
+    for path in args.paths or book_notebooks():
         try:
             seconds = run(path.resolve(), args.timeout)
             print(f"executed {path} in {seconds:.1f} s")
-        except CellExecutionError as exc:
+        except (CellExecutionError, ExpressionError) as exc:
             failed += 1
             print(f"FAILED {path}:\n{exc}", file=sys.stderr)
     return 1 if failed else 0

@@ -2,11 +2,12 @@
 # Set up and run EVERY test:
 #   1. set up the venv, requirements and vendored JavaScript (as build-book.sh);
 #   2. install Debian's chromium if missing (when running as root);
-#   3. build the book into ./_build/html (incremental; notebooks are re-executed
-#      when they or specdec/requirements changed) and the student edition into
-#      ./_build_student/_build/html (sharing the notebook executions);
-#   4. pytest: specdec unit tests, nbval (strict) over every notebook under book/,
-#      checks of the built HTML, and the Playwright/chromium browser test of every page.
+#   3. build the book into ./_build/html and the student edition into
+#      ./_build_student/_build/html (both render the stored outputs; nothing executes);
+#   4. ruff; pytest: specdec unit tests and doctests, nbval (strict) over every
+#      notebook under book/ (code-cell outputs and the {eval} values of the prose),
+#      checks of the built HTML, the Playwright/chromium browser tests;
+#   5. nbval again with numpy's highest CPU feature group disabled (NPY_DISABLE_CPU_FEATURES).
 # Exits non-zero if the build or any test fails, or if a test group collected nothing.
 # Extra arguments are passed to pytest (e.g. -x, -k browser).
 source "$(dirname "${BASH_SOURCE[0]}")/_common.sh"
@@ -31,17 +32,44 @@ if [[ $build_status == 0 ]]; then
   bash "$ROOT/scripts/build-student.sh" || build_status=$?
 fi
 
-log "Running pytest: unit tests, nbval over book/, built-HTML checks, browser test"
-start=$SECONDS
 test_status=0
+log "ruff (pyflakes rules, pyproject.toml) over specdec, tests, scripts and benchmarks"
+ruff check specdec tests scripts benchmarks || test_status=1
+
+log "Running pytest: unit tests, specdec's doctests, nbval over book/, built-HTML checks, browser tests"
+start=$SECONDS
 # pytest-xdist: one worker per core (at most 4; each may start a Chromium). The
 # scheduler in tests/conftest.py keeps a notebook's cells on one worker and
 # spreads every other test. SPECDEC_TEST_WORKERS=0 runs everything in one process.
-SPECDEC_FULL_TEST_RUN=1 python -m pytest tests book \
-  --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
+SPECDEC_FULL_TEST_RUN=1 python -m pytest tests book specdec \
+  --doctest-modules --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
   -n "${SPECDEC_TEST_WORKERS:-auto}" --maxprocesses 4 \
   -p no:cacheprovider -q -ra "$@" || test_status=$?
 log "pytest finished in $((SECONDS - start)) s (exit status $test_status)"
+
+# The stored outputs must not depend on the SIMD kernels numpy picked on the
+# machine that wrote them: run nbval again with this machine's highest CPU
+# feature group disabled (scripts/numpy_dispatch.py reads it from numpy).
+disable="$(python scripts/numpy_dispatch.py)"
+if [[ -z "$disable" ]]; then
+  log "numpy dispatches to no SIMD target beyond its baseline here: no second dispatch to test"
+elif [[ $test_status == 0 ]]; then
+  log "nbval again under a second numpy dispatch: NPY_DISABLE_CPU_FEATURES=\"$disable\""
+  NPY_DISABLE_CPU_FEATURES="$disable" python - "$disable" <<'PY' || test_status=1
+import sys
+from numpy._core._multiarray_umath import __cpu_features__ as features
+still = [name for name in sys.argv[1].split() if features.get(name)]
+if still:
+    sys.exit(f"NPY_DISABLE_CPU_FEATURES did not disable {still}")
+PY
+  start=$SECONDS
+  second=0
+  NPY_DISABLE_CPU_FEATURES="$disable" python -m pytest book \
+    --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
+    -n "${SPECDEC_TEST_WORKERS:-auto}" --maxprocesses 4 -p no:cacheprovider -q -ra || second=$?
+  log "nbval under the second dispatch finished in $((SECONDS - start)) s (exit status $second)"
+  if [[ $second != 0 ]]; then test_status=$second; fi
+fi
 
 if [[ $test_status == 5 ]]; then
   die "pytest collected no tests: that is a failure, not a pass"

@@ -8,7 +8,8 @@ SPECDEC_CHROMIUM
     The chromium executable for the browser test (default ``/usr/bin/chromium``).
 SPECDEC_FULL_TEST_RUN
     Set to 1 by ``scripts/run-tests.sh``: then every test group (unit tests,
-    nbval for every notebook with code, built-HTML checks, browser test) must
+    specdec's doctests, nbval for every notebook with code, built-HTML checks,
+    browser test) must
     have been collected, otherwise the run fails instead of silently passing
     on less than everything.
 """
@@ -151,6 +152,8 @@ def _incomplete_run(config, files) -> str | None:
     if not any(p.name.startswith("test_") and p.parent == ROOT / "tests" and p.name not in
                ("test_built_html.py", "test_browser.py") for p in files):
         problems.append("no specdec unit tests collected from tests/")
+    if not any(ROOT / "specdec" in p.parents for p in files):
+        problems.append("no doctests collected from specdec/ (run pytest with --doctest-modules specdec)")
     for notebook in _notebooks_with_code():
         if notebook.resolve() not in files:
             problems.append(f"nbval collected nothing from {notebook.relative_to(ROOT)} (run pytest with --nbval)")

@@ -1,31 +1,103 @@
 """Book-wide rules on the notebook files themselves (no execution, no build needed).
 
 - every toc entry has a source, and none is still a placeholder page;
-- ``nbval-ignore-output`` is used only on widget cells or explicit timing
-  measurements (so nbval's strict comparison is not silently weakened);
+- ``nbval-ignore-output`` only on cells tagged ``measurement`` (a wall-clock
+  timing on the reader's machine), never ``nbval-skip``: nbval's strict
+  comparison is not silently weakened;
 - no stored error output outside cells tagged ``raises-exception``;
-- the API page lists every public specdec module (``scripts/gen_api_page.py``).
+- stored outputs carry no kernel state (no widget views or widget state:
+  explorers store their static snapshot) and numbers at no more digits than
+  they are reproducible to across CPUs (:func:`test_no_float_beyond_12_significant_digits`);
+- computed numbers reach the prose through ``{eval}`` roles only (no glue);
+- the API reference has one page per public specdec module, all in the toc;
+- ``scripts/execute_notebooks.py`` leaves an unchanged notebook byte-identical.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import json
+import pkgutil
 import re
 import subprocess
 import sys
 
 import nbformat
 import pytest
+import yaml
 
-from conftest import ROOT, source_of, toc_docnames
+from conftest import ROOT, source_of
 
-WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
-WIDGET_SOURCE = re.compile(r"\bwidgets\.|_explorer\(|\binteract(ive)?\(")
-TIMING = re.compile(r"perf_counter|timeit|time\.time|process_time|monotonic|measure", re.I)
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 PLACEHOLDER = re.compile(r"This (chapter|page) is being written", re.I)
+
+# A float literal as Python, numpy and our tables print it: digits with a decimal
+# point (optionally an exponent), not part of a longer word, version or path.
+FLOAT = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d*|\.\d+)(?:[eE][-+]?\d+)?(?![\w.])")
+MAX_DIGITS = 14  # 15 or more significant digits is a failure (the rule is "at most 12")
 
 
 def notebooks():
-    return sorted(p for p in (ROOT / "book").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+    return sorted(p for p in (ROOT / "book").rglob("*.ipynb")
+                  if ".ipynb_checkpoints" not in p.parts and "_build" not in p.parts)
+
+
+def significant_digits(literal: str) -> int:
+    """Significant digits of a float literal: ``3.6892800000000006`` has 17, ``0.0044`` has 2."""
+    mantissa = re.split(r"[eE]", literal.lstrip("+-"))[0]
+    digits = mantissa.replace(".", "").lstrip("0")
+    return len(digits)
+
+
+def output_texts(nb) -> list[tuple[str, str]]:
+    """(where, text) for every stored text a reader or nbval sees; widget state and images excepted."""
+    texts = []
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type == "markdown":
+            for entry in cell.metadata.get("user_expressions", []) or []:
+                data = entry.get("result", {}).get("data", {})
+                for mime, value in data.items():
+                    texts.append((f"cell {index} {{eval}}`{entry.get('expression')}` {mime}", "".join(value) if isinstance(value, list) else str(value)))
+            continue
+        if cell.cell_type != "code":
+            continue
+        for output in cell.get("outputs", []):
+            if "text" in output:
+                texts.append((f"cell {index} stream", "".join(output["text"]) if isinstance(output["text"], list) else output["text"]))
+            for mime, value in output.get("data", {}).items():
+                if mime.startswith("image/") or mime in (WIDGET_VIEW, WIDGET_STATE):
+                    continue
+                value = "".join(value) if isinstance(value, list) else value
+                if not isinstance(value, str):
+                    value = json.dumps(value)
+                value = re.sub(r"data:image/[a-z+]+;base64,[A-Za-z0-9+/=]+", "", value)  # embedded pictures
+                texts.append((f"cell {index} {mime}", value))
+    return texts
+
+
+def test_significant_digits_counts_like_a_person():
+    """The digit counter behind the float scan (so the scan cannot pass by miscounting)."""
+    assert significant_digits("3.6892800000000006") == 17
+    assert significant_digits("0.26214400000000015") == 17
+    assert significant_digits("0.0044") == 2
+    assert significant_digits("1.5477724766094554e-05") == 17
+    assert significant_digits("-12.5") == 3
+    found = FLOAT.findall("(11529/3125, 3.68928, True) v1.2.3 x2.5 np.float64(0.1)")
+    assert found == ["3.68928", "0.1"]
+
+
+@pytest.mark.parametrize("path", notebooks(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_float_beyond_12_significant_digits(path):
+    """No stored output shows a computed float at 15+ significant digits (they differ in the last bit across CPUs)."""
+    nb = nbformat.read(path, as_version=4)
+    bad = []
+    for where, text in output_texts(nb):
+        for literal in FLOAT.findall(text):
+            if significant_digits(literal) > MAX_DIGITS:
+                bad.append(f"{where}: {literal}")
+    assert not bad, (f"{path.relative_to(ROOT)}: floats stored at full precision (round them to the precision "
+                     "they mean, e.g. f\"{x:.4f}\" or round(x, 12)):\n  " + "\n  ".join(bad[:20]))
 
 
 def test_every_toc_entry_has_a_real_source(docname):
@@ -37,17 +109,20 @@ def test_every_toc_entry_has_a_real_source(docname):
 
 
 @pytest.mark.parametrize("path", notebooks(), ids=lambda p: str(p.relative_to(ROOT)))
-def test_nbval_ignore_output_only_on_widgets_or_timing(path):
+def test_nbval_ignore_output_only_on_measurements(path):
+    """Only a cell tagged ``measurement`` (wall-clock timing) may skip nbval's comparison."""
     nb = nbformat.read(path, as_version=4)
     bad = []
     for index, cell in enumerate(nb.cells):
-        if cell.cell_type != "code" or "nbval-ignore-output" not in cell.metadata.get("tags", []):
-            continue
-        has_widget = any(WIDGET_MIME in out.get("data", {}) for out in cell.get("outputs", [])) \
-            or bool(WIDGET_SOURCE.search(cell.source))
-        if not has_widget and not TIMING.search(cell.source):
-            bad.append(f"cell {index}: {cell.source.strip().splitlines()[0][:80] if cell.source.strip() else '(empty)'}")
-    assert not bad, f"{path.relative_to(ROOT)}: nbval-ignore-output on a cell that is neither a widget nor a timing measurement:\n  " + "\n  ".join(bad)
+        tags = cell.metadata.get("tags", [])
+        first = cell.source.strip().splitlines()[0][:80] if cell.source.strip() else "(empty)"
+        if "nbval-skip" in tags:
+            bad.append(f"cell {index} is tagged nbval-skip: {first}")
+        if "nbval-ignore-output" in tags and "measurement" not in tags:
+            bad.append(f"cell {index} ignores its output but is not a measurement: {first}")
+        if "measurement" in tags and "nbval-ignore-output" not in tags:
+            bad.append(f"cell {index} is a measurement but nbval compares its (machine-dependent) output: {first}")
+    assert not bad, f"{path.relative_to(ROOT)}:\n  " + "\n  ".join(bad)
 
 
 @pytest.mark.parametrize("path", notebooks(), ids=lambda p: str(p.relative_to(ROOT)))
@@ -63,86 +138,135 @@ def test_no_stored_errors(path):
     assert not bad, f"{path.relative_to(ROOT)}: stored error outputs (re-execute with scripts/execute_notebooks.py):\n  " + "\n  ".join(bad)
 
 
-def test_api_page_lists_every_module():
-    """book/appendix/api.md is what scripts/gen_api_page.py generates now."""
-    result = subprocess.run([sys.executable, str(ROOT / "scripts" / "gen_api_page.py"), "--check"],
-                            capture_output=True, text=True, cwd=ROOT)
-    assert result.returncode == 0, result.stderr or result.stdout
+@pytest.mark.parametrize("path", notebooks(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_kernel_state_stored(path):
+    """No widget state or live widget view in the file: explorers store a static snapshot."""
+    nb = nbformat.read(path, as_version=4)
+    assert "widgets" not in nb.metadata, f"{path.relative_to(ROOT)}: widget state stored in the notebook metadata"
+    views = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"
+             for o in c.get("outputs", []) if WIDGET_VIEW in o.get("data", {})]
+    assert not views, (f"{path.relative_to(ROOT)}: cells {views} store a live widget view (an explorer without "
+                       "a text/html snapshot, or a notebook not written by scripts/execute_notebooks.py)")
+
+
+@pytest.mark.parametrize("path", notebooks(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_prose_numbers_use_eval_roles(path):
+    """Computed numbers reach the prose as {eval} roles; glue (which JupyterLab cannot show) is gone."""
+    nb = nbformat.read(path, as_version=4)
+    bad = []
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type == "markdown" and re.search(r"\{glue(:\w+)?\}", cell.source):
+            bad.append(f"cell {index}: a {{glue}} role or directive")
+        if cell.cell_type == "code" and re.search(r"\bglue\(|from myst_nb import glue", cell.source):
+            bad.append(f"cell {index}: calls glue()")
+    assert not bad, f"{path.relative_to(ROOT)}:\n  " + "\n  ".join(bad)
+
+
+def _public_modules() -> list[str]:
+    import specdec
+
+    return sorted(m.name for m in pkgutil.iter_modules(specdec.__path__) if not m.name.startswith("_"))
+
+
+def test_api_reference_has_a_page_per_public_module():
+    """book/appendix/api/<module>.md documents each public module, and _toc.yml lists every page."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    listed = []
+
+    def walk(entries):
+        for entry in entries or []:
+            if entry.get("file", "").startswith("book/appendix/api/"):
+                listed.append(entry["file"].rsplit("/", 1)[1])
+            walk(entry.get("sections"))
+            walk(entry.get("chapters"))
+
+    for part in toc.get("parts", []):
+        walk(part.get("chapters"))
+    pages = sorted(p.stem for p in (ROOT / "book" / "appendix" / "api").glob("*.md"))
+    modules = _public_modules()
+    assert pages == modules, f"API pages {pages} != public modules {modules}"
+    assert sorted(listed) == modules, f"_toc.yml lists API pages {sorted(listed)}, expected {modules}"
+    index = (ROOT / "book" / "appendix" / "api.md").read_text()
+    for name in modules:
+        page = (ROOT / "book" / "appendix" / "api" / f"{name}.md").read_text()
+        assert f".. automodule:: specdec.{name}" in page, f"api/{name}.md does not document specdec.{name}"
+        assert re.search(rf"^\s+{name}\s*$", index, re.M), f"the API index's summary table misses {name}"
 
 
 # --------------------------------------------------------------------------
-# scripts/execute_notebooks.py: stored widget ids do not change between runs
+# scripts/execute_notebooks.py
 # --------------------------------------------------------------------------
 def _load_execute_script():
-    import importlib.util
-
     spec = importlib.util.spec_from_file_location("execute_notebooks", ROOT / "scripts" / "execute_notebooks.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-def _widget_notebook(ids):
-    """A notebook shaped like an executed one: a displayed box holding a slider, plus a layout."""
-    import nbformat
-
-    box, slider, layout, orphan = ids
-    state = {
-        slider: {"model_name": "IntSliderModel", "state": {"layout": f"IPY_MODEL_{layout}", "value": 3}},
-        orphan: {"model_name": "LayoutModel", "state": {"width": "10px"}},
-        box: {"model_name": "VBoxModel", "state": {"children": [f"IPY_MODEL_{slider}"], "layout": f"IPY_MODEL_{layout}"}},
-        layout: {"model_name": "LayoutModel", "state": {"width": None}},
-    }
+def test_tidy_keeps_the_snapshot_and_drops_kernel_state():
+    """An explorer's output keeps its text/html snapshot, loses the live view; widget state goes."""
+    script = _load_execute_script()
     nb = nbformat.v4.new_notebook()
-    cell = nbformat.v4.new_code_cell("w", id="cell-0")
-    cell.outputs = [nbformat.v4.new_output("display_data", data={
-        "application/vnd.jupyter.widget-view+json": {"model_id": box, "version_major": 2, "version_minor": 0},
-        "text/plain": "VBox()"})]
+    cell = nbformat.v4.new_code_cell("explorer")
+    cell.outputs = [
+        nbformat.v4.new_output("display_data", data={WIDGET_VIEW: {"model_id": "f" * 32}, "text/plain": "X()",
+                                                     "text/html": "<div>snapshot</div>"}),
+        nbformat.v4.new_output("display_data", data={WIDGET_VIEW: {"model_id": "e" * 32}, "text/plain": "Y()"}),
+    ]
+    cell.metadata["execution"] = {"iopub.status.busy": "2026"}
     nb.cells = [cell]
-    nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {
-        "state": state, "version_major": 2, "version_minor": 0}}
-    return nb
+    nb.metadata["widgets"] = {WIDGET_STATE: {"state": {}}}
+    script.tidy(nb)
+    assert "widgets" not in nb.metadata and "execution" not in cell.metadata
+    assert set(cell.outputs[0]["data"]) == {"text/plain", "text/html"}
+    assert WIDGET_VIEW in cell.outputs[1]["data"]  # nothing static to keep: left for the test above to flag
 
 
-def test_stable_widget_ids_do_not_depend_on_the_kernel_ids():
-    """Two runs whose kernels picked different random ids store the same notebook."""
-    import nbformat
-
-    script = _load_execute_script()
-    first = _widget_notebook(["a" * 32, "b" * 32, "c" * 32, "d" * 32])
-    second = _widget_notebook(["9" * 32, "8" * 32, "7" * 32, "6" * 32])
-    assert script.stable_widget_ids(first, "book/x.ipynb") == 4
-    assert script.stable_widget_ids(second, "book/x.ipynb") == 4
-    assert nbformat.writes(first) == nbformat.writes(second)
-    # references still point at the right models, and the displayed view is model 0
-    state = first.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
-    view_id = first.cells[0].outputs[0]["data"]["application/vnd.jupyter.widget-view+json"]["model_id"]
-    assert state[view_id]["model_name"] == "VBoxModel"
-    slider_id = state[view_id]["state"]["children"][0].removeprefix("IPY_MODEL_")
-    assert state[slider_id]["model_name"] == "IntSliderModel"
-    assert state[slider_id]["state"]["layout"] == state[view_id]["state"]["layout"]
-    # another notebook gets other ids
-    third = _widget_notebook(["a" * 32, "b" * 32, "c" * 32, "d" * 32])
-    script.stable_widget_ids(third, "book/y.ipynb")
-    assert nbformat.writes(third) != nbformat.writes(first)
+def test_executor_stores_eval_values_and_is_byte_stable(tmp_path):
+    """Two runs of the executor on the same notebook write the same bytes, with the {eval} values stored."""
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell("import numpy as np\nx = np.float64(0.1) + np.float64(0.2)\nx"),
+        nbformat.v4.new_markdown_cell("x is about {eval}`f'{x:.3f}'`; twice {eval}`f'{2 * x:.1f}'`."),
+    ]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    path = tmp_path / "scratch.ipynb"
+    nbformat.write(nb, path)
+    script = ROOT / "scripts" / "execute_notebooks.py"
+    for _ in range(2):
+        subprocess.run([sys.executable, str(script), str(path)], check=True, capture_output=True, text=True)
+        if _ == 0:
+            first = path.read_bytes()
+    assert path.read_bytes() == first
+    stored = json.loads(first)["cells"][1]["metadata"]["user_expressions"]
+    assert [e["result"]["data"]["text/plain"] for e in stored] == ["'0.300'", "'0.6'"]
 
 
-def test_every_stored_widget_id_is_the_stable_one():
-    """The committed notebooks were written by the script (no random kernel ids left)."""
-    import copy
+def test_executor_fails_on_a_failing_expression(tmp_path):
+    """An {eval} expression that raises makes the executor exit non-zero and leaves the file unchanged."""
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("broken {eval}`undefined_name + 1`")]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    path = tmp_path / "broken.ipynb"
+    nbformat.write(nb, path)
+    before = path.read_bytes()
+    result = subprocess.run([sys.executable, str(ROOT / "scripts" / "execute_notebooks.py"), str(path)],
+                            capture_output=True, text=True)
+    assert result.returncode == 1
+    assert "undefined_name" in result.stderr
+    assert path.read_bytes() == before
 
-    import nbformat
 
-    script = _load_execute_script()
-    checked = 0
-    for path in sorted((ROOT / "book").rglob("*.ipynb")):
-        nb = nbformat.read(path, as_version=4)
-        if not nb.metadata.get("widgets"):
-            continue
-        again = copy.deepcopy(nb)
-        script.stable_widget_ids(again, path.relative_to(ROOT).as_posix())
-        assert nbformat.writes(again) == nbformat.writes(nb), (
-            f"{path.relative_to(ROOT)}: widget ids are not the stable ones; "
-            "re-execute it with scripts/execute_notebooks.py")
-        checked += 1
-    assert checked >= 10
+def test_inline_values_substitution_escapes_and_reports():
+    """The HTML build's substitution: plain text escaped, LaTeX as math, a missing value reported."""
+    spec = importlib.util.spec_from_file_location("inline_values", ROOT / "scripts" / "inline_values.py")
+    iv = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(iv)
+    results = {
+        "a": {"status": "ok", "data": {"text/plain": "'k_max = 5*'"}},
+        "b": {"status": "ok", "data": {"text/plain": "3/4", "text/latex": r"$\displaystyle \frac{3}{4}$"}},
+        "c": {"status": "error", "ename": "NameError", "evalue": "c"},
+    }
+    text, problems = iv.substitute("{eval}`a` and {eval}`b`, {eval}`c`, {eval}`d`", results)
+    assert text.startswith(r"k\_max = 5\* and $\frac{3}{4}$, {eval}`c`, {eval}`d`")
+    assert len(problems) == 2 and "NameError" in problems[0] and "no stored value" in problems[1]

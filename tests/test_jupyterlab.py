@@ -1,0 +1,192 @@
+"""The chapters as a reader sees them in JupyterLab (with jupyterlab-myst), driven by Playwright.
+
+For the first chapter of every part of ``_toc.yml`` (and any chapter named in
+``SPECDEC_LAB_CHAPTERS``, comma-separated docnames), on a copy of ``book/`` so
+that JupyterLab cannot touch the repository:
+
+1. **Opened, before anything runs** (the notebook is untrusted): every
+   computed value of the prose is shown (the stored ``{eval}`` results), no
+   MyST role or directive syntax is on screen, figures are images, and
+   explorers show their static snapshot, never a widget's ``repr``.
+2. **After Run All**: no cell raised, the prose shows the values a fresh kernel
+   computes (the same as stored), and every explorer is a live widget.
+
+A screenshot of each state is saved in ``_build/screenshots/jupyterlab-*.png``.
+The test needs ``jupyterlab`` and ``jupyterlab_myst`` (requirements.txt) and
+Debian's chromium.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+import yaml
+
+from conftest import CHROMIUM, ROOT
+
+sys.path.insert(0, str(ROOT / "scripts"))
+import inline_values  # noqa: E402
+
+SCREENSHOTS = ROOT / "_build" / "screenshots"
+RAW_SYNTAX = re.compile(r"\{(eval|glue|glue:text|glue:figure|numref|ref|doc|math)\}`|```\{|:::\{|^:(label|alt|name|class):", re.M)
+WIDGET_REPR = re.compile(r"\w+Explorer\(children=|VBox\(children=|HBox\(children=")
+
+
+def lab_chapters() -> list[str]:
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    names = []
+    for part in toc.get("parts", []):
+        for entry in part.get("chapters", []):
+            docname = entry.get("file", "")
+            if (ROOT / f"{docname}.ipynb").exists():
+                names.append(docname)
+                break
+    extra = [n.strip() for n in os.environ.get("SPECDEC_LAB_CHAPTERS", "").split(",") if n.strip()]
+    return list(dict.fromkeys(names + extra))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """A JupyterLab server on a copy of book/, with windowing off so every cell is in the page."""
+    try:
+        import jupyterlab  # noqa: F401
+        import jupyterlab_myst  # noqa: F401
+    except ImportError:
+        pytest.fail("jupyterlab and jupyterlab_myst are needed: pip install -r requirements.txt", pytrace=False)
+    root = tmp_path_factory.mktemp("lab")
+    shutil.copytree(ROOT / "book", root / "book", ignore=shutil.ignore_patterns("_build", ".ipynb_checkpoints"))
+    settings = root / "settings"
+    (settings / "@jupyterlab" / "notebook-extension").mkdir(parents=True)
+    (settings / "@jupyterlab" / "notebook-extension" / "tracker.jupyterlab-settings").write_text(
+        json.dumps({"windowingMode": "none"}))
+    (settings / "@jupyterlab" / "apputils-extension").mkdir(parents=True)
+    (settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings").write_text(
+        json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+    port = _free_port()
+    log = open(root / "lab.log", "w")
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(root / "config"), JUPYTER_RUNTIME_DIR=str(root / "runtime"))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", "--ip=127.0.0.1", f"--port={port}",
+         "--IdentityProvider.token=", "--ServerApp.password=", "--ServerApp.disable_check_xsrf=True",
+         f"--ServerApp.root_dir={root}", f"--LabApp.user_settings_dir={settings}",
+         f"--LabApp.workspaces_dir={root / 'workspaces'}", "--LabApp.news_url=", "--ServerApp.open_browser=False"],
+        stdout=log, stderr=subprocess.STDOUT, env=env)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(120):
+            try:
+                urllib.request.urlopen(f"{url}/api", timeout=1)
+                break
+            except OSError:
+                if proc.poll() is not None:
+                    pytest.fail(f"jupyter lab exited: {(root / 'lab.log').read_text()[-2000:]}", pytrace=False)
+                time.sleep(0.5)
+        else:
+            pytest.fail("jupyter lab did not start within 60 s", pytrace=False)
+        yield url, root
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+def _expected_values(path: pathlib.Path) -> list[str]:
+    nb = json.loads(path.read_text())
+    values = []
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "markdown":
+            for result in inline_values.stored_results(cell).values():
+                values.append(inline_values.plain_text(result))
+    return values
+
+
+def _notebook_text(page) -> str:
+    return page.inner_text(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook")
+
+
+def _markdown_text(page) -> str:
+    return "\n".join(page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-MarkdownCell .jp-RenderedMarkdown, "
+                                  ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-MarkdownCell .myst").all_inner_texts())
+
+
+def _run_all(page, timeout_s: float = 240.0) -> None:
+    page.click("li.lm-MenuBar-item:has-text('Run')")
+    page.click("li.lm-Menu-item:has-text('Run All Cells')")
+    deadline = time.time() + timeout_s
+    time.sleep(2)
+    while time.time() < deadline:
+        busy = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-InputPrompt:has-text('[*]')").count()
+        if busy == 0:
+            return
+        time.sleep(1)
+    raise AssertionError(f"Run All did not finish within {timeout_s:.0f} s")
+
+
+@pytest.mark.parametrize("chapter", lab_chapters())
+def test_chapter_in_jupyterlab(lab, browser, chapter):
+    docname = chapter
+    url, root = lab
+    path = root / f"{docname}.ipynb"
+    expected = _expected_values(path)
+    nb = json.loads(path.read_text())
+    n_explorers = sum(1 for c in nb["cells"] if c["cell_type"] == "code"
+                      for o in c.get("outputs", []) if "specdec-explorer" in "".join(o.get("data", {}).get("text/html", "")))
+    n_figures = sum(1 for c in nb["cells"] if c["cell_type"] == "code" and c.get("metadata", {}).get("mystnb", {}).get("figure"))
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    shot = docname.replace("/", "-")
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(f"{url}/lab/tree/{docname}.ipynb?reset", wait_until="domcontentloaded")
+        page.wait_for_selector(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell", timeout=90_000)
+        page.wait_for_timeout(4000)   # jupyterlab-myst renders the Markdown cells asynchronously
+        page.screenshot(path=str(SCREENSHOTS / f"jupyterlab-{shot}-opened.png"))
+        markdown = _markdown_text(page)
+        text = _notebook_text(page)
+        raw = sorted(set(m.group(0) for m in RAW_SYNTAX.finditer(markdown)))
+        assert not raw, f"{docname}: MyST syntax shown as text in JupyterLab: {raw[:10]}"
+        assert not WIDGET_REPR.search(text), f"{docname}: an explorer shows its repr instead of its snapshot"
+        broken = sorted(set(re.findall(r"\b(?:fig|tab|eq|sec)-[a-z0-9-]+\b", markdown)))
+        assert not broken, f"{docname}: cross-references JupyterLab cannot resolve show as labels: {broken[:10]}"
+        missing = [v for v in expected if v not in markdown]
+        assert not missing, f"{docname}: computed values not shown before running: {missing[:10]}"
+        images = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output img").count()
+        assert images >= n_figures, f"{docname}: {images} images shown, {n_figures} figure cells"
+
+        _run_all(page)
+        page.wait_for_timeout(3000)
+        page.screenshot(path=str(SCREENSHOTS / f"jupyterlab-{shot}-run.png"), full_page=False)
+        tracebacks = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) [data-mime-type='application/vnd.jupyter.stderr']").all_inner_texts()
+        tracebacks = [t for t in tracebacks if "Traceback" in t or "Error" in t]
+        assert not tracebacks, f"{docname}: cells raised in JupyterLab: {tracebacks[0][:500]}"
+        markdown = _markdown_text(page)
+        missing = [v for v in expected if v not in markdown]
+        assert not missing, f"{docname}: after Run All the prose does not show the stored values: {missing[:10]}"
+        live = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jupyter-widgets.widget-slider, "
+                            ".jp-NotebookPanel:not(.lm-mod-hidden) .jupyter-widgets .widget-slider").count()
+        if n_explorers:
+            assert live >= n_explorers, f"{docname}: {n_explorers} explorers but {live} live sliders after running"
+        assert not errors, f"{docname}: JavaScript errors in JupyterLab: {errors[:3]}"
+    finally:
+        context.close()

@@ -1,0 +1,123 @@
+"""Every chapter has the guide's spine, so a reader always knows where they are.
+
+The nine parts (``/shared/GUIDE.md`` section 2): title and overview, **Setup**
+(one visible import cell), derivation, compute, **figure** (a static figure
+with a caption and alt text), **Rebuild it** (an explorer), **Where the source
+differs** (only when it does), **Summary**, **Exercises**. The bold ones are
+checked here as level-2 headings in this order; figures must have a caption,
+a name and alt text (``mystnb`` cell metadata); headings carry no math or
+LaTeX (it shows raw in the sidebar and the browser tab).
+"""
+
+from __future__ import annotations
+
+import re
+
+import nbformat
+import pytest
+
+from conftest import ROOT, toc_docnames
+
+REQUIRED = ["Setup", "Rebuild it", "Summary", "Exercises"]
+DIFFERS = re.compile(r"^Where the (sources?|literature|engines?) differs?$")
+NOT_CHAPTERS = ("book/intro", "book/appendix/")
+
+
+def chapters() -> list[str]:
+    return [d for d in toc_docnames() if (ROOT / f"{d}.ipynb").exists() and not d.startswith(NOT_CHAPTERS)]
+
+
+def headings(nb) -> list[tuple[int, int, str]]:
+    """(cell index, level, text) of every Markdown heading, outside code fences."""
+    found = []
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type != "markdown":
+            continue
+        fenced = False
+        for line in cell.source.splitlines():
+            if line.startswith(("```", ":::")):
+                fenced = not fenced if line.strip() in ("```", ":::") or not fenced else fenced
+                continue
+            match = re.match(r"^(#{1,6}) (.+?)\s*$", line)
+            if match and not fenced:
+                found.append((index, len(match.group(1)), match.group(2)))
+    return found
+
+
+@pytest.mark.parametrize("chapter", chapters())
+def test_chapter_follows_the_spine(chapter):
+    nb = nbformat.read(ROOT / f"{chapter}.ipynb", as_version=4)
+    heads = headings(nb)
+    assert heads and heads[0][1] == 1, f"{chapter}: the first heading must be the chapter title (# ...)"
+    level2 = [(i, text) for i, level, text in heads if level == 2]
+    names = [text for _, text in level2]
+    for name in REQUIRED:
+        assert name in names, f"{chapter}: no '## {name}' section (sections: {names})"
+    order = [names.index(n) for n in REQUIRED]
+    assert order == sorted(order), f"{chapter}: sections out of order: {names}"
+    differs = [n for n in names if DIFFERS.match(n)]
+    if differs:
+        at = names.index(differs[0])
+        assert names.index("Rebuild it") < at < names.index("Summary"), f"{chapter}: '{differs[0]}' must sit between 'Rebuild it' and 'Summary'"
+    assert names[-1] == "Exercises", f"{chapter}: Exercises must be the last section"
+
+    setup_at = next(i for i, text in level2 if text == "Setup")
+    following = [c for c in nb.cells[setup_at + 1:] if c.cell_type == "code"]
+    assert following and "import specdec as sd" in following[0].source, f"{chapter}: the Setup section's first code cell must import specdec as sd"
+    assert "remove-input" not in following[0].metadata.get("tags", []), f"{chapter}: the Setup import cell must be visible"
+
+    rebuild_at = next(i for i, text in level2 if text == "Rebuild it")
+    next_section = min([i for i, text in level2 if i > rebuild_at] or [len(nb.cells)])
+    explorer = [c for c in nb.cells[rebuild_at:next_section] if c.cell_type == "code" and "sd.widgets." in c.source]
+    assert explorer, f"{chapter}: 'Rebuild it' has no explorer cell (sd.widgets....)"
+
+    figures = [c for c in nb.cells[:rebuild_at] if c.cell_type == "code" and c.metadata.get("mystnb", {}).get("figure")]
+    assert figures, f"{chapter}: no static figure (a code cell with mystnb figure metadata) before 'Rebuild it'"
+
+
+@pytest.mark.parametrize("chapter", chapters())
+def test_figures_have_caption_name_and_alt(chapter):
+    nb = nbformat.read(ROOT / f"{chapter}.ipynb", as_version=4)
+    bad = []
+    for index, cell in enumerate(nb.cells):
+        meta = cell.metadata.get("mystnb", {}) if cell.cell_type == "code" else {}
+        if not meta.get("figure"):
+            continue
+        figure, image = meta["figure"], meta.get("image", {})
+        if not figure.get("caption", "").strip() or not figure.get("name"):
+            bad.append(f"cell {index}: figure without caption or name")
+        if len(image.get("alt", "").strip()) < 20:
+            bad.append(f"cell {index}: figure without a real alt text")
+        if re.search(r"\{(eval|glue)", figure.get("caption", "")):
+            bad.append(f"cell {index}: a computed value in a caption (captions are not evaluated)")
+    assert not bad, f"{chapter}:\n  " + "\n  ".join(bad)
+
+
+@pytest.mark.parametrize("chapter", [d for d in toc_docnames() if (ROOT / f"{d}.ipynb").exists()])
+def test_headings_and_link_texts_have_no_math(chapter):
+    """Math in a heading shows as raw LaTeX in the sidebar, the contents list and the browser tab."""
+    nb = nbformat.read(ROOT / f"{chapter}.ipynb", as_version=4)
+    bad = [f"cell {i}: {text}" for i, _, text in headings(nb) if "$" in text or "\\(" in text]
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type == "markdown":
+            bad += [f"cell {index}: link text {m}" for m in re.findall(r"\[[^\]]*\$[^\]]*\]\(", cell.source)]
+    assert not bad, f"{chapter}: math in headings or link texts:\n  " + "\n  ".join(bad)
+
+
+@pytest.mark.parametrize("chapter", chapters())
+def test_no_references_jupyterlab_cannot_resolve(chapter):
+    """JupyterLab resolves a reference only to a label of the same notebook (an exercise's ``:label:`` or a
+    ``(label)=`` target); figures named in cell metadata, equations and other pages show as bare labels.
+    Write "the figure below", or link another chapter with a Markdown link to its ``.ipynb``."""
+    nb = nbformat.read(ROOT / f"{chapter}.ipynb", as_version=4)
+    text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    local = set(re.findall(r"^:label:\s*(\S+)", text, re.M)) | set(re.findall(r"^\(([\w-]+)\)=", text, re.M))
+    bad = []
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type != "markdown":
+            continue
+        for role, target in re.findall(r"\{(numref|ref|eq|doc|download)\}`([^`]+)`", cell.source):
+            label = re.sub(r"^.*<([^>]+)>$", r"\1", target).strip()
+            if role != "ref" or label not in local:
+                bad.append(f"cell {index}: {{{role}}}`{target}`")
+    assert not bad, f"{chapter}:\n  " + "\n  ".join(bad)
