@@ -206,6 +206,9 @@ def parse_time(value: Any, name: str = "time", unit: str = "ms") -> float:
             raise ValueError(f"{name} must be a finite duration; got {value!r}")
         shift = TIME_UNITS[src] - TIME_UNITS[unit]
         return x if shift == 0 else (x * 10.0 ** shift if shift > 0 else x / 10.0 ** (-shift))
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a duration: a number in {unit} or a string such as '12ms'; "
+                        f"got {_plain(value)}")
     return _real(value, name)
 
 
@@ -1247,7 +1250,7 @@ def _verdict(*, k, alpha, s_k, s_interval, best_k, best_s, be, be_length, margin
     if math.isfinite(wi_alpha) and wi_alpha > 0 and verdict != "do not speculate":
         reasons.append(f"the {wi:g}x rule needs alpha >= {wi_alpha:.3f} at k = {k} "
                        f"(mean acceptance length {float(expected_tokens(wi_alpha, k)):.2f})")
-    if s_interval is not None and s_interval[0] < 1.0 <= s_k:
+    if s_interval is not None and s_interval[0] < 1.0 <= s_interval[1]:
         reasons.append(f"uncertain: over the {conf:.0%} alpha interval the speedup ranges {s_interval[0]:.2f} .. "
                        f"{s_interval[1]:.2f}, across break-even; collect more rounds")
     if verdict == "speculate":
