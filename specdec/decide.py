@@ -574,6 +574,11 @@ class Decision:
             text += f" ({self.confidence:.0%} interval {lo:.3f} .. {hi:.3f})"
         return text + f", from {self.alpha_source}"
 
+    def _mle_line(self) -> str:
+        a, lo, hi = self.alpha_mle
+        return (f"maximum-likelihood alpha from the per-position counts (accepted / (accepted + rounds that stopped "
+                f"before k)): {a:.3f} ({self.confidence:.0%} Wilson interval {lo:.3f} .. {hi:.3f})")
+
     def _cost_line(self) -> str:
         u = self.time_unit
         parts = [f"t0 = {_num(self.t0)} {u}",
@@ -607,6 +612,8 @@ class Decision:
     def __str__(self) -> str:
         lines = [f"Verdict: {self.verdict} ({self.speedup:.2f}x at k = {self.k})", ""]
         lines.append(self._alpha_line())
+        if self.alpha_mle is not None:
+            lines.append(self._mle_line())
         lines.append(f"E[L] = {self.expected_tokens:.2f} tokens per round at k = {self.k}")
         lines.append(self._cost_line())
         sp = f"speedup at k = {self.k}: {self.speedup:.2f}x"
@@ -658,6 +665,8 @@ class Decision:
         out = [f"**Verdict: {self.verdict}** ({self.speedup:.2f}x at k = {self.k})", "",
                "| | value | how |", "|---|---|---|"]
         out += [f"| {a} | {b} | {c} |" for a, b, c in rows]
+        if self.alpha_mle is not None:
+            out += ["", self._mle_line()[0].upper() + self._mle_line()[1:] + "."]
         sens = self._sensitivity_line()
         if sens:
             out += ["", f"Sensitivity: {sens}."]

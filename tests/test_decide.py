@@ -194,6 +194,9 @@ def test_per_position_counts_give_the_mle_of_the_per_round_log():
     assert d.per_position["conditional"] == pytest.approx(cond, rel=1e-15)
     assert abs(d.alpha - 0.8) < 0.02 and abs(d.alpha_mle[0] - 0.8) < 0.02
     assert d.warnings == ()
+    assert "maximum-likelihood alpha from the per-position counts" in str(d)
+    assert f"{d.alpha_mle[0]:.3f}" in d.to_markdown()
+    assert json.loads(d.to_json())["alpha_mle"]["alpha"] == pytest.approx(s / (s + f), rel=1e-11)
 
 
 def test_vllm_metric_names_with_and_without_total_and_other_keys_ignored():
