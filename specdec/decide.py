@@ -670,7 +670,8 @@ class Decision:
         sens = self._sensitivity_line()
         if sens:
             out += ["", f"Sensitivity: {sens}."]
-        out += ["", "| k | E[L] | t_verify (" + u + ") | speedup |", "|---:|---:|---:|---:|"]
+        out += ["", "Speedup by k under the verification model:", "",
+                "| k | E[L] | t_verify model (" + u + ") | speedup |", "|---:|---:|---:|---:|"]
         shown = [r for r in self.speedup_by_k if r["k"] <= max(self.k, self.best_k) + 3]
         for r in shown:
             mark = " **(best)**" if r["k"] == self.best_k else (" (measured)" if r["k"] == self.k else "")
