@@ -1,0 +1,5 @@
+"""``python -m specdec``: the package's command line (see :mod:`specdec.cli`)."""
+
+from .cli import main
+
+raise SystemExit(main())

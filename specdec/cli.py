@@ -1,0 +1,323 @@
+"""The command line: ``python -m specdec decide ...`` (also the ``specdec`` console script).
+
+One subcommand, ``decide``, the command-line face of :func:`specdec.decide.decide`.
+Run ``python -m specdec decide --help`` for the flags and a worked example.
+Invalid input exits with status 2 and a message naming the flag (or the field
+of the ``--from`` file); contradicting measurements are warnings, printed in
+the report (and, with ``--json``, also on standard error) and listed in the
+JSON ``warnings``.
+
+Defined in chapter "Decide for your service".
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import re
+import sys
+import textwrap
+from typing import Any, Mapping, Sequence
+
+from .decide import TIME_UNITS, decide, read_fields
+
+__all__ = ["main", "build_parser", "FIELDS"]
+
+#: Every field ``decide`` reads: the flag, and whether the value is a time (a
+#: string with a unit). ``--from FILE`` accepts the same names as keys (with
+#: ``_`` or ``-``).
+FIELDS = {
+    "t0": ("--t0", True),
+    "t_draft_step": ("--t-draft-step", True),
+    "t_draft_round": ("--t-draft-round", True),
+    "t_verify": ("--t-verify", True),
+    "t_overhead": ("--t-overhead", True),
+    "k": ("--k", False),
+    "mean_acceptance_length": ("--mean-acceptance-length", False),
+    "draft_acceptance_rate": ("--draft-acceptance-rate", False),
+    "counters": ("--counters", False),
+    "tpot_off": ("--tpot-off", True),
+    "tpot_on": ("--tpot-on", True),
+    "confidence": ("--confidence", False),
+    "k_max": ("--k-max", False),
+    "worth_it": ("--worth-it", False),
+}
+
+EPILOG = """\
+worked example (a 12 ms target step, 1.1 ms per draft step, a 14 ms
+verification pass at k = 4, and an engine printing a mean acceptance length
+of 3.1 and an acceptance rate of 0.62):
+
+  python -m specdec decide --t0 12ms --t-draft-step 1.1ms --t-verify 14ms \\
+      --k 4 --mean-acceptance-length 3.1 --draft-acceptance-rate 0.62
+
+{example_result}
+
+times      a number with its unit: s, ms, us (or \u00b5s), ns; e.g. 12ms, 1.1ms, 850us
+draft      --t-draft-step is ONE draft step; --t-draft-round is all k steps of a
+           round; give either (both: they are cross-checked, the round is used)
+several k  repeat --t-verify with K:TIME, e.g. --t-verify 4:14ms --t-verify 6:15.5ms;
+           verification is then fitted as a + b k by least squares. A bare
+           --t-verify TIME is the time at --k. --k is the draft length at which
+           acceptance was measured.
+acceptance --counters FILE (JSON, TOML, or a saved vLLM /metrics page), or
+           --mean-acceptance-length (vLLM "Mean acceptance length", SGLang
+           "accept len": both count the bonus token), or --draft-acceptance-rate
+           (vLLM "Draft acceptance rate", accepted/drafted, 0.62 or 62%; not
+           SGLang's "accept rate", which is accept len / (k + 1)). Given
+           together, they are cross-checked; alpha comes from the counters, else
+           the length, else the rate.
+--from     the same fields from a TOML or JSON file (times as strings with
+           units; flags given on the command line override the file), e.g.
+             t0 = "12ms"
+             t_draft_step = "1.1ms"
+             t_verify = {4 = "14ms", 6 = "15.5ms"}
+             k = 4
+             mean_acceptance_length = 3.1
+exit status 0 with a verdict (warnings included); 2 on invalid input.
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose help computes the worked example's result when it is shown."""
+
+    def format_help(self) -> str:
+        text = super().format_help()
+        if "{example_result}" in text:
+            text = text.replace("{example_result}", _example_result())
+        return text
+
+
+def _example_result() -> str:
+    """The worked example's figures, computed when the help is shown (never typed in)."""
+    d = decide(t0="12ms", t_draft_step="1.1ms", t_verify="14ms", k=4, mean_acceptance_length=3.1,
+               draft_acceptance_rate=0.62)
+    text = (f"It reports alpha = {d.alpha:.3f} (E[L] = {d.expected_tokens:.2f} at k = {d.k}), a round of "
+            f"{d.t_round:.3g} ms, a speedup of {d.speedup:.2f}x, best k = {d.best_k} ({d.best_speedup:.2f}x with "
+            f"verification constant in k), a break-even alpha of {d.break_even_alpha:.3f}, the verdict "
+            f"\"{d.verdict}\", and this warning: {d.warnings[0]}")
+    return textwrap.fill(text, width=78)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``python -m specdec`` (subcommand ``decide``)."""
+    parser = _Parser(prog="specdec", description="Speculative decoding, costed: the package's command line.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    p = sub.add_parser(
+        "decide", help="does speculative decoding pay for my service? (from engine metrics and measured times)",
+        description="From an engine's acceptance metrics and a few measured times to a verdict: alpha, E[L], the "
+                    "speedup at the measured k, the best k, the break-even alpha and the margin to it.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--from", dest="from_file", metavar="FILE", help="read the fields below from a TOML or JSON file")
+    g = p.add_argument_group("times (each with a unit: s, ms, us)")
+    g.add_argument("--t0", metavar="TIME", help="one plain target decode step at the operating batch")
+    g.add_argument("--t-draft-step", metavar="TIME", help="ONE draft step (one draft token)")
+    g.add_argument("--t-draft-round", metavar="TIME", help="all k draft steps of a round together")
+    g.add_argument("--t-verify", metavar="[K:]TIME", action="append",
+                   help="the verification pass at --k, or at K (repeat for several k)")
+    g.add_argument("--t-overhead", metavar="TIME", help="per-round overhead (sampling, rollback); default 0")
+    g.add_argument("--tpot-off", metavar="TIME", help="measured time per output token, speculation off")
+    g.add_argument("--tpot-on", metavar="TIME", help="measured time per output token, speculation on")
+    a = p.add_argument_group("acceptance")
+    a.add_argument("--k", type=int, metavar="K", help="draft tokens per round when acceptance was measured")
+    a.add_argument("--mean-acceptance-length", type=float, metavar="L",
+                   help="tokens per round, bonus token counted, in [1, k + 1]")
+    a.add_argument("--draft-acceptance-rate", metavar="R", help="vLLM's accepted / drafted: 0.62 or 62%%")
+    a.add_argument("--counters", metavar="FILE",
+                   help="raw counters: JSON/TOML (num_drafts, num_draft_tokens, num_accepted_tokens, "
+                        "accepted_per_position, or vLLM's metric names) or a saved vLLM /metrics page")
+    o = p.add_argument_group("options")
+    o.add_argument("--confidence", type=float, metavar="C", help="level of the alpha interval (default 0.95)")
+    o.add_argument("--k-max", type=int, metavar="K", help="largest k searched for the best k (default 16)")
+    o.add_argument("--worth-it", type=float, metavar="S", help="speedup below which it is not worth it (default 1.3)")
+    fmt = o.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="print the report as JSON")
+    fmt.add_argument("--markdown", action="store_true", help="print the report as Markdown")
+    p.set_defaults(subparser=p)
+    return parser
+
+
+def _version() -> str:
+    from . import __version__
+
+    return __version__
+
+
+class _InputError(Exception):
+    """Invalid input, already worded for the user (exit status 2)."""
+
+
+def _rate(text: Any, where: str) -> float:
+    if isinstance(text, (int, float)) and not isinstance(text, bool):
+        return float(text)
+    value = str(text).strip()
+    percent = value.endswith("%")
+    try:
+        number = float(value[:-1] if percent else value)
+    except ValueError:
+        raise _InputError(f"{where} must be a number such as 0.62 or 62%; got {text!r}") from None
+    return number / 100.0 if percent else number
+
+
+def _verify_values(items: Sequence[Any], where: str) -> tuple[dict[int, Any], Any]:
+    """``K:TIME`` items to {K: TIME}, plus at most one bare TIME (the time at --k)."""
+    keyed: dict[int, Any] = {}
+    bare = None
+    for item in items:
+        text = str(item)
+        match = re.match(r"^\s*(\d+)\s*[:=]\s*(.+)$", text)
+        if match:
+            kk = int(match.group(1))
+            if kk < 1:
+                raise _InputError(f"{where}: K in K:TIME must be >= 1; got {text!r}")
+            if kk in keyed:
+                raise _InputError(f"{where} gives k = {kk} twice")
+            keyed[kk] = match.group(2).strip()
+        elif re.match(r"^\s*[^:=]*[:=]", text):
+            raise _InputError(f"{where} must be TIME or K:TIME with a whole K >= 1, e.g. 4:14ms; got {text!r}")
+        else:
+            if bare is not None:
+                raise _InputError(f"{where} is given twice without K: write K:TIME for each k measured, "
+                                  f"e.g. 4:14ms and 6:15.5ms")
+            bare = text
+    return keyed, bare
+
+
+def _load_from(path_text: str) -> tuple[dict, pathlib.Path]:
+    path = pathlib.Path(path_text)
+    try:
+        data = read_fields(path)
+    except ValueError as exc:
+        raise _InputError(f"--from: {exc}") from None
+    if not isinstance(data, Mapping):
+        raise _InputError(f"--from: {path_text!r} must hold a table (TOML) or an object (JSON) of fields")
+    out = {}
+    for raw_key, value in data.items():
+        key = str(raw_key).replace("-", "_")
+        if key not in FIELDS:
+            raise _InputError(f"--from: {path_text!r} has an unknown field {raw_key!r}; known fields: "
+                              f"{', '.join(FIELDS)}")
+        if key in out:
+            raise _InputError(f"--from: {path_text!r} gives {key} twice")
+        out[key] = value
+    return out, path
+
+
+_NAME_RE = re.compile(r"(?<![\w:-])(" + "|".join(sorted((n for n in FIELDS if n != "k"), key=len, reverse=True))
+                      + r")(?![\w])")
+
+
+def _reword(message: str, where: Mapping[str, str]) -> str:
+    """Replace decide's parameter names in an error message by the flag or file field they came from."""
+    text = _NAME_RE.sub(lambda m: where.get(m.group(1), FIELDS[m.group(1)][0]), message)
+    if text.startswith("k ") or text.startswith("k:"):
+        text = where.get("k", "--k") + text[1:]
+    if re.match(r"^(num_drafts|num_draft_tokens|num_accepted_tokens|accepted_per_position)\b", text):
+        text = f"{where.get('counters', '--counters')}: {text}"
+    return text
+
+
+def _collect(args: argparse.Namespace) -> tuple[dict, dict]:
+    """The keyword arguments for decide, and where each came from (flag or file field)."""
+    values: dict[str, Any] = {}
+    where: dict[str, str] = {}
+    base = None
+    if args.from_file is not None:
+        file_values, path = _load_from(args.from_file)
+        base = path.parent
+        for key, value in file_values.items():
+            values[key] = value
+            where[key] = f"{key!r} in {args.from_file}"
+    cli = {
+        "t0": args.t0, "t_draft_step": args.t_draft_step, "t_draft_round": args.t_draft_round,
+        "t_overhead": args.t_overhead, "tpot_off": args.tpot_off, "tpot_on": args.tpot_on, "k": args.k,
+        "mean_acceptance_length": args.mean_acceptance_length, "draft_acceptance_rate": args.draft_acceptance_rate,
+        "counters": args.counters, "confidence": args.confidence, "k_max": args.k_max, "worth_it": args.worth_it,
+    }
+    for key, value in cli.items():
+        if value is not None:
+            values[key] = value
+            where[key] = FIELDS[key][0]
+    if args.t_verify:
+        values["t_verify"] = list(args.t_verify)
+        where["t_verify"] = "--t-verify"
+    # counters given as a path inside a --from file: relative to the file
+    if isinstance(values.get("counters"), str) and where.get("counters") != "--counters" and base is not None:
+        values["counters"] = str(base / values["counters"])
+    # times: strings with units (a bare number in a file is ambiguous)
+    for key, (flag, is_time) in FIELDS.items():
+        if not is_time or key not in values or key == "t_verify":
+            continue
+        if not isinstance(values[key], str):
+            raise _InputError(f"{where[key]} must be a time with its unit, e.g. \"12ms\"; got {values[key]!r}")
+    if "t_verify" in values:
+        tv = values["t_verify"]
+        if isinstance(tv, Mapping):
+            for kk, t in tv.items():
+                if not isinstance(t, str):
+                    raise _InputError(f"{where['t_verify']} at k = {kk} must be a time with its unit, e.g. "
+                                      f"\"14ms\"; got {t!r}")
+        else:
+            items = tv if isinstance(tv, list) else [tv]
+            if not all(isinstance(t, str) for t in items):
+                raise _InputError(f"{where['t_verify']} must be TIME or K:TIME strings, e.g. \"14ms\" or \"4:14ms\"; "
+                                  f"got {tv!r}")
+            keyed, bare = _verify_values(items, where["t_verify"])
+            if bare is not None and keyed:
+                if "k" not in values:
+                    raise _InputError(f"{where['t_verify']} {bare!r} has no K and --k is not given: write K:TIME")
+                if int(values["k"]) in keyed:
+                    raise _InputError(f"{where['t_verify']} gives k = {values['k']} twice (bare and as K:TIME)")
+                keyed[int(values["k"])] = bare
+                values["t_verify"] = keyed
+            else:
+                values["t_verify"] = keyed if keyed else bare
+    if "draft_acceptance_rate" in values:
+        values["draft_acceptance_rate"] = _rate(values["draft_acceptance_rate"], where["draft_acceptance_rate"])
+    for key in ("t0", "t_verify"):
+        if key not in values:
+            raise _InputError(f"{FIELDS[key][0]} is required (or {key} in the --from file)")
+    if "t_draft_step" not in values and "t_draft_round" not in values:
+        raise _InputError("--t-draft-step or --t-draft-round is required (one draft step, or all k steps of a round)")
+    if not any(key in values for key in ("counters", "mean_acceptance_length", "draft_acceptance_rate")):
+        raise _InputError("the acceptance is required: --counters, --mean-acceptance-length or "
+                          "--draft-acceptance-rate")
+    return values, where
+
+
+def _display_unit(t0: Any) -> str:
+    match = re.match(r"^\s*[-+0-9.eE]+\s*(\S+)\s*$", str(t0))
+    unit = match.group(1) if match else "ms"
+    if unit in ("\u00b5s", "\u03bcs"):
+        return "us"
+    return unit if unit in TIME_UNITS else "ms"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0, or 2 for invalid input)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    sub = args.subparser  # the decide parser: its error() prints its usage
+    try:
+        values, where = _collect(args)
+    except _InputError as exc:
+        sub.error(str(exc))
+    try:
+        report = decide(time_unit=_display_unit(values["t0"]), **values)
+    except (ValueError, TypeError) as exc:
+        sub.error(_reword(str(exc), where))
+    if args.json:
+        for w in report.warnings:
+            print(f"warning: {w}", file=sys.stderr)
+        print(report.to_json())
+    elif args.markdown:
+        print(report.to_markdown())
+    else:
+        print(report)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,267 @@
+"""Tests of the command line, run as a user runs it: ``python -m specdec decide ...`` in a subprocess,
+checking the output and the exit status (0 with a verdict, 2 on invalid input, naming the flag).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import re
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+
+from specdec.decide import decide
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+EXAMPLE = ["--t0", "12ms", "--t-draft-step", "1.1ms", "--t-verify", "14ms", "--k", "4",
+           "--mean-acceptance-length", "3.1"]
+HEAVY = ("matplotlib", "sympy", "ipywidgets")
+
+
+def cli(*args, cwd=None, module=True):
+    """Run the command line; return (exit status, stdout, stderr)."""
+    env = {key: v for key, v in os.environ.items() if key != "PYTHONPATH"}
+    command = [sys.executable, "-m", "specdec", *args] if module else [*args]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=cwd or ROOT, env=env, timeout=120)
+    return done.returncode, done.stdout, done.stderr
+
+
+# ---------------------------------------------------------------- the worked example
+
+
+def test_worked_example_text():
+    """The issue's command: exit 0; alpha 0.758, 2.02x, the verdict, the contradiction warning."""
+    rc, out, err = cli("decide", *EXAMPLE, "--draft-acceptance-rate", "0.62")
+    assert rc == 0, err
+    assert out.startswith("Verdict: speculate (2.02x at k = 4)")
+    assert "alpha = 0.758" in out and "E[L] = 3.10" in out
+    assert "imply 3.39 draft tokens per draft, not k = 4" in out
+    assert err == ""
+
+
+def test_worked_example_json_and_warnings_on_stderr():
+    """--json: the required keys, numbers equal to the API's, warnings listed and echoed on stderr."""
+    rc, out, err = cli("decide", *EXAMPLE, "--draft-acceptance-rate", "0.62", "--json")
+    assert rc == 0, err
+    data = json.loads(out)
+    for key in ("alpha", "expected_tokens", "speedup", "best_k", "break_even_alpha", "verdict", "warnings"):
+        assert key in data
+    assert data["speedup"] == pytest.approx(float(Fraction(372, 184)), rel=1e-11)
+    assert data["expected_tokens"] == pytest.approx(3.1, rel=1e-11)
+    assert isinstance(data["warnings"], list) and len(data["warnings"]) == 1
+    assert err.startswith("warning: a mean acceptance length of 3.1")
+    api = decide(t0="12ms", t_draft_step="1.1ms", t_verify="14ms", k=4, mean_acceptance_length=3.1,
+                 draft_acceptance_rate=0.62)
+    assert data["alpha"] == pytest.approx(api.alpha, rel=1e-11) and data["best_k"] == api.best_k
+
+
+def test_markdown_output():
+    """--markdown prints the Markdown report."""
+    rc, out, _ = cli("decide", *EXAMPLE, "--markdown")
+    assert rc == 0
+    assert out.startswith("**Verdict: speculate**") and "| alpha | 0.758 |" in out
+
+
+def test_help_shows_a_worked_example_with_computed_numbers():
+    """--help: exit 0, the example command, and the example's results equal to decide's."""
+    rc, out, _ = cli("decide", "--help")
+    assert rc == 0
+    assert "worked example" in out and "--t-draft-step 1.1ms" in out and "--t-verify 4:14ms --t-verify 6:15.5ms" in out
+    api = decide(t0="12ms", t_draft_step="1.1ms", t_verify="14ms", k=4, mean_acceptance_length=3.1,
+                 draft_acceptance_rate=0.62)
+    flat = " ".join(out.split())
+    assert f"alpha = {api.alpha:.3f}" in flat and f"speedup of {api.speedup:.2f}x" in flat
+    assert f"best k = {api.best_k}" in flat and "{example_result}" not in out
+
+
+# ---------------------------------------------------------------- the other inputs
+
+
+def test_other_numbers_round_time_overhead_and_units():
+    """--t-draft-round and --t-overhead in us and s: 15 x 3.4 / (6 + 16 + 0.5) on other numbers."""
+    rc, out, err = cli("decide", "--t0", "0.015s", "--t-draft-round", "6000us", "--t-verify", "16ms",
+                       "--t-overhead", "500\u00b5s", "--k", "5", "--mean-acceptance-length", "3.4", "--json")
+    assert rc == 0, err
+    data = json.loads(out)
+    assert data["speedup"] == pytest.approx(15 * 3.4 / 22.5, rel=1e-11)
+    assert data["time_unit"] == "s" and data["times"]["t_round"] == pytest.approx(0.0225, rel=1e-11)
+
+
+def test_several_k_fit():
+    """--t-verify 4:14ms --t-verify 6:15.5ms: the line 11 + 0.75 k; a bare time plus keyed ones uses --k."""
+    rc, out, err = cli("decide", "--t0", "12ms", "--t-draft-step", "1.1ms", "--t-verify", "4:14ms",
+                       "--t-verify", "6:15.5ms", "--k", "4", "--mean-acceptance-length", "3.3", "--json")
+    assert rc == 0, err
+    model = json.loads(out)["verify_model"]
+    assert model["slope"] == pytest.approx(0.75, rel=1e-11) and model["intercept"] == pytest.approx(11, rel=1e-11)
+    rc2, out2, _ = cli("decide", "--t0", "12ms", "--t-draft-step", "1.1ms", "--t-verify", "14ms",
+                       "--t-verify", "6:15.5ms", "--k", "4", "--mean-acceptance-length", "3.3", "--json")
+    assert rc2 == 0 and json.loads(out2)["verify_model"] == model
+
+
+def test_rate_as_percentage():
+    """--draft-acceptance-rate 52.5% is 0.525: consistent with length 3.1 at k = 4, no warning."""
+    rc, out, _ = cli("decide", *EXAMPLE, "--draft-acceptance-rate", "52.5%", "--json")
+    assert rc == 0 and json.loads(out)["warnings"] == []
+
+
+def test_counters_file_json_and_prometheus(tmp_path):
+    """--counters with a JSON file of vLLM names and with a saved /metrics page."""
+    (tmp_path / "c.json").write_text(json.dumps({
+        "vllm:spec_decode_num_drafts": 2000, "vllm:spec_decode_num_draft_tokens": 8000,
+        "vllm:spec_decode_num_accepted_tokens": 4600}))
+    rc, out, err = cli("decide", "--t0", "12ms", "--t-draft-step", "1.1ms", "--t-verify", "14ms",
+                       "--counters", str(tmp_path / "c.json"), "--json")
+    assert rc == 0, err
+    data = json.loads(out)
+    assert data["k"] == 4 and data["expected_tokens"] == pytest.approx(3.3, rel=1e-11)
+    assert data["alpha_interval"][0] < data["alpha"] < data["alpha_interval"][1]
+    (tmp_path / "metrics.txt").write_text(
+        'vllm:spec_decode_num_drafts_total{engine="0"} 2000\n'
+        'vllm:spec_decode_num_draft_tokens_total{engine="0"} 8000\n'
+        'vllm:spec_decode_num_accepted_tokens_total{engine="0"} 4600\n')
+    rc, out2, err = cli("decide", "--t0", "12ms", "--t-draft-step", "1.1ms", "--t-verify", "14ms",
+                        "--counters", str(tmp_path / "metrics.txt"), "--json")
+    assert rc == 0, err
+    assert json.loads(out2)["alpha"] == data["alpha"]
+
+
+def test_from_toml_and_json_and_flags_override(tmp_path):
+    """--from reads the same fields (TOML and JSON); flags override; a counters path is relative to the file."""
+    (tmp_path / "counters.json").write_text(json.dumps({"num_drafts": 1000, "num_draft_tokens": 4000,
+                                                         "num_accepted_tokens": 2300}))
+    (tmp_path / "m.toml").write_text('t0 = "12ms"\nt-draft-step = "1.1ms"\nt_verify = {4 = "14ms", 6 = "15.5ms"}\n'
+                                     'k = 4\ncounters = "counters.json"\n')
+    rc, out, err = cli("decide", "--from", str(tmp_path / "m.toml"), "--json")
+    assert rc == 0, err
+    data = json.loads(out)
+    assert data["expected_tokens"] == pytest.approx(3.3, rel=1e-11)
+    assert data["verify_model"]["slope"] == pytest.approx(0.75, rel=1e-11)
+    (tmp_path / "m.json").write_text(json.dumps({"t0": "12ms", "t_draft_step": "1.1ms", "t_verify": "14ms", "k": 4,
+                                                 "mean_acceptance_length": 3.1}))
+    rc, out, err = cli("decide", "--from", str(tmp_path / "m.json"), "--t0", "10ms", "--json")
+    assert rc == 0, err
+    assert json.loads(out)["speedup"] == pytest.approx(10 * 3.1 / 18.4, rel=1e-11)
+
+
+def test_console_script_is_installed():
+    """The 'specdec' console script sits next to this interpreter and runs the same command."""
+    script = pathlib.Path(sys.executable).parent / "specdec"
+    assert script.exists()
+    rc, out, _ = cli(str(script), "decide", *EXAMPLE, module=False)
+    assert rc == 0 and out.startswith("Verdict: speculate (2.02x at k = 4)")
+
+
+# ---------------------------------------------------------------- invalid input: exit 2, naming the flag
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["--t0=-12ms", "--t-draft-step", "1.1ms", "--t-verify", "14ms", "--k", "4", "--mean-acceptance-length", "3.1"],
+     "--t0 must be a time > 0; got -12 ms"),
+    (["--t0", "-12ms", "--t-draft-step", "1.1ms", "--t-verify", "14ms", "--k", "4", "--mean-acceptance-length", "3.1"],
+     "argument --t0: expected one argument"),
+    (["--t-draft-step", "1.1ms", "--t-verify", "14ms", "--k", "4", "--mean-acceptance-length", "3.1"],
+     "--t0 is required"),
+    (["--t0", "12ms", "--t-verify", "14ms", "--k", "4", "--mean-acceptance-length", "3.1"],
+     "--t-draft-step or --t-draft-round is required"),
+    (["--t0", "12ms", "--t-draft-step", "1.1ms", "--k", "4", "--mean-acceptance-length", "3.1"],
+     "--t-verify is required"),
+    (["--t0", "12ms", "--t-draft-step", "1.1ms", "--t-verify", "14ms", "--k", "4"], "the acceptance is required"),
+    (["--t0", "12xs", "--t-draft-step", "1.1ms", "--t-verify", "14ms", "--k", "4", "--mean-acceptance-length", "3.1"],
+     "--t0 has an unknown unit 'xs'"),
+    (["--t0", "12", "--t-draft-step", "1.1ms", "--t-verify", "14ms", "--k", "4", "--mean-acceptance-length", "3.1"],
+     "--t0 needs a unit"),
+    ([*EXAMPLE[:-1], "5.3"], "--mean-acceptance-length must be <= k + 1 = 5"),
+    ([*EXAMPLE[:-1], "0.5"], "--mean-acceptance-length must be >= 1"),
+    ([*EXAMPLE[:-1], "lots"], "argument --mean-acceptance-length: invalid float value"),
+    ([*EXAMPLE, "--draft-acceptance-rate", "1.5"], "--draft-acceptance-rate must be in [0, 1]"),
+    ([*EXAMPLE, "--draft-acceptance-rate", "high"], "--draft-acceptance-rate must be a number such as 0.62 or 62%"),
+    (["--t0", "12ms", "--t-draft-step=-1ms", "--t-verify", "14ms", "--k", "4", "--mean-acceptance-length", "3.1"],
+     "--t-draft-step must be a time >= 0"),
+    (["--t0", "12ms", "--t-draft-step", "1.1ms", "--t-verify", "x:14ms", "--k", "4", "--mean-acceptance-length", "3.1"],
+     "--t-verify must be TIME or K:TIME"),
+    (["--t0", "12ms", "--t-draft-step", "1.1ms", "--t-verify", "14ms", "--t-verify", "15ms", "--k", "4",
+      "--mean-acceptance-length", "3.1"], "--t-verify is given twice without K"),
+    (["--t0", "12ms", "--t-draft-step", "1.1ms", "--t-verify", "6:14ms", "--k", "4", "--mean-acceptance-length", "3.1"],
+     "--t-verify was measured at k = 6 only, but acceptance at k = 4"),
+    (["--t0", "12ms", "--t-draft-step", "1.1ms", "--t-verify", "4:0ms", "--k", "4", "--mean-acceptance-length", "3.1"],
+     "--t-verify at k = 4 must be a time > 0"),
+    ([*EXAMPLE[:7], "0", *EXAMPLE[8:]], "--k must be a whole number >= 1; got 0"),
+    ([*EXAMPLE[:7], "2.5", *EXAMPLE[8:]], "argument --k: invalid int value"),
+    ([*EXAMPLE, "--counters", "/nonexistent/counters.json"], "cannot be read"),
+    ([*EXAMPLE, "--tpot-off", "12ms"], "--tpot-on is missing"),
+    ([*EXAMPLE, "--confidence", "1.5"], "--confidence must be in (0, 1)"),
+    ([*EXAMPLE, "--json", "--markdown"], "not allowed with argument"),
+])
+def test_invalid_input_exits_2_naming_the_flag(args, fragment):
+    """Each invalid input: exit status 2, nothing on stdout, the message names the flag."""
+    rc, out, err = cli("decide", *args)
+    assert rc == 2
+    assert out == ""
+    assert fragment in " ".join(err.split())
+    assert "Traceback" not in err and "np.float64" not in err
+
+
+def test_counter_errors_name_the_counters_flag(tmp_path):
+    """Impossible counters (more accepted than drafted): exit 2, the message names --counters."""
+    (tmp_path / "c.json").write_text(json.dumps({"num_drafts": 10, "num_draft_tokens": 40, "num_accepted_tokens": 41}))
+    rc, _, err = cli("decide", "--t0", "12ms", "--t-draft-step", "1ms", "--t-verify", "14ms",
+                     "--counters", str(tmp_path / "c.json"))
+    assert rc == 2 and "--counters: num_accepted_tokens must be <= num_draft_tokens = 40" in err
+
+
+@pytest.mark.parametrize("content, fragment", [
+    ('t0 = "12ms"\nspeed = 3\n', "unknown field 'speed'"),
+    ('t0 = 12\nt_draft_step = "1ms"\nt_verify = "14ms"\nk = 4\nmean_acceptance_length = 3.1\n',
+     "'t0' in", ),
+    ('t0 = "12ms"\nt_draft_step = "1ms"\nt_verify = "14ms"\nk = 4\nmean_acceptance_length = 6.0\n',
+     "'mean_acceptance_length' in"),
+    ("t0 = = 1\n", "is not valid TOML"),
+])
+def test_from_file_errors_exit_2_naming_the_field(tmp_path, content, fragment):
+    """--from FILE: an unknown field, a time without a unit, an impossible value, bad TOML: exit 2."""
+    path = tmp_path / "m.toml"
+    path.write_text(content)
+    rc, out, err = cli("decide", "--from", str(path))
+    assert rc == 2 and out == ""
+    assert fragment in err
+
+
+def test_no_subcommand_exits_2():
+    """``python -m specdec`` with no command: usage and exit 2."""
+    rc, _, err = cli()
+    assert rc == 2 and "required" in err
+
+
+# ---------------------------------------------------------------- light imports
+
+
+def imported_modules(*python_args):
+    """Top-level module names a Python run imports, from its -X importtime report."""
+    env = {key: v for key, v in os.environ.items() if key != "PYTHONPATH"}
+    done = subprocess.run([sys.executable, "-X", "importtime", *python_args], capture_output=True, text=True,
+                          cwd=ROOT, env=env, timeout=120)
+    names = set()
+    for line in done.stderr.splitlines():
+        match = re.match(r"import time:\s+\d+\s*\|\s*\d+\s*\|\s*(\S+)", line)
+        if match:
+            names.add(match.group(1).split(".")[0])
+    return done.returncode, names
+
+
+def test_import_and_command_do_not_load_matplotlib_or_sympy():
+    """``import specdec`` and ``python -m specdec decide ...`` import neither matplotlib, sympy nor ipywidgets."""
+    rc, names = imported_modules("-c", "import specdec")
+    assert rc == 0 and "specdec" in names and "numpy" in names
+    assert not names & set(HEAVY)
+    rc, names = imported_modules("-m", "specdec", "decide", *EXAMPLE, "--json")
+    assert rc == 0 and "specdec" in names
+    assert not names & set(HEAVY)
+    code = ("import sys; from specdec.cli import main; main(['decide', " + ", ".join(map(repr, EXAMPLE)) + "]); "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in " + repr(HEAVY) + "))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.stdout.strip().splitlines()[-1] == "[]"
