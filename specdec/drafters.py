@@ -259,6 +259,19 @@ SGLANG_EAGLE_H100 = _Cited(
          "below the figures")
 
 
+EAGLE_LARGE_DRAFT_REMARK = _Cited(
+    "Despite the 7B model's potential as a draft model, its high overhead diminishes acceleration gains",
+    "li2024eagle", "Section 1 (Introduction)", "secondary",
+    "a public review note quoting arXiv 2401.15077v3 section 1 verbatim; not read in the paper",
+    note="the claim that a 7B draft made a 13B target *slower* than plain decoding was not found in any copy "
+         "read; only this sentence (gains diminished) is quoted")
+
+EAGLE3_TABLE1_VICUNA13B = _Cited(
+    {"EAGLE": 3.07, "EAGLE-3": 5.58}, "li2025eagle3", "Table 1 (Vicuna 13B, MT-bench, temperature 0, speedup)",
+    "secondary", "a public review note that checked the table against arXiv 2503.01840v3",
+    note="agrees with the README's rounded '3x' and '5.6' (EAGLE_README_SPEEDUPS)")
+
+
 # --------------------------------------------------------------------------
 # computed from the inputs
 # --------------------------------------------------------------------------
@@ -401,6 +414,55 @@ def spec_bench_table(model="vicuna-7b"):
     sp = np.array([rows[m][2] for m in names], dtype=float)
     return {"method": names, "mean_accepted_tokens": acc, "speedup": sp, "task_speedups": tasks,
             "implied_round_cost": implied_round_cost(acc, sp), "alpha_lower_bound": alpha_lower_bound(acc)}
+
+
+#: Draft family of each Spec-Bench method (how its drafts are produced).
+_FAMILY = {"SAMD[EAGLE2]": "head + retrieval", "EAGLE3": "head", "EAGLE2": "head", "EAGLE": "head",
+           "Hydra": "head", "Medusa": "parallel heads", "Recycling": "n-gram / retrieval", "PLD": "n-gram",
+           "REST": "n-gram / retrieval", "Lookahead": "n-gram (Jacobi)", "SpS": "separate small model"}
+
+
+def draft_catalogue():
+    """One row per draft method with its cited acceptance length and speedup and the implied round cost.
+
+    Rows: every Spec-Bench A100 method on Vicuna-7B (and EAGLE-3 on
+    Vicuna-13B, the only model Spec-Bench reports it for), plus
+    DeepSeek-V3's MTP module (acceptance length ``1 + acceptance`` at the
+    middle of the quoted 85-90 % range, and the quoted 1.8x).
+
+    Defined in chapter "Drafts in today's engines".
+
+    Returns
+    -------
+    list of dict
+        Keys ``method``, ``family``, ``target``, ``mean_accepted_tokens``,
+        ``speedup``, ``implied_round_cost``, ``source``, ``status``.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> rows = sd.drafters.draft_catalogue()
+    >>> [r["method"] for r in rows if r["family"] == "n-gram"]
+    ['PLD']
+    >>> round(rows[-1]["implied_round_cost"], 3)        # DeepSeek-V3 MTP
+    1.042
+    """
+    rows = []
+    for model, keep in (("vicuna-7b", None), ("vicuna-13b", {"EAGLE3"})):
+        q = SPEC_BENCH_A100[model]
+        for name, (_, acc, sp) in q.value.items():
+            if keep is not None and name not in keep:
+                continue
+            rows.append({"method": name, "family": _FAMILY.get(name, "other"), "target": model,
+                         "mean_accepted_tokens": acc, "speedup": sp, "implied_round_cost": float(implied_round_cost(acc, sp)),
+                         "source": q.source, "status": q.status})
+    lo, hi = DEEPSEEK_V3_MTP.value["second_token_acceptance"]
+    acc = float(mtp_expected_tokens(0.5 * (lo + hi)))
+    sp = DEEPSEEK_V3_MTP.value["tps_factor"]
+    rows.append({"method": "MTP (depth 1)", "family": "multi-token prediction", "target": "DeepSeek-V3",
+                 "mean_accepted_tokens": acc, "speedup": sp, "implied_round_cost": float(implied_round_cost(acc, sp)),
+                 "source": DEEPSEEK_V3_MTP.source, "status": DEEPSEEK_V3_MTP.status})
+    return rows
 
 
 def mtp_expected_tokens(acceptance):

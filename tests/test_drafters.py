@@ -172,3 +172,15 @@ def test_synthetic_copy_text_validation():
         dr.synthetic_copy_text(10, 100, 0.1, 2.0, rng=None)
     t = dr.synthetic_copy_text(2000, 1000, 1.0, 1e9, rng=1)   # one long copy of the first token onward
     assert (t == t[0]).mean() > 0.99
+
+
+def test_draft_catalogue_covers_the_four_families():
+    """Heads, multi-token prediction, n-gram and separate small drafts each appear with a cited source."""
+    rows = dr.draft_catalogue()
+    families = {r["family"] for r in rows}
+    assert {"head", "multi-token prediction", "n-gram", "separate small model"} <= families
+    for r in rows:
+        assert r["implied_round_cost"] == pytest.approx(r["mean_accepted_tokens"] / r["speedup"], rel=1e-15)
+        assert r["source"] in lit.SOURCES or r["source"] in dr.DRAFTER_SOURCES
+    eagle3 = [r for r in rows if r["method"] == "EAGLE3"]
+    assert len(eagle3) == 1 and eagle3[0]["target"] == "vicuna-13b"
