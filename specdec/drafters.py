@@ -24,7 +24,7 @@ notes quoting the paper. Everything else (implied round costs, lower
 bounds on alpha, the bigram check) is computed from those inputs.
 
 The new sources are listed in :data:`DRAFTER_SOURCES`; they are meant to
-join :data:`specdec.literature.SOURCES` when the package is consolidated.
+join ``specdec.literature.SOURCES`` when the package is consolidated.
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ _CHAPTER = "Drafts in today's engines"
 # sources and quoted inputs
 # --------------------------------------------------------------------------
 
-#: Sources cited by this module that :data:`specdec.literature.SOURCES` does not list yet.
+#: Sources cited by this module that ``specdec.literature.SOURCES`` does not list yet.
 DRAFTER_SOURCES: dict[str, Source] = {
     "li2024eagle2": Source(
         "li2024eagle2", "Yuhui Li, Fangyun Wei, Chao Zhang, Hongyang Zhang",
