@@ -1,0 +1,816 @@
+"""Drafts in today's engines: heads, multi-token prediction, n-gram lookup, small models.
+
+Four families of drafts ship in vLLM, SGLang and TensorRT-LLM in 2026:
+
+* **model-based heads** on the target's hidden states (EAGLE, EAGLE-2 with
+  dynamic trees, EAGLE-3 with multi-layer features; Medusa's parallel
+  heads): one small decoder layer per draft step, ``c_draft`` of a few
+  percent, long acceptance lengths when trained on the target's outputs;
+* **multi-token-prediction (MTP) modules** trained with the model, as in
+  DeepSeek-V3 (depth 1: one extra token per step);
+* **n-gram / prompt-lookup drafts**: copy the continuation of an earlier
+  occurrence of the last few tokens; ``c_draft`` is about 0 and acceptance
+  comes from repetition in the context (:func:`ngram_round`,
+  :func:`synthetic_copy_text`, :func:`simulate_prompt_lookup`);
+* **separate small draft models** (Leviathan et al.'s original setting;
+  Spec-Bench's SpS row uses a 68M draft for Vicuna-7B).
+
+Every published number here is a :class:`specdec.literature.Quoted` input
+with its source, where it was read and a status, as in
+:mod:`specdec.literature`. For this module ``"verified"`` also covers a
+number read in the authors' own repository (README, code, result files)
+at a recorded commit; ``"secondary"`` means read only in other people's
+notes quoting the paper. Everything else (implied round costs, lower
+bounds on alpha, the bigram check) is computed from those inputs.
+
+The new sources are listed in :data:`DRAFTER_SOURCES`; they are meant to
+join ``specdec.literature.SOURCES`` when the package is consolidated.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+# All imports from other specdec modules are in this one block, so that they
+# can be repointed when the package is restructured.
+from ._validate import (
+    check_integer,
+    check_nonnegative,
+    check_positive,
+    check_probability,
+    is_scalar_input,
+    to_output,
+)
+from .acceptance import expected_tokens, expected_tokens_per_position
+from .dynamic import HF_HEURISTIC
+from .economics import improvement_factor
+from .literature import SOURCES, Quoted, Source
+from .verification import MEDUSA_DELTA, MEDUSA_EPSILON
+
+__all__ = [
+    "DEEPSEEK_V3_MTP",
+    "DRAFTER_SOURCES",
+    "EAGLE2_ABSTRACT",
+    "EAGLE3_ABSTRACT",
+    "EAGLE_HEAD_PARAMS",
+    "EAGLE_README_SPEEDUPS",
+    "HF_SCHEDULE",
+    "LEVIATHAN_BIGRAM",
+    "LEVIATHAN_ORACLE",
+    "MEDUSA_TOPK_VICUNA_7B",
+    "MEDUSA_TYPICAL_DEFAULTS",
+    "SGLANG_EAGLE_H100",
+    "SPEC_BENCH_A100",
+    "SPEC_BENCH_PLD_SETTINGS",
+    "SPEC_BENCH_SPS_DRAFT",
+    "SPEC_BENCH_TASKS",
+    "NgramRound",
+    "PromptLookupRun",
+    "alpha_lower_bound",
+    "implied_round_cost",
+    "leviathan_bigram_check",
+    "mtp_expected_tokens",
+    "ngram_round",
+    "prompt_lookup_proposal",
+    "simulate_prompt_lookup",
+    "spec_bench_table",
+    "synthetic_copy_text",
+]
+
+_CHAPTER = "Drafts in today's engines"
+
+# --------------------------------------------------------------------------
+# sources and quoted inputs
+# --------------------------------------------------------------------------
+
+#: Sources cited by this module that ``specdec.literature.SOURCES`` does not list yet.
+DRAFTER_SOURCES: dict[str, Source] = {
+    "li2024eagle2": Source(
+        "li2024eagle2", "Yuhui Li, Fangyun Wei, Chao Zhang, Hongyang Zhang",
+        "EAGLE-2: Faster Inference of Language Models with Dynamic Draft Trees", "EMNLP 2024", "2406.16858"),
+    "li2025eagle3": Source(
+        "li2025eagle3", "Yuhui Li, Fangyun Wei, Chao Zhang, Hongyang Zhang",
+        "EAGLE-3: Scaling up Inference Acceleration of Large Language Models via Training-Time Test",
+        "arXiv preprint 2025", "2503.01840"),
+    "eagle-repo": Source(
+        "eagle-repo", "SafeAILab", "EAGLE repository (README)",
+        "GitHub SafeAILab/EAGLE, commits cb7e0841fe0c206c6ed74a197ad5e2a1f13f5a2b (current README) and "
+        "01aa1191ed81ac6855e119ef55d279cf4c925217 (v1.1 README with the weights table)"),
+    "deepseek2024v3": Source(
+        "deepseek2024v3", "DeepSeek-AI", "DeepSeek-V3 Technical Report", "arXiv preprint 2024", "2412.19437"),
+    "xia2024specbench": Source(
+        "xia2024specbench",
+        "Heming Xia, Zhe Yang, Qingxiu Dong, Peiyi Wang, Yongqi Li, Tao Ge, Tianyu Liu, Wenjie Li, Zhifang Sui",
+        "Unlocking Efficiency in Large Language Model Inference: A Comprehensive Survey of Speculative Decoding "
+        "(Spec-Bench)", "Findings of ACL 2024; leaderboard in GitHub hemingkx/Spec-Bench", "2401.07851"),
+    "medusa-repo": Source(
+        "medusa-repo", "Tianle Cai and others (FasterDecoding)", "Medusa repository",
+        "GitHub FasterDecoding/Medusa, commit e2a5d20c048a9b0a4092e6933c34313687422518"),
+    "hf-transformers": Source(
+        "hf-transformers", "Hugging Face", "transformers: assisted generation (candidate_generator.py, "
+        "configuration_utils.py)", "GitHub huggingface/transformers, commits "
+        "02dba3191ce987d960b0b4ccca7556ca81a8bad6 and 008f5c8c29be84d4721dc6d1e0fcd72300580be4"),
+    "sglang-docs": Source(
+        "sglang-docs", "SGLang project", "Speculative decoding (docs/backend/speculative_decoding.md)",
+        "GitHub sgl-project/sglang, commit e26285a06d9fba5bde4609413dd2041c53e2623c"),
+}
+
+
+@dataclass(frozen=True)
+class _Cited(Quoted):
+    """A :class:`~specdec.literature.Quoted` whose source may also be in :data:`DRAFTER_SOURCES`."""
+
+    def __post_init__(self):
+        if self.status not in ("verified", "secondary", "unverified"):
+            raise ValueError(f"status must be 'verified', 'secondary' or 'unverified'; got {self.status!r}")
+        if self.source not in SOURCES and self.source not in DRAFTER_SOURCES:
+            raise ValueError(f"source must be a key of SOURCES or DRAFTER_SOURCES; got {self.source!r}")
+
+
+_LEVIATHAN_TEX = ("a transcription of arXiv 2211.17192v2 built from its TeX source (search-tool code index, "
+                  "file id 61952915204)")
+
+LEVIATHAN_BIGRAM = _Cited(
+    {"alpha": 0.2, "gamma": 3, "c": 0.0, "speedup": 1.25}, "leviathan2023",
+    "Section 3.6 (Approximation Models); repeated in Section 4.2", "verified", _LEVIATHAN_TEX,
+    note="Section 3.6: 'For example, for the English-German translation task, with M_p being T5-XXL 11B and M_q "
+         "being a trivial bigram model, we get alpha ~ 0.2 which leads to an inference speed improvement factor "
+         "of 1.25X with gamma=3.' Section 4.2 adds 'since c=0 in this case'.")
+
+LEVIATHAN_ORACLE = _Cited(
+    {"oracle_tokens": "1/(1-alpha)", "gain_over_fixed_gamma": 0.6}, "leviathan2023",
+    "Section 3.5 (Choosing gamma), last paragraph", "verified", _LEVIATHAN_TEX,
+    note="'To get an upper bound on the additional improvement factor, assume we had an oracle for gamma. We would "
+         "then have E(# generated tokens) = 1/(1-alpha). For typical values of c and alpha, and assuming unbounded "
+         "compute resources, the enhanced walltime improvement factor can be up to ~60% higher than the "
+         "improvement factor with a fixed gamma.' (~60% is given as approximate)")
+
+#: Spec-Bench tasks in the leaderboard's column order.
+SPEC_BENCH_TASKS = ("Multi-turn Conversation", "Translation", "Summarization", "Question Answering",
+                    "Mathematical Reasoning", "Retrieval-aug. Generation")
+
+_SPEC_BENCH_WHERE = ("Leaderboard.md, 'Leaderboard on A100' (single A100 80GB, greedy decoding, FP16, batch size 1, "
+                     "PyTorch 2.5.1), mean speedup over 3 runs and '#Mean Accepted Tokens' per decoding step "
+                     "(1.00 for vanilla decoding)")
+_SPEC_BENCH_CHECKED = "GitHub hemingkx/Spec-Bench Leaderboard.md at commit fd2c1cd7d2201ef71db4c5f4e455008f017967bf"
+
+# (per-task speedups in SPEC_BENCH_TASKS order, #mean accepted tokens, overall speedup)
+SPEC_BENCH_A100 = {
+    "vicuna-7b": _Cited({
+        "SAMD[EAGLE2]": ((3.30, 2.01, 3.19, 2.36, 2.96, 2.52), 4.58, 2.73),
+        "EAGLE2": ((2.84, 1.88, 2.34, 2.15, 2.79, 2.13), 4.34, 2.36),
+        "Recycling": ((2.37, 2.02, 2.27, 2.08, 2.53, 2.02), 2.73, 2.22),
+        "EAGLE": ((2.45, 1.77, 2.08, 1.93, 2.44, 1.87), 3.58, 2.10),
+        "Hydra": ((2.43, 1.89, 1.83, 1.97, 2.45, 1.80), 3.26, 2.07),
+        "Medusa": ((1.97, 1.65, 1.57, 1.65, 1.94, 1.49), 2.31, 1.71),
+        "PLD": ((1.60, 1.06, 2.66, 1.19, 1.62, 1.86), 1.75, 1.66),
+        "SpS": ((1.66, 1.13, 1.71, 1.50, 1.47, 1.66), 2.28, 1.52),
+        "REST": ((1.63, 1.31, 1.36, 1.66, 1.21, 1.73), 1.82, 1.48),
+        "Lookahead": ((1.47, 1.14, 1.36, 1.25, 1.57, 1.22), 1.64, 1.34),
+    }, "xia2024specbench", _SPEC_BENCH_WHERE + ", Vicuna-7B-v1.3", "verified", _SPEC_BENCH_CHECKED),
+    "vicuna-13b": _Cited({
+        "EAGLE3": ((3.48, 2.36, 3.14, 2.94, 3.42, 2.78), 5.71, 3.02),
+        "SAMD[EAGLE2]": ((3.38, 2.11, 2.96, 2.35, 3.16, 2.67), 4.52, 2.77),
+        "EAGLE2": ((2.95, 1.96, 2.43, 2.20, 2.95, 2.25), 4.43, 2.46),
+        "Hydra": ((2.58, 1.99, 1.94, 2.08, 2.62, 1.95), 3.35, 2.20),
+        "Recycling": ((2.30, 2.02, 2.10, 2.05, 2.60, 1.94), 2.73, 2.17),
+        "EAGLE": ((2.52, 1.84, 2.12, 1.91, 2.52, 2.01), 3.64, 2.16),
+        "Medusa": ((2.05, 1.71, 1.62, 1.69, 2.08, 1.61), 2.39, 1.80),
+        "PLD": ((1.54, 1.03, 2.30, 1.05, 1.65, 1.82), 1.67, 1.56),
+        "SpS": ((1.67, 1.15, 1.71, 1.43, 1.58, 1.70), 2.19, 1.54),
+        "REST": ((1.52, 1.17, 1.37, 1.53, 1.19, 1.55), 1.82, 1.38),
+        "Lookahead": ((1.43, 1.09, 1.28, 1.18, 1.59, 1.21), 1.63, 1.30),
+    }, "xia2024specbench", _SPEC_BENCH_WHERE + ", Vicuna-13B-v1.3", "verified", _SPEC_BENCH_CHECKED),
+}
+
+SPEC_BENCH_PLD_SETTINGS = _Cited(
+    {"max_ngram_size": 3, "num_pred_tokens": 10}, "xia2024specbench",
+    "model/pld/pld.py, defaults of find_candidate_pred_tokens", "verified",
+    "GitHub hemingkx/Spec-Bench at commit fd2c1cd7d2201ef71db4c5f4e455008f017967bf")
+
+SPEC_BENCH_SPS_DRAFT = _Cited(
+    {"draft": "vicuna-68m", "target": "vicuna-7b-v1.3"}, "xia2024specbench",
+    "eval.sh (Drafter_PATH=.../vicuna-68m, model id vicuna-7b-v1.3-sps-68m)", "verified",
+    "GitHub hemingkx/Spec-Bench at commit fd2c1cd7d2201ef71db4c5f4e455008f017967bf")
+
+EAGLE_README_SPEEDUPS = _Cited(
+    {"EAGLE": 3.0, "EAGLE-2": 4.0, "EAGLE-3": 5.6}, "eagle-repo",
+    "README: 'faster than vanilla decoding (13B)' for each version", "verified",
+    "GitHub SafeAILab/EAGLE README at commit cb7e0841fe0c206c6ed74a197ad5e2a1f13f5a2b",
+    note="setting not stated next to the claims; the README's demo runs Vicuna 13B on 2x RTX 3090 at fp16")
+
+EAGLE2_ABSTRACT = _Cited(
+    {"speedup": (3.05, 4.26), "faster_than_eagle1": (0.20, 0.40)}, "li2024eagle2", "Abstract", "verified",
+    "copies of the arXiv abstract (2406.16858) in the search index",
+    note="'with EAGLE-2 achieving speedup ratios 3.05x-4.26x, which is 20%-40% faster than EAGLE-1'")
+
+EAGLE3_ABSTRACT = _Cited(
+    {"speedup_up_to": 6.5, "over_eagle2": 1.4, "sglang_throughput_batch64": 1.38}, "li2025eagle3", "Abstract",
+    "verified", "copies of the arXiv abstract (2503.01840) in the search index",
+    note="'EAGLE-3 achieves a speedup ratio up to 6.5x, with about 1.4x improvement over EAGLE-2. In the SGLang "
+         "framework, EAGLE-3 achieves a 1.38x throughput improvement at a batch size of 64.'")
+
+EAGLE_HEAD_PARAMS = _Cited(
+    {"Vicuna 7B": 0.24e9, "Vicuna 13B": 0.37e9, "Vicuna 33B": 0.56e9, "LLaMA2-Chat 70B": 0.99e9}, "eagle-repo",
+    "README, 'EAGLE Weights' table (# EAGLE Parameters)", "verified",
+    "GitHub SafeAILab/EAGLE README at commit 01aa1191ed81ac6855e119ef55d279cf4c925217")
+
+DEEPSEEK_V3_MTP = _Cited(
+    {"mtp_depth": 1, "second_token_acceptance": (0.85, 0.90), "tps_factor": 1.8}, "deepseek2024v3",
+    "Section 5.4.3 (Multi-Token Prediction Evaluation); depth D = 1 in Section 4.2", "secondary",
+    "several public notes quoting the paragraph verbatim ('the acceptance rate of the second token prediction "
+    "ranges between 85% and 90% across various generation topics ... delivering 1.8 times TPS'); not read in the PDF",
+    note="batch size, hardware and whether TPS is per user or per system are not stated in that section")
+
+MEDUSA_TOPK_VICUNA_7B = _Cited(
+    ((0.5603876709938049, 0.6717196702957153, 0.7271371483802795, 0.7599403262138367, 0.7799453139305115),
+     (0.31635186076164246, 0.4235834777355194, 0.4850894510746002, 0.5282057523727417, 0.5625),
+     (0.2010437250137329, 0.28789758682250977, 0.3475397527217865, 0.3834492862224579, 0.4168737530708313),
+     (0.14736579358577728, 0.22502483427524567, 0.27373260259628296, 0.3108846843242645, 0.3397117257118225),
+     (0.11754472553730012, 0.18663020431995392, 0.23459243774414065, 0.2721172869205475, 0.2998260259628296)),
+    "medusa-repo", "assets/medusa_acc.csv, row '7b', columns train/medusa{0..4}_top{1..5}", "verified",
+    "GitHub FasterDecoding/Medusa at commit e2a5d20c048a9b0a4092e6933c34313687422518",
+    note="training-set top-k accuracy of heads 1-5 (row i = head i + 1, column r = top-(r + 1)); marginal "
+         "accuracies of each head on its own, logged at the end of training")
+
+MEDUSA_TYPICAL_DEFAULTS = _Cited(
+    {"epsilon": MEDUSA_EPSILON, "delta": MEDUSA_DELTA, "log_offset": 1e-5}, "medusa-repo",
+    "medusa/model/medusa_model.py (medusa_generate: posterior_threshold=0.09, posterior_alpha=0.3) and "
+    "medusa/model/utils.py (evaluate_posterior)", "verified",
+    "GitHub FasterDecoding/Medusa at commit e2a5d20c048a9b0a4092e6933c34313687422518")
+
+HF_SCHEDULE = _Cited(
+    {k: HF_HEURISTIC[k] for k in ("start", "increase", "decrease", "minimum")}, "hf-transformers",
+    "candidate_generator.py, AssistedCandidateGenerator.update_candidate_strategy; default num_assistant_tokens "
+    "in configuration_utils.py", "verified", HF_HEURISTIC["source"])
+
+SGLANG_EAGLE_H100 = _Cited(
+    {"model": "meta-llama/Llama-2-7b-chat-hf", "hardware": "1x H100",
+     "tokens_per_s": {"EAGLE official code": 200.0, "SGLang (no speculation)": 156.0, "SGLang + EAGLE": 297.0,
+                      "SGLang + EAGLE + torch.compile": 316.0},
+     "settings": {"speculative-num-steps": 5, "speculative-eagle-topk": 8, "speculative-num-draft-tokens": 64}},
+    "sglang-docs", "'Performance Highlights' (all values approximate, '~')", "verified",
+    "GitHub sgl-project/sglang docs/backend/speculative_decoding.md at commit e26285a06d9fba5bde4609413dd2041c53e2623c",
+    note="batch size not stated (a single stream is implied); the settings are those of the launch command shown "
+         "below the figures")
+
+
+EAGLE_LARGE_DRAFT_REMARK = _Cited(
+    "Despite the 7B model's potential as a draft model, its high overhead diminishes acceleration gains",
+    "li2024eagle", "Section 1 (Introduction)", "secondary",
+    "a public review note quoting arXiv 2401.15077v3 section 1 verbatim; not read in the paper",
+    note="the claim that a 7B draft made a 13B target *slower* than plain decoding was not found in any copy "
+         "read; only this sentence (gains diminished) is quoted")
+
+EAGLE3_TABLE1_VICUNA13B = _Cited(
+    {"EAGLE": 3.07, "EAGLE-3": 5.58}, "li2025eagle3", "Table 1 (Vicuna 13B, MT-bench, temperature 0, speedup)",
+    "secondary", "a public review note that checked the table against arXiv 2503.01840v3",
+    note="agrees with the README's rounded '3x' and '5.6' (EAGLE_README_SPEEDUPS)")
+
+
+# --------------------------------------------------------------------------
+# computed from the inputs
+# --------------------------------------------------------------------------
+
+
+def leviathan_bigram_check(decimals=2):
+    """Reproduce Leviathan et al.'s bigram example: alpha = 0.2, gamma = 3, c = 0 gives 1.25x.
+
+    Theorem 3.8 at ``c = 0`` is :math:`(1 - \\alpha^{\\gamma+1}) / (1 - \\alpha)`;
+    at the quoted inputs it is 1.248, which rounds to the quoted 1.25.
+
+    Defined in chapter "Drafts in today's engines".
+
+    Parameters
+    ----------
+    decimals : int, optional
+        Decimals of the quoted speedup, in [0, 6]. Default 2.
+
+    Returns
+    -------
+    dict
+        ``computed`` (float), ``quoted`` (1.25), ``rounds_to_quoted`` (bool),
+        and the inputs ``alpha``, ``gamma``, ``c``.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> r = sd.drafters.leviathan_bigram_check()
+    >>> round(r["computed"], 4), r["quoted"], r["rounds_to_quoted"]
+    (1.248, 1.25, True)
+    """
+    d = int(check_integer(decimals, "decimals", minimum=0, maximum=6)) if np.ndim(decimals) == 0 else None
+    if d is None:
+        raise TypeError("decimals must be a single whole number")
+    v = LEVIATHAN_BIGRAM.value
+    computed = float(improvement_factor(v["alpha"], v["gamma"], v["c"]))
+    return {"alpha": v["alpha"], "gamma": v["gamma"], "c": v["c"], "computed": computed, "quoted": v["speedup"],
+            "rounds_to_quoted": abs(round(computed, d) - v["speedup"]) < 1e-9}
+
+
+def implied_round_cost(mean_accepted_tokens, speedup):
+    """Round cost in target decode steps implied by a measured acceptance length and speedup.
+
+    Speedup is tokens per round over round cost (in units of one plain
+    decode step), so ``cost = E[L] / speedup``. It folds the draft steps,
+    the verification pass and every overhead into one measured number:
+    Medusa's "overhead", the book's ``k c_d + c_v``.
+
+    Defined in chapter "Drafts in today's engines".
+
+    Parameters
+    ----------
+    mean_accepted_tokens : float or array_like
+        Tokens per target pass (bonus included, 1 for plain decoding), >= 1.
+    speedup : float or array_like
+        Measured speedup over plain decoding, > 0.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Target decode steps per round.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> round(sd.drafters.implied_round_cost(4.34, 2.36), 3)   # Spec-Bench EAGLE-2, Vicuna-7B, A100
+    1.839
+    """
+    e = check_positive(mean_accepted_tokens, "mean_accepted_tokens", "(tokens per round)")
+    if (e < 1.0).any():
+        raise ValueError(f"mean_accepted_tokens must be >= 1 token per round; got {float(e[e < 1.0].flat[0])!r}")
+    s = check_positive(speedup, "speedup")
+    return to_output(e / s, is_scalar_input(mean_accepted_tokens, speedup))
+
+
+def alpha_lower_bound(mean_accepted_tokens):
+    r"""Smallest per-position acceptance rate consistent with a mean acceptance length.
+
+    For every ``k``, :math:`E[L](\alpha, k) < 1 / (1 - \alpha)` (the oracle's
+    value), so a measured ``E[L]`` needs :math:`\alpha \ge 1 - 1/E[L]`
+    whatever the draft length or tree used. Useful when a paper reports an
+    acceptance length but not its ``k``.
+
+    Defined in chapter "Drafts in today's engines".
+
+    Parameters
+    ----------
+    mean_accepted_tokens : float or array_like
+        Tokens per round, >= 1.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Alpha in [0, 1).
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> round(sd.drafters.alpha_lower_bound(4.34), 4)
+    0.7696
+    """
+    e = check_positive(mean_accepted_tokens, "mean_accepted_tokens", "(tokens per round)")
+    if (e < 1.0).any():
+        raise ValueError(f"mean_accepted_tokens must be >= 1 token per round; got {float(e[e < 1.0].flat[0])!r}")
+    return to_output(1.0 - 1.0 / e, is_scalar_input(mean_accepted_tokens))
+
+
+def spec_bench_table(model="vicuna-7b"):
+    """Spec-Bench's A100 leaderboard with the implied round cost and alpha bound of each method.
+
+    Defined in chapter "Drafts in today's engines".
+
+    Parameters
+    ----------
+    model : {"vicuna-7b", "vicuna-13b"}, optional
+        Which target's table. Default ``"vicuna-7b"``.
+
+    Returns
+    -------
+    dict
+        ``method`` (list of names, leaderboard order), ``mean_accepted_tokens``,
+        ``speedup`` (overall), ``task_speedups`` (n_methods x 6, in
+        :data:`SPEC_BENCH_TASKS` order), ``implied_round_cost``
+        (:func:`implied_round_cost`) and ``alpha_lower_bound``
+        (:func:`alpha_lower_bound`); numpy arrays except ``method``.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> t = sd.drafters.spec_bench_table()
+    >>> t["method"][6], round(float(t["implied_round_cost"][6]), 3)     # PLD: c_d ~ 0
+    ('PLD', 1.054)
+    """
+    if model not in SPEC_BENCH_A100:
+        raise ValueError(f"model must be one of {sorted(SPEC_BENCH_A100)}; got {model!r}")
+    rows = SPEC_BENCH_A100[model].value
+    names = list(rows)
+    tasks = np.array([rows[m][0] for m in names], dtype=float)
+    acc = np.array([rows[m][1] for m in names], dtype=float)
+    sp = np.array([rows[m][2] for m in names], dtype=float)
+    return {"method": names, "mean_accepted_tokens": acc, "speedup": sp, "task_speedups": tasks,
+            "implied_round_cost": implied_round_cost(acc, sp), "alpha_lower_bound": alpha_lower_bound(acc)}
+
+
+#: Draft family of each Spec-Bench method (how its drafts are produced).
+_FAMILY = {"SAMD[EAGLE2]": "head + retrieval", "EAGLE3": "head", "EAGLE2": "head", "EAGLE": "head",
+           "Hydra": "head", "Medusa": "parallel heads", "Recycling": "n-gram / retrieval", "PLD": "n-gram",
+           "REST": "n-gram / retrieval", "Lookahead": "n-gram (Jacobi)", "SpS": "separate small model"}
+
+
+def draft_catalogue():
+    """One row per draft method with its cited acceptance length and speedup and the implied round cost.
+
+    Rows: every Spec-Bench A100 method on Vicuna-7B (and EAGLE-3 on
+    Vicuna-13B, the only model Spec-Bench reports it for), plus
+    DeepSeek-V3's MTP module (acceptance length ``1 + acceptance`` at the
+    middle of the quoted 85-90 % range, and the quoted 1.8x).
+
+    Defined in chapter "Drafts in today's engines".
+
+    Returns
+    -------
+    list of dict
+        Keys ``method``, ``family``, ``target``, ``mean_accepted_tokens``,
+        ``speedup``, ``implied_round_cost``, ``source``, ``status``.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> rows = sd.drafters.draft_catalogue()
+    >>> [r["method"] for r in rows if r["family"] == "n-gram"]
+    ['PLD']
+    >>> round(rows[-1]["implied_round_cost"], 3)        # DeepSeek-V3 MTP
+    1.042
+    """
+    rows = []
+    for model, keep in (("vicuna-7b", None), ("vicuna-13b", {"EAGLE3"})):
+        q = SPEC_BENCH_A100[model]
+        for name, (_, acc, sp) in q.value.items():
+            if keep is not None and name not in keep:
+                continue
+            rows.append({"method": name, "family": _FAMILY.get(name, "other"), "target": model,
+                         "mean_accepted_tokens": acc, "speedup": sp, "implied_round_cost": float(implied_round_cost(acc, sp)),
+                         "source": q.source, "status": q.status})
+    lo, hi = DEEPSEEK_V3_MTP.value["second_token_acceptance"]
+    acc = float(mtp_expected_tokens(0.5 * (lo + hi)))
+    sp = DEEPSEEK_V3_MTP.value["tps_factor"]
+    rows.append({"method": "MTP (depth 1)", "family": "multi-token prediction", "target": "DeepSeek-V3",
+                 "mean_accepted_tokens": acc, "speedup": sp, "implied_round_cost": float(implied_round_cost(acc, sp)),
+                 "source": DEEPSEEK_V3_MTP.source, "status": DEEPSEEK_V3_MTP.status})
+    return rows
+
+
+def mtp_expected_tokens(acceptance):
+    """Tokens per round of a depth-1 multi-token-prediction draft (DeepSeek-V3 style).
+
+    One extra token is predicted per step and accepted with probability
+    ``acceptance``: ``E[L] = 1 + acceptance`` (:func:`specdec.expected_tokens`
+    with ``k = 1``). At DeepSeek-V3's quoted 85-90 % this is 1.85-1.90
+    tokens per step, against their quoted 1.8x TPS: the difference is the
+    cost of the MTP module and the verification of two tokens.
+
+    Defined in chapter "Drafts in today's engines".
+
+    Parameters
+    ----------
+    acceptance : float or array_like
+        Acceptance rate of the second token, in [0, 1].
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Tokens per step, in [1, 2].
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> lo, hi = sd.drafters.DEEPSEEK_V3_MTP.value["second_token_acceptance"]
+    >>> round(sd.drafters.mtp_expected_tokens(lo), 2), round(sd.drafters.mtp_expected_tokens(hi), 2)
+    (1.85, 1.9)
+    """
+    a = check_probability(acceptance, "acceptance")
+    return to_output(np.asarray(expected_tokens(a, 1)), is_scalar_input(acceptance))
+
+
+# --------------------------------------------------------------------------
+# n-gram / prompt-lookup drafts
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NgramRound:
+    """Expected tokens, cost and speedup of an n-gram draft under the repetition model.
+
+    Defined in chapter "Drafts in today's engines".
+
+    Attributes
+    ----------
+    expected_tokens : float or numpy.ndarray
+        Tokens per round.
+    expected_cost : float or numpy.ndarray
+        Target decode steps per round.
+    speedup : float or numpy.ndarray
+        ``expected_tokens / expected_cost``.
+    """
+
+    expected_tokens: Any
+    expected_cost: Any
+    speedup: Any
+
+
+def ngram_round(match_prob, first_accept, continue_prob, k, c_verify=1.0, lookup_cost=0.0):
+    r"""Tokens per round and speedup of a prompt-lookup (n-gram) draft.
+
+    Repetition model: in a round the lookup finds an earlier occurrence of
+    the last ``n`` tokens with probability ``m`` (``match_prob``) and then
+    proposes the ``k`` tokens that followed it; otherwise it proposes
+    nothing and the round is a plain decode step. Given a match, the first
+    proposed token is right with probability ``a_1`` (``first_accept``: the
+    text really repeats there) and each further one with ``beta``
+    (``continue_prob``: the repeat goes on). So
+
+    .. math:: E[L] = (1 - m) + m\, E[L](a_1, \beta, \ldots, \beta),
+              \qquad \text{cost} = (1 - m) + m\,(c_v + c_\text{lookup})
+
+    with the per-position ``E[L]`` of :func:`specdec.expected_tokens_per_position`.
+    The draft costs nothing but the lookup: ``c_draft ~ 0``.
+
+    Defined in chapter "Drafts in today's engines".
+
+    Parameters
+    ----------
+    match_prob : float or array_like
+        ``m``, in [0, 1].
+    first_accept : float or array_like
+        ``a_1``, in [0, 1].
+    continue_prob : float or array_like
+        ``beta``, in [0, 1].
+    k : int
+        Tokens proposed per match (``num_pred_tokens``), >= 1.
+    c_verify : float, optional
+        Verification of ``k`` proposed tokens, target decode steps, > 0.
+    lookup_cost : float, optional
+        The n-gram search, target decode steps, >= 0. Default 0.
+
+    Returns
+    -------
+    NgramRound
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> r = sd.drafters.ngram_round(0.5, 0.6, 0.8, 10)
+    >>> round(r.expected_tokens, 4), round(r.speedup, 4)
+    (2.3389, 2.3389)
+    """
+    m = check_probability(match_prob, "match_prob")
+    a1 = check_probability(first_accept, "first_accept")
+    b = check_probability(continue_prob, "continue_prob")
+    if np.ndim(k) != 0:
+        raise TypeError("k must be a single whole number")
+    kk = int(check_integer(k, "k", minimum=1))
+    cv = check_positive(c_verify, "c_verify", "(target decode steps)")
+    lc = check_nonnegative(lookup_cost, "lookup_cost", "(target decode steps)")
+    a1b, bb = np.broadcast_arrays(a1, b)
+    rates = np.concatenate([a1b[..., None], np.repeat(bb[..., None], kk - 1, axis=-1)], axis=-1)
+    el_match = np.asarray(expected_tokens_per_position(rates))
+    el = (1.0 - m) + m * el_match
+    cost = (1.0 - m) + m * (cv + lc)
+    scalar = is_scalar_input(match_prob, first_accept, continue_prob, c_verify, lookup_cost)
+    return NgramRound(expected_tokens=to_output(el, scalar), expected_cost=to_output(cost, scalar),
+                      speedup=to_output(el / cost, scalar))
+
+
+def _check_rng(rng: Any, name: str = "rng") -> np.random.Generator:
+    """A seeded Generator or a whole-number seed; ``None`` (unseeded) is refused.
+
+    Same rule as :mod:`specdec.sampling`'s simulators (to be shared through
+    ``_validate`` when the package is restructured).
+    """
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if isinstance(rng, numbers.Integral) and not isinstance(rng, (bool, np.bool_)):
+        if rng < 0:
+            raise ValueError(f"{name} as a seed must be a whole number >= 0; got {int(rng)}")
+        return np.random.default_rng(int(rng))
+    raise TypeError(f"{name} must be a numpy.random.Generator or an integer seed; got {type(rng).__name__} "
+                    f"(unseeded randomness is not allowed)")
+
+
+def _count(value: Any, name: str, minimum: int = 1, maximum: int | None = None) -> int:
+    if np.ndim(value) != 0:
+        raise TypeError(f"{name} must be a single whole number, got an array of shape {np.shape(value)}")
+    return int(check_integer(value, name, minimum=minimum, maximum=maximum))
+
+
+def synthetic_copy_text(n_tokens, vocab, copy_prob, mean_copy_length, rng):
+    """A token sequence that sometimes repeats earlier spans (a model of code edits, RAG, summaries).
+
+    Built left to right: at each position outside a copy, with probability
+    ``copy_prob`` a copy starts at a uniformly chosen earlier position and
+    then continues token by token with probability ``1 - 1 / mean_copy_length``
+    (geometric copy lengths); otherwise a fresh token is drawn uniformly
+    from the vocabulary. With a large vocabulary, fresh text almost never
+    repeats by chance, so all useful n-gram matches come from copies.
+
+    Defined in chapter "Drafts in today's engines".
+
+    Parameters
+    ----------
+    n_tokens : int
+        Length, in [2, 1_000_000].
+    vocab : int
+        Vocabulary size, >= 2.
+    copy_prob : float
+        Probability of starting a copy at a position, in [0, 1].
+    mean_copy_length : float
+        Mean copied span in tokens, >= 1.
+    rng : numpy.random.Generator or int
+        Seeded generator or seed.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (n_tokens,)
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> t = sd.drafters.synthetic_copy_text(1000, 50_000, 0.0, 1.0, rng=0)
+    >>> len(set(t.tolist())) > 980        # no copies: almost all tokens distinct
+    True
+    """
+    n = _count(n_tokens, "n_tokens", minimum=2, maximum=1_000_000)
+    v = _count(vocab, "vocab", minimum=2)
+    cp = float(check_probability(copy_prob, "copy_prob")) if np.ndim(copy_prob) == 0 else None
+    if cp is None:
+        raise TypeError("copy_prob must be a single number")
+    mc = float(check_positive(mean_copy_length, "mean_copy_length", "(tokens)")) if np.ndim(mean_copy_length) == 0 \
+        else None
+    if mc is None or mc < 1.0:
+        raise ValueError(f"mean_copy_length must be a single number >= 1 token; got {mean_copy_length!r}")
+    g = _check_rng(rng)
+    keep = 1.0 - 1.0 / mc
+    u_start = g.random(n)
+    u_keep = g.random(n)
+    src_u = g.random(n)
+    fresh = g.integers(0, v, size=n)
+    out = np.empty(n, dtype=np.int64)
+    out[0] = fresh[0]
+    src = -1  # position being copied from, -1 outside a copy
+    for i in range(1, n):  # sequential by nature: a copy can copy a copy
+        if src >= 0 and u_keep[i] < keep:
+            src += 1
+        elif u_start[i] < cp:
+            src = int(src_u[i] * i)
+        else:
+            src = -1
+        out[i] = out[src] if src >= 0 else fresh[i]
+    return out
+
+
+def prompt_lookup_proposal(tokens, max_ngram=3, num_pred=10):
+    """The tokens a prompt-lookup draft proposes after ``tokens`` (Spec-Bench's PLD rule).
+
+    For ``n = max_ngram, ..., 1``: find the earlier positions where the last
+    ``n`` tokens occur; take the first (leftmost) occurrence whose following
+    ``num_pred`` tokens all lie inside the sequence and which does not
+    overlap the final n-gram; propose those ``num_pred`` tokens. If no ``n``
+    gives such an occurrence, propose nothing.
+
+    Defined in chapter "Drafts in today's engines".
+
+    Parameters
+    ----------
+    tokens : array_like of int, 1-D
+        The context so far (prompt and generated tokens).
+    max_ngram : int, optional
+        Longest n-gram tried, >= 1. Default 3 (Spec-Bench's default).
+    num_pred : int, optional
+        Tokens proposed, >= 1. Default 10 (Spec-Bench's default).
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        The proposal (empty when nothing matches).
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> sd.drafters.prompt_lookup_proposal([5, 6, 7, 8, 9, 1, 5, 6], max_ngram=2, num_pred=3).tolist()
+    [7, 8, 9]
+    """
+    t = check_integer(tokens, "tokens", minimum=0)
+    if t.ndim != 1:
+        raise ValueError(f"tokens must be 1-D; got shape {t.shape}")
+    mn = _count(max_ngram, "max_ngram")
+    k = _count(num_pred, "num_pred")
+    return _lookup(t, mn, k)
+
+
+def _lookup(t: np.ndarray, max_ngram: int, k: int) -> np.ndarray:
+    length = t.size
+    for n in range(min(max_ngram, length), 0, -1):
+        tail = t[length - n:]
+        # start positions s with t[s:s+n] == tail, s + n + k <= length, s + n < length - n
+        last = min(length - n - k, length - 2 * n - 1)
+        if last < 0:
+            continue
+        ok = t[:last + 1] == tail[0]
+        for j in range(1, n):
+            ok &= t[j:last + 1 + j] == tail[j]
+        hits = np.flatnonzero(ok)
+        if hits.size:
+            s = int(hits[0]) + n
+            return t[s:s + k].copy()
+    return np.zeros(0, dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class PromptLookupRun:
+    """Rounds of prompt-lookup drafting verified against a fixed (greedy) text.
+
+    Defined in chapter "Drafts in today's engines".
+
+    Attributes
+    ----------
+    proposed : numpy.ndarray of int64
+        Tokens proposed in each round (0 when no match).
+    accepted : numpy.ndarray of int64
+        Tokens accepted in each round.
+    """
+
+    proposed: np.ndarray
+    accepted: np.ndarray
+
+    @property
+    def n_rounds(self) -> int:
+        """Rounds (target passes) needed."""
+        return int(self.proposed.size)
+
+    @property
+    def tokens_per_round(self) -> float:
+        """Mean tokens per round, ``mean(accepted) + 1`` (the text's last round may be cut short)."""
+        return float(self.accepted.mean() + 1.0)
+
+    @property
+    def match_rate(self) -> float:
+        """Share of rounds in which the lookup proposed something (the model's ``m``)."""
+        return float((self.proposed > 0).mean())
+
+
+def simulate_prompt_lookup(text, prompt_tokens, max_ngram=3, num_pred=10):
+    """Run prompt-lookup drafting with greedy verification over a fixed text.
+
+    The text stands for the target's greedy output: after the first
+    ``prompt_tokens`` tokens (the prompt), each round proposes with
+    :func:`prompt_lookup_proposal` from everything so far, accepts the
+    longest prefix that agrees with the text, and then the target adds the
+    next token of the text. Stops at the end of the text.
+
+    Defined in chapter "Drafts in today's engines".
+
+    Parameters
+    ----------
+    text : array_like of int, 1-D
+        Prompt followed by the output, e.g. from :func:`synthetic_copy_text`.
+    prompt_tokens : int
+        Tokens of ``text`` given before generation starts, in [1, len(text) - 1].
+    max_ngram, num_pred : int, optional
+        As in :func:`prompt_lookup_proposal`.
+
+    Returns
+    -------
+    PromptLookupRun
+
+    Examples
+    --------
+    >>> import numpy as np, specdec as sd
+    >>> text = np.tile(np.arange(20), 11)              # the same 20 tokens, eleven times
+    >>> run = sd.drafters.simulate_prompt_lookup(text, 40, max_ngram=3, num_pred=5)
+    >>> run.tokens_per_round                           # every proposal right: 5 + 1 tokens
+    6.0
+    """
+    t = check_integer(text, "text", minimum=0)
+    if t.ndim != 1 or t.size < 2:
+        raise ValueError(f"text must be 1-D with at least 2 tokens; got shape {t.shape}")
+    p0 = _count(prompt_tokens, "prompt_tokens", maximum=t.size - 1)
+    mn = _count(max_ngram, "max_ngram")
+    k = _count(num_pred, "num_pred")
+    pos = p0
+    proposed, accepted = [], []
+    while pos < t.size:  # rounds are sequential: each depends on the text so far
+        prop = _lookup(t[:pos], mn, k)
+        room = t.size - pos - 1
+        prop = prop[:room]
+        truth = t[pos:pos + prop.size]
+        agree = prop == truth
+        n_acc = int(np.argmin(agree)) if not agree.all() else int(prop.size)
+        proposed.append(int(prop.size))
+        accepted.append(n_acc)
+        pos += n_acc + 1
+    return PromptLookupRun(proposed=np.array(proposed, dtype=np.int64), accepted=np.array(accepted, dtype=np.int64))

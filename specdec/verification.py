@@ -1,0 +1,478 @@
+"""Verification rules: how the target decides which draft tokens to keep.
+
+Every engine runs the same round (draft, verify in one pass, keep a prefix,
+add one target token); they differ in the *rule* that accepts a draft
+token. Four rules matter in 2026:
+
+``"rejection"``
+    Leviathan et al.'s speculative sampling: accept ``x ~ q`` with
+    probability ``min(1, p(x) / q(x))``, otherwise draw from the residual
+    ``norm(max(p - q, 0))``. Exact: the emitted token follows ``p``.
+    Acceptance probability ``sum(min(p, q))``. (Simulated by
+    :func:`specdec.sampling.speculative_step`, reused here.)
+``"one-hot"``
+    The same rule when the draft proposes one token deterministically
+    (n-gram / prompt-lookup drafts, a greedy draft model): ``q`` is one-hot
+    at the proposal ``t``, the token is accepted with probability ``p(t)``,
+    and the residual ``norm(max(p - onehot(t), 0))`` is ``p`` with ``t``
+    removed and renormalized. Exact.
+``"greedy"``
+    Token match against the target's argmax (temperature 0): accept while
+    the draft token equals ``argmax p``; the target's token is ``argmax p``.
+    Exact for greedy decoding (the output is the target's greedy output).
+``"typical"``
+    Medusa's typical acceptance: accept ``x`` when
+    ``p(x) > min(epsilon, delta * exp(-H(p)))``, with ``H`` the entropy of
+    ``p`` in nats (Medusa's defaults ``epsilon = 0.09``,
+    ``delta = 0.3``). *Lossy*: the emitted tokens do not follow ``p``.
+
+and, to show why rejection sampling is the better exact rule,
+``"sampled-match"``: accept the draft token when it equals a token the
+target samples from ``p`` (exact, but accepted with only ``sum(p q)``).
+
+Sources for the typical rule: Cai et al., Medusa (arXiv 2401.10774),
+section on typical acceptance, and the authors' code
+(``FasterDecoding/Medusa``, ``medusa/model/utils.py``, ``evaluate_posterior``
+and ``get_typical_one_token`` at commit e2a5d20c048a9b0a4092e6933c34313687422518):
+the threshold is ``torch.minimum(posterior_threshold, exp(-entropy) *
+posterior_alpha)`` with the entropy computed as ``-sum(p * log(p + 1e-5))``,
+a candidate is kept when its probability is strictly greater, and
+``medusa_generate`` passes ``posterior_threshold = 0.09`` (epsilon) and
+``posterior_alpha = 0.3`` (delta).
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+
+# All imports from other specdec modules are in this one block, so that they
+# can be repointed when the package is restructured.
+from ._validate import (
+    check_distribution,
+    check_integer,
+    check_nonnegative,
+    check_probability,
+    to_output,
+)
+from .acceptance import acceptance_rate
+from .sampling import residual_distribution, speculative_step
+
+__all__ = [
+    "MEDUSA_DELTA",
+    "MEDUSA_EPSILON",
+    "MEDUSA_LOG_OFFSET",
+    "RULES",
+    "acceptance_probability",
+    "emitted_distribution",
+    "entropy",
+    "one_hot_residual",
+    "typical_threshold",
+    "verify_step",
+]
+
+#: The verification rules this module knows, in the order the chapter teaches them.
+RULES = ("rejection", "one-hot", "greedy", "typical", "sampled-match")
+#: Medusa's ``posterior_threshold`` as ``medusa_generate`` passes it (the paper's epsilon).
+MEDUSA_EPSILON = 0.09
+#: Medusa's ``posterior_alpha`` as ``medusa_generate`` passes it (the paper's delta; the code
+#: comments recommend ``sqrt(posterior_threshold)``).
+MEDUSA_DELTA = 0.3
+#: The offset inside the logarithm of Medusa's entropy, ``log(p + 1e-5)``.
+MEDUSA_LOG_OFFSET = 1e-5
+
+_CHAPTER = "Verification rules"
+
+
+def _check_rng(rng: Any, name: str = "rng") -> np.random.Generator:
+    """A seeded Generator or a whole-number seed; ``None`` (unseeded) is refused.
+
+    Same rule as :mod:`specdec.sampling`'s simulators (to be shared through
+    ``_validate`` when the package is restructured).
+    """
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if isinstance(rng, numbers.Integral) and not isinstance(rng, (bool, np.bool_)):
+        if rng < 0:
+            raise ValueError(f"{name} as a seed must be a whole number >= 0; got {int(rng)}")
+        return np.random.default_rng(int(rng))
+    raise TypeError(f"{name} must be a numpy.random.Generator or an integer seed; got {type(rng).__name__} "
+                    f"(unseeded randomness is not allowed)")
+
+
+def _check_rule(rule: Any) -> str:
+    if rule not in RULES:
+        raise ValueError(f"rule must be one of {list(RULES)}; got {rule!r}")
+    return rule
+
+
+def _pair(p, q, q_name="q"):
+    pa = check_distribution(p, "p")
+    qa = check_distribution(q, q_name)
+    if pa.shape[-1] != qa.shape[-1]:
+        raise ValueError(f"p and {q_name} must cover the same vocabulary: last axes {pa.shape[-1]} and "
+                         f"{qa.shape[-1]} differ")
+    try:
+        np.broadcast_shapes(pa.shape, qa.shape)
+    except ValueError as exc:
+        raise ValueError(f"p and {q_name} shapes {pa.shape} and {qa.shape} do not broadcast") from exc
+    return pa, qa
+
+
+def _typical_args(epsilon, delta, log_offset):
+    eps = float(check_probability(epsilon, "epsilon")) if np.ndim(epsilon) == 0 else None
+    dl = float(check_nonnegative(delta, "delta")) if np.ndim(delta) == 0 else None
+    off = float(check_nonnegative(log_offset, "log_offset")) if np.ndim(log_offset) == 0 else None
+    if eps is None or dl is None or off is None:
+        raise TypeError("epsilon, delta and log_offset must be single numbers")
+    return eps, dl, off
+
+
+def entropy(p, log_offset=0.0):
+    r"""Entropy of a distribution in nats, :math:`H(p) = -\sum_x p(x) \log(p(x) + c)`.
+
+    With ``log_offset = c = 0`` this is the Shannon entropy (``0 log 0 = 0``);
+    Medusa's code adds ``c = 1e-5`` inside the logarithm
+    (:data:`MEDUSA_LOG_OFFSET`).
+
+    Defined in chapter "Verification rules".
+
+    Parameters
+    ----------
+    p : array_like
+        Distribution(s) over the vocabulary (last axis).
+    log_offset : float, optional
+        The constant added inside the logarithm, >= 0. Default 0.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Nats, >= 0 up to the offset's effect.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> round(sd.verification.entropy([0.5, 0.5]), 6)       # log 2
+    0.693147
+    """
+    pa = check_distribution(p, "p")
+    off = float(check_nonnegative(log_offset, "log_offset")) if np.ndim(log_offset) == 0 else None
+    if off is None:
+        raise TypeError("log_offset must be a single number")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(pa > 0, pa * np.log(pa + off), 0.0)
+    return to_output(-terms.sum(axis=-1), pa.ndim == 1)
+
+
+def typical_threshold(p, epsilon=MEDUSA_EPSILON, delta=MEDUSA_DELTA, log_offset=MEDUSA_LOG_OFFSET):
+    r"""Medusa's typical-acceptance threshold, :math:`\min(\epsilon, \delta\, e^{-H(p)})`.
+
+    A draft token ``x`` is accepted when ``p(x)`` is strictly above it: when
+    the target is confident (low entropy) the threshold is ``epsilon``;
+    when it is uncertain, ``delta * exp(-H)`` lets through any token the
+    target finds roughly as plausible as a typical one.
+
+    Defined in chapter "Verification rules".
+
+    Parameters
+    ----------
+    p : array_like
+        Target distribution(s), last axis over the vocabulary.
+    epsilon : float, optional
+        Hard threshold, in [0, 1]. Default 0.09 (Medusa's ``posterior_threshold``).
+    delta : float, optional
+        Entropy-scaled threshold factor, >= 0. Default 0.3 (``posterior_alpha``).
+    log_offset : float, optional
+        Constant inside the entropy's logarithm, >= 0. Default 1e-5 as in
+        Medusa's code; 0 gives the paper's formula.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Probability threshold(s).
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> round(sd.verification.typical_threshold([0.5, 0.5]), 6)   # min(0.09, 0.3 / 2)
+    0.09
+    >>> round(sd.verification.typical_threshold([0.25] * 4), 6)   # 0.3 * exp(-log 4)
+    0.075003
+    """
+    eps, dl, off = _typical_args(epsilon, delta, log_offset)
+    pa = check_distribution(p, "p")
+    h = np.asarray(entropy(pa, off))
+    return to_output(np.minimum(eps, dl * np.exp(-h)), pa.ndim == 1)
+
+
+def acceptance_probability(p, q, rule="rejection", *, epsilon=MEDUSA_EPSILON, delta=MEDUSA_DELTA,
+                           log_offset=MEDUSA_LOG_OFFSET):
+    r"""Probability that a draft token is accepted under each verification rule.
+
+    ======================  ==============================================
+    rule                    acceptance probability
+    ======================  ==============================================
+    ``"rejection"``         :math:`\sum_x \min(p(x), q(x))`
+    ``"one-hot"``           :math:`p(t)` for the proposed token ``t`` (pass ``q`` one-hot)
+    ``"greedy"``            :math:`q(\arg\max p)` (the draft hits the target's argmax)
+    ``"typical"``           :math:`\sum_x q(x)\,[p(x) > \min(\epsilon, \delta e^{-H(p)})]`
+    ``"sampled-match"``     :math:`\sum_x p(x)\, q(x)`
+    ======================  ==============================================
+
+    For a one-hot ``q`` the rejection formula gives ``p(t)``, so
+    ``"rejection"`` and ``"one-hot"`` agree. ``"sampled-match"`` never
+    exceeds ``"rejection"``: :math:`p q \le \min(p, q)` entrywise.
+
+    Defined in chapter "Verification rules".
+
+    Parameters
+    ----------
+    p, q : array_like
+        Target and draft distributions (last axis); they broadcast. For
+        ``"greedy"`` with a greedy draft pass ``q`` one-hot at its argmax.
+    rule : str, optional
+        One of :data:`RULES`. Default ``"rejection"``.
+    epsilon, delta, log_offset : float, optional
+        Typical-acceptance parameters (see :func:`typical_threshold`).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Probability in [0, 1]; a ``float`` for 1-D inputs.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> p, q = [0.7, 0.25, 0.05], [0.3, 0.3, 0.4]
+    >>> [round(sd.verification.acceptance_probability(p, q, r), 4)
+    ...  for r in ("rejection", "greedy", "typical", "sampled-match")]
+    [0.6, 0.3, 0.6, 0.305]
+    >>> sd.verification.acceptance_probability(p, [0, 1, 0], "one-hot")   # p(1)
+    0.25
+    """
+    rule = _check_rule(rule)
+    pa, qa = _pair(p, q)
+    scalar = pa.ndim == 1 and qa.ndim == 1
+    if rule in ("rejection", "one-hot"):
+        if rule == "one-hot":
+            _check_one_hot(qa)
+        return acceptance_rate(pa, qa)
+    pb, qb = np.broadcast_arrays(pa, qa)
+    if rule == "greedy":
+        top = np.argmax(pb, axis=-1)
+        out = np.take_along_axis(qb, top[..., None], axis=-1)[..., 0]
+    elif rule == "typical":
+        eps, dl, off = _typical_args(epsilon, delta, log_offset)
+        thr = np.asarray(typical_threshold(pb, eps, dl, off))
+        out = (qb * (pb > thr[..., None])).sum(axis=-1)
+    else:
+        out = (pb * qb).sum(axis=-1)
+    return to_output(np.clip(out, 0.0, 1.0), scalar)
+
+
+def _check_one_hot(qa: np.ndarray) -> None:
+    if not np.all((qa == 0) | (qa == 1)):
+        raise ValueError("q must be one-hot (a single 1, zeros elsewhere) for the 'one-hot' rule: the draft "
+                         "proposes one token deterministically")
+
+
+def one_hot_residual(p, token):
+    """The distribution a rejected deterministic proposal is replaced from: ``p`` without ``token``.
+
+    For a one-hot draft ``q = onehot(token)``, the residual
+    ``norm(max(p - q, 0))`` is ``p`` with ``token`` set to 0 and the rest
+    renormalized (every other entry has ``q = 0``; at ``token``,
+    ``p - 1 <= 0``). This function computes it both ways and checks they
+    agree to 1e-12, so the chapter's claim is tested every time it runs.
+    When ``p(token) = 1`` the proposal is never rejected and ``p`` is returned.
+
+    Defined in chapter "Verification rules".
+
+    Parameters
+    ----------
+    p : array_like, shape (V,)
+        Target distribution.
+    token : int
+        The proposed token, in ``0 .. V - 1``.
+
+    Returns
+    -------
+    numpy.ndarray, shape (V,)
+        The residual distribution.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> sd.verification.one_hot_residual([0.5, 0.3, 0.2], 0).round(12).tolist()
+    [0.0, 0.6, 0.4]
+    """
+    pa = check_distribution(p, "p")
+    if pa.ndim != 1:
+        raise ValueError(f"p must be a 1-D probability vector; got shape {pa.shape}")
+    if np.ndim(token) != 0:
+        raise TypeError("token must be a single token id")
+    t = int(check_integer(token, "token", minimum=0, maximum=pa.size - 1))
+    if pa[t] >= 1.0:
+        return pa.copy()
+    removed = pa.copy()
+    removed[t] = 0.0
+    removed /= removed.sum()
+    onehot = np.zeros_like(pa)
+    onehot[t] = 1.0
+    via_residual = residual_distribution(pa, onehot)
+    if np.max(np.abs(via_residual - removed)) > 1e-12:  # pragma: no cover - an identity, checked in the tests
+        raise AssertionError("the one-hot residual and p-without-the-token disagree")
+    return removed
+
+
+def emitted_distribution(p, q, rule="rejection", *, correction="target", epsilon=MEDUSA_EPSILON,
+                         delta=MEDUSA_DELTA, log_offset=MEDUSA_LOG_OFFSET):
+    r"""Exact distribution of the token one verified position emits, under each rule.
+
+    A draft token ``x ~ q`` is proposed; the rule accepts it or the target
+    emits a token of its own.
+
+    * ``"rejection"``, ``"one-hot"``: ``p`` (the residual correction).
+    * ``"greedy"``: a point mass at ``argmax p`` (the target's greedy token).
+    * ``"sampled-match"``: ``p`` (the emitted token is the target's sample).
+    * ``"typical"``: :math:`P(x) = q(x)[p(x) > \tau] + (1 - Q_\tau)\, c(x)`,
+      with :math:`Q_\tau` the draft mass the threshold lets through and
+      ``c`` the correction: ``"target"`` (a fresh sample from ``p``, the
+      most favourable case), ``"argmax"`` (Medusa's ``fast`` mode) or
+      ``"typical"`` (a sample from ``p`` restricted to tokens at or above
+      the threshold, Medusa's sampling mode). Not ``p`` in general.
+
+    Defined in chapter "Verification rules".
+
+    Parameters
+    ----------
+    p, q : array_like, shape (V,)
+        Target and draft distributions.
+    rule : str, optional
+        One of :data:`RULES`.
+    correction : {"target", "argmax", "typical"}, optional
+        What the target emits after a typical-acceptance rejection.
+    epsilon, delta, log_offset : float, optional
+        Typical-acceptance parameters.
+
+    Returns
+    -------
+    numpy.ndarray, shape (V,)
+        Sums to 1.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> p, q = [0.7, 0.25, 0.05], [0.3, 0.3, 0.4]
+    >>> sd.verification.emitted_distribution(p, q, "typical").round(4).tolist()   # not p
+    [0.58, 0.4, 0.02]
+    """
+    rule = _check_rule(rule)
+    pa, qa = _pair(p, q)
+    if pa.ndim != 1 or qa.ndim != 1:
+        raise ValueError(f"p and q must be 1-D probability vectors; got shapes {pa.shape} and {qa.shape}")
+    if correction not in ("target", "argmax", "typical"):
+        raise ValueError(f"correction must be 'target', 'argmax' or 'typical'; got {correction!r}")
+    if rule == "one-hot":
+        _check_one_hot(qa)
+    if rule in ("rejection", "one-hot", "sampled-match"):
+        return pa.copy()
+    top = np.zeros_like(pa)
+    top[int(np.argmax(pa))] = 1.0
+    if rule == "greedy":
+        return top
+    eps, dl, off = _typical_args(epsilon, delta, log_offset)
+    thr = float(typical_threshold(pa, eps, dl, off))
+    keep = pa > thr
+    passed = qa * keep
+    if correction == "target":
+        c = pa
+    elif correction == "argmax":
+        c = top
+    else:
+        allowed = np.where(pa >= thr, pa, 0.0)
+        c = allowed / allowed.sum()
+    return passed + (1.0 - passed.sum()) * c
+
+
+def verify_step(p, q, size, rng, rule="rejection", *, correction="target", epsilon=MEDUSA_EPSILON,
+                delta=MEDUSA_DELTA, log_offset=MEDUSA_LOG_OFFSET):
+    """Simulate ``size`` independent single-position verifications under a rule.
+
+    The draft token is drawn from ``q`` (for ``"one-hot"`` pass the one-hot
+    proposal); the rule accepts it or the target emits its own token (see
+    :func:`emitted_distribution`). ``"rejection"`` and ``"one-hot"`` call
+    :func:`specdec.sampling.speculative_step` (the one implementation of the
+    exact rule); ``"one-hot"`` additionally checks that ``q`` is one-hot,
+    so its rejections draw from :func:`one_hot_residual`.
+
+    Defined in chapter "Verification rules".
+
+    Parameters
+    ----------
+    p, q : array_like, shape (V,)
+        Target and draft distributions.
+    size : int
+        Independent trials, >= 1.
+    rng : numpy.random.Generator or int
+        Seeded generator or seed.
+    rule : str, optional
+        One of :data:`RULES`.
+    correction : {"target", "argmax", "typical"}, optional
+        The typical rule's correction (see :func:`emitted_distribution`).
+    epsilon, delta, log_offset : float, optional
+        Typical-acceptance parameters.
+
+    Returns
+    -------
+    tokens : numpy.ndarray of int64, shape (size,)
+        Emitted token ids.
+    accepted : numpy.ndarray of bool, shape (size,)
+        Whether the draft token was accepted.
+
+    Examples
+    --------
+    >>> import numpy as np, specdec as sd
+    >>> t, a = sd.verification.verify_step([0.7, 0.25, 0.05], [0.3, 0.3, 0.4], 100_000, 0, "typical")
+    >>> round(float(a.mean()), 2), (np.bincount(t, minlength=3) / t.size).round(2).tolist()
+    (0.6, [0.58, 0.4, 0.02])
+    """
+    rule = _check_rule(rule)
+    pa, qa = _pair(p, q)
+    if pa.ndim != 1 or qa.ndim != 1:
+        raise ValueError(f"p and q must be 1-D probability vectors; got shapes {pa.shape} and {qa.shape}")
+    if np.ndim(size) != 0:
+        raise TypeError("size must be a single whole number")
+    n = int(check_integer(size, "size", minimum=1))
+    g = _check_rng(rng)
+    if correction not in ("target", "argmax", "typical"):
+        raise ValueError(f"correction must be 'target', 'argmax' or 'typical'; got {correction!r}")
+    if rule == "one-hot":
+        _check_one_hot(qa)
+    if rule in ("rejection", "one-hot"):
+        return speculative_step(pa, qa, n, g)
+    v = pa.size
+    x = g.choice(v, size=n, p=qa)
+    if rule == "greedy":
+        top = int(np.argmax(pa))
+        return np.full(n, top, dtype=np.int64), x == top
+    if rule == "sampled-match":
+        y = g.choice(v, size=n, p=pa)
+        return y.astype(np.int64), x == y
+    eps, dl, off = _typical_args(epsilon, delta, log_offset)
+    thr = float(typical_threshold(pa, eps, dl, off))
+    ok = pa[x] > thr
+    tokens = x.astype(np.int64)
+    bad = ~ok
+    n_bad = int(bad.sum())
+    if n_bad:
+        if correction == "target":
+            tokens[bad] = g.choice(v, size=n_bad, p=pa)
+        elif correction == "argmax":
+            tokens[bad] = int(np.argmax(pa))
+        else:
+            allowed = np.where(pa >= thr, pa, 0.0)
+            tokens[bad] = g.choice(v, size=n_bad, p=allowed / allowed.sum())
+    return tokens, ok

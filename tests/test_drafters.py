@@ -1,0 +1,186 @@
+"""Tests for specdec.drafters: cited inputs, the bigram check, n-gram drafting.
+
+Quoted numbers are checked for internal consistency of the transcription
+(Spec-Bench's "Overall" column is the mean of its six task columns), never
+against values copied from the implementation. The n-gram model is checked
+against a Monte Carlo simulation of the same repetition process and the
+prompt-lookup simulator against texts whose answer is known by hand.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import specdec as sd
+import specdec.drafters as dr
+import specdec.dynamic as dy
+import specdec.literature as lit
+import specdec.verification as vf
+
+QUOTED = [name for name in dr.__all__ if isinstance(getattr(dr, name), lit.Quoted)]
+QUOTED += [f"SPEC_BENCH_A100[{m}]" for m in dr.SPEC_BENCH_A100]
+
+
+def _get(name):
+    if name.startswith("SPEC_BENCH_A100["):
+        return dr.SPEC_BENCH_A100[name[len("SPEC_BENCH_A100["):-1]]
+    return getattr(dr, name)
+
+
+@pytest.mark.parametrize("name", QUOTED)
+def test_every_quoted_input_has_a_known_source_and_status(name):
+    q = _get(name)
+    assert q.status in ("verified", "secondary", "unverified")
+    assert q.source in lit.SOURCES or q.source in dr.DRAFTER_SOURCES
+    assert q.where and q.checked_in
+
+
+def test_new_sources_do_not_clash_with_literature():
+    assert not set(dr.DRAFTER_SOURCES) & set(lit.SOURCES)
+    with pytest.raises(ValueError, match="source must be a key"):
+        dr._Cited(1.0, "nobody2099", "nowhere", "verified")
+    with pytest.raises(ValueError, match="status must be"):
+        dr._Cited(1.0, "li2025eagle3", "Abstract", "probably")
+
+
+def test_leviathan_bigram_check_reproduces_125():
+    """(1 - 0.2^4) / (1 - 0.2) = 1.248 exactly (fractions), which rounds to the quoted 1.25."""
+    exact = (1 - Fraction(1, 5) ** 4) / (1 - Fraction(1, 5))
+    assert exact == Fraction(156, 125)
+    r = dr.leviathan_bigram_check()
+    assert r["computed"] == pytest.approx(float(exact), rel=1e-15)
+    assert r["rounds_to_quoted"] and r["quoted"] == 1.25
+    assert "1.25X with gamma=3" in dr.LEVIATHAN_BIGRAM.note
+
+
+def test_spec_bench_overall_is_the_mean_of_the_tasks():
+    """The transcription is consistent: every 'Overall' equals the mean of the six task speedups to 0.011
+    (two-decimal rounding of seven printed numbers)."""
+    for model in dr.SPEC_BENCH_A100:
+        t = dr.spec_bench_table(model)
+        assert t["task_speedups"].shape == (len(t["method"]), len(dr.SPEC_BENCH_TASKS))
+        assert np.all(np.abs(t["task_speedups"].mean(axis=1) - t["speedup"]) <= 0.011)
+
+
+def test_implied_round_cost_and_alpha_bound():
+    t = dr.spec_bench_table("vicuna-7b")
+    assert np.allclose(t["implied_round_cost"], t["mean_accepted_tokens"] / t["speedup"], rtol=1e-15)
+    # every method pays at least one target step per round
+    assert (t["implied_round_cost"] > 1.0).all()
+    # the n-gram draft is the cheapest round: c_d ~ 0
+    assert t["method"][int(np.argmin(t["implied_round_cost"]))] == "PLD"
+    e = t["mean_accepted_tokens"]
+    a = dr.alpha_lower_bound(e)
+    # E[L](a, k) < E for every k (the bound is tight only as k -> infinity)
+    for k in (1, 4, 16, 256):
+        assert (sd.expected_tokens(a, k) <= e * (1 + 1e-12)).all()
+    assert np.allclose(sd.expected_tokens(a, 20_000), e, rtol=1e-9)
+    with pytest.raises(ValueError, match="mean_accepted_tokens must be >= 1"):
+        dr.implied_round_cost(0.5, 1.0)
+
+
+def test_mtp_expected_tokens_and_deepseek_consistency():
+    assert dr.mtp_expected_tokens(0.85) == pytest.approx(1.85, rel=1e-15)
+    lo, hi = dr.DEEPSEEK_V3_MTP.value["second_token_acceptance"]
+    tps = dr.DEEPSEEK_V3_MTP.value["tps_factor"]
+    # the quoted 1.8x TPS is below 1 + acceptance: the MTP step costs a little more than a plain one
+    cost = np.array([dr.mtp_expected_tokens(lo), dr.mtp_expected_tokens(hi)]) / tps
+    assert ((cost > 1.0) & (cost < 1.1)).all()
+
+
+def test_constants_agree_with_the_modules_that_use_them():
+    assert dr.HF_SCHEDULE.value == {k: dy.HF_HEURISTIC[k] for k in ("start", "increase", "decrease", "minimum")}
+    assert dr.MEDUSA_TYPICAL_DEFAULTS.value["epsilon"] == vf.MEDUSA_EPSILON
+    assert dr.MEDUSA_TYPICAL_DEFAULTS.value["delta"] == vf.MEDUSA_DELTA
+    assert dr.MEDUSA_TYPICAL_DEFAULTS.value["log_offset"] == vf.MEDUSA_LOG_OFFSET
+    top = np.array(dr.MEDUSA_TOPK_VICUNA_7B.value)
+    assert top.shape == (5, 5) and (np.diff(top, axis=1) >= 0).all()
+    assert tuple(top[:, 0]) == sd.drafts.MEDUSA_TOP1_VICUNA_7B
+
+
+# --------------------------------------------------------------------------
+# the n-gram repetition model
+# --------------------------------------------------------------------------
+
+
+def _simulate_repetition_model(m, a1, beta, k, n_rounds, seed):
+    g = np.random.default_rng(seed)
+    match = g.random(n_rounds) < m
+    u = g.random((n_rounds, k))
+    ok = np.concatenate([u[:, :1] < a1, u[:, 1:] < beta], axis=1)
+    run = np.where(ok.all(axis=1), k, np.argmin(ok, axis=1))
+    return np.where(match, run + 1, 1)
+
+
+@pytest.mark.parametrize("m, a1, beta, k", [(0.5, 0.6, 0.8, 10), (0.2, 0.9, 0.95, 5), (1.0, 0.3, 0.5, 3)])
+def test_ngram_round_matches_simulation_of_the_same_process(m, a1, beta, k):
+    """E[L] of the repetition model equals a Monte Carlo run of it (300k rounds, 5 standard errors)."""
+    tokens = _simulate_repetition_model(m, a1, beta, k, 300_000, seed=21)
+    r = dr.ngram_round(m, a1, beta, k)
+    assert abs(tokens.mean() - r.expected_tokens) < 5 * tokens.std() / np.sqrt(tokens.size)
+    assert r.speedup == pytest.approx(r.expected_tokens / r.expected_cost, rel=1e-15)
+
+
+def test_ngram_round_limits():
+    assert dr.ngram_round(0.0, 0.9, 0.9, 10).speedup == 1.0  # never matches: plain decoding
+    full = dr.ngram_round(1.0, 1.0, 1.0, 7, c_verify=1.1)
+    assert full.expected_tokens == 8.0 and full.speedup == pytest.approx(8 / 1.1, rel=1e-15)
+    # one proposed token: the model is speculative decoding with k = 1 and alpha = m a1
+    assert dr.ngram_round(0.5, 0.8, 0.3, 1).expected_tokens == pytest.approx(sd.expected_tokens(0.4, 1), rel=1e-15)
+    arr = dr.ngram_round(np.array([0.2, 0.5]), 0.6, 0.8, 4)
+    assert arr.expected_tokens.shape == (2,)
+
+
+def test_prompt_lookup_proposal_rules():
+    """Longest n-gram first, leftmost full-length continuation, no overlap with the final n-gram."""
+    assert dr.prompt_lookup_proposal([1, 2, 3, 4, 9, 9, 1, 2, 3], 3, 2).tolist() == [4, 9]
+    # the 2-gram (2, 3) has no match, the 1-gram (3) does
+    assert dr.prompt_lookup_proposal([3, 7, 8, 5, 2, 3], 2, 2).tolist() == [7, 8]
+    # a match too close to the end to supply num_pred tokens is skipped; nothing else matches
+    assert dr.prompt_lookup_proposal([5, 6, 5, 6], 2, 3).tolist() == []
+    assert dr.prompt_lookup_proposal([1, 2, 3], 3, 1).tolist() == []
+    with pytest.raises(ValueError, match="tokens must be 1-D"):
+        dr.prompt_lookup_proposal([[1, 2]], 1, 1)
+
+
+def test_prompt_lookup_on_texts_with_known_answers():
+    """A periodic text: every proposal is right (k + 1 tokens per round). Distinct tokens: nothing matches."""
+    text = np.tile(np.arange(30), 8)
+    run = dr.simulate_prompt_lookup(text, 60, max_ngram=3, num_pred=5)
+    assert (run.accepted[:-1] == 5).all() and run.match_rate == 1.0
+    distinct = np.arange(500)
+    run = dr.simulate_prompt_lookup(distinct, 50)
+    assert run.n_rounds == 450 and run.tokens_per_round == 1.0 and run.match_rate == 0.0
+
+
+def test_prompt_lookup_gains_with_repetition():
+    """More copying in the text means more tokens per round (synthetic copy texts, same seeds)."""
+    tpr = []
+    for copy_prob in (0.0, 0.02, 0.1):
+        text = dr.synthetic_copy_text(3000, 50_000, copy_prob, 40.0, rng=5)
+        tpr.append(dr.simulate_prompt_lookup(text, 300).tokens_per_round)
+    assert tpr[0] == pytest.approx(1.0, abs=0.01) and tpr[0] < tpr[1] < tpr[2]
+
+
+def test_synthetic_copy_text_validation():
+    with pytest.raises(ValueError, match="mean_copy_length must be a single number >= 1"):
+        dr.synthetic_copy_text(10, 100, 0.1, 0.5, rng=0)
+    with pytest.raises(TypeError, match="unseeded"):
+        dr.synthetic_copy_text(10, 100, 0.1, 2.0, rng=None)
+    t = dr.synthetic_copy_text(2000, 1000, 1.0, 1e9, rng=1)   # one long copy of the first token onward
+    assert (t == t[0]).mean() > 0.99
+
+
+def test_draft_catalogue_covers_the_four_families():
+    """Heads, multi-token prediction, n-gram and separate small drafts each appear with a cited source."""
+    rows = dr.draft_catalogue()
+    families = {r["family"] for r in rows}
+    assert {"head", "multi-token prediction", "n-gram", "separate small model"} <= families
+    for r in rows:
+        assert r["implied_round_cost"] == pytest.approx(r["mean_accepted_tokens"] / r["speedup"], rel=1e-15)
+        assert r["source"] in lit.SOURCES or r["source"] in dr.DRAFTER_SOURCES
+    eagle3 = [r for r in rows if r["method"] == "EAGLE3"]
+    assert len(eagle3) == 1 and eagle3[0]["target"] == "vicuna-13b"

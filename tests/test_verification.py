@@ -1,0 +1,263 @@
+"""Tests for specdec.verification: the acceptance rules, their exactness, and the lossy typical rule.
+
+Statistical tests are seeded and designed at significance 1e-3 per
+chi-square test (a correct implementation fails one with probability about
+1e-3 under a fresh seed). The exact rules must pass against ``p``; the
+typical rule must *fail* against ``p`` and pass against its own exact
+output distribution, so the test has power and the simulation is right.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+
+import specdec as sd
+import specdec.verification as vf
+
+SIGNIFICANCE = 1e-3
+
+
+# --------------------------------------------------------------------------
+# an independent chi-square reference (no scipy in the environment)
+# --------------------------------------------------------------------------
+
+
+def chi2_sf(x: float, df: int) -> float:
+    """1 - P(df/2, x/2) by the series of the regularized lower incomplete gamma function."""
+    s, z = df / 2.0, x / 2.0
+    if z <= 0:
+        return 1.0
+    if z > s + 40 * math.sqrt(s) + 40:
+        return 0.0
+    term = 1.0 / s
+    total = term
+    n = 1
+    while term > 1e-17 * total:
+        term *= z / (s + n)
+        total += term
+        n += 1
+    return max(0.0, 1.0 - math.exp(s * math.log(z) - z - math.lgamma(s)) * total)
+
+
+def chi2_pvalue(tokens: np.ndarray, p: np.ndarray) -> float:
+    """Pearson goodness-of-fit p-value of ``tokens`` against ``p`` (0 if a p = 0 token occurs)."""
+    p = np.asarray(p, float)
+    counts = np.bincount(tokens, minlength=p.size).astype(float)
+    if counts[p == 0].sum() > 0:
+        return 0.0
+    support = p > 0
+    if support.sum() < 2:
+        return 1.0
+    expected = p[support] * tokens.size
+    stat = float(((counts[support] - expected) ** 2 / expected).sum())
+    return chi2_sf(stat, int(support.sum()) - 1)
+
+
+def test_chi2_reference_quantiles():
+    """The hand-written tail matches textbook chi-square quantiles."""
+    assert_allclose(chi2_sf(3.841459, 1), 0.05, rtol=1e-5)
+    assert_allclose(chi2_sf(16.918978, 9), 0.05, rtol=1e-5)
+    assert_allclose(chi2_sf(27.877165, 9), 0.001, rtol=1e-4)
+
+
+# --------------------------------------------------------------------------
+# pairs
+# --------------------------------------------------------------------------
+
+RNG = np.random.default_rng(20260701)
+P1 = RNG.dirichlet(np.ones(8))
+Q1 = RNG.dirichlet(np.ones(8))
+P_PEAKED = np.array([0.61, 0.2, 0.08, 0.05, 0.03, 0.015, 0.01, 0.005])
+Q_FLAT = np.full(8, 1 / 8)
+
+
+# --------------------------------------------------------------------------
+# acceptance probabilities against hand formulas
+# --------------------------------------------------------------------------
+
+
+def _loop_typical(p, q, eps, delta, off):
+    h = -sum(pi * math.log(pi + off) for pi in p if pi > 0)
+    thr = min(eps, delta * math.exp(-h))
+    return sum(qi for pi, qi in zip(p, q) if pi > thr), thr
+
+
+@pytest.mark.parametrize("p, q", [(P1, Q1), (P_PEAKED, Q_FLAT), (Q1, P1)])
+def test_acceptance_probabilities_match_loops(p, q):
+    """Each rule's acceptance probability equals a plain Python loop over the vocabulary."""
+    assert_allclose(vf.acceptance_probability(p, q, "rejection"), sum(min(a, b) for a, b in zip(p, q)), rtol=1e-13)
+    assert_allclose(vf.acceptance_probability(p, q, "greedy"), q[int(np.argmax(p))], rtol=1e-13)
+    assert_allclose(vf.acceptance_probability(p, q, "sampled-match"), sum(a * b for a, b in zip(p, q)), rtol=1e-13)
+    ref, _ = _loop_typical(p, q, 0.09, 0.3, 1e-5)
+    assert_allclose(vf.acceptance_probability(p, q, "typical"), ref, rtol=1e-13)
+    ref0, _ = _loop_typical(p, q, 0.2, 0.5, 0.0)
+    assert_allclose(vf.acceptance_probability(p, q, "typical", epsilon=0.2, delta=0.5, log_offset=0.0), ref0,
+                    rtol=1e-13)
+
+
+def test_sampled_match_never_beats_rejection():
+    """p q <= min(p, q) entrywise, so token matching against a sampled target accepts less often."""
+    ps = RNG.dirichlet(np.ones(20), size=500)
+    qs = RNG.dirichlet(np.ones(20), size=500)
+    sm = vf.acceptance_probability(ps, qs, "sampled-match")
+    rj = vf.acceptance_probability(ps, qs, "rejection")
+    assert sm.shape == (500,)
+    assert (sm <= rj + 1e-15).all()
+
+
+def test_one_hot_rule_is_p_of_the_token():
+    """A deterministic proposal t is accepted with probability p(t); 'rejection' with one-hot q agrees."""
+    for t in range(P1.size):
+        q = np.zeros(P1.size)
+        q[t] = 1.0
+        assert_allclose(vf.acceptance_probability(P1, q, "one-hot"), P1[t], rtol=1e-14)
+        assert_allclose(vf.acceptance_probability(P1, q, "rejection"), P1[t], rtol=1e-14)
+
+
+def test_one_hot_residual_is_p_without_the_token():
+    """norm(max(p - onehot(t), 0)) equals p with t removed and renormalized, for every t."""
+    for t in range(P1.size):
+        expected = P1.copy()
+        expected[t] = 0.0
+        expected /= 1.0 - P1[t]
+        assert_allclose(vf.one_hot_residual(P1, t), expected, rtol=1e-13, atol=1e-16)
+        onehot = np.eye(P1.size)[t]
+        assert_allclose(sd.sampling.residual_distribution(P1, onehot), expected, rtol=1e-13, atol=1e-16)
+    sure = np.array([0.0, 1.0, 0.0])
+    assert vf.one_hot_residual(sure, 1).tolist() == [0.0, 1.0, 0.0]
+
+
+def test_typical_threshold_regimes():
+    """min(epsilon, delta e^{-H}): confident targets hit epsilon, uncertain ones the entropy term."""
+    assert vf.typical_threshold([0.99, 0.01], 0.09, 0.3, 0.0) == pytest.approx(0.09, rel=1e-15)
+    uniform = np.full(100, 0.01)
+    assert vf.typical_threshold(uniform, 0.09, 0.3, 0.0) == pytest.approx(0.3 / 100, rel=1e-12)
+    assert vf.entropy(uniform) == pytest.approx(math.log(100), rel=1e-14)
+    assert vf.entropy([1.0, 0.0]) == 0.0
+    with_offset = -sum(0.01 * math.log(0.01 + 1e-5) for _ in range(100))
+    assert vf.entropy(uniform, 1e-5) == pytest.approx(with_offset, rel=1e-13)
+
+
+# --------------------------------------------------------------------------
+# emitted distributions
+# --------------------------------------------------------------------------
+
+
+def test_exact_rules_emit_p_and_typical_does_not():
+    """Rejection, one-hot and sampled-match emit p; greedy emits argmax p; typical emits something else."""
+    assert_allclose(vf.emitted_distribution(P1, Q1, "rejection"), P1, rtol=1e-15)
+    assert_allclose(vf.emitted_distribution(P1, Q1, "sampled-match"), P1, rtol=1e-15)
+    onehot = np.eye(8)[3]
+    assert_allclose(vf.emitted_distribution(P1, onehot, "one-hot"), P1, rtol=1e-15)
+    greedy = vf.emitted_distribution(P1, Q1, "greedy")
+    assert greedy[int(np.argmax(P1))] == 1.0 and greedy.sum() == 1.0
+    typ = vf.emitted_distribution(P_PEAKED, Q_FLAT, "typical")
+    assert typ.sum() == pytest.approx(1.0, abs=1e-14)
+    assert sd.sampling.total_variation(typ, P_PEAKED) > 0.05
+
+
+def test_typical_emitted_distribution_hand_formula():
+    """q(x)[p(x) > tau] + (1 - Q_tau) c(x), for the three corrections, by a loop."""
+    _, thr = _loop_typical(P_PEAKED, Q_FLAT, 0.09, 0.3, 1e-5)
+    passed = np.array([q if p > thr else 0.0 for p, q in zip(P_PEAKED, Q_FLAT)])
+    rest = 1.0 - passed.sum()
+    top = np.eye(8)[0]
+    allowed = np.array([p if p >= thr else 0.0 for p in P_PEAKED])
+    for corr, c in (("target", P_PEAKED), ("argmax", top), ("typical", allowed / allowed.sum())):
+        assert_allclose(vf.emitted_distribution(P_PEAKED, Q_FLAT, "typical", correction=corr), passed + rest * c,
+                        rtol=1e-13, atol=1e-16)
+
+
+# --------------------------------------------------------------------------
+# simulation: exact rules pass, typical is detected
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rule", ["rejection", "sampled-match"])
+@pytest.mark.parametrize("pair", [(P1, Q1), (P_PEAKED, Q_FLAT)])
+def test_exact_rules_pass_chi_square(rule, pair):
+    """200k simulated positions follow p (chi-square, level 1e-3)."""
+    p, q = pair
+    tokens, accepted = vf.verify_step(p, q, 200_000, np.random.default_rng(11), rule)
+    assert chi2_pvalue(tokens, p) > SIGNIFICANCE
+    rate = vf.acceptance_probability(p, q, rule)
+    assert abs(accepted.mean() - rate) < 5 * math.sqrt(rate * (1 - rate) / tokens.size)
+
+
+def test_one_hot_rule_passes_chi_square():
+    """A deterministic proposal with the one-hot residual is exact (chi-square, level 1e-3)."""
+    q = np.eye(8)[2]
+    tokens, accepted = vf.verify_step(P1, q, 200_000, np.random.default_rng(12), "one-hot")
+    assert chi2_pvalue(tokens, P1) > SIGNIFICANCE
+    assert abs(accepted.mean() - P1[2]) < 5 * math.sqrt(P1[2] * (1 - P1[2]) / tokens.size)
+    # rejected positions never emit the proposed token
+    assert not ((tokens == 2) & ~accepted).any()
+
+
+def test_greedy_rule_always_emits_argmax():
+    """Greedy matching outputs the target's greedy token, whatever was drafted."""
+    tokens, accepted = vf.verify_step(P1, Q1, 50_000, np.random.default_rng(13), "greedy")
+    top = int(np.argmax(P1))
+    assert (tokens == top).all()
+    assert abs(accepted.mean() - Q1[top]) < 5 * math.sqrt(Q1[top] * (1 - Q1[top]) / tokens.size)
+
+
+@pytest.mark.parametrize("correction", ["target", "argmax", "typical"])
+def test_typical_acceptance_is_lossy_and_detected(correction):
+    """Typical acceptance fails the chi-square test against p (p-value < 1e-3) yet passes against its
+    exact law, so the test has power and the simulation is right."""
+    tokens, _ = vf.verify_step(P_PEAKED, Q_FLAT, 200_000, np.random.default_rng(14), "typical",
+                               correction=correction)
+    assert chi2_pvalue(tokens, P_PEAKED) < SIGNIFICANCE
+    law = vf.emitted_distribution(P_PEAKED, Q_FLAT, "typical", correction=correction)
+    assert chi2_pvalue(tokens, law) > SIGNIFICANCE
+
+
+def test_typical_acceptance_rate_matches_formula():
+    """The simulated acceptance frequency matches acceptance_probability (5 sigma)."""
+    _, accepted = vf.verify_step(P1, Q1, 100_000, np.random.default_rng(15), "typical")
+    rate = vf.acceptance_probability(P1, Q1, "typical")
+    assert abs(accepted.mean() - rate) < 5 * math.sqrt(max(rate * (1 - rate), 1e-12) / accepted.size) + 1e-12
+
+
+def test_simulation_is_seeded():
+    """Same seed, same tokens."""
+    a = vf.verify_step(P1, Q1, 1000, 5, "typical")[0]
+    b = vf.verify_step(P1, Q1, 1000, 5, "typical")[0]
+    assert (a == b).all()
+
+
+# --------------------------------------------------------------------------
+# bad input
+# --------------------------------------------------------------------------
+
+
+def test_bad_input_messages():
+    with pytest.raises(ValueError, match="rule must be one of"):
+        vf.acceptance_probability(P1, Q1, "lenient")
+    with pytest.raises(ValueError, match="one-hot"):
+        vf.acceptance_probability(P1, Q1, "one-hot")
+    with pytest.raises(ValueError, match="one-hot"):
+        vf.verify_step(P1, Q1, 10, 0, "one-hot")
+    with pytest.raises(ValueError, match="same vocabulary"):
+        vf.acceptance_probability(P1, [0.5, 0.5])
+    with pytest.raises(ValueError, match="p must be a probability distribution"):
+        vf.verify_step([0.5, 0.6], [0.5, 0.5], 10, 0)
+    with pytest.raises(ValueError, match="correction must be"):
+        vf.emitted_distribution(P1, Q1, "typical", correction="none")
+    with pytest.raises(ValueError, match="size must be a whole number >= 1; got 0"):
+        vf.verify_step(P1, Q1, 0, 0)
+    with pytest.raises(TypeError, match="rng"):
+        vf.verify_step(P1, Q1, 10, None)
+    with pytest.raises(ValueError, match=r"epsilon must be in \[0, 1\]; got "):
+        vf.typical_threshold(P1, epsilon=1.5)
+    with pytest.raises(ValueError, match="token must be a whole number in"):
+        vf.one_hot_residual(P1, 8)
+    with pytest.raises(TypeError, match="epsilon, delta and log_offset must be single numbers"):
+        vf.typical_threshold(P1, epsilon=[0.1, 0.2])
+    with pytest.raises(ValueError, match="1-D"):
+        vf.verify_step(np.tile(P1, (2, 1)), Q1, 10, 0)
