@@ -20,6 +20,13 @@ the larger topics are submodules, loaded on first use so that importing
 ``sd.synthetic``       example distributions, synthetic model pairs, temperature
 ``sd.estimation``      alpha from logs and engine counters, intervals
 ``sd.engine_metrics``  vLLM's speculative decoding counters and their /metrics text
+``sd.decision``        ``sd.decide(...)``: a verdict from an engine's metrics and measured times
+``sd.cli``             the command line, ``python -m specdec decide ...``
+``sd.verification``    verification rules: rejection sampling, greedy, one-hot, typical acceptance
+``sd.trees``           token trees: expected tokens, best tree for a budget, multi-draft
+``sd.dynamic``         dynamic speculation length: oracle bound, HF's schedule
+``sd.goodput``         continuous batching: throughput at a per-token latency target
+``sd.drafters``        today's draft methods (heads, MTP, n-gram, small models) as cited inputs
 ``sd.drafts``          draft arrangements: separate model, extra heads, self-speculation
 ``sd.regimes``         where speculation helps, is neutral or hurts (maps, capacity planning)
 ``sd.tables``          computed tables rendered as Markdown for the chapters
@@ -68,19 +75,27 @@ __version__ = "0.1.0"
 _SUBMODULES = {
     "acceptance", "economics", "request", "checklist", "symbolic", "hardware", "memory", "deployment",
     "sampling", "synthetic", "estimation", "engine_metrics", "literature", "measure", "plots", "widgets", "exercises", "errata",
-    "drafts", "regimes", "tables",
+    "drafts", "regimes", "tables", "decision", "cli", "verification", "trees", "dynamic", "goodput", "drafters",
 }
+
+# Functions at the top level that live in a submodule loaded on first use
+# (so that ``import specdec`` stays fast and numpy-only): name -> module.
+_LAZY_FUNCTIONS = {"decide": "decision", "tree_expected_tokens": "trees"}
 
 __all__ = [
     "expected_tokens", "accepted_tokens_pmf", "tokens_per_round_variance",
     "expected_tokens_per_position", "acceptance_rate", "alpha_for_expected_tokens",
     "round_time", "round_cost", "round_times_vs_k", "speedup", "speedup_from_costs", "costs_from_times", "times_from_costs",
     "quick_estimate", "break_even_alpha", "optimal_k", "improvement_factor", "operations_factor",
-    *sorted(_SUBMODULES),
+    *sorted(_LAZY_FUNCTIONS), *sorted(_SUBMODULES),
 ]
 
 
 def __getattr__(name: str):
+    if name in _LAZY_FUNCTIONS:
+        function = getattr(importlib.import_module(f".{_LAZY_FUNCTIONS[name]}", __name__), name)
+        globals()[name] = function
+        return function
     if name in _SUBMODULES:
         module = importlib.import_module(f".{name}", __name__)
         globals()[name] = module
@@ -89,4 +104,4 @@ def __getattr__(name: str):
 
 
 def __dir__():
-    return sorted(set(globals()) | _SUBMODULES)
+    return sorted(set(globals()) | _SUBMODULES | set(_LAZY_FUNCTIONS))

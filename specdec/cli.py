@@ -1,6 +1,6 @@
 """The command line: ``python -m specdec decide ...`` (also the ``specdec`` console script).
 
-One subcommand, ``decide``, the command-line face of :func:`specdec.decide.decide`.
+One subcommand, ``decide``, the command-line face of :func:`specdec.decision.decide`.
 Run ``python -m specdec decide --help`` for the flags and a worked example.
 Invalid input exits with status 2 and a message naming the flag (or the field
 of the ``--from`` file); contradicting measurements are warnings, printed in
@@ -19,7 +19,7 @@ import sys
 import textwrap
 from typing import Any, Mapping, Sequence
 
-from .decide import TIME_UNITS, decide, read_fields
+from .decision import TIME_UNITS, decide, read_fields
 
 __all__ = ["main", "build_parser", "FIELDS"]
 

@@ -29,7 +29,6 @@ join ``specdec.literature.SOURCES`` when the package is consolidated.
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +37,7 @@ import numpy as np
 # All imports from other specdec modules are in this one block, so that they
 # can be repointed when the package is restructured.
 from ._validate import (
+    check_rng,
     check_integer,
     check_nonnegative,
     check_positive,
@@ -586,20 +586,6 @@ def ngram_round(match_prob, first_accept, continue_prob, k, c_verify=1.0, lookup
                       speedup=to_output(el / cost, scalar))
 
 
-def _check_rng(rng: Any, name: str = "rng") -> np.random.Generator:
-    """A seeded Generator or a whole-number seed; ``None`` (unseeded) is refused.
-
-    Same rule as :mod:`specdec.sampling`'s simulators (to be shared through
-    ``_validate`` when the package is restructured).
-    """
-    if isinstance(rng, np.random.Generator):
-        return rng
-    if isinstance(rng, numbers.Integral) and not isinstance(rng, (bool, np.bool_)):
-        if rng < 0:
-            raise ValueError(f"{name} as a seed must be a whole number >= 0; got {int(rng)}")
-        return np.random.default_rng(int(rng))
-    raise TypeError(f"{name} must be a numpy.random.Generator or an integer seed; got {type(rng).__name__} "
-                    f"(unseeded randomness is not allowed)")
 
 
 def _count(value: Any, name: str, minimum: int = 1, maximum: int | None = None) -> int:
@@ -653,7 +639,7 @@ def synthetic_copy_text(n_tokens, vocab, copy_prob, mean_copy_length, rng):
         else None
     if mc is None or mc < 1.0:
         raise ValueError(f"mean_copy_length must be a single number >= 1 token; got {mean_copy_length!r}")
-    g = _check_rng(rng)
+    g = check_rng(rng)
     keep = 1.0 - 1.0 / mc
     u_start = g.random(n)
     u_keep = g.random(n)

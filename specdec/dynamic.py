@@ -49,7 +49,6 @@ over requests.
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,6 +57,7 @@ import numpy as np
 # All imports from other specdec modules are in this one block, so that they
 # can be repointed when the package is restructured.
 from ._validate import (
+    check_rng,
     check_fraction_open,
     check_integer,
     check_nonnegative,
@@ -98,20 +98,6 @@ POLICIES = ("fixed", "hf-heuristic", "per-request-optimal", "oracle")
 _CHAPTER = "Dynamic speculation length"
 
 
-def _check_rng(rng: Any, name: str = "rng") -> np.random.Generator:
-    """A seeded Generator or a whole-number seed; ``None`` (unseeded) is refused.
-
-    Same rule as :mod:`specdec.sampling`'s simulators (to be shared through
-    ``_validate`` when the package is restructured).
-    """
-    if isinstance(rng, np.random.Generator):
-        return rng
-    if isinstance(rng, numbers.Integral) and not isinstance(rng, (bool, np.bool_)):
-        if rng < 0:
-            raise ValueError(f"{name} as a seed must be a whole number >= 0; got {int(rng)}")
-        return np.random.default_rng(int(rng))
-    raise TypeError(f"{name} must be a numpy.random.Generator or an integer seed; got {type(rng).__name__} "
-                    f"(unseeded randomness is not allowed)")
 
 
 def _count(value: Any, name: str, minimum: int = 1, maximum: int | None = None) -> int:
@@ -335,7 +321,7 @@ def beta_alphas(n_requests, mean, concentration, rng):
     k = float(check_positive(concentration, "concentration")) if np.ndim(concentration) == 0 else None
     if m is None or k is None:
         raise TypeError("mean and concentration must be single numbers")
-    return _check_rng(rng).beta(m * k, (1.0 - m) * k, size=n)
+    return check_rng(rng).beta(m * k, (1.0 - m) * k, size=n)
 
 
 def regime_alphas(n_requests, n_segments, alphas, switch_prob, rng):
@@ -381,7 +367,7 @@ def regime_alphas(n_requests, n_segments, alphas, switch_prob, rng):
     sw = float(check_probability(switch_prob, "switch_prob")) if np.ndim(switch_prob) == 0 else None
     if sw is None:
         raise TypeError("switch_prob must be a single number")
-    g = _check_rng(rng)
+    g = check_rng(rng)
     r = al.size
     regime = np.empty((n, s), dtype=np.int64)
     regime[:, 0] = g.integers(0, r, size=n)
@@ -567,7 +553,7 @@ def simulate_schedule(alpha, n_tokens, policy, rng, *, k=5, start=HF_HEURISTIC["
     if st < 1.0:
         raise ValueError(f"start must be >= 1; got {st!r}")
     cost_of, cd, cv = _cost_table(c_draft, c_verify, km)
-    g = _check_rng(rng)
+    g = check_rng(rng)
 
     emitted = np.zeros(n_req, dtype=np.int64)
     rounds = np.zeros(n_req, dtype=np.int64)
@@ -648,7 +634,7 @@ def compare_schedules(alpha, n_tokens, rng, *, k=5, start=HF_HEURISTIC["start"],
         seed = int(rng.integers(0, 2**63 - 1))
     else:
         seed = None
-        _check_rng(rng)
+        check_rng(rng)
         seed = int(rng)
     if isinstance(policies, str) or not all(p in POLICIES for p in policies):
         raise ValueError(f"policies must be a sequence drawn from {list(POLICIES)}; got {policies!r}")

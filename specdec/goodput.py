@@ -35,7 +35,6 @@ acceptance.
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +43,7 @@ import numpy as np
 # All imports from other specdec modules are in this one block, so that they
 # can be repointed when the package is restructured.
 from ._validate import (
+    check_rng,
     check_distribution,
     check_fraction_open,
     check_integer,
@@ -51,7 +51,8 @@ from ._validate import (
     check_probability,
 )
 from .acceptance import accepted_tokens_pmf
-from .hardware import max_concurrent_sequences, speculative_costs
+from .deployment import speculative_costs
+from .memory import max_concurrent_sequences
 
 __all__ = [
     "LENGTH_DISTRIBUTIONS",
@@ -75,20 +76,6 @@ LENGTH_DISTRIBUTIONS = ("constant", "geometric", "lognormal")
 _CHAPTER = "Throughput at a latency target"
 
 
-def _check_rng(rng: Any, name: str = "rng") -> np.random.Generator:
-    """A seeded Generator or a whole-number seed; ``None`` (unseeded) is refused.
-
-    Same rule as :mod:`specdec.sampling`'s simulators (to be shared through
-    ``_validate`` when the package is restructured).
-    """
-    if isinstance(rng, np.random.Generator):
-        return rng
-    if isinstance(rng, numbers.Integral) and not isinstance(rng, (bool, np.bool_)):
-        if rng < 0:
-            raise ValueError(f"{name} as a seed must be a whole number >= 0; got {int(rng)}")
-        return np.random.default_rng(int(rng))
-    raise TypeError(f"{name} must be a numpy.random.Generator or an integer seed; got {type(rng).__name__} "
-                    f"(unseeded randomness is not allowed)")
 
 
 def _count(value: Any, name: str, minimum: int = 1, maximum: int | None = None) -> int:
@@ -154,7 +141,7 @@ def output_lengths(n_requests, mean, rng, distribution="geometric", *, sigma=1.0
     if distribution not in LENGTH_DISTRIBUTIONS:
         raise ValueError(f"distribution must be one of {list(LENGTH_DISTRIBUTIONS)}; got {distribution!r}")
     s = _scalar(sigma, "sigma", check_positive)
-    g = _check_rng(rng)
+    g = check_rng(rng)
     if distribution == "constant":
         n = np.full(m, round(mu))
     elif distribution == "geometric":
@@ -234,7 +221,7 @@ def latency_profile(output_lengths, tokens_pmf=None, rng=0):
     n = check_integer(output_lengths, "output_lengths", minimum=1)
     if n.ndim != 1 or n.size == 0:
         raise ValueError(f"output_lengths must be a non-empty 1-D array of token counts; got shape {n.shape}")
-    g = _check_rng(rng)
+    g = check_rng(rng)
     if tokens_pmf is None:
         return LatencyProfile(tokens=n.copy(), rounds=n.copy())
     pmf = check_distribution(tokens_pmf, "tokens_pmf")
@@ -475,7 +462,7 @@ class RooflineServing:
 def roofline_serving(target, draft, hardware, k, batches, context, *, t_overhead=0.0, draft_cost_override=None):
     """Roofline round times of plain and speculative decoding at each batch.
 
-    Uses :func:`specdec.hardware.speculative_costs` (its ``t0``,
+    Uses :func:`specdec.deployment.speculative_costs` (its ``t0``,
     ``t_round``, ``fits`` and ``fits_baseline``) at the given average
     context. Acceptance does not enter: it changes tokens per round, not
     round time.
@@ -638,7 +625,7 @@ def compare_at_equal_latency(target, draft, hardware, alpha, k, context, tpot_ta
     batches = np.arange(1, bmax + 1)
     setup = roofline_serving(target, draft, hardware, kk, batches, ctx, t_overhead=t_overhead,
                              draft_cost_override=draft_cost_override)
-    g = _check_rng(rng)
+    g = check_rng(rng)
     base_prof = latency_profile(n)
     spec_prof = latency_profile(n, accepted_tokens_pmf(a, kk), g)
     base_curve = serving_curve(batches, setup.t0, base_prof, q, setup.fits_baseline)

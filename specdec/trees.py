@@ -38,7 +38,6 @@ arrays; scalar calls return Python numbers.
 from __future__ import annotations
 
 import heapq
-import numbers
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,6 +46,7 @@ import numpy as np
 # All imports from other specdec modules are in this one block, so that they
 # can be repointed when the package is restructured.
 from ._validate import (
+    check_rng,
     check_distribution,
     check_integer,
     check_nonnegative,
@@ -88,20 +88,6 @@ _CHAPTER = "Token trees"
 # --------------------------------------------------------------------------
 
 
-def _check_rng(rng: Any, name: str = "rng") -> np.random.Generator:
-    """A seeded Generator or a whole-number seed; ``None`` (unseeded) is refused.
-
-    Same rule as :mod:`specdec.sampling`'s simulators (to be shared through
-    ``_validate`` when the package is restructured).
-    """
-    if isinstance(rng, np.random.Generator):
-        return rng
-    if isinstance(rng, numbers.Integral) and not isinstance(rng, (bool, np.bool_)):
-        if rng < 0:
-            raise ValueError(f"{name} as a seed must be a whole number >= 0; got {int(rng)}")
-        return np.random.default_rng(int(rng))
-    raise TypeError(f"{name} must be a numpy.random.Generator or an integer seed; got {type(rng).__name__} "
-                    f"(unseeded randomness is not allowed)")
 
 
 def _count(value: Any, name: str, minimum: int = 1, maximum: int | None = None) -> int:
@@ -451,7 +437,7 @@ def random_trees(n_trees, n_nodes, rng, *, scale=1.0):
     m = _count(n_trees, "n_trees")
     n = _count(n_nodes, "n_nodes")
     s = float(check_probability(scale, "scale"))
-    g = _check_rng(rng)
+    g = check_rng(rng)
     parents = np.floor(g.random((m, n)) * (np.arange(n) + 1)).astype(np.int64) - 1
     weight = g.random((m, n))
     spare = g.random((m, n + 1))
@@ -1004,7 +990,7 @@ def multi_draft_step(p, q, n_candidates, size, rng, *, replacement=True, residua
     pa, qa = _check_pq(p, q)
     m = _count(n_candidates, "n_candidates", maximum=64)
     n = _count(size, "size")
-    g = _check_rng(rng)
+    g = check_rng(rng)
     if not isinstance(replacement, (bool, np.bool_)):
         raise TypeError(f"replacement must be True or False; got {replacement!r}")
     if residual not in ("recursive", "fixed"):

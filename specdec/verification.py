@@ -43,7 +43,6 @@ a candidate is kept when its probability is strictly greater, and
 
 from __future__ import annotations
 
-import numbers
 from typing import Any
 
 import numpy as np
@@ -51,6 +50,7 @@ import numpy as np
 # All imports from other specdec modules are in this one block, so that they
 # can be repointed when the package is restructured.
 from ._validate import (
+    check_rng,
     check_distribution,
     check_integer,
     check_nonnegative,
@@ -86,20 +86,6 @@ MEDUSA_LOG_OFFSET = 1e-5
 _CHAPTER = "Verification rules"
 
 
-def _check_rng(rng: Any, name: str = "rng") -> np.random.Generator:
-    """A seeded Generator or a whole-number seed; ``None`` (unseeded) is refused.
-
-    Same rule as :mod:`specdec.sampling`'s simulators (to be shared through
-    ``_validate`` when the package is restructured).
-    """
-    if isinstance(rng, np.random.Generator):
-        return rng
-    if isinstance(rng, numbers.Integral) and not isinstance(rng, (bool, np.bool_)):
-        if rng < 0:
-            raise ValueError(f"{name} as a seed must be a whole number >= 0; got {int(rng)}")
-        return np.random.default_rng(int(rng))
-    raise TypeError(f"{name} must be a numpy.random.Generator or an integer seed; got {type(rng).__name__} "
-                    f"(unseeded randomness is not allowed)")
 
 
 def _check_rule(rule: Any) -> str:
@@ -446,7 +432,7 @@ def verify_step(p, q, size, rng, rule="rejection", *, correction="target", epsil
     if np.ndim(size) != 0:
         raise TypeError("size must be a single whole number")
     n = int(check_integer(size, "size", minimum=1))
-    g = _check_rng(rng)
+    g = check_rng(rng)
     if correction not in ("target", "argmax", "typical"):
         raise ValueError(f"correction must be 'target', 'argmax' or 'typical'; got {correction!r}")
     if rule == "one-hot":

@@ -17,7 +17,6 @@ of ``_toc.yml`` (one test per page, named after it) we check that:
 
 from __future__ import annotations
 
-import os
 import pathlib
 import re
 import urllib.parse

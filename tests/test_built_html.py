@@ -14,7 +14,7 @@ import re
 import pytest
 from bs4 import BeautifulSoup
 
-from conftest import ROOT, source_of
+from conftest import source_of
 
 # Text that means a MyST role or directive reached the page unparsed.
 # (Not preceded by a word character or backslash, so LaTeX such as k_\text{ref} is not taken for a role.)

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import pytest
 
-from specdec.decide import decide
+from specdec.decision import decide
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 EXAMPLE = ["--t0", "12ms", "--t-draft-step", "1.1ms", "--t-verify", "14ms", "--k", "4",

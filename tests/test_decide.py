@@ -1,4 +1,4 @@
-"""Tests of specdec.decide: alpha from engine metrics, the figures at k, best k, break-even, verdict,
+"""Tests of specdec.decision (sd.decide): alpha from engine metrics, the figures at k, best k, break-even, verdict,
 every warning and every error path, and the text/Markdown/JSON report.
 
 References are independent of the implementation: exact fractions, polynomials summed term by term,
@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import specdec as sd
-from specdec.decide import Counters, Decision, decide, parse_time, read_counters, read_fields
+from specdec.decision import Counters, Decision, decide, parse_time, read_counters, read_fields
 
 EXAMPLE = dict(t0="12ms", t_draft_step="1.1ms", t_verify="14ms", k=4, mean_acceptance_length=3.1)
 

@@ -101,7 +101,7 @@ def test_zero_variance_speculation_at_batch_one():
     prof = gp.latency_profile(n, sd.accepted_tokens_pmf(1.0, k), rng=0)
     curve = gp.serving_curve([1], setup.t_round, prof, quantile=0.9)
     assert curve.tpot[0] == pytest.approx(setup.t_round[0] / (k + 1), rel=1e-14)
-    costs = H.speculative_costs(H.LLAMA_70B, H.LLAMA_8B, HW, 1.0, k, 1, 1024)
+    costs = sd.deployment.speculative_costs(H.LLAMA_70B, H.LLAMA_8B, HW, 1.0, k, 1, 1024)
     assert curve.throughput[0] == pytest.approx(float(costs.throughput_speculative), rel=1e-13)
     assert curve.tpot[0] == pytest.approx(float(costs.latency_speculative), rel=1e-13)
 

@@ -32,7 +32,7 @@ import urllib.request
 import pytest
 import yaml
 
-from conftest import CHROMIUM, ROOT
+from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "scripts"))
 import inline_values  # noqa: E402

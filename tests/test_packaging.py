@@ -77,7 +77,7 @@ def test_fresh_install_has_no_book_dependencies(fresh_venv):
 
 def test_fresh_install_core_formulas_and_decide_api(fresh_venv):
     """The core formulas and sd.decide's module work with numpy alone."""
-    code = ("import specdec as sd; from specdec.decide import decide; "
+    code = ("import specdec as sd; from specdec.decision import decide; "
             "d = decide(t0='20ms', t_draft_step='0.8ms', t_verify='23ms', k=3, mean_acceptance_length=2.6); "
             "print(sd.expected_tokens(0.5, 2), sd.speedup(0.8, 5, 5.2, 2.5, 6.0, 0.5), d.speedup)")
     done = run_in(fresh_venv, "-c", code)

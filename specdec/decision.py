@@ -55,10 +55,15 @@ from typing import Any, Mapping
 import numpy as np
 
 # --- every specdec function decide uses, in one block (repoint here when modules move) ---
-from .acceptance import expected_tokens, tokens_per_round_variance
-from .economics import break_even_alpha, speedup
-from .sampling import alpha_from_draft_acceptance_rate, alpha_from_mean_acceptance_length, wilson_interval
-from .workload import WORTH_IT_SPEEDUP, required_alpha
+from .acceptance import (
+    alpha_from_draft_acceptance_rate,
+    alpha_from_mean_acceptance_length,
+    expected_tokens,
+    tokens_per_round_variance,
+)
+from .checklist import WORTH_IT_SPEEDUP
+from .economics import break_even_alpha, required_alpha, speedup
+from .estimation import wilson_interval
 # ------------------------------------------------------------------------------------------
 
 __all__ = [
@@ -182,7 +187,7 @@ def parse_time(value: Any, name: str = "time", unit: str = "ms") -> float:
 
     Examples
     --------
-    >>> from specdec.decide import parse_time
+    >>> from specdec.decision import parse_time
     >>> parse_time("1.1ms"), parse_time("850us"), parse_time(12.0)
     (1.1, 0.85, 12.0)
     >>> parse_time("0.5 s", unit="s")
@@ -449,7 +454,7 @@ def read_counters(source: Any) -> Counters:
 
     Examples
     --------
-    >>> from specdec.decide import read_counters
+    >>> from specdec.decision import read_counters
     >>> c = read_counters({"vllm:spec_decode_num_drafts": 1000,
     ...                    "vllm:spec_decode_num_draft_tokens": 4000,
     ...                    "vllm:spec_decode_num_accepted_tokens": 2100})
