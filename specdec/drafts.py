@@ -64,15 +64,21 @@ __all__ = [
     "MEDUSA_TOP1_SOURCE",
 ]
 
-#: Top-1 accuracy of Medusa heads 1 to 5 on Vicuna-7B (fraction of positions
+#: Top-1 accuracy of Medusa-1 heads 1 to 5 on Vicuna-7B (fraction of positions
 #: where head ``i`` predicts the token ``i + 1`` places ahead exactly), as
-#: logged at the end of the authors' training run. These are *marginal*
-#: accuracies of each head on its own, not conditional acceptance rates.
+#: logged on the last training batch of the authors' run. Each head is scored
+#: against the *dataset's* next tokens (ShareGPT conversations), not against
+#: the base model's own predictions, which is what verification checks; and
+#: these are *marginal* accuracies of each head on its own, not conditional
+#: acceptance rates. They illustrate the shape of per-head rates; they are not
+#: measured acceptance (chapter "Draft cost in three arrangements" compares the
+#: arrangements on Spec-Bench's measurements instead).
 MEDUSA_TOP1_VICUNA_7B = (0.5603876709938049, 0.31635186076164246, 0.2010437250137329,
                          0.14736579358577728, 0.11754472553730012)
 #: Where :data:`MEDUSA_TOP1_VICUNA_7B` comes from.
 MEDUSA_TOP1_SOURCE = ("FasterDecoding/Medusa repository (Cai et al. 2024), file assets/medusa_acc.csv, "
-                      "row '7b', columns train/medusa0_top1 .. train/medusa4_top1 (training-set accuracies)")
+                      "row '7b', columns train/medusa0_top1 .. train/medusa4_top1 (training-batch accuracies "
+                      "against the dataset's tokens)")
 
 
 def verify_cost_linear(k, base=1.0, per_draft=0.1):
