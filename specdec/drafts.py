@@ -13,14 +13,14 @@ Three arrangements produce draft tokens:
   is the heads' own weights over the target's, close to 0, and acceptance
   falls with the position of the head (:func:`conditional_rates_from_marginals`
   turns the heads' published top-1 accuracies into per-position rates for
-  :func:`specdec.expected_tokens_per_position`);
+  :func:`specdec.acceptance.expected_tokens_per_position`);
 * **self-speculation**: a fraction of the target's layers is the draft, so
   ``c_draft`` is about that fraction.
 
 It also holds the stated linear model of a verification pass that grows
 with ``k`` (:func:`verify_cost_linear`), used in chapter "The break-even
 condition" to show that the break-even condition fails at both ends of ``k``;
-the best ``k`` under such a cost is :func:`specdec.optimal_k` with
+the best ``k`` under such a cost is :func:`specdec.economics.optimal_k` with
 ``c_verify`` a function of ``k``.
 
 Every function accepts scalars or numpy arrays and broadcasts.
@@ -125,7 +125,7 @@ def speedup_grid(alphas, ks, c_draft, base=1.0, per_draft=0.0):
     r"""Speedup over an (alpha, k) grid with :math:`c_v(k) = c_0 + \beta k`.
 
     ``result[i, j] = E[L](alphas[i], ks[j]) / (ks[j] c_draft + c_v(ks[j]))``.
-    With ``per_draft = 0`` it is :func:`specdec.speedup_from_costs` with a
+    With ``per_draft = 0`` it is :func:`specdec.economics.speedup_from_costs` with a
     constant verification cost.
 
     Defined in chapter "The break-even condition".
@@ -433,7 +433,7 @@ def conditional_rates_from_marginals(accuracies, assumption="independent"):
     Returns
     -------
     numpy.ndarray
-        Conditional rates for :func:`specdec.expected_tokens_per_position`.
+        Conditional rates for :func:`specdec.acceptance.expected_tokens_per_position`.
 
     Examples
     --------

@@ -3,7 +3,7 @@
 Real target and draft models are too big for a book that runs on a laptop,
 so the chapters use small stand-ins whose acceptance rate is known exactly:
 
-* :data:`EXAMPLE_TARGET` and :data:`EXAMPLE_DRAFT`, the worked example of
+* ``EXAMPLE_TARGET`` and ``EXAMPLE_DRAFT``, the worked example of
   chapter "Why a decode step wastes arithmetic, and the verification pass";
 * :func:`interpolate_draft` and :func:`temper_distribution`, the knobs of
   that chapter's explorer;
@@ -467,7 +467,7 @@ def heterogeneous_alphas(mean, concentration, size, rng):
         ``a + b`` of the Beta distribution, > 0.
     size : int or tuple of int
         Shape of the result (for example ``(n_logs, n_requests)``); at most
-        :data:`specdec._validate.MAX_ELEMENTS` values.
+        ``specdec._validate.MAX_ELEMENTS`` values.
     rng : numpy.random.Generator or int
         Seeded generator (or a seed).
 

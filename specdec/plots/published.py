@@ -66,14 +66,15 @@ def alpha_by_temperature(table):
     for i in range(1, n):
         if targets[i] != targets[i - 1]:
             ax.axhline(y[i] + 0.5, color=COLORS["baseline"], lw=0.6, alpha=0.5)
-    ax.set_xlim(0.0, 1.05)
+    ax.set_xlim(0.0, 1.15)
+    ax.set_xticks(np.linspace(0.0, 1.0, 6))
     ax.set_ylim(-0.7, n - 0.3)
     ax.set_xlabel("acceptance rate alpha (as printed)")
     ax.plot([], [], "o", color=COLORS["baseline"], label="T = 0 (argmax)")
     ax.plot([], [], "o", mfc="white", mec=COLORS["baseline"], label="T = 1 (standard sampling)")
     ax.plot([], [], color=COLORS["accent"], lw=2, label="change larger than the rounding")
     ax.plot([], [], color=COLORS["baseline"], lw=2, label="no change, or within the rounding")
-    ax.legend(fontsize=8.5, frameon=False, loc="lower right")
+    ax.legend(fontsize=8.5, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.09), ncol=2)
     ax.grid(alpha=0.3, axis="x")
     ax.set_title("target / draft", fontsize=10, loc="left")
     return fig
@@ -82,8 +83,8 @@ def alpha_by_temperature(table):
 def arrangements_measured(table, families, highlight=None):
     """Speedup and tokens per step of the draft arrangements measured on one setup.
 
-    Left: the overall speedup of each method (horizontal bars, leaderboard
-    order), coloured by its arrangement. Right: the same methods placed by
+    Top: the overall speedup of each method (horizontal bars, leaderboard
+    order), coloured by its arrangement. Bottom: the same methods placed by
     their mean accepted tokens per target forward pass (bonus token
     included) and the round cost those two numbers imply, in plain decode
     steps (tokens per step divided by speedup).
@@ -120,32 +121,37 @@ def arrangements_measured(table, families, highlight=None):
     order = list(dict.fromkeys(labels))
     color_of = {lab: SEQUENCE[i % len(SEQUENCE)] for i, lab in enumerate(order)}
     bold = set(highlight or ())
-    fig, (left, right) = new_figure(11.0, 4.6, ncols=2)
+    fig, (top, bottom) = new_figure(7.4, 8.6, nrows=2, gridspec_kw={"height_ratios": [1.0, 1.1]})
     y = np.arange(len(methods))[::-1]
-    left.barh(y, speed, color=[color_of[lab] for lab in labels], alpha=0.85)
+    top.barh(y, speed, color=[color_of[lab] for lab in labels], alpha=0.85, height=0.7)
     for yi, s, m in zip(y, speed, methods):
-        left.text(s + 0.03, yi, f"{s:.2f}x", va="center", fontsize=9,
-                  fontweight="bold" if m in bold else "normal")
-    left.set_yticks(y)
-    left.set_yticklabels(methods, fontsize=9.5)
-    for tick, m in zip(left.get_yticklabels(), methods):
+        top.text(s + 0.03, yi, f"{s:.2f}x", va="center", fontsize=10, fontweight="bold" if m in bold else "normal")
+    top.set_yticks(y)
+    top.set_yticklabels(methods, fontsize=10)
+    for tick, m in zip(top.get_yticklabels(), methods):
         if m in bold:
             tick.set_fontweight("bold")
-    left.axvline(1.0, color=COLORS["baseline"], lw=1)
-    left.set_xlim(0, speed.max() * 1.18)
-    left.set_xlabel("overall speedup over plain decoding")
-    left.grid(alpha=0.3, axis="x")
+    top.axvline(1.0, color=COLORS["baseline"], lw=1)
+    top.set_xlim(0, speed.max() * 1.45)
+    top.set_xlabel("overall speedup over plain decoding", fontsize=10)
+    top.grid(alpha=0.3, axis="x")
     for lab in order:
-        left.barh([np.nan], [np.nan], color=color_of[lab], label=lab)
-    left.legend(fontsize=8.5, frameon=False, loc="lower right")
+        top.barh([np.nan], [np.nan], color=color_of[lab], label=lab)
+    top.legend(fontsize=9.5, frameon=False, loc="lower right")
+    offsets = {}
     for t, c, m, lab in zip(tokens, cost, methods, labels):
-        right.plot([t], [c], "o", color=color_of[lab], ms=8)
-        right.annotate(m, (t, c), xytext=(5, 4), textcoords="offset points", fontsize=9,
-                       fontweight="bold" if m in bold else "normal")
-    right.set_xlabel("mean accepted tokens per target pass (bonus token included)")
-    right.set_ylabel("implied round cost (plain decode steps)")
-    right.set_xlim(1.0, tokens.max() * 1.12)
-    right.set_ylim(min(1.0, cost.min()) - 0.05, cost.max() * 1.1)
-    right.axhline(1.0, color=COLORS["baseline"], lw=0.8, ls=":")
-    right.grid(alpha=0.3)
+        bottom.plot([t], [c], "o", color=color_of[lab], ms=9)
+        near = [n for n, (t2, c2) in offsets.items() if abs(t2 - t) < 0.35 and abs(c2 - c) < 0.04]
+        dy = -13 if near else 5
+        offsets[m] = (t, c)
+        bottom.annotate(m, (t, c), xytext=(6, dy), textcoords="offset points", fontsize=10,
+                        fontweight="bold" if m in bold else "normal")
+    bottom.set_xlabel("mean accepted tokens per target pass (bonus token included)", fontsize=10)
+    bottom.set_ylabel("implied round cost (plain decode steps)", fontsize=10)
+    bottom.set_xlim(1.0, tokens.max() * 1.22)
+    bottom.set_ylim(min(1.0, cost.min()) - 0.05, cost.max() * 1.08)
+    bottom.axhline(1.0, color=COLORS["baseline"], lw=0.8, ls=":")
+    bottom.tick_params(labelsize=9.5)
+    top.tick_params(axis="x", labelsize=9.5)
+    bottom.grid(alpha=0.3)
     return fig
