@@ -4,7 +4,7 @@
 accelerator; :mod:`specdec.memory` what fits in its memory. This module puts
 them together for a deployment (a target, a draft or prediction heads, the
 hardware, a batch and a context): the round's ``c_draft`` and ``c_verify``,
-the speedup of :func:`specdec.speedup_from_costs` with those costs, seconds
+the speedup of :func:`specdec.economics.speedup_from_costs` with those costs, seconds
 per token and tokens per second with and without speculation, whether the
 batch fits, and the batch at which speculation stops paying.
 
@@ -64,7 +64,7 @@ class SpeculativeCosts:
     expected_tokens : ndarray
         ``E[L]`` per round per sequence.
     speedup : ndarray
-        :func:`specdec.speedup_from_costs` with these costs.
+        :func:`specdec.economics.speedup_from_costs` with these costs.
     batch : ndarray
         The batch (broadcast).
     fits : ndarray of bool
@@ -314,7 +314,7 @@ def speculative_speedup(target, draft, hardware, alpha, k, batch=1, context=0, *
                         draft_cost_override=None, draft_hardware=None, kv_write=False):
     """Speedup of speculation with roofline costs at a batch and context.
 
-    :func:`specdec.speedup_from_costs` with ``c_draft`` from :func:`specdec.hardware.draft_cost`
+    :func:`specdec.economics.speedup_from_costs` with ``c_draft`` from :func:`specdec.hardware.draft_cost`
     (or ``draft_cost_override``) and ``c_verify`` from :func:`specdec.hardware.verify_cost`
     plus ``t_overhead / t0``. Vectorized over every numeric argument.
 

@@ -13,14 +13,14 @@ Three arrangements produce draft tokens:
   is the heads' own weights over the target's, close to 0, and acceptance
   falls with the position of the head (:func:`conditional_rates_from_marginals`
   turns the heads' published top-1 accuracies into per-position rates for
-  :func:`specdec.expected_tokens_per_position`);
+  :func:`specdec.acceptance.expected_tokens_per_position`);
 * **self-speculation**: a fraction of the target's layers is the draft, so
   ``c_draft`` is about that fraction.
 
 It also holds the stated linear model of a verification pass that grows
 with ``k`` (:func:`verify_cost_linear`), used in chapter "The break-even
 condition" to show that the break-even condition fails at both ends of ``k``;
-the best ``k`` under such a cost is :func:`specdec.optimal_k` with
+the best ``k`` under such a cost is :func:`specdec.economics.optimal_k` with
 ``c_verify`` a function of ``k``.
 
 Every function accepts scalars or numpy arrays and broadcasts.
@@ -64,15 +64,21 @@ __all__ = [
     "MEDUSA_TOP1_SOURCE",
 ]
 
-#: Top-1 accuracy of Medusa heads 1 to 5 on Vicuna-7B (fraction of positions
+#: Top-1 accuracy of Medusa-1 heads 1 to 5 on Vicuna-7B (fraction of positions
 #: where head ``i`` predicts the token ``i + 1`` places ahead exactly), as
-#: logged at the end of the authors' training run. These are *marginal*
-#: accuracies of each head on its own, not conditional acceptance rates.
+#: logged on the last training batch of the authors' run. Each head is scored
+#: against the *dataset's* next tokens (ShareGPT conversations), not against
+#: the base model's own predictions, which is what verification checks; and
+#: these are *marginal* accuracies of each head on its own, not conditional
+#: acceptance rates. They illustrate the shape of per-head rates; they are not
+#: measured acceptance (chapter "Draft cost in three arrangements" compares the
+#: arrangements on Spec-Bench's measurements instead).
 MEDUSA_TOP1_VICUNA_7B = (0.5603876709938049, 0.31635186076164246, 0.2010437250137329,
                          0.14736579358577728, 0.11754472553730012)
 #: Where :data:`MEDUSA_TOP1_VICUNA_7B` comes from.
 MEDUSA_TOP1_SOURCE = ("FasterDecoding/Medusa repository (Cai et al. 2024), file assets/medusa_acc.csv, "
-                      "row '7b', columns train/medusa0_top1 .. train/medusa4_top1 (training-set accuracies)")
+                      "row '7b', columns train/medusa0_top1 .. train/medusa4_top1 (training-batch accuracies "
+                      "against the dataset's tokens)")
 
 
 def verify_cost_linear(k, base=1.0, per_draft=0.1):
@@ -119,7 +125,7 @@ def speedup_grid(alphas, ks, c_draft, base=1.0, per_draft=0.0):
     r"""Speedup over an (alpha, k) grid with :math:`c_v(k) = c_0 + \beta k`.
 
     ``result[i, j] = E[L](alphas[i], ks[j]) / (ks[j] c_draft + c_v(ks[j]))``.
-    With ``per_draft = 0`` it is :func:`specdec.speedup_from_costs` with a
+    With ``per_draft = 0`` it is :func:`specdec.economics.speedup_from_costs` with a
     constant verification cost.
 
     Defined in chapter "The break-even condition".
@@ -427,7 +433,7 @@ def conditional_rates_from_marginals(accuracies, assumption="independent"):
     Returns
     -------
     numpy.ndarray
-        Conditional rates for :func:`specdec.expected_tokens_per_position`.
+        Conditional rates for :func:`specdec.acceptance.expected_tokens_per_position`.
 
     Examples
     --------

@@ -455,13 +455,16 @@ def _ratio(a, b):
     return float(out) if out.ndim == 0 else out
 
 
-def capacity_comparison(target, draft, hardware, alpha, k, context, *, t_overhead=0.0):
+def capacity_comparison(target, draft, hardware, alpha, k, context, *, t_overhead=0.0, extra_bytes=0.0):
     """Throughput and latency of a full replica (memory-limited batch), with and without a draft.
 
     The baseline runs ``max_concurrent_sequences(target, hardware, context)``
     sequences; with speculation the draft's weights, its KV cache and ``k``
     candidate slots per sequence come out of the same memory, so it runs
     ``max_concurrent_sequences(target, hardware, context, draft=draft, k=k)``.
+    ``extra_bytes`` is memory held back on both sides (activations, CUDA
+    graphs, fragmentation: what a serving engine does not give to the KV
+    cache); the default 0 fills the memory completely, an optimistic bound.
     Both then follow :func:`specdec.deployment.speculative_costs`. Since
     tokens/s = batch / (seconds per token) on each side,
 
@@ -482,6 +485,9 @@ def capacity_comparison(target, draft, hardware, alpha, k, context, *, t_overhea
         Tokens per sequence, >= 1.
     t_overhead : float, optional
         Per-round overhead in seconds, >= 0.
+    extra_bytes : float, optional
+        Memory held back from the KV cache on both sides, bytes, >= 0.
+        Default 0.
 
     Returns
     -------
@@ -490,7 +496,8 @@ def capacity_comparison(target, draft, hardware, alpha, k, context, *, t_overhea
     Raises
     ------
     ValueError
-        When the weights leave no room for a single sequence.
+        When the weights (and ``extra_bytes``) leave no room for a single
+        sequence with the draft.
 
     Examples
     --------
@@ -506,10 +513,14 @@ def capacity_comparison(target, draft, hardware, alpha, k, context, *, t_overhea
         raise TypeError(f"k must be a single whole number, got an array of shape {np.shape(k)}")
     a = check_probability(alpha, "alpha")
     c = check_integer(context, "context", minimum=1)
-    b0 = np.asarray(max_concurrent_sequences(target, hardware, c))
-    b1 = np.asarray(max_concurrent_sequences(target, hardware, c, draft=draft, k=k))
+    if np.ndim(extra_bytes) != 0:
+        raise TypeError(f"extra_bytes must be a single number, got an array of shape {np.shape(extra_bytes)}")
+    extra = float(check_nonnegative(extra_bytes, "extra_bytes", "(bytes)"))
+    b0 = np.asarray(max_concurrent_sequences(target, hardware, c, extra_bytes=extra))
+    b1 = np.asarray(max_concurrent_sequences(target, hardware, c, draft=draft, k=k, extra_bytes=extra))
     if (b1 < 1).any():
-        raise ValueError("the target and draft weights leave no memory for a single sequence at this context")
+        raise ValueError("the target and draft weights (with extra_bytes held back) leave no memory for a single "
+                         "sequence at this context")
     base = _dep.speculative_costs(target, draft, hardware, a, k, b0, c, t_overhead=t_overhead)
     spec = _dep.speculative_costs(target, draft, hardware, a, k, b1, c, t_overhead=t_overhead)
     scalar = is_scalar_input(alpha, context)

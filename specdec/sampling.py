@@ -58,6 +58,7 @@ __all__ = [
     "simulate_rounds",
     "simulate_bigram_rounds",
     "generate_bigram",
+    "transition_frequencies",
 ]
 
 
@@ -165,7 +166,7 @@ def accepted_mass(p, q):
     r"""Probability that token ``x`` is both proposed and accepted: :math:`\min(p(x), q(x))`.
 
     Its sum over the vocabulary is the acceptance rate
-    (:func:`specdec.acceptance_rate`); the chapter draws it against ``p``
+    (:func:`specdec.acceptance.acceptance_rate`); the chapter draws it against ``p``
     and ``q``.
 
     Defined in chapter "Why a decode step wastes arithmetic, and the verification pass".
@@ -376,7 +377,7 @@ def speculative_step(p, q, size, rng):
     ``min(1, p(x) / q(x))``, and otherwise emits a token drawn from the
     residual ``normalize(max(p - q, 0))``. The emitted tokens follow ``p``
     exactly, and a trial is accepted with probability
-    ``sum(min(p, q))`` (:func:`specdec.acceptance_rate`).
+    ``sum(min(p, q))`` (:func:`specdec.acceptance.acceptance_rate`).
 
     Defined in chapter "Why a decode step wastes arithmetic, and the verification pass".
 
@@ -737,3 +738,54 @@ def generate_bigram(target, draft, k, n_tokens, n_sequences, rng, start=0):
         last[active] = sim.tokens[np.arange(active.size), emitted - 1]
         active = active[filled[active] < m]
     return seqs, rounds
+
+
+def transition_frequencies(sequences, vocab, start=0):
+    """Empirical transition table of generated token sequences.
+
+    Row ``a`` is the frequency of each token right after token ``a``,
+    counted over every sequence, with ``start`` as the token before each
+    sequence's first one (as :func:`generate_bigram` uses it). Compare it
+    with the target's and the draft's tables to see whose text was written.
+
+    Defined in chapter "Why a decode step wastes arithmetic, and the verification pass".
+
+    Parameters
+    ----------
+    sequences : array_like of int, shape (n_sequences, n_tokens)
+        Token ids in ``[0, vocab)``, at least one token per sequence.
+    vocab : int
+        Vocabulary size, >= 1.
+    start : int, optional
+        Token preceding every sequence, in ``[0, vocab)``. Default 0.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (vocab, vocab)
+        Row-stochastic where a token occurred as a predecessor; rows of
+        tokens that never did are ``nan``.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> sd.sampling.transition_frequencies([[1, 1, 0], [0, 1, 1]], vocab=2)
+    array([[0.33333333, 0.66666667],
+           [0.33333333, 0.66666667]])
+    """
+    v = check_count(vocab, "vocab")
+    st = int(check_integer(start, "start", 0, v - 1)) if np.ndim(start) == 0 else None
+    if st is None:
+        raise ValueError("start must be a single token id")
+    seqs = np.asarray(sequences)
+    if seqs.ndim != 2 or seqs.shape[1] < 1 or not np.issubdtype(seqs.dtype, np.integer):
+        raise ValueError(f"sequences must be a 2-D array of token ids with at least one column; got shape "
+                         f"{seqs.shape} and dtype {seqs.dtype}")
+    if seqs.size and (seqs.min() < 0 or seqs.max() >= v):
+        raise ValueError(f"sequences must hold token ids in [0, {v}); got values from {int(seqs.min())} "
+                         f"to {int(seqs.max())}")
+    prev = np.concatenate([np.full((seqs.shape[0], 1), st, dtype=np.int64), seqs[:, :-1]], axis=1).ravel()
+    counts = np.zeros((v, v))
+    np.add.at(counts, (prev, seqs.ravel()), 1.0)
+    totals = counts.sum(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(totals > 0, counts / totals, np.nan)

@@ -3,7 +3,7 @@
 Real target and draft models are too big for a book that runs on a laptop,
 so the chapters use small stand-ins whose acceptance rate is known exactly:
 
-* :data:`EXAMPLE_TARGET` and :data:`EXAMPLE_DRAFT`, the worked example of
+* ``EXAMPLE_TARGET`` and ``EXAMPLE_DRAFT``, the worked example of
   chapter "Why a decode step wastes arithmetic, and the verification pass";
 * :func:`interpolate_draft` and :func:`temper_distribution`, the knobs of
   that chapter's explorer;
@@ -12,13 +12,19 @@ so the chapters use small stand-ins whose acceptance rate is known exactly:
 * :func:`synthetic_logit_pair` with :data:`WORKLOAD_SHAPES`, peaked
   (code-like) and flat (prose-like) workloads, and
   :func:`acceptance_vs_temperature`, the alpha of such a pair as both models
-  sample at a temperature (:func:`softmax_with_temperature`).
+  sample at a temperature (:func:`softmax_with_temperature`);
+* :func:`heterogeneous_alphas` and :func:`beta_acceptance_mixture`, a
+  workload whose requests accept at different rates (a Beta distribution of
+  per-request alpha), to show what the constant-alpha model's i.i.d.
+  assumption hides.
 
 Every generator takes a seeded :class:`numpy.random.Generator` or an integer
 seed; unseeded randomness is refused. Results are float64.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -49,6 +55,9 @@ __all__ = [
     "WORKLOAD_SHAPES",
     "synthetic_logit_pair",
     "acceptance_vs_temperature",
+    "AcceptanceMixture",
+    "beta_acceptance_mixture",
+    "heterogeneous_alphas",
 ]
 
 #: The book's worked example (chapter "Why a decode step wastes arithmetic, and the
@@ -329,3 +338,155 @@ def acceptance_vs_temperature(target_logits, draft_logits, temperatures):
     q = softmax_with_temperature(zd2[None, :, :], t_flat[:, None])
     acc = np.asarray(acceptance_rate(p, q)).mean(axis=-1)
     return to_output(acc.reshape(tt.shape), np.ndim(temperatures) == 0)
+
+
+# ---------------------------------------------------------------------------
+# requests that accept at different rates
+# ---------------------------------------------------------------------------
+
+
+def _beta_parameters(mean, concentration):
+    """Validated ``(a, b)`` of a Beta distribution with this mean and ``a + b = concentration``."""
+    m = float(check_scalar(mean, "mean", check_probability))
+    c = float(check_scalar(concentration, "concentration", check_positive, "(a + b of the Beta distribution)"))
+    if not 0.0 < m < 1.0:
+        raise ValueError(f"mean must be strictly between 0 and 1; got {m:g}")
+    return m * c, (1.0 - m) * c
+
+
+@dataclass(frozen=True)
+class AcceptanceMixture:
+    """A workload whose requests accept at different rates, summarized exactly.
+
+    Each request has its own acceptance rate, drawn from a Beta distribution
+    with mean ``mean`` and ``a + b = concentration``; within a request the
+    drafts are accepted independently at that rate. Returned by
+    :func:`beta_acceptance_mixture`.
+
+    Defined in chapter "The acceptance rate and the tokens it yields".
+
+    Attributes
+    ----------
+    mean, concentration : float
+        The Beta distribution of per-request alpha.
+    k : int
+        Drafts per round.
+    alpha_sd : float
+        Standard deviation of per-request alpha.
+    expected_tokens : float
+        ``E[L]`` of the workload: the average over requests of ``E[L](alpha, k)``.
+    pooled_alpha : float
+        What the pooled maximum-likelihood estimate ``S / (S + F)`` of a long
+        log of such requests converges to: expected accepted drafts over
+        expected checked drafts, ``sum_{i=1..k} E[alpha^i] / sum_{i=0..k-1} E[alpha^i]``.
+    expected_tokens_at_pooled : float
+        The constant-alpha formula at ``pooled_alpha``.
+    expected_tokens_at_mean : float
+        The constant-alpha formula at ``mean``.
+    """
+
+    mean: float
+    concentration: float
+    k: int
+    alpha_sd: float
+    expected_tokens: float
+    pooled_alpha: float
+    expected_tokens_at_pooled: float
+    expected_tokens_at_mean: float
+
+
+def beta_acceptance_mixture(mean, concentration, k):
+    r"""Tokens per round and the pooled alpha of a workload with Beta-distributed per-request alpha.
+
+    With per-request alpha :math:`A \sim \mathrm{Beta}(a, b)`, :math:`a = m c`,
+    :math:`b = (1 - m) c`, the moments are exact,
+    :math:`E[A^i] = \prod_{j=0}^{i-1} (a + j) / (a + b + j)`, so
+
+    .. math:: E[L] = \sum_{i=0}^{k} E[A^i], \qquad
+              \alpha_\text{pooled} = \frac{\sum_{i=1}^{k} E[A^i]}{\sum_{i=0}^{k-1} E[A^i]}
+
+    (a round reaches draft position ``i`` with probability ``A^(i-1)`` and
+    accepts it with probability ``A``). Because ``E[L](alpha, k)`` is convex
+    in alpha, the workload emits more tokens per round than the formula at
+    the mean alpha says; the pooled estimate weights fast requests by the
+    extra drafts they get checked, and the formula at it comes close to the
+    truth. What the mixture breaks is independence: rounds of one request
+    share its rate, so intervals that treat every check as independent are
+    too narrow.
+
+    Defined in chapter "The acceptance rate and the tokens it yields".
+
+    Parameters
+    ----------
+    mean : float
+        Mean per-request acceptance rate, strictly between 0 and 1.
+    concentration : float
+        ``a + b`` of the Beta distribution, > 0 (large: requests alike;
+        small: very different requests).
+    k : int
+        Drafts per round, in [1, 10_000].
+
+    Returns
+    -------
+    AcceptanceMixture
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> m = sd.synthetic.beta_acceptance_mixture(0.8, 10.0, 4)
+    >>> round(m.expected_tokens, 4), round(m.pooled_alpha, 4), round(m.expected_tokens_at_mean, 4)
+    (3.4615, 0.8205, 3.3616)
+    """
+    a, b = _beta_parameters(mean, concentration)
+    kk = check_count(k, "k", minimum=1, maximum=10_000)
+    j = np.arange(kk)
+    moments = np.concatenate([[1.0], np.cumprod((a + j) / (a + b + j))])   # E[A^0] .. E[A^k]
+    expected = float(moments.sum())
+    pooled = float(moments[1:].sum() / moments[:-1].sum())
+    at_pooled = float(np.sum(pooled ** np.arange(kk + 1)))
+    at_mean = float(np.sum((a / (a + b)) ** np.arange(kk + 1)))
+    sd = float(np.sqrt(a * b / ((a + b) ** 2 * (a + b + 1.0))))
+    return AcceptanceMixture(mean=a / (a + b), concentration=a + b, k=kk, alpha_sd=sd, expected_tokens=expected,
+                             pooled_alpha=pooled, expected_tokens_at_pooled=at_pooled, expected_tokens_at_mean=at_mean)
+
+
+def heterogeneous_alphas(mean, concentration, size, rng):
+    """Per-request acceptance rates drawn from a Beta distribution with a given mean.
+
+    The sampling side of :func:`beta_acceptance_mixture`: pass the result to
+    :func:`specdec.estimation.simulate_accepted_counts` to simulate a log in
+    which every request keeps its own rate for all its rounds.
+
+    Defined in chapter "The acceptance rate and the tokens it yields".
+
+    Parameters
+    ----------
+    mean : float
+        Mean acceptance rate, strictly between 0 and 1.
+    concentration : float
+        ``a + b`` of the Beta distribution, > 0.
+    size : int or tuple of int
+        Shape of the result (for example ``(n_logs, n_requests)``); at most
+        ``specdec._validate.MAX_ELEMENTS`` values.
+    rng : numpy.random.Generator or int
+        Seeded generator (or a seed).
+
+    Returns
+    -------
+    numpy.ndarray
+        Acceptance rates in [0, 1], float64, of shape ``size``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import specdec as sd
+    >>> a = sd.synthetic.heterogeneous_alphas(0.8, 10.0, 100_000, np.random.default_rng(0))
+    >>> round(float(a.mean()), 2), round(float(a.std()), 2)
+    (0.8, 0.12)
+    """
+    a, b = _beta_parameters(mean, concentration)
+    shape = (size,) if np.ndim(size) == 0 else tuple(size)
+    dims = [check_count(n, "size", minimum=1) for n in shape]
+    check_size(float(np.prod(dims, dtype=float)), "size")
+    g = check_rng(rng)
+    return g.beta(a, b, size=tuple(dims))

@@ -1,5 +1,6 @@
 """Tests of specdec.regimes: regime maps, Amdahl's law for prefill, capacity planning."""
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -321,3 +322,50 @@ def test_explorer_defaults_match_chapter_figure():
     assert w.values["alpha"] == 0.6 and w.values["throughput_ratio"] < v["throughput_ratio"]
     r = sd.widgets.regime_explorer(batch=512, context=1024)
     assert r.values["diagnosis"].reasons == ("compute-bound target",)
+
+
+def test_capacity_comparison_reserve_by_hand():
+    """extra_bytes is held back on both sides: batches by integer arithmetic with the reserve subtracted."""
+    reserve = 64e9                                            # 10 % of the 640 GB group
+    c = rg.capacity_comparison(TARGET, DRAFT, GROUP, 0.8, 5, 2048, extra_bytes=reserve)
+    assert (c.batch_baseline, c.batch_speculative) == (_max_seqs_by_hand(576e9, 2048, 5, False),
+                                                       _max_seqs_by_hand(576e9, 2048, 5, True))
+    full = rg.capacity_comparison(TARGET, DRAFT, GROUP, 0.8, 5, 2048)
+    assert c.batch_baseline < full.batch_baseline and c.batch_speculative < full.batch_speculative
+    with pytest.raises(ValueError, match="no memory"):    # two GPUs with a 10 % reserve: the draft does not fit
+        rg.capacity_comparison(TARGET, DRAFT, hw.H100.scaled(2), 0.8, 5, 2048, extra_bytes=16e9)
+    with pytest.raises(ValueError, match="extra_bytes"):
+        rg.capacity_comparison(TARGET, DRAFT, GROUP, 0.8, 5, 2048, extra_bytes=-1.0)
+    with pytest.raises(TypeError, match="extra_bytes"):
+        rg.capacity_comparison(TARGET, DRAFT, GROUP, 0.8, 5, 2048, extra_bytes=[1.0, 2.0])
+
+
+def test_latency_plan_over_provisions_the_saving_and_under_provisions_replicas():
+    """Chapter "Latency, throughput and memory": the plan that divides by the batch-1 latency speedup counts on a
+    throughput gain that is absent at the operating batch, so it buys fewer replicas than needed, fewer even than
+    plain decoding needs; with and without a 10 % memory reserve. Replica counts recomputed by hand with ceil."""
+    lat = sd.deployment.speculative_latency(TARGET, DRAFT, GROUP, 0.8, 5)
+    speedup = 1.0 / lat.ratio
+    for extra in (0.0, 64e9):
+        c = rg.capacity_comparison(TARGET, DRAFT, GROUP, 0.8, 5, 2048, extra_bytes=extra)
+        assert c.throughput_ratio < 1.0 < speedup                       # the saving is not there at capacity
+        p = rg.capacity_plan(1e6, c.throughput_baseline, c.throughput_speculative, speedup)
+        assert p.replicas_baseline == math.ceil(1e6 / c.throughput_baseline)
+        assert p.replicas_mistaken == math.ceil(p.replicas_baseline / speedup)
+        assert p.replicas_needed == math.ceil(1e6 / c.throughput_speculative)
+        assert p.replicas_mistaken < p.replicas_baseline < p.replicas_needed
+    full = rg.capacity_plan(1e6, *(lambda c: (c.throughput_baseline, c.throughput_speculative))(
+        rg.capacity_comparison(TARGET, DRAFT, GROUP, 0.8, 5, 2048)), speedup)
+    assert (full.replicas_baseline, full.replicas_mistaken, full.replicas_needed) == (33, 15, 46)
+
+
+def test_reason_two_is_a_short_context_effect():
+    """Chapter "When not to use it": from 4,096 tokens of context the break-even batch lies beyond what fits."""
+    for context, reachable in ((2048, True), (4096, False), (8192, False)):
+        be = sd.deployment.break_even_batch(TARGET, DRAFT, GROUP, 0.8, 5, context=context)
+        fits = sd.memory.max_concurrent_sequences(TARGET, GROUP, context, draft=DRAFT, k=5)
+        assert (bool(np.isfinite(be)) and be <= fits) is reachable
+        if np.isfinite(be):   # the speedup really crosses 1 there: just above 1 one batch before, below 1 at it
+            s = sd.deployment.speculative_speedup(TARGET, DRAFT, GROUP, 0.8, 5, batch=[int(be) - 1, int(be)],
+                                                  context=context)
+            assert s[0] >= 1.0 > s[1]

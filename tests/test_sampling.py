@@ -386,3 +386,25 @@ def test_explorers_defaults_match_static_results():
     counts = sd.estimation.simulate_accepted_counts(0.8, 4, 300, np.random.default_rng(7))
     assert log.values["estimate"].alpha == pytest.approx(sd.estimation.estimate_alpha(counts, 4).alpha)
     assert log.values["alpha_from_rate"] == pytest.approx(log.values["alpha_from_length"])
+
+
+def test_transition_frequencies_by_hand_and_validation():
+    """Counts written out for two short sequences, the start token counted as predecessor; bad input refused."""
+    out = sd.sampling.transition_frequencies([[1, 1, 0], [0, 1, 1]], vocab=3, start=0)
+    # predecessors -> next: (0,1) (1,1) (1,0) | (0,0) (0,1) (1,1): row 0 = {0: 1, 1: 2}, row 1 = {0: 1, 1: 2}
+    np.testing.assert_allclose(out[:2], [[1 / 3, 2 / 3, 0.0], [1 / 3, 2 / 3, 0.0]], rtol=1e-15)
+    assert np.isnan(out[2]).all()                       # token 2 never precedes anything
+    with pytest.raises(ValueError, match="token ids"):
+        sd.sampling.transition_frequencies([[0, 3]], vocab=3)
+    with pytest.raises(ValueError, match="2-D"):
+        sd.sampling.transition_frequencies([0, 1], vocab=3)
+    with pytest.raises(ValueError, match="start"):
+        sd.sampling.transition_frequencies([[0, 1]], vocab=2, start=5)
+
+
+def test_transition_frequencies_of_generated_text_follow_the_target():
+    """Speculative text on a bigram pair: frequencies within a few standard errors of the target's table."""
+    table_p, table_q = sd.synthetic.synthetic_bigram_pair(5, rng=11, peak=1.5, noise=1.0)
+    seqs, _ = sd.sampling.generate_bigram(table_p, table_q, 3, 200, 500, np.random.default_rng(21))
+    freq = sd.sampling.transition_frequencies(seqs, 5)
+    assert np.nanmax(np.abs(freq - table_p)) < 0.02 < np.nanmax(np.abs(freq - table_q))

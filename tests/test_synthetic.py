@@ -77,3 +77,76 @@ def test_temper_and_interpolate():
     assert_allclose(sd.synthetic.interpolate_draft(sd.synthetic.EXAMPLE_TARGET, sd.synthetic.EXAMPLE_DRAFT, 0.0), sd.synthetic.EXAMPLE_TARGET)
     assert_allclose(sd.synthetic.interpolate_draft(sd.synthetic.EXAMPLE_TARGET, sd.synthetic.EXAMPLE_DRAFT, 1.0), sd.synthetic.EXAMPLE_DRAFT)
     assert sd.acceptance_rate(sd.synthetic.EXAMPLE_TARGET, sd.synthetic.EXAMPLE_DRAFT) == pytest.approx(0.77)
+
+
+# --------------------------------------------------------------------------
+# requests with different acceptance rates
+# --------------------------------------------------------------------------
+
+
+def _beta_moment_fraction(a, b, i):
+    """E[A^i] for A ~ Beta(a, b) with integer a, b, as an exact Fraction."""
+    from fractions import Fraction
+
+    out = Fraction(1)
+    for j in range(i):
+        out *= Fraction(a + j, a + b + j)
+    return out
+
+
+def test_beta_mixture_exact_for_integer_parameters():
+    """Beta(8, 2), k = 4: E[L] = sum E[A^i] and the pooled limit sum_{1..k} / sum_{0..k-1}, against Fractions."""
+    m = sd.synthetic.beta_acceptance_mixture(0.8, 10.0, 4)
+    moments = [_beta_moment_fraction(8, 2, i) for i in range(5)]
+    assert_allclose(m.expected_tokens, float(sum(moments)), rtol=1e-14)
+    pooled = sum(moments[1:]) / sum(moments[:4])
+    assert_allclose(m.pooled_alpha, float(pooled), rtol=1e-14)
+    assert_allclose(m.expected_tokens_at_pooled, sd.expected_tokens(float(pooled), 4), rtol=1e-14)
+    assert_allclose(m.expected_tokens_at_mean, sd.expected_tokens(0.8, 4), rtol=1e-14)
+    assert_allclose(m.alpha_sd, math.sqrt(8 * 2 / (10**2 * 11)), rtol=1e-14)
+    assert m.expected_tokens > m.expected_tokens_at_mean          # Jensen: E[L] is convex in alpha
+
+
+def test_beta_mixture_against_monte_carlo():
+    """Simulated logs of requests with Beta rates: mean tokens per round and the pooled S / (S + F), seeded."""
+    rng = np.random.default_rng(2024)
+    alphas = sd.synthetic.heterogeneous_alphas(0.7, 6.0, 40_000, rng)
+    counts = sd.estimation.simulate_accepted_counts(alphas, 3, 20, rng)          # 40,000 requests x 20 rounds
+    m = sd.synthetic.beta_acceptance_mixture(0.7, 6.0, 3)
+    s, f = counts.sum(), (counts < 3).sum()
+    # 800,000 rounds; tolerances are several standard errors of the clustered means
+    assert abs((counts.mean() + 1) - m.expected_tokens) < 0.01
+    assert abs(s / (s + f) - m.pooled_alpha) < 0.003
+    assert abs(alphas.mean() - 0.7) < 0.003
+
+
+def test_beta_mixture_approaches_constant_alpha_when_requests_are_alike():
+    """Concentration -> infinity: the mixture's E[L] and pooled alpha tend to the constant-alpha values."""
+    m = sd.synthetic.beta_acceptance_mixture(0.8, 1e9, 5)
+    assert_allclose(m.expected_tokens, sd.expected_tokens(0.8, 5), rtol=1e-7)
+    assert_allclose(m.pooled_alpha, 0.8, rtol=1e-7)
+
+
+@pytest.mark.parametrize("kwargs, exc, match", [
+    (dict(mean=1.0, concentration=10.0, k=4), ValueError, "mean"),
+    (dict(mean=0.0, concentration=10.0, k=4), ValueError, "mean"),
+    (dict(mean=0.8, concentration=0.0, k=4), ValueError, "concentration"),
+    (dict(mean=0.8, concentration=10.0, k=0), ValueError, "k"),
+    (dict(mean=[0.8, 0.9], concentration=10.0, k=4), ValueError, "mean"),
+])
+def test_beta_mixture_rejects_bad_inputs(kwargs, exc, match):
+    with pytest.raises(exc, match=match):
+        sd.synthetic.beta_acceptance_mixture(**kwargs)
+
+
+def test_heterogeneous_alphas_shape_seed_and_validation():
+    """Shape as asked, reproducible from a seed, refused without one, and plain messages."""
+    a = sd.synthetic.heterogeneous_alphas(0.8, 10.0, (3, 4), 5)
+    assert a.shape == (3, 4) and np.all((a >= 0) & (a <= 1))
+    assert np.array_equal(a, sd.synthetic.heterogeneous_alphas(0.8, 10.0, (3, 4), 5))
+    with pytest.raises((TypeError, ValueError), match="rng"):
+        sd.synthetic.heterogeneous_alphas(0.8, 10.0, 4, None)
+    with pytest.raises(ValueError, match="size"):
+        sd.synthetic.heterogeneous_alphas(0.8, 10.0, 0, 1)
+    with pytest.raises(ValueError, match="size"):
+        sd.synthetic.heterogeneous_alphas(0.8, 10.0, (10**6, 10**6), 1)
