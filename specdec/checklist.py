@@ -169,17 +169,17 @@ class Workload:
     # Derived quantities -------------------------------------------------
     @property
     def t_round(self) -> float:
-        """Round time ``t_draft + t_verify + t_overhead`` (:func:`specdec.round_time`)."""
+        """Round time ``t_draft + t_verify + t_overhead`` (:func:`specdec.economics.round_time`)."""
         return round_time(self.t_draft, self.t_verify, self.t_overhead)
 
     @property
     def c_draft(self) -> float:
-        """One draft step as a fraction of ``t0``: ``t_draft / (k * t0)`` (:func:`specdec.costs_from_times`)."""
+        """One draft step as a fraction of ``t0``: ``t_draft / (k * t0)`` (:func:`specdec.economics.costs_from_times`)."""
         return costs_from_times(self.k, self.t0, self.t_draft, self.t_verify, self.t_overhead)[0]
 
     @property
     def c_verify(self) -> float:
-        """Verification plus overhead as a fraction of ``t0`` (:func:`specdec.costs_from_times`)."""
+        """Verification plus overhead as a fraction of ``t0`` (:func:`specdec.economics.costs_from_times`)."""
         return costs_from_times(self.k, self.t0, self.t_draft, self.t_verify, self.t_overhead)[1]
 
     @property
@@ -368,8 +368,8 @@ def assess(workload, *, decode_ratio=CHECKLIST_THRESHOLDS["decode_ratio"], max_b
        ``k / 2`` target steps.
     5. **Output is long:** ``mean_output_tokens > min_output_tokens`` (20).
 
-    Alongside the checks: E[L], the exact speedup :func:`specdec.speedup`,
-    the source's :func:`specdec.quick_estimate`, the whole-request speedup
+    Alongside the checks: E[L], the exact speedup :func:`specdec.economics.speedup`,
+    the source's :func:`specdec.economics.quick_estimate`, the whole-request speedup
     :func:`specdec.request.request_speedup` and
     :func:`specdec.request.break_even_output_length`.
 

@@ -36,11 +36,11 @@ def break_even_by_round_cost(round_costs, labels=None, k=5, alpha_mark=0.5, n_po
 
     A round that costs ``R`` target steps (drafting, verification and
     overhead together) gives the speedup ``E[L](alpha, k) / R``
-    (:func:`specdec.speedup_from_costs` with ``c_draft = 0``, ``c_verify = R``);
-    it breaks even where ``E[L] = R`` (:func:`specdec.break_even_alpha`). The
-    figure marks each break-even point on the line ``speedup = 1`` and draws a
-    dotted vertical at ``alpha_mark`` (the source's "poor" acceptance) without
-    reading values off it.
+    (:func:`specdec.economics.speedup_from_costs` with ``c_draft = 0``, ``c_verify = R``);
+    it breaks even where ``E[L] = R`` (:func:`specdec.economics.break_even_alpha`). The
+    figure marks each break-even point on the line ``speedup = 1`` (its value
+    in the legend) and draws a dotted vertical at ``alpha_mark`` (the source's
+    "poor" acceptance) without reading values off it.
 
     Defined in chapter "When speculation does not help".
 
@@ -81,13 +81,11 @@ def break_even_by_round_cost(round_costs, labels=None, k=5, alpha_mark=0.5, n_po
     for i, (cost, label) in enumerate(zip(costs, labels)):
         color = SEQUENCE[i % len(SEQUENCE)]
         curve = economics.speedup_from_costs(alpha, kk, 0.0, cost)
-        ax.plot(alpha, curve, color=color, lw=2, ls=styles[i % len(styles)], label=label)
         even = float(economics.break_even_alpha(kk, 0.0, cost))
         if np.isfinite(even) and 0.0 < even < 1.0:
-            ax.plot([even], [1.0], "o", color=color)
-            ax.annotate(rf"breaks even at $\alpha$ = {even:.2f}", (even, 1.0), xytext=(0.62, 0.78 - 0.2 * i),
-                        textcoords="data", fontsize=9, color=color, va="center",
-                        arrowprops=dict(arrowstyle="-", color=color, lw=0.8, shrinkA=2, shrinkB=4))
+            label = label + rf": breaks even at $\alpha$ = {even:.2f}"
+            ax.plot([even], [1.0], "o", color=color, zorder=3)
+        ax.plot(alpha, curve, color=color, lw=2, ls=styles[i % len(styles)], label=label)
     ax.set_xlim(0, 1)
     ax.set_ylim(0, None)
     ax.set_xlabel(r"acceptance rate $\alpha$")
@@ -101,7 +99,7 @@ def worth_it_vs_alpha(workload, worth_it=WORTH_IT_SPEEDUP, min_alpha=0.6, n_poin
     """The exact speedup and the source's quick estimate against alpha, with the 1.3 rule.
 
     Both curves use the workload's ``k`` and times. Marked: where the exact
-    speedup breaks even (:func:`specdec.break_even_alpha`), where the quick
+    speedup breaks even (:func:`specdec.economics.break_even_alpha`), where the quick
     estimate reaches ``worth_it`` (:func:`specdec.economics.required_alpha`
     on :func:`specdec.economics.quick_estimate_costs`) with the exact speedup
     at that alpha, the checklist's ``alpha <= min_alpha`` band and the
