@@ -17,6 +17,17 @@ Conventions (see the chapter "The decision checklist"):
   as in the first source's worked example and in the book's notation.
 * The decode time of a request is ``tpot * (mean_output_tokens - 1)``
   (:func:`specdec.request.decode_time`).
+
+The checklist takes numbers you already hold in its own form (``alpha``,
+``t_draft`` for the whole round). For what an engine actually reports (vLLM's
+or SGLang's acceptance counters, a mean acceptance length, per-step and
+per-round draft times, verification measured at one or more ``k``) use
+:func:`specdec.decision.decide` (``python -m specdec decide`` on the command line;
+chapter "Decide for your service"): it cross-checks the measurements, gives
+alpha an interval, the best ``k`` and a verdict. Where the inputs overlap the
+two agree: the same ``t0``, draft round, verification, overhead, ``k`` and the
+mean acceptance length ``E[L](alpha, k)`` give ``decide`` the same speedup as
+:func:`assess` and the same answer to the 1.3 rule (``tests/test_checklist.py``).
 """
 
 from __future__ import annotations
@@ -158,17 +169,17 @@ class Workload:
     # Derived quantities -------------------------------------------------
     @property
     def t_round(self) -> float:
-        """Round time ``t_draft + t_verify + t_overhead`` (:func:`specdec.round_time`)."""
+        """Round time ``t_draft + t_verify + t_overhead`` (:func:`specdec.economics.round_time`)."""
         return round_time(self.t_draft, self.t_verify, self.t_overhead)
 
     @property
     def c_draft(self) -> float:
-        """One draft step as a fraction of ``t0``: ``t_draft / (k * t0)`` (:func:`specdec.costs_from_times`)."""
+        """One draft step as a fraction of ``t0``: ``t_draft / (k * t0)`` (:func:`specdec.economics.costs_from_times`)."""
         return costs_from_times(self.k, self.t0, self.t_draft, self.t_verify, self.t_overhead)[0]
 
     @property
     def c_verify(self) -> float:
-        """Verification plus overhead as a fraction of ``t0`` (:func:`specdec.costs_from_times`)."""
+        """Verification plus overhead as a fraction of ``t0`` (:func:`specdec.economics.costs_from_times`)."""
         return costs_from_times(self.k, self.t0, self.t_draft, self.t_verify, self.t_overhead)[1]
 
     @property
@@ -228,7 +239,7 @@ def _fmt(x: float) -> str:
     return f"{x:.3g}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Assessment:
     """The checklist applied to one :class:`Workload` (see :func:`assess`).
 
@@ -328,6 +339,11 @@ class Assessment:
     def _repr_markdown_(self) -> str:
         return self.to_markdown()
 
+    def __repr__(self) -> str:
+        # The text a reader sees (and a notebook stores as text/plain): the table, with its numbers rounded
+        # as the table shows them, not the dataclass fields at full float precision.
+        return self.to_markdown()
+
 
 def assess(workload, *, decode_ratio=CHECKLIST_THRESHOLDS["decode_ratio"], max_batch=CHECKLIST_THRESHOLDS["max_batch"],
            min_alpha=CHECKLIST_THRESHOLDS["min_alpha"], draft_fraction=CHECKLIST_THRESHOLDS["draft_fraction"],
@@ -352,9 +368,20 @@ def assess(workload, *, decode_ratio=CHECKLIST_THRESHOLDS["decode_ratio"], max_b
        ``k / 2`` target steps.
     5. **Output is long:** ``mean_output_tokens > min_output_tokens`` (20).
 
-    Alongside the checks: E[L], the exact speedup :func:`specdec.speedup`,
-    the source's :func:`specdec.quick_estimate`, the whole-request speedup
-    :func:`request_speedup` and :func:`break_even_output_length`.
+    Alongside the checks: E[L], the exact speedup :func:`specdec.economics.speedup`,
+    the source's :func:`specdec.economics.quick_estimate`, the whole-request speedup
+    :func:`specdec.request.request_speedup` and
+    :func:`specdec.request.break_even_output_length`.
+
+    The fixed thresholds are screens, not the decision: the exact speedup
+    (and, per request, the break-even output length) is. For real
+    measurements in the form engines print them (acceptance counters, a mean
+    acceptance length, draft time per step or per round, verification at
+    several ``k``) use :func:`specdec.decision.decide` or ``python -m specdec decide``
+    (chapter "Decide for your service"). Given this workload's ``t0``,
+    ``t_draft`` (as ``t_draft_round``), ``t_verify``, ``t_overhead``, ``k`` and
+    ``mean_acceptance_length = E[L](alpha, k)``, it reports the same speedup
+    and the same answer to the ``worth_it`` rule.
 
     Defined in chapter "The decision checklist".
 
@@ -390,6 +417,17 @@ def assess(workload, *, decode_ratio=CHECKLIST_THRESHOLDS["decode_ratio"], max_b
     (True, 2.132, 1.4)
     >>> [c.key for c in a.checks]
     ['decode-bottleneck', 'low-batch', 'acceptance', 'cheap-draft', 'long-output']
+
+    The same workload through :func:`specdec.decision.decide`, as an engine would report it:
+
+    >>> d = sd.decide(t0=5.2, t_draft_round=2.5, t_verify=6.0, t_overhead=0.5, k=5,
+    ...               mean_acceptance_length=a.expected_tokens)
+    >>> round(d.speedup, 3), d.verdict, a.worth_it
+    (2.132, 'speculate', True)
+
+    See Also
+    --------
+    specdec.decision.decide : the verdict from an engine's metrics and measured times.
     """
     if not isinstance(workload, Workload):
         raise TypeError(f"workload must be a specdec.checklist.Workload, got {type(workload).__name__}")
@@ -434,7 +472,7 @@ def assess(workload, *, decode_ratio=CHECKLIST_THRESHOLDS["decode_ratio"], max_b
     return Assessment(w, checks, e_l, s, q, req, n_star, wi)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class AssessmentTable:
     """Several assessments side by side (rows: checks; columns: workloads).
 
@@ -473,6 +511,9 @@ class AssessmentTable:
         return self.table().to_html()
 
     def _repr_markdown_(self) -> str:
+        return self.to_markdown()
+
+    def __repr__(self) -> str:
         return self.to_markdown()
 
 

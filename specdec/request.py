@@ -81,7 +81,7 @@ def request_speedup(n_output_tokens, speedup, tpot, t_setup=0.0, ttft=0.0):
     n_output_tokens : float or array_like
         Output tokens per request, >= 1.
     speedup : float or array_like
-        Per-token decode speedup ``S`` (for example :func:`specdec.speedup`), > 0.
+        Per-token decode speedup ``S`` (for example :func:`specdec.economics.speedup`), > 0.
     tpot : float or array_like
         Plain time per output token, > 0.
     t_setup : float or array_like, optional

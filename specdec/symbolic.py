@@ -312,7 +312,7 @@ def break_even_polynomial(k, c_draft, c_verify):
 def break_even_root(k, c_draft, c_verify, digits: int = 30):
     """The break-even alpha from the exact polynomial, to ``digits`` significant digits.
 
-    An independent reference for :func:`specdec.break_even_alpha`: the
+    An independent reference for :func:`specdec.economics.break_even_alpha`: the
     polynomial of :func:`break_even_polynomial` has exact rational
     coefficients and exactly one sign change on (0, 1) (it is increasing
     there), so bisection in ``digits + 10``-digit arithmetic (mpmath)

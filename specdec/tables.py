@@ -10,7 +10,8 @@ book's table style, and it reads well without a kernel).
 :func:`rounding_check` and :func:`source_check_table` compare a grid that a
 source *printed* (rounded) with the values we compute: a printed value is
 consistent when it is within half a unit in its last printed place of the
-computed one.
+computed one. :func:`count_phrase` turns such a check into words for the
+prose ("all 15 printed cells", "14 of the 15 printed cells").
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import numpy as np
 
 from ._validate import as_float_array, check_integer, describe
 
-__all__ = ["Table", "grid_table", "records_table", "rounding_check", "source_check_table"]
+__all__ = ["Table", "grid_table", "records_table", "rounding_check", "source_check_table", "count_phrase"]
 
 
 def _formatter(fmt: str | Callable[[Any], str]) -> Callable[[Any], str]:
@@ -300,3 +301,51 @@ def source_check_table(computed, printed, decimals, row_labels, col_labels, *, c
     for idx in np.ndindex(c.shape):
         text[idx] = f"{c[idx]:.{cd}f} (source {p[idx]:.{d}f}) " + ("ok" if ok[idx] else "DIFFERS")
     return grid_table(text, row_labels, col_labels, corner=corner, row_fmt=row_fmt, col_fmt=col_fmt, emphasize=~ok)
+
+
+def count_phrase(flags, noun: str) -> str:
+    """How many of some checks hold, in the words a person would write.
+
+    ``"all 15 printed cells"`` when every flag is true, ``"none of the 15
+    printed cells"`` when none is, ``"14 of the 15 printed cells"`` otherwise.
+    The phrase is lower case (use ``.capitalize()`` at the start of a
+    sentence) and takes a plural verb, so it needs at least two items.
+
+    Defined in chapter "Expected tokens per round".
+
+    Parameters
+    ----------
+    flags : array_like of bool
+        One flag per item (for example the result of :func:`rounding_check`),
+        at least two.
+    noun : str
+        The items, in the plural (``"printed cells"``).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from specdec import tables
+    >>> tables.count_phrase([True, True, True], "printed cells")
+    'all 3 printed cells'
+    >>> tables.count_phrase([True, False, True], "printed cells")
+    '2 of the 3 printed cells'
+    >>> tables.count_phrase([False, False], "values")
+    'none of the 2 values'
+    """
+    if not isinstance(noun, str) or not noun.strip():
+        raise TypeError(f"noun must be a non-empty string, got {describe(noun)}")
+    f = np.asarray(flags)
+    if f.dtype != bool:
+        raise TypeError(f"flags must be booleans (True/False), got an array of dtype {f.dtype}")
+    total, held = int(f.size), int(np.count_nonzero(f))
+    if total < 2:
+        raise ValueError(f"flags must hold at least two items (a count of one reads better as its own sentence); "
+                         f"got {total}")
+    if held == total:
+        return f"all {total} {noun}"
+    if held == 0:
+        return f"none of the {total} {noun}"
+    return f"{held} of the {total} {noun}"

@@ -147,6 +147,56 @@ def test_per_position_reduces_to_constant_alpha():
         assert_allclose(sd.expected_tokens_per_position([alpha] * 6), sd.expected_tokens(alpha, 6), rtol=1e-14)
 
 
+def _exact_tokens_per_position(rates) -> Fraction:
+    """E[L] = 1 + sum_i prod_{j<=i} alpha_j, in exact rationals on the float rates."""
+    total, product = Fraction(1), Fraction(1)
+    for rate in rates:
+        product *= Fraction(rate)
+        total += product
+    return total
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_iid_fit_to_a_falling_profile_understates_short_and_overstates_long_drafts(seed):
+    """Chapter "Expected tokens per round": one alpha fitted to E[L] at k_ref from rates that fall with position
+    is below the truth for every k < k_ref and above it for every k > k_ref (log of the cumulative product is
+    concave). Random strictly falling profiles; the truth is computed in exact rationals, independently of
+    expected_tokens_per_position."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(4, 16))
+    rates = np.sort(rng.uniform(0.05, 0.99, size=n))[::-1]
+    assert (np.diff(rates) < 0).all()                       # strictly falling (continuous draws never tie)
+    k_ref = int(rng.integers(2, rates.size))
+    truth = [float(_exact_tokens_per_position(rates[:k])) for k in range(1, rates.size + 1)]
+    assert_allclose([sd.expected_tokens_per_position(rates[:k]) for k in range(1, rates.size + 1)], truth, rtol=1e-14)
+    alpha_fit = sd.alpha_for_expected_tokens(truth[k_ref - 1], k_ref)
+    model = sd.expected_tokens(alpha_fit, np.arange(1, rates.size + 1))
+    assert model[k_ref - 1] == pytest.approx(truth[k_ref - 1], rel=1e-12)
+    for k in range(1, rates.size + 1):
+        if k < k_ref:
+            assert model[k - 1] < truth[k - 1] * (1 - 1e-12), (k, k_ref)
+        elif k > k_ref:
+            assert model[k - 1] > truth[k - 1] * (1 + 1e-12), (k, k_ref)
+
+
+def test_iid_fit_bias_of_the_chapter_profile():
+    """The illustrative profile of chapter 1 (0.9, falling by 0.05 per position) fitted at k = 5, against an
+    independent route: the fitted alpha by bisection on the hand sum 1 + a + ... + a^5, the truth in exact
+    rationals. The fit understates k = 1 by about 3 % and overstates k = 12 by about 24 %."""
+    rates = [0.9 - 0.05 * i for i in range(12)]
+    truth = [float(_exact_tokens_per_position(rates[:k])) for k in range(1, 13)]
+    lo, hi = 0.0, 1.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if sum(mid**i for i in range(6)) < truth[4] else (lo, mid)
+    alpha_fit = sd.alpha_for_expected_tokens(truth[4], 5)
+    assert alpha_fit == pytest.approx(lo, rel=1e-12)
+    short = sum(lo**i for i in range(2)) / truth[0] - 1
+    long = sum(lo**i for i in range(13)) / truth[11] - 1
+    assert -0.04 < short < -0.02 and 0.23 < long < 0.25
+    assert float(sd.expected_tokens(alpha_fit, 12)) / truth[11] - 1 == pytest.approx(long, rel=1e-9)
+
+
 def test_per_position_hand_computed():
     """1 + a1 + a1 a2 + a1 a2 a3 for Medusa-like falling rates, in exact arithmetic."""
     rates = [0.6, 0.5, 0.4]

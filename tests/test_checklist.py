@@ -225,3 +225,58 @@ def test_checklist_widget_html_matches_assess():
     assert sd.checklist.assess(chat).verdict in html_text.replace("&#x27;", "'")
     bad = sd.widgets.checklist_html(**{**asdict(chat), "alpha": 2.0})
     assert "alpha" in bad and "<table>" not in bad
+
+
+# --- agreement with sd.decide (issue 16 item 5) -----------------------------
+
+def _decide_like_an_engine(w):
+    """sd.decide given what an engine reports for workload ``w``: E[L](alpha, k) as the mean acceptance length."""
+    length = float(frac_expected_tokens(Fraction(w.alpha), w.k))   # exact, independent of sd.expected_tokens
+    return sd.decide(t0=w.t0, t_draft_round=w.t_draft, t_verify=w.t_verify, t_overhead=w.t_overhead, k=w.k,
+                     mean_acceptance_length=length)
+
+
+def test_decide_agrees_with_the_checklist_on_the_chat_example():
+    """The chapter's chat assistant: same alpha, same E[L], same speedup (hand arithmetic 5.2 E[L] / 9.0), and both
+    clear the 1.3 rule ("speculate" in decide, worth_it in the checklist)."""
+    w = sd.checklist.EXAMPLES["chat"]
+    a = sd.checklist.assess(w)
+    d = _decide_like_an_engine(w)
+    hand = float(Fraction(52, 10) * frac_expected_tokens(Fraction(4, 5), 5) / Fraction(90, 10))
+    assert d.alpha == pytest.approx(w.alpha, rel=1e-12)
+    assert d.expected_tokens == pytest.approx(a.expected_tokens, rel=1e-12)
+    assert d.speedup == pytest.approx(hand, rel=1e-12) and a.speedup == pytest.approx(hand, rel=1e-12)
+    assert a.worth_it and d.verdict == "speculate" and d.worth_it == a.worth_it_threshold
+    assert d.warnings == ()
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_decide_and_assess_agree_where_their_inputs_overlap(seed):
+    """Random workloads: decide's speedup at the measured k equals the checklist's exact speedup, and decide's
+    verdict clears the 1.3 rule ("speculate") exactly when the checklist's speedup does."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(1, 9))
+    t0 = float(rng.uniform(2.0, 30.0))
+    w = make(alpha=round(float(rng.uniform(0.3, 0.95)), 3), k=k, t0=t0, tpot=t0,
+             t_draft=float(rng.uniform(0.02, 0.4)) * k * t0, t_verify=float(rng.uniform(1.0, 2.0)) * t0,
+             t_overhead=float(rng.uniform(0.0, 0.2)) * t0)
+    a = sd.checklist.assess(w)
+    d = _decide_like_an_engine(w)
+    assert d.speedup == pytest.approx(a.speedup, rel=1e-9)
+    assert d.break_even_alpha == pytest.approx(sd.break_even_alpha(w.k, w.c_draft, w.c_verify), rel=1e-9, abs=1e-12)
+    if abs(a.speedup - sd.checklist.WORTH_IT_SPEEDUP) > 1e-9:
+        assert (d.verdict == "speculate") == a.worth_it
+
+
+def test_assessments_print_as_their_table_not_at_full_float_precision():
+    """repr() (a notebook's text/plain) is the Markdown table, so no stored output shows 17.290000000000003."""
+    import re
+
+    a = sd.checklist.assess(sd.checklist.EXAMPLES["chat"])
+    both = sd.checklist.assessment_table(a, sd.checklist.assess(sd.checklist.EXAMPLES["batch-summaries"]))
+    assert repr(a) == a.to_markdown() and repr(both) == both.to_markdown()
+    for text in (repr(a), repr(both)):
+        digits = [len(m.replace(".", "").lstrip("0")) for m in re.findall(r"\d+\.\d+", text)]
+        assert max(digits) <= 6

@@ -84,8 +84,28 @@ def test_source_sentence_gain_is_flagged():
     (lambda: tables.rounding_check("1", [1.0], 1), TypeError, "computed"),
     (lambda: tables.rounding_check([1.0, 2.0], [1.0, 2.0, 3.0], 1), ValueError, "broadcast"),
     (lambda: tables.source_check_table([[1.0]], [[1.0, 2.0]], 1, ["a"], ["b"]), ValueError, "same shape"),
+    (lambda: tables.count_phrase([True], "cells"), ValueError, "at least two"),
+    (lambda: tables.count_phrase([1, 0], "cells"), TypeError, "flags"),
+    (lambda: tables.count_phrase([True, False], ""), TypeError, "noun"),
 ])
 def test_bad_inputs_raise_naming_the_parameter(call, exc, word):
     """Bad arguments raise with a message that names what is wrong."""
     with pytest.raises(exc, match=word):
         call()
+
+
+@pytest.mark.parametrize("flags, phrase", [
+    ([True] * 15, "all 15 printed cells"),
+    ([True] * 14 + [False], "14 of the 15 printed cells"),
+    ([False] * 15, "none of the 15 printed cells"),
+    (np.array([[True, False], [True, True]]), "3 of the 4 printed cells"),
+])
+def test_count_phrase_reads_like_a_person(flags, phrase):
+    """Counted phrases never read "all 15 of the 15": all, none, or m of the n."""
+    assert tables.count_phrase(flags, "printed cells") == phrase
+
+
+def test_count_phrase_on_a_rounding_check():
+    """The phrase counts the flags of rounding_check (the source's E[L] table: every cell agrees)."""
+    computed = np.array([1.875, 1.969, 1.377])
+    assert tables.count_phrase(tables.rounding_check(computed, [1.9, 2.0, 1.2], 1), "cells") == "2 of the 3 cells"
