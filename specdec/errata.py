@@ -29,7 +29,8 @@ from typing import Callable
 from . import acceptance, economics, literature
 from ._validate import describe
 
-__all__ = ["Erratum", "ENTRIES", "entry", "table", "markdown_table", "markdown_details", "SOURCES", "KINDS"]
+__all__ = ["Erratum", "ENTRIES", "entry", "counts", "count_phrase", "table", "markdown_table", "markdown_details",
+           "SOURCES", "KINDS"]
 
 SOURCES = {
     "bounds": "Acceptance rate & speedup bounds (Part I)",
@@ -39,10 +40,10 @@ SOURCES = {
 #: What kind of disagreement an entry records.
 KINDS = {
     "error": "error",
-    "rounding": "rounding only",
-    "rule": "empirical rule",
-    "overstatement": "overstatement",
     "code": "error in the source's code",
+    "overstatement": "overstatement",
+    "rule": "empirical rule",
+    "rounding": "rounding only",
 }
 
 
@@ -598,6 +599,64 @@ def entry(key: str) -> Erratum:
         if e.key == key:
             return e
     raise ValueError(f"key must be one of {sorted(e.key for e in ENTRIES)}; got {describe(key)}")
+
+
+def counts(source: str | None = None) -> dict:
+    """How many entries of each kind (keys of :data:`KINDS`, in that order; kinds with no entry left out).
+
+    Defined in chapter "Errata of the sources".
+
+    Parameters
+    ----------
+    source : {"bounds", "threshold"} or None
+        Restrict to one source; ``None`` counts all.
+
+    Returns
+    -------
+    dict
+        ``{kind: count}``.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> sum(sd.errata.counts().values()) == len(sd.errata.ENTRIES)
+    True
+    """
+    if source is not None and source not in SOURCES:
+        raise ValueError(f"source must be one of {sorted(SOURCES)} or None; got {describe(source)}")
+    found = {kind: sum(e.kind == kind and (source is None or e.source == source) for e in ENTRIES) for kind in KINDS}
+    return {kind: n for kind, n in found.items() if n}
+
+
+_PHRASES = {"error": ("error in a number, formula or label", "errors in a number, formula or label"),
+            "code": ("error in the source's code", "errors in the source's code"),
+            "rule": ("empirical rule", "empirical rules"),
+            "overstatement": ("overstatement", "overstatements"),
+            "rounding": ("difference of rounding only", "differences of rounding only")}
+
+
+def count_phrase(source: str | None = None) -> str:
+    """The entries counted by kind, as a sentence fragment ("12 errors in a number, formula or label; ...; and 1 ...").
+
+    Defined in chapter "Errata of the sources".
+
+    Parameters
+    ----------
+    source : {"bounds", "threshold"} or None
+        Restrict to one source; ``None`` counts all.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> sd.errata.count_phrase("bounds").startswith(str(sd.errata.counts("bounds")["error"]) + " errors")
+    True
+    """
+    parts = [f"{n} {_PHRASES[kind][0 if n == 1 else 1]}" for kind, n in counts(source).items()]
+    return parts[0] if len(parts) == 1 else "; ".join(parts[:-1]) + "; and " + parts[-1]
 
 
 #: Order of the second source's sections (its headings carry no numbers).
