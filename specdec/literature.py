@@ -173,10 +173,18 @@ SOURCES: dict[str, Source] = {
         "vllm-0.33", "vLLM project", "vLLM 0.33.0, the released wheel's source code",
         "PyPI release (wheel sha256 4b6bdec4ab269990bf70d45a3c1e94c3760a27064513760193b26d6f0da883aa; "
         "vllm/_version.py gives commit id g4ba787ec9)", repository="vllm-project/vllm", version="0.33.0"),
+    "vllm-0.7.3": Source(
+        "vllm-0.7.3", "vLLM project", "vLLM 0.7.3 (the V0 engine, vllm/spec_decode/), the released wheel's source code",
+        "PyPI release (wheel sha256 b8a593711ee0d798c3b95068988440cf4aa3d5d30dfc2ee9c2276acb6ecf8277)",
+        repository="vllm-project/vllm", version="0.7.3"),
     "sglang-0.5.23": Source(
         "sglang-0.5.23", "SGLang project", "SGLang 0.5.23, the released wheel's source code",
         "PyPI release (wheel sha256 00b3cd5b265ac76c64185fbb6b95424f324ddd9f428d0306b77bc9db9d859937; the wheel "
         "records no commit)", repository="sgl-project/sglang", version="0.5.23"),
+    "sglang-78ac30c2": Source(
+        "sglang-78ac30c2", "SGLang project", "SGLang source at an earlier commit: "
+        "python/sglang/srt/managers/scheduler_metrics_mixin.py", "source code", repository="sgl-project/sglang",
+        commit="78ac30c2056f2c25089c1d3203c3d5c13dc3d946"),
 }
 
 #: Where Leviathan et al.'s numbers were read (every Leviathan value below was checked in both copies).
@@ -392,6 +400,30 @@ VLLM_DEFINITIONS = {
         "c_i = p_i / p_(i-1)", "vllm-0.33", "vllm/v1/spec_decode/utils.py, unconditional_to_conditional_rates",
         "verified", "the vLLM 0.33.0 wheel",
         note="vLLM's own conversion of per-position unconditional rates to conditional ones"),
+    "per_request_metrics": Quoted(
+        "--per-request-spec-decode-metrics {none, summary, detailed}, default none", "vllm-0.33",
+        "vllm/config/observability.py (per_request_spec_decode_metrics); vllm/v1/metrics/stats.py "
+        "(RequestSpecDecodeMetrics: a histogram of accepted drafts per step and, with detailed, each step's drafted "
+        "count)", "verified", "the vLLM 0.33.0 wheel"),
+    "v0_draft_acceptance_rate": Quoted(
+        "accepted_tokens / draft_tokens, with every position tested whether or not an earlier one was rejected",
+        "vllm-0.7.3", "vllm/spec_decode/metrics.py (_collect_rejsample_metrics); the sampler's docstring 'This "
+        "implementation does not apply causality' (vllm/model_executor/layers/rejection_sampler.py)", "verified",
+        "the vLLM 0.7.3 wheel", note="under the i.i.d. model this estimates alpha itself; the log values are cumulative"),
+    "v0_system_efficiency": Quoted(
+        "emitted_tokens / ((draft_tokens // k) * (k + 1))", "vllm-0.7.3",
+        "vllm/spec_decode/metrics.py (system_efficiency, get_max_num_emitted_tokens)", "verified",
+        "the vLLM 0.7.3 wheel", note="E[L] / (k + 1)"),
+    "tpot": Quoted(
+        "(latency - ttft) / (output_len - 1), per request", "vllm-0.33",
+        "vllm/benchmarks/serve.py, calculate_metrics ('Time per Output Token (excl. 1st token)')", "verified",
+        "the vLLM 0.33.0 wheel"),
+    "itl": Quoted(
+        "the time between two streamed chunks of a request", "vllm-0.33",
+        "vllm/benchmarks/lib/endpoint_request_func.py (output.itl.append(timestamp - most_recent_timestamp)); "
+        "stream_interval default 1 in vllm/config/scheduler.py", "verified", "the vLLM 0.33.0 wheel",
+        note="one chunk carries every token of an engine step, so with speculation an ITL sample is the time of a "
+             "round, not of a token"),
 }
 
 _SGLANG_READ = "the SGLang 0.5.23 wheel"
@@ -406,6 +438,13 @@ SGLANG_DEFINITIONS = {
         "num_correct_drafts / (spec_num_forward_ct * (speculative_num_draft_tokens - 1))", "sglang-0.5.23",
         "same file, decode log line 'accept rate'", "verified", _SGLANG_READ,
         note="with speculative_eagle_topk > 1 the denominator counts tree nodes, not the depth of the accepted path"),
+    "accept_rate_earlier": Quoted(
+        "spec_num_accepted_tokens / (spec_num_forward_ct * speculative_num_draft_tokens)", "sglang-78ac30c2",
+        "SchedulerMetricsMixin.log_decode_stats ('accept rate'); update_spec_metrics adds num_accepted_tokens + bs "
+        "to spec_num_accepted_tokens", "verified",
+        "sgl-project/sglang at commit 78ac30c2056f2c25089c1d3203c3d5c13dc3d946 (search-tool index file id 135806541)",
+        note="the numerator counts the bonus token and the denominator the verified slots, so for a chain the rate "
+             "is E[L] / (k + 1), not the (E[L] - 1) / k of release 0.5.23; 'accept len' is E[L] in both"),
     "chain_draft_tokens": Quoted(
         "speculative_num_draft_tokens = speculative_num_steps + 1 when speculative_eagle_topk == 1", "sglang-0.5.23",
         "sglang/srt/arg_groups/speculative_hook.py (the warning 'speculative_num_draft_tokens is adjusted to "
@@ -413,6 +452,18 @@ SGLANG_DEFINITIONS = {
     "log_interval_steps": Quoted(
         40, "sglang-0.5.23", "sglang/srt/arg_groups/fields/observability.py, decode_log_interval (decode iterations)",
         "verified", _SGLANG_READ),
+    "gauges": Quoted(
+        "sglang:spec_accept_length and sglang:spec_accept_rate, Prometheus gauges of the last log window",
+        "sglang-0.5.23", "sglang/srt/observability/metrics_collector.py", "verified", _SGLANG_READ,
+        note="no raw counters are exported, so a window's alpha cannot be given an interval from them"),
+    "tpot": Quoted(
+        "(latency - ttft) / (output_len - 1), per request", "sglang-0.5.23",
+        "sglang/benchmark/serving.py, calculate_metrics", "verified", _SGLANG_READ),
+    "itl": Quoted(
+        "a chunk's gap divided by its tokens, once per token", "sglang-0.5.23",
+        "sglang/benchmark/serving.py, calculate_metrics (adjusted_itl = itl / num_tokens, when an accept length is "
+        "known and the backend is sglang-oai or sglang-oai-chat)", "verified", _SGLANG_READ,
+        note="a per-token gap, unlike vLLM's per-chunk ITL: the two benchmarks' ITLs cannot be compared"),
 }
 
 
@@ -975,15 +1026,19 @@ def metric_readings(alpha, k):
     Returns
     -------
     dict
-        ``alpha``, ``draft_acceptance_rate`` ((E[L] - 1) / k),
-        ``length_with_bonus`` (E[L]) and ``length_without_bonus`` (E[L] - 1).
+        ``alpha``, ``draft_acceptance_rate`` ((E[L] - 1) / k: vLLM's "Avg
+        Draft acceptance rate" as a fraction, SGLang 0.5.23's chain "accept
+        rate"), ``length_with_bonus`` (E[L]: vLLM's "Mean acceptance length",
+        SGLang's "accept len"), ``length_without_bonus`` (E[L] - 1) and
+        ``efficiency`` (E[L] / (k + 1): vLLM V0's "System efficiency", and the
+        chain "accept rate" of SGLang at commit 78ac30c2).
 
     Examples
     --------
     >>> import specdec as sd
     >>> m = sd.literature.metric_readings(0.8, 4)
-    >>> round(m["draft_acceptance_rate"], 4), round(m["length_with_bonus"], 4)
-    (0.5904, 3.3616)
+    >>> round(m["draft_acceptance_rate"], 4), round(m["length_with_bonus"], 4), round(m["efficiency"], 4)
+    (0.5904, 3.3616, 0.6723)
     """
     a = check_probability(alpha, "alpha")
     kk = check_integer(k, "k", minimum=1)
@@ -994,6 +1049,7 @@ def metric_readings(alpha, k):
         "draft_acceptance_rate": draft_acceptance_rate(alpha, k),
         "length_with_bonus": mean_acceptance_length(alpha, k),
         "length_without_bonus": mean_acceptance_length(alpha, k, include_bonus=False),
+        "efficiency": to_output(np.asarray(expected_tokens(alpha, k)) / (np.asarray(kk) + 1.0), scalar),
     }
 
 

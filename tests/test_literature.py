@@ -91,8 +91,23 @@ def test_engine_definitions_are_the_codes_formulas():
     assert L.VLLM_DEFINITIONS["log_interval_s"].value == 10.0
     assert L.SGLANG_DEFINITIONS["log_interval_steps"].value == 40
     assert "speculative_num_draft_tokens - 1" in L.SGLANG_DEFINITIONS["accept_rate"].value
+    assert L.SGLANG_DEFINITIONS["accept_rate_earlier"].value.endswith("* speculative_num_draft_tokens)")
     for q in [*L.VLLM_DEFINITIONS.values(), *L.SGLANG_DEFINITIONS.values(), L.VLLM_COUNTERS]:
-        assert q.status == "verified" and q.source in ("vllm-metrics", "vllm-0.33", "sglang-0.5.23")
+        assert q.status == "verified" and q.source in ("vllm-metrics", "vllm-0.33", "vllm-0.7.3", "sglang-0.5.23",
+                                                       "sglang-78ac30c2")
+
+
+def test_metric_readings_against_exact_fractions():
+    """Rate (E[L]-1)/k, lengths E[L] and E[L]-1, efficiency E[L]/(k+1), each from exact E[L]."""
+    for alpha, k in ((0.8, 4), (0.55, 1), (0.93, 7)):
+        m = L.metric_readings(alpha, k)
+        el = exact_tokens(alpha, k)
+        assert_allclose(m["length_with_bonus"], float(el), rtol=1e-14)
+        assert_allclose(m["length_without_bonus"], float(el - 1), rtol=1e-14)
+        assert_allclose(m["draft_acceptance_rate"], float((el - 1) / k), rtol=1e-14)
+        assert_allclose(m["efficiency"], float(el / (k + 1)), rtol=1e-14)
+    grid = L.metric_readings(0.8, np.arange(1, 9))
+    assert grid["efficiency"].shape == (8,) and np.all(np.diff(grid["efficiency"]) < 0)
 
 
 def test_quoted_rejects_unknown_status_and_source():
