@@ -384,7 +384,7 @@ ENTRIES: list[Erratum] = [
         "utilization", "bounds", "4. High batch size", "error",
         "GPU utilization at batch 1, 32 and 128 is 3%, 30% and 90%.",
         "3%, 30%, 90%", _utilization,
-        "{u1:.1%}, {u32:.1%}, {u128:.1%} on the roofline (70B on 8 x H100, no context); the worked example's "
+        "{u1:.2%}, {u32:.1%}, {u128:.1%} on the roofline (70B on 8 x H100, no context); the worked example's "
         "measured T0 = 5.2 ms itself implies {from_t0:.2%} at batch 1, {sketch_over_t0:.1f} times below the sketch's "
         "3%",
         "sd.hardware.utilization(LLAMA_70B, H100.scaled(8), [1, 32, 128]); "
@@ -393,7 +393,7 @@ ENTRIES: list[Erratum] = [
         "utilization grows in proportion to the batch (more slowly once each sequence's KV reads add up), so no "
         "single machine gives 3%, 30% and 90%. The sketch's point stands: utilization rises with the batch and "
         "leaves speculation less idle arithmetic.",
-        _TEXT + "04-when-it-does-not-help", summary="{u1:.1%}, {u32:.1%}, {u128:.1%}",
+        _TEXT + "04-when-it-does-not-help", summary="{u1:.2%}, {u32:.1%}, {u128:.1%}",
     ),
     Erratum(
         "poor-speedup", "bounds", "4. Poor acceptance rate", "error",

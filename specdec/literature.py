@@ -100,12 +100,17 @@ class Source:
     repository: str = ""
     commit: str = ""
 
-    def citation(self) -> str:
-        """Where to find the cited version: ``arXiv:2211.17192v2``, or ``owner/name @ commit``."""
+    def citation(self, short: bool = False) -> str:
+        """Where to find the cited version: ``arXiv:2211.17192v2``, or ``owner/name @ commit``.
+
+        With ``short=True`` a 40-character commit is cut to its first 8 characters.
+        """
         if self.arxiv:
             return f"arXiv:{self.arxiv}{self.version}"
         if self.repository:
             at = self.commit or self.version
+            if short and len(at) == 40:
+                at = at[:8]
             return f"{self.repository} @ {at}" if at else self.repository
         return self.venue
 
@@ -939,7 +944,11 @@ def medusa_check(decimals=2):
     -------
     dict
         ``models``, ``rate``, ``overhead``, ``computed`` (rate / overhead),
-        ``speedup`` (Table 1, column S_Medusa), ``difference`` (speedup - computed).
+        ``speedup`` (Table 1, column S_Medusa), ``difference`` (speedup -
+        computed), ``low`` / ``high`` (rate / overhead over the inputs'
+        rounding, half a unit of their last printed digit) and ``consistent``
+        (bool: the printed speedup lies in that range widened by its own
+        rounding).
 
     Examples
     --------
@@ -947,16 +956,21 @@ def medusa_check(decimals=2):
     >>> r = sd.literature.medusa_check()
     >>> round(float(r["computed"][0]), 3)
     2.844
+    >>> r["consistent"].tolist()
+    [True, True, False, False]
     """
-    int(check_integer(decimals, "decimals", minimum=0, maximum=6))
+    d = int(check_integer(decimals, "decimals", minimum=0, maximum=6))
     pairs = MEDUSA_RATE_OVERHEAD.value
     models = list(pairs)
     rate = np.array([pairs[m][0] for m in models])
     over = np.array([pairs[m][1] for m in models])
     printed = np.array([MEDUSA_SPEEDUPS.value[m] for m in models])
     computed = medusa_speedup(rate, over)
+    half = 0.5 * 10.0 ** (-d)          # the inputs and the speedup are all printed to d decimals
+    low, high = (rate - half) / (over + half), (rate + half) / (over - half)
     return {"models": np.array(models), "rate": rate, "overhead": over, "computed": computed,
-            "speedup": printed, "difference": printed - computed}
+            "speedup": printed, "difference": printed - computed, "low": low, "high": high,
+            "consistent": (printed >= low - half - 1e-12) & (printed <= high + half + 1e-12)}
 
 
 # --------------------------------------------------------------------------

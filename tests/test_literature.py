@@ -69,6 +69,8 @@ def test_citations_name_the_version_read():
     assert L.SOURCES["chen2024magicdec"].citation() == "arXiv:2408.11049v4"
     assert L.SOURCES["specbench-repo"].citation() == "hemingkx/Spec-Bench @ b8baa2a0eef58dc536cda59628c6d651c286379e"
     assert L.SOURCES["vllm-0.33"].citation() == "vllm-project/vllm @ 0.33.0"
+    assert L.SOURCES["specbench-repo"].citation(short=True) == "hemingkx/Spec-Bench @ b8baa2a0"
+    assert L.SOURCES["vllm-0.33"].citation(short=True) == "vllm-project/vllm @ 0.33.0"
 
 
 def test_references_page_lists_every_source_at_its_version():
@@ -286,6 +288,11 @@ def test_medusa_identity_and_check():
     r = L.medusa_check()
     assert_allclose(r["computed"], r["rate"] / r["overhead"], rtol=1e-15)
     assert np.all(np.abs(r["difference"]) < 0.03)
+    # Vicuna-13B by hand: 3.505 / 1.235 = 2.8381 is the lowest rate / overhead the printed inputs allow, and the
+    # printed 2.83 lies below it by more than its own rounding (2.835): not consistent; Vicuna-7B is (2.8140 <= 2.83)
+    assert_allclose(r["low"][2], float(Fraction("3.505") / Fraction("1.235")), rtol=1e-14)
+    assert r["consistent"].tolist() == [True, True, False, False]
+    assert np.all(r["difference"] < 0)   # every printed speedup is below rate / overhead
     with pytest.raises(ValueError, match="acceleration_rate must be >= 1"):
         L.medusa_speedup(0.5, 1.0)
     with pytest.raises(ValueError, match="overhead must be"):
