@@ -2,7 +2,7 @@
 
 Every number quoted from a paper, a leaderboard or an engine's source code
 lives here as a :class:`Quoted` input that names its source (a key of
-:data:`SOURCES`, which records the arXiv version or the repository commit),
+``SOURCES``, which records the arXiv version or the repository commit),
 the table, figure, section or file it comes from, the copy it was read in,
 and how it was checked for this book (``status``):
 
@@ -27,18 +27,15 @@ computed values; the tests pin them against independent arithmetic.
 
 Leviathan et al.'s results are numbered as in arXiv 2211.17192v2: the
 expected tokens per run is their Equation (1), the walltime improvement
-Theorem 3.8 (:func:`specdec.improvement_factor`), the guaranteed gain
+Theorem 3.8 (:func:`specdec.economics.improvement_factor`), the guaranteed gain
 Corollary 3.9 (:func:`leviathan_minimum_speedup`) and the arithmetic
-operations Theorem 3.11 (:func:`specdec.operations_factor`).
+operations Theorem 3.11 (:func:`specdec.economics.operations_factor`).
 
 Defined in chapters "Published results, recomputed" and "What serving
 engines print".
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -52,14 +49,10 @@ from ._validate import (
     is_scalar_input,
     to_output,
 )
-from .acceptance import (
-    alpha_for_expected_tokens,
-    draft_acceptance_rate,
-    expected_tokens,
-    mean_acceptance_length,
-)
+from ._citations import SOURCES, Quoted, Source
+from ._engine_quotes import SGLANG_DEFINITIONS, VLLM_COUNTERS, VLLM_DEFINITIONS, metric_readings, misread_alphas
+from .acceptance import alpha_for_expected_tokens, expected_tokens
 from .economics import improvement_factor, operations_factor, optimal_k, round_cost, speedup_from_costs
-from .estimation import EngineReading
 
 __all__ = [
     "Source", "Quoted", "SOURCES",
@@ -79,118 +72,6 @@ __all__ = [
 # sources and quoted inputs
 # --------------------------------------------------------------------------
 
-
-@dataclass(frozen=True)
-class Source:
-    """A cited work (the references page lists the same fields).
-
-    ``arxiv`` is the arXiv identifier and ``version`` the version read
-    (``"v2"``); for code and leaderboards, ``repository`` is the GitHub
-    ``owner/name`` and ``commit`` the commit (or release) read.
-
-    Defined in chapter "Published results, recomputed".
-    """
-
-    key: str
-    authors: str
-    title: str
-    venue: str
-    arxiv: str = ""
-    version: str = ""
-    repository: str = ""
-    commit: str = ""
-
-    def citation(self, short: bool = False) -> str:
-        """Where to find the cited version: ``arXiv:2211.17192v2``, or ``owner/name @ commit``.
-
-        With ``short=True`` a 40-character commit is cut to its first 8 characters.
-        """
-        if self.arxiv:
-            return f"arXiv:{self.arxiv}{self.version}"
-        if self.repository:
-            at = self.commit or self.version
-            if short and len(at) == 40:
-                at = at[:8]
-            return f"{self.repository} @ {at}" if at else self.repository
-        return self.venue
-
-
-@dataclass(frozen=True)
-class Quoted:
-    """One number (or row of numbers) quoted from a source, with where and how it was checked.
-
-    ``value`` is the number as printed (a float, or a tuple for a row; for
-    an engine's definition, the formula as the code computes it);
-    ``where`` names the table, figure, section or file; ``status`` is
-    ``"verified"``, ``"secondary"`` or ``"unverified"`` (see the module
-    docstring); ``checked_in`` says what copy it was read in.
-
-    Defined in chapter "Published results, recomputed".
-    """
-
-    value: Any
-    source: str
-    where: str
-    status: str
-    checked_in: str = ""
-    note: str = ""
-
-    def __post_init__(self):
-        if self.status not in ("verified", "secondary", "unverified"):
-            raise ValueError(f"status must be 'verified', 'secondary' or 'unverified'; got {describe(self.status)}")
-        if self.source not in SOURCES:
-            raise ValueError(f"source must be a key of SOURCES; got {describe(self.source)}")
-
-
-SOURCES: dict[str, Source] = {
-    "leviathan2023": Source(
-        "leviathan2023", "Yaniv Leviathan, Matan Kalman, Yossi Matias",
-        "Fast Inference from Transformers via Speculative Decoding", "ICML 2023 (PMLR 202)", "2211.17192", "v2"),
-    "chen2023": Source(
-        "chen2023", "Charlie Chen, Sebastian Borgeaud, Geoffrey Irving, Jean-Baptiste Lespiau, Laurent Sifre, John Jumper",
-        "Accelerating Large Language Model Decoding with Speculative Sampling", "arXiv preprint 2023", "2302.01318",
-        "v1"),
-    "cai2024medusa": Source(
-        "cai2024medusa", "Tianle Cai, Yuhong Li, Zhengyang Geng, Hongwu Peng, Jason D. Lee, Deming Chen, Tri Dao",
-        "Medusa: Simple LLM Inference Acceleration Framework with Multiple Decoding Heads", "ICML 2024 (PMLR 235)",
-        "2401.10774", "v3"),
-    "li2024eagle": Source(
-        "li2024eagle", "Yuhui Li, Fangyun Wei, Chao Zhang, Hongyang Zhang",
-        "EAGLE: Speculative Sampling Requires Rethinking Feature Uncertainty", "ICML 2024", "2401.15077", "v3"),
-    "chen2024magicdec": Source(
-        "chen2024magicdec", "Jian Chen, Vashisth Tiwari, Ranajoy Sadhukhan, Zhuoming Chen, and others",
-        "MagicDec: Breaking the Latency-Throughput Tradeoff for Long Context Generation with Speculative Decoding",
-        "arXiv preprint (ICLR 2025 according to a secondary note, not checked)", "2408.11049", "v4"),
-    "magicdec-blog": Source(
-        "magicdec-blog", "the MagicDec authors (Infini-AI-Lab)", "MagicDec project page (blog post), Table 2",
-        "project page in the authors' repository, pages/index.html", repository="Infini-AI-Lab/MagicDec",
-        commit="09cd671c01bc87f7570d3243c46200a96f0fc0b4"),
-    "specbench-repo": Source(
-        "specbench-repo", "Heming Xia and others (the Spec-Bench authors)", "Spec-Bench leaderboard (Leaderboard.md)",
-        "the authors' repository; the benchmark is described in arXiv 2401.07851 (Findings of ACL 2024)",
-        repository="hemingkx/Spec-Bench", commit="b8baa2a0eef58dc536cda59628c6d651c286379e"),
-    "vllm-metrics": Source(
-        "vllm-metrics", "vLLM project",
-        "V1 engine speculative decoding metrics: vllm/v1/spec_decode/metrics.py (SpecDecodingStats, "
-        "SpecDecodingLogging, SpecDecodingProm)", "source code", repository="vllm-project/vllm",
-        commit="016a8587edb04ae53c913a1da9355a07dc0ca4ae"),
-    "vllm-0.33": Source(
-        "vllm-0.33", "vLLM project", "vLLM 0.33.0, the released wheel's source code",
-        "PyPI release (wheel sha256 4b6bdec4ab269990bf70d45a3c1e94c3760a27064513760193b26d6f0da883aa; "
-        "vllm/_version.py gives commit id g4ba787ec9)", repository="vllm-project/vllm", version="0.33.0"),
-    "vllm-0.7.3": Source(
-        "vllm-0.7.3", "vLLM project", "vLLM 0.7.3 (the V0 engine, vllm/spec_decode/), the released wheel's source code",
-        "PyPI release (wheel sha256 b8a593711ee0d798c3b95068988440cf4aa3d5d30dfc2ee9c2276acb6ecf8277)",
-        repository="vllm-project/vllm", version="0.7.3"),
-    "sglang-0.5.23": Source(
-        "sglang-0.5.23", "SGLang project", "SGLang 0.5.23, the released wheel's source code",
-        "PyPI release (wheel sha256 00b3cd5b265ac76c64185fbb6b95424f324ddd9f428d0306b77bc9db9d859937; the wheel "
-        "records no commit)", repository="sgl-project/sglang", version="0.5.23"),
-    "sglang-78ac30c2": Source(
-        "sglang-78ac30c2", "SGLang project", "SGLang source at an earlier commit: "
-        "python/sglang/srt/managers/scheduler_metrics_mixin.py", "source code", repository="sgl-project/sglang",
-        commit="78ac30c2056f2c25089c1d3203c3d5c13dc3d946"),
-}
 
 #: Where Leviathan et al.'s numbers were read (every Leviathan value below was checked in both copies).
 _LEVIATHAN_COPIES = (
@@ -361,117 +242,6 @@ SPEC_BENCH_A100_EARLIER = Quoted(
          "specdec.drafters.SPEC_BENCH_A100; the tokens per step include the target's own token; the speedup is "
          "a mean of per-sample throughput ratios against Hugging Face decoding, prefill included")
 
-_VLLM_METRICS_READ = ("vllm/v1/spec_decode/metrics.py of vllm-project/vllm at commit "
-                      "016a8587edb04ae53c913a1da9355a07dc0ca4ae (search-tool index file id 32454485834); the same "
-                      "definitions in the vLLM 0.33.0 wheel")
-
-VLLM_COUNTERS = Quoted(("vllm:spec_decode_num_drafts_total", "vllm:spec_decode_num_draft_tokens_total",
-                        "vllm:spec_decode_num_accepted_tokens_total",
-                        "vllm:spec_decode_num_accepted_tokens_per_pos_total"),
-                       "vllm-metrics", "SpecDecodingProm (Prometheus counters; the exposition adds the _total "
-                       "suffix; labels model_name and engine, and position 0 .. k - 1 for the per-position counter)",
-                       "verified", _VLLM_METRICS_READ)
-
-#: What vLLM's periodic log line and its counters mean, as the code computes them.
-VLLM_DEFINITIONS = {
-    "mean_acceptance_length": Quoted(
-        "1 + num_accepted_tokens / num_drafts", "vllm-metrics", "SpecDecodingLogging.log, 'Mean acceptance length'",
-        "verified", _VLLM_METRICS_READ, note="code comment: 'Conventionally, mean acceptance length includes the "
-                                             "bonus token'"),
-    "draft_acceptance_rate": Quoted(
-        "num_accepted_tokens / num_draft_tokens * 100", "vllm-metrics",
-        "SpecDecodingLogging.log, 'Avg Draft acceptance rate' (a percentage)", "verified", _VLLM_METRICS_READ),
-    "per_position_rate": Quoted(
-        "num_accepted_tokens_per_pos[i] / num_drafts", "vllm-metrics",
-        "SpecDecodingLogging.log, 'Per-position acceptance rate' (each formatted to 3 decimals)", "verified",
-        _VLLM_METRICS_READ,
-        note="SpecDecodingStats.observe_draft adds 1 to positions 0 .. N - 1 of a draft that accepted N tokens, so "
-             "position i counts the drafts with at least i + 1 accepted: the unconditional rate"),
-    "num_draft_tokens": Quoted(
-        "len(scheduled_spec_token_ids), once per request and scheduler step with a draft", "vllm-0.33",
-        "vllm/v1/core/sched/scheduler.py, Scheduler.update_from_output", "verified", "the vLLM 0.33.0 wheel",
-        note="drafts shorter than num_speculative_tokens (n-gram proposals, requests near max_model_len, "
-             "structured output) make num_draft_tokens / num_drafts a non-integer"),
-    "log_interval_s": Quoted(
-        10.0, "vllm-0.33", "vllm/envs.py, VLLM_LOG_STATS_INTERVAL (default 10 seconds)", "verified",
-        "the vLLM 0.33.0 wheel", note="each log line sums only its own interval; the counters are cumulative"),
-    "draft_sample_method": Quoted(
-        "greedy", "vllm-0.33", "vllm/config/speculative.py, SpeculativeConfig.draft_sample_method", "verified",
-        "the vLLM 0.33.0 wheel",
-        note="\"'greedy' always picks the argmax token, and the draft probabilities are treated as one-hot during "
-             "rejection sampling\"; n-gram drafts pass no probabilities (draft_probs None, the kernel uses "
-             "draft_prob = 1: vllm/v1/sample/rejection_sampler.py)"),
-    "unconditional_to_conditional": Quoted(
-        "c_i = p_i / p_(i-1)", "vllm-0.33", "vllm/v1/spec_decode/utils.py, unconditional_to_conditional_rates",
-        "verified", "the vLLM 0.33.0 wheel",
-        note="vLLM's own conversion of per-position unconditional rates to conditional ones"),
-    "per_request_metrics": Quoted(
-        "--per-request-spec-decode-metrics {none, summary, detailed}, default none", "vllm-0.33",
-        "vllm/config/observability.py (per_request_spec_decode_metrics); vllm/v1/metrics/stats.py "
-        "(RequestSpecDecodeMetrics: a histogram of accepted drafts per step and, with detailed, each step's drafted "
-        "count)", "verified", "the vLLM 0.33.0 wheel"),
-    "v0_draft_acceptance_rate": Quoted(
-        "accepted_tokens / draft_tokens, with every position tested whether or not an earlier one was rejected",
-        "vllm-0.7.3", "vllm/spec_decode/metrics.py (_collect_rejsample_metrics); the sampler's docstring 'This "
-        "implementation does not apply causality' (vllm/model_executor/layers/rejection_sampler.py)", "verified",
-        "the vLLM 0.7.3 wheel", note="under the i.i.d. model this estimates alpha itself; the log values are cumulative"),
-    "v0_system_efficiency": Quoted(
-        "emitted_tokens / ((draft_tokens // k) * (k + 1))", "vllm-0.7.3",
-        "vllm/spec_decode/metrics.py (system_efficiency, get_max_num_emitted_tokens)", "verified",
-        "the vLLM 0.7.3 wheel", note="E[L] / (k + 1)"),
-    "tpot": Quoted(
-        "(latency - ttft) / (output_len - 1), per request", "vllm-0.33",
-        "vllm/benchmarks/serve.py, calculate_metrics ('Time per Output Token (excl. 1st token)')", "verified",
-        "the vLLM 0.33.0 wheel"),
-    "itl": Quoted(
-        "the time between two streamed chunks of a request", "vllm-0.33",
-        "vllm/benchmarks/lib/endpoint_request_func.py (output.itl.append(timestamp - most_recent_timestamp)); "
-        "stream_interval default 1 in vllm/config/scheduler.py", "verified", "the vLLM 0.33.0 wheel",
-        note="one chunk carries every token of an engine step, so with speculation an ITL sample is the time of a "
-             "round, not of a token"),
-}
-
-_SGLANG_READ = "the SGLang 0.5.23 wheel"
-
-#: What SGLang's decode log line prints (its Prometheus gauges carry the same values).
-SGLANG_DEFINITIONS = {
-    "accept_length": Quoted(
-        "spec_num_accept_tokens / spec_num_forward_ct", "sglang-0.5.23",
-        "sglang/srt/managers/scheduler_components/metrics_reporter.py, decode log line 'accept len'", "verified",
-        _SGLANG_READ, note="accepted drafts plus one token per request and verify step: the bonus token included"),
-    "accept_rate": Quoted(
-        "num_correct_drafts / (spec_num_forward_ct * (speculative_num_draft_tokens - 1))", "sglang-0.5.23",
-        "same file, decode log line 'accept rate'", "verified", _SGLANG_READ,
-        note="with speculative_eagle_topk > 1 the denominator counts tree nodes, not the depth of the accepted path"),
-    "accept_rate_earlier": Quoted(
-        "spec_num_accepted_tokens / (spec_num_forward_ct * speculative_num_draft_tokens)", "sglang-78ac30c2",
-        "SchedulerMetricsMixin.log_decode_stats ('accept rate'); update_spec_metrics adds num_accepted_tokens + bs "
-        "to spec_num_accepted_tokens", "verified",
-        "sgl-project/sglang at commit 78ac30c2056f2c25089c1d3203c3d5c13dc3d946 (search-tool index file id 135806541)",
-        note="the numerator counts the bonus token and the denominator the verified slots, so for a chain the rate "
-             "is E[L] / (k + 1), not the (E[L] - 1) / k of release 0.5.23; 'accept len' is E[L] in both"),
-    "chain_draft_tokens": Quoted(
-        "speculative_num_draft_tokens = speculative_num_steps + 1 when speculative_eagle_topk == 1", "sglang-0.5.23",
-        "sglang/srt/arg_groups/speculative_hook.py (the warning 'speculative_num_draft_tokens is adjusted to "
-        "speculative_num_steps + 1 when speculative_eagle_topk == 1')", "verified", _SGLANG_READ),
-    "log_interval_steps": Quoted(
-        40, "sglang-0.5.23", "sglang/srt/arg_groups/fields/observability.py, decode_log_interval (decode iterations)",
-        "verified", _SGLANG_READ),
-    "gauges": Quoted(
-        "sglang:spec_accept_length and sglang:spec_accept_rate, Prometheus gauges of the last log window",
-        "sglang-0.5.23", "sglang/srt/observability/metrics_collector.py", "verified", _SGLANG_READ,
-        note="no raw counters are exported, so a window's alpha cannot be given an interval from them"),
-    "tpot": Quoted(
-        "(latency - ttft) / (output_len - 1), per request", "sglang-0.5.23",
-        "sglang/benchmark/serving.py, calculate_metrics", "verified", _SGLANG_READ),
-    "itl": Quoted(
-        "a chunk's gap divided by its tokens, once per token", "sglang-0.5.23",
-        "sglang/benchmark/serving.py, calculate_metrics (adjusted_itl = itl / num_tokens, when an accept length is "
-        "known and the backend is sglang-oai or sglang-oai-chat)", "verified", _SGLANG_READ,
-        note="a per-token gap, unlike vLLM's per-chunk ITL: the two benchmarks' ITLs cannot be compared"),
-}
-
-
 def _t5_column(name: str) -> np.ndarray:
     return np.asarray(LEVIATHAN_T5[name].value)
 
@@ -484,10 +254,10 @@ def _t5_column(name: str) -> np.ndarray:
 def leviathan_table1(c=0.0, c_hat=0.0, decimals=2):
     """Recompute Leviathan et al.'s Table 1: speed and arithmetic for six (alpha, gamma) cases.
 
-    Speed is :func:`specdec.improvement_factor` (their Theorem 3.8) and
-    operations :func:`specdec.operations_factor` (Theorem 3.11), both at the
+    Speed is :func:`specdec.economics.improvement_factor` (their Theorem 3.8) and
+    operations :func:`specdec.economics.operations_factor` (Theorem 3.11), both at the
     table's ``c = c_hat = 0`` unless given, beside the printed columns
-    (:data:`LEVIATHAN_TABLE1`, read in arXiv 2211.17192v2).
+    (``LEVIATHAN_TABLE1``, read in arXiv 2211.17192v2).
 
     Defined in chapter "Published results, recomputed".
 
@@ -635,7 +405,7 @@ def leviathan_optimal_gamma(alpha, c, k_max=64):
     """Optimal gamma for Leviathan et al.'s walltime model (their Figure 3).
 
     Maximizes Theorem 3.8's improvement factor over ``gamma = 1 .. k_max``,
-    i.e. :func:`specdec.optimal_k` with ``c_draft = c`` and ``c_verify = 1``.
+    i.e. :func:`specdec.economics.optimal_k` with ``c_draft = c`` and ``c_verify = 1``.
 
     Defined in chapter "Published results, recomputed".
 
@@ -857,7 +627,7 @@ def chen_implied_alpha(c_draft=None, c_verify=1.0, use="printed"):
     c_draft : float, optional
         Draft step cost as a fraction of a target step, >= 0. Default:
         1.8 ms / 14.1 ms (the 4B draft's time per token and the target's,
-        Section 6 and Table 1; status secondary, see :data:`CHEN_CHINCHILLA`).
+        Section 6 and Table 1; status secondary, see ``CHEN_CHINCHILLA``).
     c_verify : float, optional
         Verification pass as a fraction of a target step, > 0. Default 1:
         the idealization that scoring K tokens costs one target step (the
@@ -930,8 +700,8 @@ def medusa_speedup(acceleration_rate, overhead):
 def medusa_check(decimals=2):
     """Check Medusa's identity, speedup = acceleration rate / overhead, on their Table 1.
 
-    The four Medusa-2 rows of Table 1 (:data:`MEDUSA_RATE_OVERHEAD` and
-    :data:`MEDUSA_SPEEDUPS`, status secondary).
+    The four Medusa-2 rows of Table 1 (``MEDUSA_RATE_OVERHEAD`` and
+    ``MEDUSA_SPEEDUPS``, status secondary).
 
     Defined in chapter "Published results, recomputed".
 
@@ -1017,94 +787,4 @@ def bonus_token_error(alpha, k, c_draft, c_verify=1.0):
         "without_bonus": to_output(wrong, scalar),
         "understatement": to_output(1.0 / cost, scalar),
         "ratio": to_output(wrong / np.asarray(correct), scalar),
-    }
-
-
-# --------------------------------------------------------------------------
-# serving metrics
-# --------------------------------------------------------------------------
-
-
-def metric_readings(alpha, k):
-    """The numbers an engine would print for a given alpha and k, side by side.
-
-    Defined in chapter "What serving engines print".
-
-    Parameters
-    ----------
-    alpha : float or array_like
-        Per-position acceptance probability, in [0, 1].
-    k : int or array_like of int
-        Draft tokens per round, >= 1.
-
-    Returns
-    -------
-    dict
-        ``alpha``, ``draft_acceptance_rate`` ((E[L] - 1) / k: vLLM's "Avg
-        Draft acceptance rate" as a fraction, SGLang 0.5.23's chain "accept
-        rate"), ``length_with_bonus`` (E[L]: vLLM's "Mean acceptance length",
-        SGLang's "accept len"), ``length_without_bonus`` (E[L] - 1) and
-        ``efficiency`` (E[L] / (k + 1): vLLM V0's "System efficiency", and the
-        chain "accept rate" of SGLang at commit 78ac30c2).
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> m = sd.literature.metric_readings(0.8, 4)
-    >>> round(m["draft_acceptance_rate"], 4), round(m["length_with_bonus"], 4), round(m["efficiency"], 4)
-    (0.5904, 3.3616, 0.6723)
-    """
-    a = check_probability(alpha, "alpha")
-    kk = check_integer(k, "k", minimum=1)
-    shape = check_broadcast(alpha=a, k=kk)
-    scalar = is_scalar_input(alpha, k)
-    return {
-        "alpha": to_output(np.broadcast_to(a, shape), scalar),
-        "draft_acceptance_rate": draft_acceptance_rate(alpha, k),
-        "length_with_bonus": mean_acceptance_length(alpha, k),
-        "length_without_bonus": mean_acceptance_length(alpha, k, include_bonus=False),
-        "efficiency": to_output(np.asarray(expected_tokens(alpha, k)) / (np.asarray(kk) + 1.0), scalar),
-    }
-
-
-def misread_alphas(reading):
-    """The alphas a reader gets from an engine reading by each common misreading.
-
-    Defined in chapter "What serving engines print".
-
-    Parameters
-    ----------
-    reading : specdec.estimation.EngineReading
-        From :func:`specdec.estimation.read_engine_counters`.
-
-    Returns
-    -------
-    dict
-        ``correct`` (the i.i.d. alpha), ``rate_as_alpha`` (the draft
-        acceptance rate taken as alpha), ``length_without_bonus_as_with``
-        (E[L] - 1 fed to the with-bonus inversion, clipped to alpha >= 0),
-        ``length_with_bonus_as_without`` (E[L] fed to the without-bonus
-        inversion; ``nan`` when E[L] > k makes that impossible).
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> r = sd.estimation.read_engine_counters(1000, 4000, 2362)
-    >>> m = sd.literature.misread_alphas(r)
-    >>> round(m["rate_as_alpha"], 4)
-    0.5905
-    """
-    if not isinstance(reading, EngineReading):
-        raise TypeError(f"reading must be an EngineReading (from specdec.estimation.read_engine_counters); "
-                        f"got {type(reading).__name__}")
-    k = reading.k
-    el = reading.mean_acceptance_length
-    m = reading.mean_draft_length if reading.mean_draft_length else float(k)
-    wrong_with = float(alpha_for_expected_tokens(max(el - 1.0, 1.0), m)) if el - 1.0 >= 1.0 else 0.0
-    wrong_without = float(alpha_for_expected_tokens(el + 1.0, m)) if el <= m else float("nan")
-    return {
-        "correct": reading.alpha,
-        "rate_as_alpha": reading.draft_acceptance_rate,
-        "length_without_bonus_as_with": wrong_with,
-        "length_with_bonus_as_without": wrong_without,
     }
