@@ -1,15 +1,20 @@
 """Published numbers (inputs, each with its citation) and their recomputation.
 
-Every number quoted from a paper lives here as a :class:`Quoted` input that
-names its source, the table/figure/section it comes from and how it was
-checked for this book (``status``):
+Every number quoted from a paper, a leaderboard or an engine's source code
+lives here as a :class:`Quoted` input that names its source (a key of
+``SOURCES``, which records the arXiv version or the repository commit),
+the table, figure, section or file it comes from, the copy it was read in,
+and how it was checked for this book (``status``):
 
 ``"verified"``
-    read in a copy of the paper's own table or abstract (a transcription or
-    the arXiv abstract), cited with where it was read;
+    read in the work itself: the paper's PDF or a transcription of its
+    arXiv HTML/TeX source (the copy is named in ``checked_in``), the
+    authors' own repository at a recorded commit, or an engine's released
+    source code;
 ``"secondary"``
-    read in a secondary summary of the paper that quotes the table, not in
-    the paper itself; treat it as very likely but not checked against the PDF;
+    read only in somebody else's transcription or notes that quote the
+    paper (``checked_in`` names them); very likely right, not checked
+    against the paper itself;
 ``"unverified"``
     recalled but not found in any copy available while writing; the book
     labels such numbers *illustrative* and never calls them published.
@@ -17,17 +22,20 @@ checked for this book (``status``):
 Everything else (speedups, implied acceptance rates, rounding intervals,
 the bonus-token error) is *computed* here from those inputs with the core
 formulas of :mod:`specdec.acceptance` and :mod:`specdec.economics`; reading
-an engine's counters is :mod:`specdec.estimation`. The chapters glue the
+an engine's counters is :mod:`specdec.estimation`. The chapters show the
 computed values; the tests pin them against independent arithmetic.
+
+Leviathan et al.'s results are numbered as in arXiv 2211.17192v2: the
+expected tokens per run is their Equation (1), the walltime improvement
+Theorem 3.8 (:func:`specdec.economics.improvement_factor`), the guaranteed gain
+Corollary 3.9 (:func:`leviathan_minimum_speedup`) and the arithmetic
+operations Theorem 3.11 (:func:`specdec.economics.operations_factor`).
 
 Defined in chapters "Published results, recomputed" and "What serving
 engines print".
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -41,19 +49,17 @@ from ._validate import (
     is_scalar_input,
     to_output,
 )
-from .acceptance import (
-    alpha_for_expected_tokens,
-    draft_acceptance_rate,
-    expected_tokens,
-    mean_acceptance_length,
-)
+from ._citations import SOURCES, Quoted, Source
+from ._engine_quotes import SGLANG_DEFINITIONS, VLLM_COUNTERS, VLLM_DEFINITIONS, metric_readings, misread_alphas
+from .acceptance import alpha_for_expected_tokens, expected_tokens
 from .economics import improvement_factor, operations_factor, optimal_k, round_cost, speedup_from_costs
-from .estimation import EngineReading
 
 __all__ = [
     "Source", "Quoted", "SOURCES",
-    "LEVIATHAN_TABLE1", "LEVIATHAN_T5", "CHEN_CHINCHILLA", "MEDUSA_SPEEDUPS", "MEDUSA_RATE_OVERHEAD",
-    "EAGLE_CLAIMS", "MAGICDEC_CLAIM", "VLLM_COUNTERS",
+    "LEVIATHAN_TABLE1", "LEVIATHAN_C_BOUND", "LEVIATHAN_T5", "CHEN_CHINCHILLA",
+    "MEDUSA_SPEEDUPS", "MEDUSA_SECTION_3_1", "MEDUSA_RATE_OVERHEAD",
+    "EAGLE_CLAIMS", "MAGICDEC_CLAIM", "MAGICDEC_BLOG", "SPEC_BENCH_A100_EARLIER",
+    "VLLM_COUNTERS", "VLLM_DEFINITIONS", "SGLANG_DEFINITIONS",
     "leviathan_table1", "leviathan_t5_expected", "leviathan_optimal_gamma", "leviathan_minimum_speedup",
     "chen_speedups_from_times", "implied_alpha", "implied_draft_cost", "chen_implied_alpha",
     "medusa_speedup", "medusa_check",
@@ -67,86 +73,41 @@ __all__ = [
 # --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Source:
-    """A cited work (the references page lists the same fields).
+#: Where Leviathan et al.'s numbers were read (every Leviathan value below was checked in both copies).
+_LEVIATHAN_COPIES = (
+    "the arXiv 2211.17192v2 PDF (page 1: 'arXiv:2211.17192v2 [cs.LG] 18 May 2023'; sha256 8967e2daab74178b"
+    "8a73a6f0b0780c5cbb40f9f6dcbd5c456b24a89c128c52ed) and crops of its typeset tables (table-01.png .. "
+    "table-04.png), GitHub para1lel/asabook at commit 327ef6f5c4300c18563664db1180c61d269f8322; and a "
+    "transcription built from the paper's TeX source (search-tool index file id 61971968668; para1lel/asabook "
+    "at 4391ce9e22b8712da368322d1a1879deea221946, docs/en/papers/speculative-decoding.md)")
 
-    Defined in chapter "Published results, recomputed".
-    """
-
-    key: str
-    authors: str
-    title: str
-    venue: str
-    arxiv: str = ""
-
-
-@dataclass(frozen=True)
-class Quoted:
-    """One number (or row of numbers) quoted from a source, with where and how it was checked.
-
-    ``value`` is the number as printed (a float, or a tuple for a row);
-    ``where`` names the table, figure or section; ``status`` is
-    ``"verified"``, ``"secondary"`` or ``"unverified"`` (see the module
-    docstring); ``checked_in`` says what copy it was read in.
-
-    Defined in chapter "Published results, recomputed".
-    """
-
-    value: Any
-    source: str
-    where: str
-    status: str
-    checked_in: str = ""
-    note: str = ""
-
-    def __post_init__(self):
-        if self.status not in ("verified", "secondary", "unverified"):
-            raise ValueError(f"status must be 'verified', 'secondary' or 'unverified'; got {describe(self.status)}")
-        if self.source not in SOURCES:
-            raise ValueError(f"source must be a key of SOURCES; got {describe(self.source)}")
-
-
-SOURCES: dict[str, Source] = {
-    "leviathan2023": Source(
-        "leviathan2023", "Yaniv Leviathan, Matan Kalman, Yossi Matias",
-        "Fast Inference from Transformers via Speculative Decoding", "ICML 2023", "2211.17192"),
-    "chen2023": Source(
-        "chen2023", "Charlie Chen, Sebastian Borgeaud, Geoffrey Irving, Jean-Baptiste Lespiau, Laurent Sifre, John Jumper",
-        "Accelerating Large Language Model Decoding with Speculative Sampling", "arXiv preprint 2023", "2302.01318"),
-    "cai2024medusa": Source(
-        "cai2024medusa", "Tianle Cai, Yuhong Li, Zhengyang Geng, Hongwu Peng, Jason D. Lee, Deming Chen, Tri Dao",
-        "Medusa: Simple LLM Inference Acceleration Framework with Multiple Decoding Heads", "ICML 2024", "2401.10774"),
-    "li2024eagle": Source(
-        "li2024eagle", "Yuhui Li, Fangyun Wei, Chao Zhang, Hongyang Zhang",
-        "EAGLE: Speculative Sampling Requires Rethinking Feature Uncertainty", "ICML 2024", "2401.15077"),
-    "chen2024magicdec": Source(
-        "chen2024magicdec", "Jian Chen, Vashisth Tiwari, Ranajoy Sadhukhan, Zhuoming Chen, and others",
-        "MagicDec: Breaking the Latency-Throughput Tradeoff for Long Context Generation with Speculative Decoding",
-        "arXiv preprint (version 4 cited)", "2408.11049"),
-    "vllm-metrics": Source(
-        "vllm-metrics", "vLLM project; NVIDIA NeMo AutoModel and AIPerf documentation",
-        "Speculative decoding metrics (Prometheus counters spec_decode_num_drafts / num_draft_tokens / "
-        "num_accepted_tokens) and their derived acceptance length and rate",
-        "online documentation (docs.vllm.ai; docs.nvidia.com/aiperf; docs.nvidia.com/nemo/automodel)"),
-}
-
-_SECONDARY_T5 = ("two independent secondary summaries of the paper quoting Tables 2-4 "
-                 "(study notes in public repositories); not checked against the PDF")
-
-# Leviathan et al., Table 1: (alpha, gamma) cases at c = c_hat = 0. The
-# cases are those listed in the paper's Table 1 (as given in this book's
-# issue); two of the printed "operations" cells were seen quoted in a
-# secondary summary (Section 3.5 discussion of Table 1). The printed speed
-# column could not be checked, so the book shows our computed values as ours.
+# Leviathan et al., Table 1 (Section 3.5, "Choosing gamma"): operations and
+# speed against plain decoding for six (alpha, gamma) cases at c = c_hat = 0,
+# printed as "1.53X" etc. Caption: "The total number of arithmetic operations
+# and the inference speed vs the baseline, for various values of gamma and
+# alpha, assuming c = c_hat = 0."
 LEVIATHAN_TABLE1 = {
-    "alpha": Quoted((0.6, 0.7, 0.8, 0.8, 0.9, 0.9), "leviathan2023", "Table 1 (column alpha)", "unverified",
-                    note="the six (alpha, gamma) cases of Table 1, with c = c_hat = 0"),
-    "gamma": Quoted((2, 3, 2, 5, 2, 10), "leviathan2023", "Table 1 (column gamma)", "unverified"),
-    "operations_printed": Quoted({(0.8, 5): 1.63, (0.9, 2): 1.11}, "leviathan2023", "Table 1 (column operations)",
-                                 "secondary", _SECONDARY_T5,
-                                 note="only these two cells were seen; the others are not quoted here"),
+    "alpha": Quoted((0.6, 0.7, 0.8, 0.8, 0.9, 0.9), "leviathan2023", "Table 1 (Section 3.5), column alpha",
+                    "verified", _LEVIATHAN_COPIES, note="the six (alpha, gamma) cases of Table 1, with c = c_hat = 0"),
+    "gamma": Quoted((2, 3, 2, 5, 2, 10), "leviathan2023", "Table 1 (Section 3.5), column gamma", "verified",
+                    _LEVIATHAN_COPIES),
+    "operations_printed": Quoted((1.53, 1.58, 1.23, 1.63, 1.11, 1.60), "leviathan2023",
+                                 "Table 1 (Section 3.5), column Operations", "verified", _LEVIATHAN_COPIES,
+                                 note="printed 1.53X, 1.58X, 1.23X, 1.63X, 1.11X, 1.60X (Theorem 3.11 at c_hat = 0)"),
+    "speed_printed": Quoted((1.96, 2.53, 2.44, 3.69, 2.71, 6.86), "leviathan2023",
+                            "Table 1 (Section 3.5), column Speed", "verified", _LEVIATHAN_COPIES,
+                            note="printed 1.96X, 2.53X, 2.44X, 3.69X, 2.71X, 6.86X (Theorem 3.8 at c = 0)"),
 }
+
+#: Leviathan et al.'s bound on the cost coefficient c, which their own Table 4 exceeds (c = 0.11 for T5-large).
+LEVIATHAN_C_BOUND = Quoted(
+    0.05, "leviathan2023", "Section 3.3 (Walltime Improvement), the paragraph after Definition 3.7", "verified",
+    _LEVIATHAN_COPIES,
+    note="'In our experiments where M_q is typically a couple of orders of magnitude smaller than M_p, c was always "
+         "less than 0.05 and often negligibly close to 0.' Table 4 (Appendix A.3), whose c values were 'estimated "
+         "... based on profiler traces', lists 0.11 for T5-large (800M parameters, about 14 times smaller than the "
+         "11B target, not two orders of magnitude).")
+
 
 # Leviathan et al., Table 2 (T5-XXL 11B target, TPU-v4, batch 1): draft,
 # temperature, gamma, alpha, measured speed; Table 4 (Appendix A.3): cost
@@ -168,18 +129,23 @@ _T5_ROWS = (
     ("CNNDM", "T5-large", 1, 3, 0.56, 0.11, 1.6, 1.7),
 )
 LEVIATHAN_T5 = {
-    "task": Quoted(tuple(r[0] for r in _T5_ROWS), "leviathan2023", "Table 2", "secondary", _SECONDARY_T5),
-    "draft": Quoted(tuple(r[1] for r in _T5_ROWS), "leviathan2023", "Table 2", "secondary", _SECONDARY_T5),
-    "temperature": Quoted(tuple(r[2] for r in _T5_ROWS), "leviathan2023", "Table 2", "secondary", _SECONDARY_T5),
-    "gamma": Quoted(tuple(r[3] for r in _T5_ROWS), "leviathan2023", "Table 2", "secondary", _SECONDARY_T5),
-    "alpha": Quoted(tuple(r[4] for r in _T5_ROWS), "leviathan2023", "Tables 2 and 3", "secondary", _SECONDARY_T5),
-    "c": Quoted(tuple(r[5] for r in _T5_ROWS), "leviathan2023", "Table 4 (column c)", "secondary", _SECONDARY_T5,
-                note="c = 0.02 (T5-small) and 0.11 (T5-large) are quoted in the summaries; 0.04 (T5-base) is "
-                     "recalled and agrees with a summary's recomputed expected column"),
-    "expected": Quoted(tuple(r[6] for r in _T5_ROWS), "leviathan2023", "Table 4 (column EXP)", "secondary",
-                       _SECONDARY_T5),
-    "measured": Quoted(tuple(r[7] for r in _T5_ROWS), "leviathan2023", "Table 2 (column speed)", "secondary",
-                       _SECONDARY_T5),
+    "task": Quoted(tuple(r[0] for r in _T5_ROWS), "leviathan2023", "Tables 2 (Section 4.1) and 4 (Appendix A.3)",
+                   "verified", _LEVIATHAN_COPIES, note="the text writes 'CCN/DM', the tables 'CNNDM'"),
+    "draft": Quoted(tuple(r[1] for r in _T5_ROWS), "leviathan2023", "Tables 2 and 4, column M_q", "verified",
+                    _LEVIATHAN_COPIES),
+    "temperature": Quoted(tuple(r[2] for r in _T5_ROWS), "leviathan2023", "Tables 2 and 4, column Temp", "verified",
+                          _LEVIATHAN_COPIES),
+    "gamma": Quoted(tuple(r[3] for r in _T5_ROWS), "leviathan2023", "Tables 2 and 4, column gamma", "verified",
+                    _LEVIATHAN_COPIES),
+    "alpha": Quoted(tuple(r[4] for r in _T5_ROWS), "leviathan2023", "Tables 2, 3 and 4, column alpha", "verified",
+                    _LEVIATHAN_COPIES, note="T5-base EnDe at T = 0 is printed '0.8' in Tables 2 and 4, '0.80' in Table 3"),
+    "c": Quoted(tuple(r[5] for r in _T5_ROWS), "leviathan2023", "Table 4 (Appendix A.3), column c", "verified",
+                _LEVIATHAN_COPIES, note="0.02 (T5-small), 0.04 (T5-base), 0.11 (T5-large), 'estimated ... based on "
+                                        "profiler traces' (Appendix A.3)"),
+    "expected": Quoted(tuple(r[6] for r in _T5_ROWS), "leviathan2023", "Table 4 (Appendix A.3), column EXP",
+                       "verified", _LEVIATHAN_COPIES),
+    "measured": Quoted(tuple(r[7] for r in _T5_ROWS), "leviathan2023", "Table 2 (column Speed) = Table 4 (column EMP)",
+                       "verified", _LEVIATHAN_COPIES),
 }
 
 # Leviathan et al., Table 3 (Section 4.2, "Empirical alpha Values"): alpha of
@@ -276,45 +242,98 @@ def leviathan_table3(tolerance=0.01):
 __all__ += ["LEVIATHAN_TABLE3", "leviathan_table3"]
 
 # Chen et al. (2023), Table 1: Chinchilla 70B target, 4B draft, K = 4, batch 1.
+_CHEN_TABLE1_COPIES = (
+    "no copy of the paper itself was found; three third-party transcriptions that agree: a literal transcription "
+    "of Table 1 extracted from the PDF (search-tool index file id 58850665321), reading notes of "
+    "arXiv:2302.01318v1 (file id 60007856507) and research notes (file id 62503443262)")
+_CHEN_DRAFT_COPIES = (
+    "no copy of the paper itself; notes quoting Section 6 (file ids 62503443262, 60007856507, 59497550818) and a "
+    "section index of an HTML copy that places the sentence in Section 6, Results (file id 62246815934)")
 CHEN_CHINCHILLA = {
-    "rows": Quoted(("XSum, nucleus", "XSum, greedy", "HumanEval, nucleus"), "chen2023", "Table 1", "verified",
-                   "a literal transcription of Table 1 (public notes) and a second notes page quoting it"),
-    "baseline_ms": Quoted(14.1, "chen2023", "Table 1 (mean token time, ArS rows)", "verified",
-                          "a literal transcription of Table 1"),
-    "speculative_ms": Quoted((7.52, 7.00, 5.73), "chen2023", "Table 1 (mean token time, SpS rows)", "verified",
-                             "a literal transcription of Table 1"),
-    "speedup_printed": Quoted((1.92, 2.01, 2.46), "chen2023", "Table 1 (speed up)", "verified",
-                              "a literal transcription of Table 1"),
-    "k": Quoted(4, "chen2023", "Section 4 (K = 4 in Table 1)", "verified", "two notes pages quoting Table 1's setup"),
-    "draft_ms": Quoted(1.8, "chen2023", "Section 4 (draft model sampling time per token)", "unverified",
-                       note="a secondary summary gives c ~ 0.128, which is 1.8 / 14.1"),
+    "rows": Quoted(("XSum, nucleus", "XSum, greedy", "HumanEval, nucleus"), "chen2023", "Table 1 (Section 6.1)",
+                   "secondary", _CHEN_TABLE1_COPIES),
+    "baseline_ms": Quoted(14.1, "chen2023", "Table 1 (Section 6.1), mean token time of the ArS rows", "secondary",
+                          _CHEN_TABLE1_COPIES),
+    "speculative_ms": Quoted((7.52, 7.00, 5.73), "chen2023", "Table 1 (Section 6.1), mean token time of the SpS rows",
+                             "secondary", _CHEN_TABLE1_COPIES),
+    "speedup_printed": Quoted((1.92, 2.01, 2.46), "chen2023", "Table 1 (Section 6.1), column speed up", "secondary",
+                              _CHEN_TABLE1_COPIES,
+                              note="14.1 / 7.52 does not round to the printed 1.92 (the other two rows agree with "
+                                   "their times); all three copies print both numbers, so the copies cannot tell "
+                                   "which is wrong, or whether 1.92 is a mean of per-sample ratios"),
+    "k": Quoted(4, "chen2023", "Table 1 (Section 6.1): batch size 1 and K = 4", "secondary", _CHEN_TABLE1_COPIES),
+    "draft_ms": Quoted(1.8, "chen2023", "Section 6 (Results): a 4B-parameter, 8-layer draft sampling at 1.8 ms per "
+                       "token on the same 16 TPU v4 as the target", "secondary", _CHEN_DRAFT_COPIES,
+                       note="one blog copy attributes 1.8 ms to a 7B draft; the notes agree it is the 4B draft (a 7B "
+                            "candidate is discussed in Section 5, Choice of draft models)"),
+    "abstract_speedup": Quoted((2.0, 2.5), "chen2023", "Abstract", "verified",
+                               "the arXiv abstract as shown on huggingface.co/papers/2302.01318 (documentation index)",
+                               note="'achieving a 2-2.5x decoding speedup in a distributed setup'; the abstract also says "
+                                    "the latency of parallel scoring of short continuations 'is comparable to that of "
+                                    "sampling a single token from the larger target model'"),
 }
 
-# Medusa: Medusa-2 speedups in Figure 3(b) (a machine reading of the chart),
-# and the (acceleration rate, overhead) pairs behind them, recalled, not checked.
+_MEDUSA_TABLE1_COPIES = ("two independent transcriptions of Table 1 that agree (search-tool index file ids 59153731412 "
+                         "and 65722840415); the paper's own transcription (file id 69112891374) renders the table as "
+                         "an image")
+
+#: Medusa-2 speedups per model: Table 1's S_Medusa column (not Figure 3(b), which is per MT-bench category).
 MEDUSA_SPEEDUPS = Quoted({"Vicuna-7B": 2.83, "Zephyr-7B": 2.66, "Vicuna-13B": 2.83, "Vicuna-33B": 2.35},
-                         "cai2024medusa", "Figure 3(b) (Medusa-2 speedup by model)", "secondary",
-                         "a machine transcription of the figure")
+                         "cai2024medusa", "Table 1 ('Comparison of various Medusa-2 models'), column S_Medusa",
+                         "secondary", _MEDUSA_TABLE1_COPIES,
+                         note="the Vicuna-7B and Vicuna-13B values (2.83x) are also in Section 3.1's text, read in "
+                              "a transcription of v3 from its TeX source (MEDUSA_SECTION_3_1)")
+
+#: Medusa-1 (frozen backbone) and Medusa-2 (backbone fine-tuned with the heads) in Section 3.1's text.
+MEDUSA_SECTION_3_1 = Quoted({"Vicuna-7B": {"Medusa-1": 2.18, "Medusa-2": 2.83},
+                             "Vicuna-13B": {"Medusa-1": 2.33, "Medusa-2": 2.83}},
+                            "cai2024medusa", "Section 3.1 (speedups over the default Hugging Face implementation, "
+                            "Vicuna v1.5, batch size 1)", "verified",
+                            "a transcription of arXiv 2401.10774v3 from its TeX source (search-tool index file id "
+                            "69112891374)",
+                            note="Medusa-2 fine-tunes the backbone, so its speedup is against a changed model (Table 1 "
+                                 "reports the quality change); its sampling mode, typical acceptance, is not exact")
+
 MEDUSA_RATE_OVERHEAD = Quoted({"Vicuna-7B": (3.47, 1.22), "Zephyr-7B": (3.14, 1.18), "Vicuna-13B": (3.51, 1.23),
                                "Vicuna-33B": (3.01, 1.27)},
-                              "cai2024medusa", "Table 1 (acceleration rate, overhead, speedup)", "unverified",
-                              note="recalled; the book uses these only as an illustrative check of the identity")
+                              "cai2024medusa", "Table 1, columns acceleration rate and overhead (Medusa-2)",
+                              "secondary", _MEDUSA_TABLE1_COPIES,
+                              note="overhead: time of one Medusa step (heads and a tree of candidates) over one plain "
+                                   "decoding step")
 
 EAGLE_CLAIMS = Quoted({"speedup_llama2_chat_70b": (2.7, 3.5)}, "li2024eagle", "Abstract", "verified",
-                      "the arXiv abstract (quoted in two summaries)")
+                      "a transcription of the arXiv 2401.15077v3 HTML (search-tool index file id 58869229422)",
+                      note="'For LLaMA2-Chat 70B, EAGLE achieved a latency speedup ratio of 2.7x-3.5x, doubled "
+                           "throughput, while maintaining the distribution of the generated text.'")
 
 MAGICDEC_CLAIM = Quoted({"speedup": 2.51, "model": "Llama3.1-8B", "batch": (32, 256)}, "chen2024magicdec",
-                        "Abstract", "verified", "the arXiv abstract (2408.11049v4)")
+                        "Abstract of v4", "verified",
+                        "arxiv.org/abs/2408.11049v4 (a copy saved 2025-03-27, search-tool index file id 4724328028)",
+                        note="'For moderate to long sequences, we demonstrate up to 2.51x speedup for Llama3.1-8B when "
+                             "serving batch sizes ranging from 32 to 256 on various types of hardware and tasks.'")
 
-VLLM_COUNTERS = Quoted(("vllm:spec_decode_num_drafts_total", "vllm:spec_decode_num_draft_tokens_total",
-                        "vllm:spec_decode_num_accepted_tokens_total",
-                        "vllm:spec_decode_num_accepted_tokens_per_pos_total"),
-                       "vllm-metrics", "metrics reference; accept_length = 1 + accepted / drafts, "
-                       "acceptance_rate = accepted / draft_tokens, per-position rate = accepted_per_pos / drafts",
-                       "verified",
-                       "NVIDIA NeMo AutoModel bench_vllm and AIPerf documentation pages; vLLM's source, "
-                       "vllm/v1/spec_decode/metrics.py (see specdec.engine_metrics.VLLM_METRICS for the commits read)")
+#: MagicDec's earlier figures (1.84x on 8 A100): the authors' blog, not the v4 abstract.
+MAGICDEC_BLOG = Quoted({"speedup": 1.84, "model": "LLaMA-3.1-8B", "draft": "self-speculation (StreamingLLM KV)",
+                        "hardware": "8 x A100", "batch": 32, "prefill": 100_000, "llama2_7b_32k_speedup": 2.0},
+                       "magicdec-blog", "Table 2 ('End-to-end Speculative Decoding Speedups for Various Target-Draft "
+                       "pairs on 8xA100s') and the sentence introducing it", "verified",
+                       "GitHub Infini-AI-Lab/MagicDec at commit 09cd671c01bc87f7570d3243c46200a96f0fc0b4, "
+                       "pages/index.html",
+                       note="'speedups of up to 2x for LLaMA-2-7B-32K and 1.84x for LLaMA-3.1-8B on 8 A100 GPUs'; the "
+                            "same numbers are in an earlier arXiv abstract whose version (v2 or v3) could not be "
+                            "confirmed; v1's abstract has no numbers")
 
+#: Spec-Bench's A100 leaderboard for Vicuna-7B-v1.3 before its 2025 update: (#mean accepted tokens, overall speedup).
+SPEC_BENCH_A100_EARLIER = Quoted(
+    {"EAGLE": (3.61, 2.29), "Hydra": (3.24, 2.09), "Medusa": (2.32, 1.78), "PLD": (1.73, 1.59), "SpS": (2.28, 1.49),
+     "REST": (1.82, 1.48), "Lookahead": (1.66, 1.27)},
+    "specbench-repo", "Leaderboard.md, 'Leaderboard on A100', Vicuna-7B-v1.3 (single A100 80GB with 64 CPU cores, "
+    "PyTorch 2.0.1, CUDA 11.4, greedy decoding, FP16, batch size 1): #Mean Accepted Tokens and Overall", "verified",
+    "GitHub hemingkx/Spec-Bench, Leaderboard.md at commit b8baa2a0eef58dc536cda59628c6d651c286379e (2024-04-22), "
+    "unchanged up to d5c4c58f41af3c91f93152654425e26b40664e3d (2025-03-20)",
+    note="replaced at fd2c1cd7d2201ef71db4c5f4e455008f017967bf (2025-04-22, PyTorch 2.5.1) by the table in "
+         "specdec.drafters.SPEC_BENCH_A100; the tokens per step include the target's own token; the speedup is "
+         "a mean of per-sample throughput ratios against Hugging Face decoding, prefill included")
 
 def _t5_column(name: str) -> np.ndarray:
     return np.asarray(LEVIATHAN_T5[name].value)
@@ -325,12 +344,13 @@ def _t5_column(name: str) -> np.ndarray:
 # --------------------------------------------------------------------------
 
 
-def leviathan_table1(c=0.0, c_hat=0.0):
+def leviathan_table1(c=0.0, c_hat=0.0, decimals=2):
     """Recompute Leviathan et al.'s Table 1: speed and arithmetic for six (alpha, gamma) cases.
 
-    Speed is :func:`specdec.improvement_factor` (their Theorem 3.8) and
-    operations :func:`specdec.operations_factor` (Theorem 3.11), both at the
-    table's ``c = c_hat = 0`` unless given.
+    Speed is :func:`specdec.economics.improvement_factor` (their Theorem 3.8) and
+    operations :func:`specdec.economics.operations_factor` (Theorem 3.11), both at the
+    table's ``c = c_hat = 0`` unless given, beside the printed columns
+    (``LEVIATHAN_TABLE1``, read in arXiv 2211.17192v2).
 
     Defined in chapter "Published results, recomputed".
 
@@ -340,12 +360,17 @@ def leviathan_table1(c=0.0, c_hat=0.0):
         Draft-to-target step time ratio, >= 0. Default 0 (the table's).
     c_hat : float, optional
         Draft-to-target arithmetic ratio, >= 0. Default 0.
+    decimals : int, optional
+        Decimals of the printed values, in [0, 6]. Default 2.
 
     Returns
     -------
     dict
         ``alpha``, ``gamma`` (the cases), ``speed`` and ``operations``
-        (ndarrays, unitless factors relative to plain decoding).
+        (ndarrays, unitless factors relative to plain decoding),
+        ``speed_printed`` and ``operations_printed`` (the table's values,
+        meaningful at ``c = c_hat = 0``), and ``speed_matches`` /
+        ``operations_matches`` (bool arrays: our value rounds to the printed one).
 
     Examples
     --------
@@ -355,16 +380,27 @@ def leviathan_table1(c=0.0, c_hat=0.0):
     [1.96, 2.53, 2.44, 3.69, 2.71, 6.86]
     >>> [round(float(x), 2) for x in t["operations"]]
     [1.53, 1.58, 1.23, 1.63, 1.11, 1.6]
+    >>> bool(t["speed_matches"].all() and t["operations_matches"].all())
+    True
     """
     c = float(check_nonnegative(c, "c", "(ratio of draft to target step time)"))
     c_hat = float(check_nonnegative(c_hat, "c_hat", "(ratio of draft to target arithmetic)"))
+    d = int(check_integer(decimals, "decimals", minimum=0, maximum=6))
     alpha = np.asarray(LEVIATHAN_TABLE1["alpha"].value, dtype=float)
     gamma = np.asarray(LEVIATHAN_TABLE1["gamma"].value, dtype=np.int64)
+    speed = np.asarray(improvement_factor(alpha, gamma, c))
+    operations = np.asarray(operations_factor(alpha, gamma, c_hat))
+    speed_printed = np.asarray(LEVIATHAN_TABLE1["speed_printed"].value, dtype=float)
+    operations_printed = np.asarray(LEVIATHAN_TABLE1["operations_printed"].value, dtype=float)
     return {
         "alpha": alpha,
         "gamma": gamma,
-        "speed": improvement_factor(alpha, gamma, c),
-        "operations": operations_factor(alpha, gamma, c_hat),
+        "speed": speed,
+        "operations": operations,
+        "speed_printed": speed_printed,
+        "operations_printed": operations_printed,
+        "speed_matches": np.abs(np.round(speed, d) - speed_printed) < 1e-9,
+        "operations_matches": np.abs(np.round(operations, d) - operations_printed) < 1e-9,
     }
 
 
@@ -462,7 +498,7 @@ def leviathan_optimal_gamma(alpha, c, k_max=64):
     """Optimal gamma for Leviathan et al.'s walltime model (their Figure 3).
 
     Maximizes Theorem 3.8's improvement factor over ``gamma = 1 .. k_max``,
-    i.e. :func:`specdec.optimal_k` with ``c_draft = c`` and ``c_verify = 1``.
+    i.e. :func:`specdec.economics.optimal_k` with ``c_draft = c`` and ``c_verify = 1``.
 
     Defined in chapter "Published results, recomputed".
 
@@ -491,10 +527,11 @@ def leviathan_optimal_gamma(alpha, c, k_max=64):
 
 
 def leviathan_minimum_speedup(alpha, c):
-    """Leviathan et al.'s corollary: with alpha > c, gamma = 1 already gives (1 + alpha)/(1 + c).
+    """Leviathan et al.'s Corollary 3.9: with alpha > c, gamma = 1 already gives (1 + alpha)/(1 + c).
 
     Theorem 3.8 at ``gamma = 1`` is exactly ``(1 + alpha) / (1 + c)``, which
-    exceeds 1 whenever ``alpha > c``; the optimal gamma can only do better.
+    exceeds 1 whenever ``alpha > c``; the optimal gamma can only do better
+    (their Corollary 3.9, Section 3.3 of arXiv 2211.17192v2).
 
     Defined in chapter "Published results, recomputed".
 
@@ -682,10 +719,14 @@ def chen_implied_alpha(c_draft=None, c_verify=1.0, use="printed"):
     ----------
     c_draft : float, optional
         Draft step cost as a fraction of a target step, >= 0. Default:
-        1.8 ms / 14.1 ms (the draft time recalled from Section 4; unverified).
+        1.8 ms / 14.1 ms (the 4B draft's time per token and the target's,
+        Section 6 and Table 1; status secondary, see ``CHEN_CHINCHILLA``).
     c_verify : float, optional
-        Verification pass as a fraction of a target step, > 0. Default 1
-        (the paper's observation that scoring K tokens costs about one step).
+        Verification pass as a fraction of a target step, > 0. Default 1:
+        the idealization that scoring K tokens costs one target step (the
+        paper's abstract calls the two latencies "comparable"). The implied
+        alpha is conditional on it: a costlier pass needs a higher alpha for
+        the same speedup.
     use : {"printed", "times"}
         Solve from the printed speedups or from the ratio of printed times.
 
@@ -750,7 +791,10 @@ def medusa_speedup(acceleration_rate, overhead):
 
 
 def medusa_check(decimals=2):
-    """Check Medusa's identity on the (illustrative) acceleration-rate and overhead pairs.
+    """Check Medusa's identity, speedup = acceleration rate / overhead, on their Table 1.
+
+    The four Medusa-2 rows of Table 1 (``MEDUSA_RATE_OVERHEAD`` and
+    ``MEDUSA_SPEEDUPS``, status secondary).
 
     Defined in chapter "Published results, recomputed".
 
@@ -763,7 +807,11 @@ def medusa_check(decimals=2):
     -------
     dict
         ``models``, ``rate``, ``overhead``, ``computed`` (rate / overhead),
-        ``speedup`` (Figure 3(b)), ``difference`` (speedup - computed).
+        ``speedup`` (Table 1, column S_Medusa), ``difference`` (speedup -
+        computed), ``low`` / ``high`` (rate / overhead over the inputs'
+        rounding, half a unit of their last printed digit) and ``consistent``
+        (bool: the printed speedup lies in that range widened by its own
+        rounding).
 
     Examples
     --------
@@ -771,16 +819,21 @@ def medusa_check(decimals=2):
     >>> r = sd.literature.medusa_check()
     >>> round(float(r["computed"][0]), 3)
     2.844
+    >>> r["consistent"].tolist()
+    [True, True, False, False]
     """
-    int(check_integer(decimals, "decimals", minimum=0, maximum=6))
+    d = int(check_integer(decimals, "decimals", minimum=0, maximum=6))
     pairs = MEDUSA_RATE_OVERHEAD.value
     models = list(pairs)
     rate = np.array([pairs[m][0] for m in models])
     over = np.array([pairs[m][1] for m in models])
     printed = np.array([MEDUSA_SPEEDUPS.value[m] for m in models])
     computed = medusa_speedup(rate, over)
+    half = 0.5 * 10.0 ** (-d)          # the inputs and the speedup are all printed to d decimals
+    low, high = (rate - half) / (over + half), (rate + half) / (over - half)
     return {"models": np.array(models), "rate": rate, "overhead": over, "computed": computed,
-            "speedup": printed, "difference": printed - computed}
+            "speedup": printed, "difference": printed - computed, "low": low, "high": high,
+            "consistent": (printed >= low - half - 1e-12) & (printed <= high + half + 1e-12)}
 
 
 # --------------------------------------------------------------------------
@@ -827,89 +880,4 @@ def bonus_token_error(alpha, k, c_draft, c_verify=1.0):
         "without_bonus": to_output(wrong, scalar),
         "understatement": to_output(1.0 / cost, scalar),
         "ratio": to_output(wrong / np.asarray(correct), scalar),
-    }
-
-
-# --------------------------------------------------------------------------
-# serving metrics
-# --------------------------------------------------------------------------
-
-
-def metric_readings(alpha, k):
-    """The numbers an engine would print for a given alpha and k, side by side.
-
-    Defined in chapter "What serving engines print".
-
-    Parameters
-    ----------
-    alpha : float or array_like
-        Per-position acceptance probability, in [0, 1].
-    k : int or array_like of int
-        Draft tokens per round, >= 1.
-
-    Returns
-    -------
-    dict
-        ``alpha``, ``draft_acceptance_rate`` ((E[L] - 1) / k),
-        ``length_with_bonus`` (E[L]) and ``length_without_bonus`` (E[L] - 1).
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> m = sd.literature.metric_readings(0.8, 4)
-    >>> round(m["draft_acceptance_rate"], 4), round(m["length_with_bonus"], 4)
-    (0.5904, 3.3616)
-    """
-    a = check_probability(alpha, "alpha")
-    kk = check_integer(k, "k", minimum=1)
-    shape = check_broadcast(alpha=a, k=kk)
-    scalar = is_scalar_input(alpha, k)
-    return {
-        "alpha": to_output(np.broadcast_to(a, shape), scalar),
-        "draft_acceptance_rate": draft_acceptance_rate(alpha, k),
-        "length_with_bonus": mean_acceptance_length(alpha, k),
-        "length_without_bonus": mean_acceptance_length(alpha, k, include_bonus=False),
-    }
-
-
-def misread_alphas(reading):
-    """The alphas a reader gets from an engine reading by each common misreading.
-
-    Defined in chapter "What serving engines print".
-
-    Parameters
-    ----------
-    reading : specdec.estimation.EngineReading
-        From :func:`specdec.estimation.read_engine_counters`.
-
-    Returns
-    -------
-    dict
-        ``correct`` (the i.i.d. alpha), ``rate_as_alpha`` (the draft
-        acceptance rate taken as alpha), ``length_without_bonus_as_with``
-        (E[L] - 1 fed to the with-bonus inversion, clipped to alpha >= 0),
-        ``length_with_bonus_as_without`` (E[L] fed to the without-bonus
-        inversion; ``nan`` when E[L] > k makes that impossible).
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> r = sd.estimation.read_engine_counters(1000, 4000, 2362)
-    >>> m = sd.literature.misread_alphas(r)
-    >>> round(m["rate_as_alpha"], 4)
-    0.5905
-    """
-    if not isinstance(reading, EngineReading):
-        raise TypeError(f"reading must be an EngineReading (from specdec.estimation.read_engine_counters); "
-                        f"got {type(reading).__name__}")
-    k = reading.k
-    el = reading.mean_acceptance_length
-    m = reading.mean_draft_length if reading.mean_draft_length else float(k)
-    wrong_with = float(alpha_for_expected_tokens(max(el - 1.0, 1.0), m)) if el - 1.0 >= 1.0 else 0.0
-    wrong_without = float(alpha_for_expected_tokens(el + 1.0, m)) if el <= m else float("nan")
-    return {
-        "correct": reading.alpha,
-        "rate_as_alpha": reading.draft_acceptance_rate,
-        "length_without_bonus_as_with": wrong_with,
-        "length_with_bonus_as_without": wrong_without,
     }
