@@ -160,7 +160,17 @@ def test_chapter_in_jupyterlab(lab, browser, chapter):
     try:
         page.goto(f"{url}/lab/tree/{docname}.ipynb?reset", wait_until="domcontentloaded")
         page.wait_for_selector(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell", timeout=90_000)
-        page.wait_for_timeout(4000)   # jupyterlab-myst renders the Markdown cells asynchronously
+        # jupyterlab-myst renders the Markdown cells asynchronously: wait until every one is rendered
+        # and shows its stored values (or the time is up; the assertions below then say what is missing)
+        n_markdown = sum(1 for c in nb["cells"] if c["cell_type"] == "markdown")
+        deadline = time.time() + 90
+        while time.time() < deadline:
+            rendered = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-MarkdownCell.jp-mod-rendered").count()
+            if rendered >= n_markdown and all(v in _markdown_text(page) for v in expected):
+                break
+            page.wait_for_timeout(1000)
+        rendered = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-MarkdownCell.jp-mod-rendered").count()
+        assert rendered >= n_markdown, f"{docname}: only {rendered} of {n_markdown} Markdown cells rendered in 90 s"
         page.screenshot(path=str(SCREENSHOTS / f"jupyterlab-{shot}-opened.png"))
         markdown = _markdown_text(page)
         text = _notebook_text(page)
@@ -175,7 +185,9 @@ def test_chapter_in_jupyterlab(lab, browser, chapter):
         assert images >= n_figures, f"{docname}: {images} images shown, {n_figures} figure cells"
 
         _run_all(page)
-        page.wait_for_timeout(3000)
+        deadline = time.time() + 60
+        while time.time() < deadline and not all(v in _markdown_text(page) for v in expected):
+            page.wait_for_timeout(1000)
         page.screenshot(path=str(SCREENSHOTS / f"jupyterlab-{shot}-run.png"), full_page=False)
         tracebacks = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) [data-mime-type='application/vnd.jupyter.stderr']").all_inner_texts()
         tracebacks = [t for t in tracebacks if "Traceback" in t or "Error" in t]
