@@ -100,7 +100,14 @@ def _example_result() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of ``python -m specdec`` (subcommand ``decide``)."""
+    """The argument parser of ``python -m specdec`` (subcommand ``decide``).
+
+    Defined in chapter "Decide for your service".
+
+    Returns
+    -------
+    argparse.ArgumentParser
+    """
     parser = _Parser(prog="specdec", description="Speculative decoding, costed: the package's command line.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -127,7 +134,8 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--draft-acceptance-rate", metavar="R", help="vLLM's accepted / drafted: 0.62 or 62%%")
     a.add_argument("--counters", metavar="FILE",
                    help="raw counters: JSON/TOML (num_drafts, num_draft_tokens, num_accepted_tokens, "
-                        "accepted_per_position, or vLLM's metric names) or a saved vLLM /metrics page")
+                        "accepted_per_position, or vLLM's metric names) or a saved vLLM /metrics page "
+                        "(read by specdec.estimation.read_engine_counters)")
     o = p.add_argument_group("options")
     o.add_argument("--confidence", type=float, metavar="C", help="level of the alpha interval (default 0.95)")
     o.add_argument("--k-max", type=int, metavar="K", help="largest k searched for the best k (default 16)")
@@ -243,9 +251,10 @@ def _collect(args: argparse.Namespace) -> tuple[dict, dict]:
     if args.t_verify:
         values["t_verify"] = list(args.t_verify)
         where["t_verify"] = "--t-verify"
-    # counters given as a path inside a --from file: relative to the file
-    if isinstance(values.get("counters"), str) and where.get("counters") != "--counters" and base is not None:
-        values["counters"] = str(base / values["counters"])
+    # counters: a file (a path inside a --from file is relative to that file)
+    if isinstance(values.get("counters"), str):
+        inside_file = where.get("counters") != "--counters" and base is not None
+        values["counters"] = base / values["counters"] if inside_file else pathlib.Path(values["counters"])
     # times: strings with units (a bare number in a file is ambiguous)
     for key, (flag, is_time) in FIELDS.items():
         if not is_time or key not in values or key == "t_verify":
@@ -296,7 +305,21 @@ def _display_unit(t0: Any) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0, or 2 for invalid input)."""
+    """Run the command line; returns the exit status (0, or 2 for invalid input).
+
+    Defined in chapter "Decide for your service".
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments after the program name (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        0 with a verdict (warnings included); invalid input exits with status 2
+        through :mod:`argparse`, naming the flag.
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     sub = args.subparser  # the decide parser: its error() prints its usage

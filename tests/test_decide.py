@@ -18,7 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import specdec as sd
-from specdec.decision import Counters, Decision, decide, parse_time, read_counters, read_fields
+from specdec.decision import Decision, decide, parse_time, read_fields
+from specdec.estimation import EngineReading, read_engine_counters
 
 EXAMPLE = dict(t0="12ms", t_draft_step="1.1ms", t_verify="14ms", k=4, mean_acceptance_length=3.1)
 
@@ -201,16 +202,16 @@ def test_per_position_counts_give_the_mle_of_the_per_round_log():
 
 def test_vllm_metric_names_with_and_without_total_and_other_keys_ignored():
     """vLLM's Prometheus names give the same counters; unrelated vllm: metrics are ignored."""
-    plain = read_counters({"num_drafts": 1000, "num_draft_tokens": 4000, "num_accepted_tokens": 2100})
-    named = read_counters({"vllm:spec_decode_num_drafts": 1000, "vllm:spec_decode_num_draft_tokens_total": 4000,
+    plain = read_engine_counters({"num_drafts": 1000, "num_draft_tokens": 4000, "num_accepted_tokens": 2100})
+    named = read_engine_counters({"vllm:spec_decode_num_drafts": 1000, "vllm:spec_decode_num_draft_tokens_total": 4000,
                            "vllm:spec_decode_num_accepted_tokens": 2100, "vllm:num_requests_running": 3,
                            "vllm:spec_decode_num_accepted_tokens_per_pos": {"0": 800, "1": 600, "2": 450, "3": 250}})
     assert (named.num_drafts, named.num_draft_tokens, named.num_accepted_tokens) == (1000, 4000, 2100)
     assert named.accepted_per_position == (800, 600, 450, 250)
     assert plain.mean_acceptance_length == pytest.approx(3.1, rel=1e-15)
     assert plain.draft_acceptance_rate == pytest.approx(0.525, rel=1e-15)
-    assert plain.tokens_per_draft == 4
-    assert isinstance(plain, Counters)
+    assert plain.mean_draft_length == 4 and plain.k == 4
+    assert isinstance(plain, EngineReading)
 
 
 def test_prometheus_text_sums_engines_and_positions(tmp_path):
@@ -234,7 +235,7 @@ def test_prometheus_text_sums_engines_and_positions(tmp_path):
     ])
     path = tmp_path / "metrics.txt"
     path.write_text(text)
-    c = read_counters(path)
+    c = read_engine_counters(path)
     assert (c.num_drafts, c.num_draft_tokens, c.num_accepted_tokens) == (1000, 3000, 1400)
     assert c.accepted_per_position == (750, 430, 220)
     d = decide(t0="10ms", t_draft_step="1ms", t_verify="11ms", counters=str(path))
@@ -246,18 +247,26 @@ def test_counters_from_json_and_toml_files(tmp_path):
     (tmp_path / "c.json").write_text(json.dumps({"num_drafts": 500, "num_draft_tokens": 2500,
                                                   "num_accepted_tokens": 1000}))
     (tmp_path / "c.toml").write_text("num_drafts = 500\nnum_draft_tokens = 2500\nnum_accepted_tokens = 1000\n")
-    a, b = read_counters(tmp_path / "c.json"), read_counters(str(tmp_path / "c.toml"))
+    a, b = read_engine_counters(tmp_path / "c.json"), read_engine_counters(str(tmp_path / "c.toml"))
     assert (a.num_drafts, a.num_draft_tokens, a.num_accepted_tokens) == (500, 2500, 1000)
     assert (b.num_drafts, b.num_draft_tokens, b.num_accepted_tokens) == (500, 2500, 1000)
     assert read_fields(tmp_path / "c.toml")["num_drafts"] == 500
 
 
 def test_non_integer_tokens_per_draft_works_and_warns():
-    """3390 draft tokens in 1000 drafts at k = 4 (3.39 per draft): alpha from the length 3.1, with a warning."""
+    """3390 draft tokens in 1000 drafts at k = 4 (3.39 per draft): alpha solves the length 3.1 at 3.39 drafts
+    ((1 - a^4.39) / (1 - a) = 3.1, bisection written here), with a warning; the figures at k = 4 use that alpha."""
     d = decide(t0="12ms", t_draft_step="1.1ms", t_verify="14ms", k=4,
                counters={"num_drafts": 1000, "num_draft_tokens": 3390, "num_accepted_tokens": 2100})
-    assert d.expected_tokens == pytest.approx(3.1, abs=1e-12)
+    lo, hi = 0.0, 1.0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if (1 - mid**4.39) / (1 - mid) < 3.1 else (lo, mid)
+    assert d.alpha == pytest.approx(0.5 * (lo + hi), abs=1e-12)
+    assert d.expected_tokens == pytest.approx(el_poly(d.alpha, 4), rel=1e-13) and d.expected_tokens > 3.1
     assert any("3.39 draft tokens per draft, fewer than k = 4" in w for w in d.warnings)
+    assert "mean draft length" in d.alpha_estimator
+    assert d.counters.mean_draft_length == pytest.approx(3.39, rel=1e-15)
 
 
 def test_zero_and_full_acceptance_use_wilson_intervals():
@@ -482,15 +491,16 @@ def test_each_error_names_the_parameter(changes, exc, fragment):
 @pytest.mark.parametrize("counters, k, exc, fragment", [
     ((1000, 4000, 4100), 4, ValueError, "num_accepted_tokens must be <= num_draft_tokens = 4000 (a draft token is accepted at most once); got 4100"),
     ((1000, 4200, 2100), 4, ValueError, "4.2 draft tokens per draft is more than k = 4"),
-    ((0, 4000, 2100), 4, ValueError, "num_drafts must be > 0"),
-    ((1000, 0, 0), 4, ValueError, "num_draft_tokens must be > 0"),
-    ((1000, -4000, 2100), 4, ValueError, "num_draft_tokens must be a count >= 0"),
+    ((0, 4000, 2100), 4, ValueError, "num_drafts must be a finite number > 0 (rounds); got 0"),
+    ((1000, 0, 0), 4, ValueError, "num_draft_tokens must be a finite number > 0 (tokens)"),
+    ((1000, -4000, 2100), 4, ValueError, "num_draft_tokens must be a finite number >= 0 (count); got -4000"),
     ((1000, 4000, 2100, [900, 700, 500]), 4, ValueError, "accepted_per_position has 3 entries but k = 4"),
     ((1000, 4000, 2100, []), 4, ValueError, "one count per draft position"),
     ((1000, 4000, 2100, "900"), 4, TypeError, "accepted_per_position must be a list of counts"),
     ((1000, 4000), 4, ValueError, "counters as a sequence must be"),
-    (("1000", 4000, 2100), 4, TypeError, "num_drafts must be a number"),
-    ({"num_drafts": 1000, "num_draft_tokens": 4000}, 4, ValueError, "counters lacks num_accepted_tokens"),
+    (("1000", 4000, 2100), 4, TypeError, "num_drafts must be a real number"),
+    ({"num_drafts": 1000, "num_draft_tokens": 4000}, 4, ValueError,
+     "counters: missing the counter(s) num_accepted_tokens (vllm:spec_decode_num_accepted_tokens)"),
     ({"num_drafts": 1000, "num_draft_tokens": 4000, "num_accepted_tokens": 2100, "drafts": 3}, 4, ValueError,
      "counters has an unknown field 'drafts'"),
     ({"num_drafts": 1000, "vllm:spec_decode_num_drafts": 999, "num_draft_tokens": 4000, "num_accepted_tokens": 2100},
@@ -498,7 +508,7 @@ def test_each_error_names_the_parameter(changes, exc, fragment):
     ({"num_drafts": 1000, "num_draft_tokens": 4000, "num_accepted_tokens": 2100,
       "accepted_per_position": {"0": 900, "2": 500}}, 4, ValueError, "without gaps"),
     ((1000, 3390, 2100), None, ValueError, "k is required"),
-    (12, 4, TypeError, "counters must be a mapping, a sequence, a file path or Counters"),
+    (12, 4, TypeError, "counters must be a dict of counters, the /metrics text, a file path, a sequence"),
 ])
 def test_each_counter_error(counters, k, exc, fragment):
     """Impossible counters raise naming the counter and the allowed range."""
@@ -510,16 +520,16 @@ def test_each_counter_error(counters, k, exc, fragment):
 def test_file_errors(tmp_path):
     """A missing file, invalid JSON, a file with no vLLM counters: errors that name the file."""
     with pytest.raises(ValueError, match="cannot be read"):
-        read_counters(tmp_path / "absent.json")
+        read_engine_counters(tmp_path / "absent.json")
     (tmp_path / "bad.json").write_text("{not json")
     with pytest.raises(ValueError, match="is not valid JSON"):
-        read_counters(tmp_path / "bad.json")
+        read_engine_counters(tmp_path / "bad.json")
     (tmp_path / "bad.toml").write_text("x = = 1")
     with pytest.raises(ValueError, match="is not valid TOML"):
         read_fields(tmp_path / "bad.toml")
     (tmp_path / "other.txt").write_text('vllm:num_requests_running{engine="0"} 4\n')
-    with pytest.raises(ValueError, match="has no vLLM speculative decoding counters"):
-        read_counters(tmp_path / "other.txt")
+    with pytest.raises(ValueError, match="no vLLM speculative decoding counters"):
+        read_engine_counters(tmp_path / "other.txt")
     with pytest.raises(ValueError, match="neither JSON nor TOML"):
         read_fields(tmp_path / "other.txt")
 
