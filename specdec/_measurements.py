@@ -40,7 +40,7 @@ from ._validate import describe
 from .estimation import EngineReading, read_engine_counters
 
 __all__ = ["TIME_TOLERANCE", "SPEEDUP_TOLERANCE", "Measurements", "read_measurements", "verify_at",
-           "check_tpot", "real_number", "whole_number"]
+           "check_tpot", "real_number", "whole_number", "fit_line", "duration"]
 
 #: Relative tolerance for two measured times that should agree (a draft round
 #: against k draft steps; t0 against the TPOT without speculation).
@@ -68,7 +68,7 @@ def whole_number(value: Any, name: str, minimum: int = 1, maximum: int | None = 
     return int(round(x))
 
 
-def _time(value: Any, name: str, unit: str, positive: bool) -> float:
+def duration(value: Any, name: str, unit: str, positive: bool) -> float:
     """A time parsed by :func:`parse_time`, checked to be > 0 (``positive``) or >= 0."""
     x = parse_time(value, name, unit)
     if positive and not x > 0:
@@ -81,7 +81,7 @@ def _time(value: Any, name: str, unit: str, positive: bool) -> float:
 def _verify_points(t_verify: Any, unit: str) -> dict[int, float]:
     """``{k: time}`` from a mapping, or ``{0: time}`` for one time whose k is the measured k."""
     if not isinstance(t_verify, Mapping):
-        return {0: _time(t_verify, "t_verify", unit, positive=True)}
+        return {0: duration(t_verify, "t_verify", unit, positive=True)}
     if not t_verify:
         raise ValueError("t_verify must give at least one verification time; got an empty mapping")
     points: dict[int, float] = {}
@@ -98,7 +98,7 @@ def _verify_points(t_verify: Any, unit: str) -> dict[int, float]:
                              f"got {describe(raw_k)}")
         if kk in points:
             raise ValueError(f"t_verify gives k = {kk} twice")
-        points[kk] = _time(raw_t, f"t_verify at k = {kk}", unit, positive=True)
+        points[kk] = duration(raw_t, f"t_verify at k = {kk}", unit, positive=True)
     return dict(sorted(points.items()))
 
 
@@ -119,15 +119,18 @@ def _rate(value: Any) -> float:
     return x
 
 
-def _read_counters(counters: Any, k_hint: int | None, conf: float) -> EngineReading:
+def _read_counters(counters: Any, before: Any, k_hint: int | None, conf: float) -> EngineReading:
     """The counters through the one reader, with impossible per-position counts as warnings (strict=False)."""
     if isinstance(counters, EngineReading):
+        if before is not None:
+            raise ValueError("counters_before applies to raw counters; this reading was already made (pass the "
+                             "earlier snapshot to read_engine_counters as before=)")
         return counters
     if not isinstance(counters, (Mapping, str, os.PathLike, list, tuple)):
         raise TypeError(f"counters must be a dict of counters, the /metrics text, a file path, a sequence (num_drafts, "
                         f"num_draft_tokens, num_accepted_tokens[, accepted_per_position]) or an EngineReading; "
                         f"got {type(counters).__name__}")
-    return read_engine_counters(counters, k=k_hint, strict=False, confidence=conf)
+    return read_engine_counters(counters, before=before, k=k_hint, strict=False, confidence=conf)
 
 
 def _measured_k(k: Any, points: dict, reading: EngineReading | None) -> int:
@@ -161,17 +164,26 @@ def _draft_step(step_v, round_v, k: int, t0: float, u: str, warnings: list) -> f
     return step
 
 
+def fit_line(ks, ts) -> tuple[float, float, float]:
+    """Least-squares line ``t = intercept + slope k`` through two or more points: (intercept, slope, rms residual)."""
+    ks = np.asarray(ks, dtype=float)
+    ts = np.asarray(ts, dtype=float)
+    k_mean, t_mean = float(ks.mean()), float(ts.mean())
+    slope = float(((ks - k_mean) * (ts - t_mean)).sum() / ((ks - k_mean) ** 2).sum())
+    intercept = t_mean - slope * k_mean
+    rms = float(np.sqrt(np.mean((ts - (intercept + slope * ks)) ** 2)))
+    return intercept, slope, rms
+
+
 def _fit_verification(points: dict[int, float], unit: str, warnings: list) -> dict:
     """Verification time as a + b k: least squares over the measured k (b >= 0), or constant for one k."""
-    ks = np.array(list(points), dtype=float)
     ts = np.array(list(points.values()), dtype=float)
     measured_text = ", ".join(f"{num(t)} {unit} at k = {k}" for k, t in points.items())
     if len(points) == 1:
         return {"kind": "constant", "intercept": float(ts[0]), "slope": 0.0, "measured": dict(points),
                 "description": f"verification time constant in k (one k measured: {measured_text})"}
-    k_mean, t_mean = ks.mean(), ts.mean()
-    slope = float(((ks - k_mean) * (ts - t_mean)).sum() / ((ks - k_mean) ** 2).sum())
-    intercept = float(t_mean - slope * k_mean)
+    intercept, slope, rms = fit_line(list(points), ts)
+    t_mean = float(ts.mean())
     if slope < 0:
         warnings.append(f"verification time falls with k in the measurements ({measured_text}; fitted slope "
                         f"{num(slope)} {unit} per draft position): a pass over more positions cannot be cheaper, "
@@ -180,7 +192,6 @@ def _fit_verification(points: dict[int, float], unit: str, warnings: list) -> di
         return {"kind": "constant (mean of measurements)", "intercept": float(t_mean), "slope": 0.0,
                 "measured": dict(points),
                 "description": f"verification time constant in k, at the mean of {measured_text}"}
-    rms = float(np.sqrt(np.mean((ts - (intercept + slope * ks)) ** 2)))
     desc = (f"verification time {num(intercept)} + {num(slope)} x k {unit} (least squares over "
             f"{measured_text})")
     if len(points) > 2:
@@ -319,7 +330,8 @@ class Measurements:
 
 
 def read_measurements(*, t0, t_verify, k, t_draft_step, t_draft_round, t_overhead, mean_acceptance_length,
-                      draft_acceptance_rate, counters, tpot_off, tpot_on, confidence, unit) -> Measurements:
+                      draft_acceptance_rate, counters, counters_before, tpot_off, tpot_on, confidence,
+                      unit) -> Measurements:
     """Validate every measurement of :func:`specdec.decide` and check them against each other.
 
     Defined in chapter "Decide for your service".
@@ -327,7 +339,7 @@ def read_measurements(*, t0, t_verify, k, t_draft_step, t_draft_round, t_overhea
     Parameters
     ----------
     t0, t_verify, k, t_draft_step, t_draft_round, t_overhead, mean_acceptance_length, draft_acceptance_rate, \
-counters, tpot_off, tpot_on
+counters, counters_before, tpot_off, tpot_on
         As for :func:`specdec.decide`.
     confidence : float
         Level of the counters' intervals, in (0, 1) (already validated).
@@ -340,19 +352,19 @@ counters, tpot_off, tpot_on
     """
     u = unit
     warnings: list[str] = []
-    t0_v = _time(t0, "t0", u, positive=True)
+    t0_v = duration(t0, "t0", u, positive=True)
     points = _verify_points(t_verify, u)
     if t_draft_step is None and t_draft_round is None:
         raise ValueError("t_draft_step or t_draft_round is required: the time of one draft step, or of all k "
                          "draft steps of a round")
-    step_v = None if t_draft_step is None else _time(t_draft_step, "t_draft_step", u, positive=False)
-    round_v = None if t_draft_round is None else _time(t_draft_round, "t_draft_round", u, positive=False)
-    over_v = _time(t_overhead, "t_overhead", u, positive=False)
+    step_v = None if t_draft_step is None else duration(t_draft_step, "t_draft_step", u, positive=False)
+    round_v = None if t_draft_round is None else duration(t_draft_round, "t_draft_round", u, positive=False)
+    over_v = duration(t_overhead, "t_overhead", u, positive=False)
     if (tpot_off is None) != (tpot_on is None):
         raise ValueError(f"{'tpot_on' if tpot_on is None else 'tpot_off'} is missing: give tpot_off and tpot_on "
                          "together (time per output token with speculation off and on)")
-    tpot = None if tpot_off is None else (_time(tpot_off, "tpot_off", u, positive=True),
-                                          _time(tpot_on, "tpot_on", u, positive=True))
+    tpot = None if tpot_off is None else (duration(tpot_off, "tpot_off", u, positive=True),
+                                          duration(tpot_on, "tpot_on", u, positive=True))
     length_in = None if mean_acceptance_length is None else _length(mean_acceptance_length)
     rate_in = None if draft_acceptance_rate is None else _rate(draft_acceptance_rate)
     if counters is None and length_in is None and rate_in is None:
@@ -363,7 +375,9 @@ counters, tpot_off, tpot_on
         k_hint = whole_number(k, "k", minimum=1)
     elif len(points) == 1 and 0 not in points:
         k_hint = next(iter(points))
-    reading = None if counters is None else _read_counters(counters, k_hint, confidence)
+    if counters is None and counters_before is not None:
+        raise ValueError("counters_before needs counters: the later snapshot whose window it opens")
+    reading = None if counters is None else _read_counters(counters, counters_before, k_hint, confidence)
     k_v = _measured_k(k_hint, points, reading)
     if reading is not None:
         if reading.k != k_v:

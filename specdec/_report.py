@@ -65,6 +65,12 @@ class Decision:
         ``"speculate"``, ``"retune k"``, ``"not worth it"`` or ``"do not speculate"``.
     reasons, warnings : tuple of str
         Sentences with the numbers that decided, and the contradictions found.
+    speedup_by_k : tuple of dict
+        One row per k = 1 .. ``k_max``: ``k``, ``expected_tokens``,
+        ``t_verify`` (the model's), ``speedup``, and with an alpha interval
+        ``speedup_low`` and ``speedup_high`` (the speedup at its ends).
+    counters : specdec.estimation.EngineReading or None
+        The counters as read by :func:`specdec.estimation.read_engine_counters`.
     """
 
     alpha: float
@@ -271,8 +277,7 @@ class Decision:
                       "t_verify": f(self.t_verify), "t_overhead": f(self.t_overhead), "t_round": f(self.t_round)},
             "c_draft": f(self.c_draft),
             "c_verify": f(self.c_verify),
-            "speedup_by_k": [{"k": int(r["k"]), "expected_tokens": f(r["expected_tokens"]),
-                              "t_verify": f(r["t_verify"]), "speedup": f(r["speedup"])} for r in self.speedup_by_k],
+            "speedup_by_k": [{key: (int(v) if key == "k" else f(v)) for key, v in r.items()} for r in self.speedup_by_k],
             "counters": None if self.counters is None else {
                 "source": self.counters.source,
                 "num_drafts": f(self.counters.num_drafts), "num_draft_tokens": f(self.counters.num_draft_tokens),
@@ -290,11 +295,14 @@ class Decision:
         }
         return out
 
-    def to_json(self, indent: int | None = 2) -> str:
-        """The report as JSON text; floats rounded to 12 significant digits, nan as null."""
+    def to_json(self, indent: int | None = 2, digits: int = 12) -> str:
+        """The report as JSON text; floats rounded to ``digits`` significant digits (1 to 17), nan as null."""
+        if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= 17:
+            raise ValueError(f"digits must be a whole number in [1, 17]; got {digits!r}")
+
         def rounded(obj):
             if isinstance(obj, float):
-                return float(f"{obj:.12g}")
+                return float(f"{obj:.{digits}g}")
             if isinstance(obj, dict):
                 return {k: rounded(v) for k, v in obj.items()}
             if isinstance(obj, list):

@@ -36,6 +36,7 @@ FIELDS = {
     "mean_acceptance_length": ("--mean-acceptance-length", False),
     "draft_acceptance_rate": ("--draft-acceptance-rate", False),
     "counters": ("--counters", False),
+    "counters_before": ("--counters-before", False),
     "tpot_off": ("--tpot-off", True),
     "tpot_on": ("--tpot-on", True),
     "confidence": ("--confidence", False),
@@ -60,13 +61,15 @@ several k  repeat --t-verify with K:TIME, e.g. --t-verify 4:14ms --t-verify 6:15
            verification is then fitted as a + b k by least squares. A bare
            --t-verify TIME is the time at --k. --k is the draft length at which
            acceptance was measured.
-acceptance --counters FILE (JSON, TOML, or a saved vLLM /metrics page), or
+acceptance --counters FILE (JSON, TOML, or a saved vLLM /metrics page; with
+           --counters-before FILE, the window between two snapshots), or
            --mean-acceptance-length (vLLM "Mean acceptance length", SGLang
            "accept len": both count the bonus token), or --draft-acceptance-rate
-           (vLLM "Draft acceptance rate", accepted/drafted, 0.62 or 62%; not
-           SGLang's "accept rate", which is accept len / (k + 1)). Given
-           together, they are cross-checked; alpha comes from the counters, else
-           the length, else the rate.
+           (vLLM "Draft acceptance rate", accepted/drafted, 0.62 or 62%; SGLang
+           0.5.23's "accept rate" is the same, older SGLang printed accept len /
+           (k + 1) instead: check the version). Given together, they are
+           cross-checked; alpha comes from the counters, else the length, else
+           the rate.
 --from     the same fields from a TOML or JSON file (times as strings with
            units; flags given on the command line override the file), e.g.
              t0 = "12ms"
@@ -136,6 +139,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="raw counters: JSON/TOML (num_drafts, num_draft_tokens, num_accepted_tokens, "
                         "accepted_per_position, or vLLM's metric names) or a saved vLLM /metrics page "
                         "(read by specdec.estimation.read_engine_counters)")
+    a.add_argument("--counters-before", metavar="FILE",
+                   help="an earlier snapshot of the same counters: the window is --counters minus this")
     o = p.add_argument_group("options")
     o.add_argument("--confidence", type=float, metavar="C", help="level of the alpha interval (default 0.95)")
     o.add_argument("--k-max", type=int, metavar="K", help="largest k searched for the best k (default 16)")
@@ -143,6 +148,8 @@ def build_parser() -> argparse.ArgumentParser:
     fmt = o.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print the report as JSON")
     fmt.add_argument("--markdown", action="store_true", help="print the report as Markdown")
+    o.add_argument("--digits", type=int, metavar="D", default=12,
+                   help="significant digits of the numbers in --json (1 to 17, default 12)")
     p.set_defaults(subparser=p)
     return parser
 
@@ -242,7 +249,8 @@ def _collect(args: argparse.Namespace) -> tuple[dict, dict]:
         "t0": args.t0, "t_draft_step": args.t_draft_step, "t_draft_round": args.t_draft_round,
         "t_overhead": args.t_overhead, "tpot_off": args.tpot_off, "tpot_on": args.tpot_on, "k": args.k,
         "mean_acceptance_length": args.mean_acceptance_length, "draft_acceptance_rate": args.draft_acceptance_rate,
-        "counters": args.counters, "confidence": args.confidence, "k_max": args.k_max, "worth_it": args.worth_it,
+        "counters": args.counters, "counters_before": args.counters_before, "confidence": args.confidence,
+        "k_max": args.k_max, "worth_it": args.worth_it,
     }
     for key, value in cli.items():
         if value is not None:
@@ -251,10 +259,11 @@ def _collect(args: argparse.Namespace) -> tuple[dict, dict]:
     if args.t_verify:
         values["t_verify"] = list(args.t_verify)
         where["t_verify"] = "--t-verify"
-    # counters: a file (a path inside a --from file is relative to that file)
-    if isinstance(values.get("counters"), str):
-        inside_file = where.get("counters") != "--counters" and base is not None
-        values["counters"] = base / values["counters"] if inside_file else pathlib.Path(values["counters"])
+    # counters: files (a path inside a --from file is relative to that file)
+    for key in ("counters", "counters_before"):
+        if isinstance(values.get(key), str):
+            inside_file = where.get(key) != FIELDS[key][0] and base is not None
+            values[key] = base / values[key] if inside_file else pathlib.Path(values[key])
     # times: strings with units (a bare number in a file is ambiguous)
     for key, (flag, is_time) in FIELDS.items():
         if not is_time or key not in values or key == "t_verify":
@@ -323,6 +332,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     sub = args.subparser  # the decide parser: its error() prints its usage
+    if not 1 <= args.digits <= 17:
+        sub.error(f"--digits must be a whole number in [1, 17]; got {args.digits}")
     try:
         values, where = _collect(args)
     except _InputError as exc:
@@ -334,7 +345,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         for w in report.warnings:
             print(f"warning: {w}", file=sys.stderr)
-        print(report.to_json())
+        print(report.to_json(digits=args.digits))
     elif args.markdown:
         print(report.to_markdown())
     else:

@@ -36,16 +36,19 @@ What the engines print (checked in their source code)
   alpha: drafts after the first rejection count as drafted but never had a
   chance. Per-position rates are accepted at position ``i`` / drafts, the
   unconditional ``P(N >= i)``.
-* **SGLang** (0.5.23, ``sglang/srt/managers/scheduler_components/metrics_reporter.py``)
-  logs ``Decode batch, ... accept len: X, accept rate: Y, ...`` and exports
-  the gauges ``sglang:spec_accept_length`` and ``sglang:spec_accept_rate``.
-  Its accept length is (accepted drafts + one token per request) / rounds,
-  bonus included like vLLM's, so it is E[L] too. Its accept rate is accepted
-  drafts / (rounds x (``speculative_num_draft_tokens`` - 1)): for a chain
-  (``topk`` = 1) the same ``(E[L] - 1) / k`` as vLLM's rate, as a fraction.
-  Pass SGLang's accept length as ``mean_acceptance_length``. A "rate" that
-  equals length / (k + 1) (the form of older SGLang releases' accept rate
-  and of vLLM v0's "system efficiency") is recognized in the warning.
+* **SGLang** logs ``Decode batch, ... accept len: X, accept rate: Y, ...``
+  and exports the gauges ``sglang:spec_accept_length`` and
+  ``sglang:spec_accept_rate``. Its accept length is (accepted drafts + one
+  token per request) / rounds, bonus included like vLLM's, so it is E[L]
+  too; pass it as ``mean_acceptance_length``. Its accept rate changed
+  meaning: at commit ``78ac30c2056f2c25089c1d3203c3d5c13dc3d946`` of
+  sgl-project/sglang (``python/sglang/srt/managers/scheduler_metrics_mixin.py``)
+  it is the same numerator over rounds x ``speculative_num_draft_tokens``,
+  i.e. **E[L] / (k + 1)** for a chain draft; in release 0.5.23
+  (``sglang/srt/managers/scheduler_components/metrics_reporter.py``) it is
+  accepted drafts / (rounds x (``speculative_num_draft_tokens`` - 1)), vLLM's
+  ``(E[L] - 1) / k``. A "rate" that equals length / (k + 1) is recognized in
+  decide's warning.
 
 Defined in chapter "Decide for your service".
 """
@@ -55,12 +58,13 @@ from __future__ import annotations
 import math
 import pathlib
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 
 from ._datafiles import read_data_file
-from ._measurements import Measurements, check_tpot, read_measurements, real_number, verify_at, whole_number
+from ._measurements import (Measurements, check_tpot, duration, fit_line, read_measurements, real_number, verify_at,
+                            whole_number)
 from ._report import Decision, verdict_and_reasons
 from ._units import TIME_UNITS, format_number as num, parse_time
 from ._validate import describe
@@ -68,7 +72,7 @@ from .acceptance import alpha_from_draft_acceptance_rate, alpha_from_mean_accept
 from .checklist import WORTH_IT_SPEEDUP
 from .economics import break_even_alpha, required_alpha, speedup
 
-__all__ = ["decide", "Decision", "read_fields", "parse_time", "TIME_UNITS"]
+__all__ = ["decide", "Decision", "fit_round_times", "RoundTimeFit", "read_fields", "parse_time", "TIME_UNITS"]
 
 
 def read_fields(path: Any) -> Any:
@@ -140,20 +144,157 @@ def _acceptance(m: Measurements) -> _Acceptance:
                   "round drafting k); no interval without counts")
 
 
-def _speedup_table(alpha: float, m: Measurements, model: dict, k_max: int):
-    """Speedup at k = 1 .. k_max under a verification model; the best k (first maximum) and its speedup."""
+def _speedup_table(alpha: float, m: Measurements, model: dict, k_max: int, interval=None):
+    """Speedup at k = 1 .. k_max under a verification model (and at the ends of an alpha interval); the best k
+    (first maximum) and its speedup."""
     ks = np.arange(1, k_max + 1)
     tv = verify_at(model, ks, m.floor)
     el = np.asarray(expected_tokens(alpha, ks), dtype=float)
-    s = np.asarray(speedup(alpha, ks, m.t0, m.t_draft_step * ks, tv, m.t_overhead), dtype=float)
+
+    def at(a):
+        return np.asarray(speedup(a, ks, m.t0, m.t_draft_step * ks, tv, m.t_overhead), dtype=float)
+
+    s = at(alpha)
     best = int(ks[int(np.argmax(s))])  # first maximum: ties go to the smaller k
-    rows = tuple({"k": int(k), "expected_tokens": float(e), "t_verify": float(v), "speedup": float(x)}
-                 for k, e, v, x in zip(ks, el, tv, s))
-    return rows, best, float(s[best - 1])
+    rows = [{"k": int(k), "expected_tokens": float(e), "t_verify": float(v), "speedup": float(x)}
+            for k, e, v, x in zip(ks, el, tv, s)]
+    if interval is not None:
+        for row, lo, hi in zip(rows, at(interval[0]), at(interval[1])):
+            row.update(speedup_low=float(lo), speedup_high=float(hi))
+    return tuple(rows), best, float(s[best - 1])
+
+
+@dataclass(frozen=True)
+class RoundTimeFit:
+    """Round times from benchmark runs at several k, and the least-squares line through them (:func:`fit_round_times`).
+
+    Defined in chapter "Decide for your service".
+
+    Attributes
+    ----------
+    k : tuple of int
+        The draft lengths of the runs.
+    mean_acceptance_length, tpot_on : tuple of float
+        The runs' measurements, in the order of ``k``.
+    round_time : tuple of float
+        ``TPOT_on(k) x E[L](k)``: the time of one round (tokens per round times time per token).
+    intercept, slope : float
+        The line ``round_time = intercept + slope k``: the intercept is the verification pass's fixed part plus
+        the per-round overhead, the slope one draft step plus the verification cost of one more position.
+    rms_residual : float
+        Root-mean-square distance of the round times from the line (0 with two runs).
+    time_unit : str
+        Unit of the times.
+    """
+
+    k: tuple
+    mean_acceptance_length: tuple
+    tpot_on: tuple
+    round_time: tuple
+    intercept: float
+    slope: float
+    rms_residual: float
+    time_unit: str
+
+    def t_verify(self, t_draft_step, t_overhead=0.0) -> dict:
+        """Verification time at each k, ``round_time - k t_draft_step - t_overhead``, for ``decide(t_verify=...)``.
+
+        The line alone cannot split its slope into the draft step and the verification cost per position, nor
+        its intercept into verification and overhead: the draft step (and the overhead, if it is to be reported
+        apart) must come from elsewhere, e.g. a profiler trace or a run of the draft model alone.
+
+        Parameters
+        ----------
+        t_draft_step : float or str
+            One draft step (a number in ``time_unit`` or a string with its unit), >= 0.
+        t_overhead : float or str, optional
+            Per-round overhead to keep out of the verification time, >= 0. Default 0.
+
+        Returns
+        -------
+        dict
+            ``{k: time}`` in ``time_unit``.
+        """
+        u = self.time_unit
+        step = duration(t_draft_step, "t_draft_step", u, positive=False)
+        over = duration(t_overhead, "t_overhead", u, positive=False)
+        out = {k: t - k * step - over for k, t in zip(self.k, self.round_time)}
+        bad = [k for k, t in out.items() if not t > 0]
+        if bad:
+            raise ValueError(f"t_draft_step = {num(step)} {u} leaves no time for verification at k = {bad[0]} "
+                             f"(round {num(dict(zip(self.k, self.round_time))[bad[0]])} {u}): is it one step?")
+        return out
+
+    def __str__(self) -> str:
+        runs = ", ".join(f"{num(t)} {self.time_unit} at k = {k}" for k, t in zip(self.k, self.round_time))
+        return (f"round time {num(self.intercept)} + {num(self.slope)} x k {self.time_unit} (least squares over "
+                f"{runs}; rms residual {num(self.rms_residual)} {self.time_unit})")
+
+
+def fit_round_times(tpot_on, mean_acceptance_length, time_unit="ms"):
+    r"""Round times from benchmark runs at two or more k, and the line through them.
+
+    Each run at draft length ``k`` gives the mean time per output token with
+    speculation on (``vllm bench serve``'s "Mean TPOT (ms)", at the
+    service's concurrency) and the mean acceptance length of the same window
+    (its "Acceptance length", or the counters). Tokens per round times time
+    per token is the round time, :math:`T(k) = \mathrm{TPOT}_\mathrm{on}(k)\,E[L](k)`.
+    Under the cost model :math:`T(k) = k\,t_\mathrm{step} + a + b k + t_\mathrm{overhead}`
+    it is a line in ``k``: slope :math:`t_\mathrm{step} + b`, intercept
+    :math:`a + t_\mathrm{overhead}`, fitted by least squares (three or more
+    runs leave a residual that tests the line).
+
+    Defined in chapter "Decide for your service".
+
+    Parameters
+    ----------
+    tpot_on : mapping
+        ``{k: time}``: time per output token with speculation on, per run (numbers in ``time_unit`` or strings
+        with their unit).
+    mean_acceptance_length : mapping
+        ``{k: length}``: the same runs' mean acceptance length, bonus token included, in ``[1, k + 1]``.
+    time_unit : str, optional
+        Unit of bare numbers and of the result. Default ``"ms"``.
+
+    Returns
+    -------
+    RoundTimeFit
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> fit = sd.decision.fit_round_times({2: "6.5ms", 4: "5.8ms"}, {2: 2.4, 4: 3.2})
+    >>> [round(t, 2) for t in fit.round_time], round(fit.slope, 3), round(fit.intercept, 2)
+    ([15.6, 18.56], 1.48, 12.64)
+    """
+    if not isinstance(time_unit, str) or time_unit not in TIME_UNITS:
+        raise ValueError(f"time_unit must be one of {', '.join(TIME_UNITS)}; got {describe(time_unit)}")
+    for name, value in (("tpot_on", tpot_on), ("mean_acceptance_length", mean_acceptance_length)):
+        if not isinstance(value, Mapping):
+            raise TypeError(f"{name} must be a mapping {{k: value}} with one entry per run; got {describe(value)}")
+    tpot_by_k = {whole_number(k, "tpot_on keys (k)"): v for k, v in tpot_on.items()}
+    lengths_by_k = {whole_number(k, "mean_acceptance_length keys (k)"): v for k, v in mean_acceptance_length.items()}
+    ks = sorted(tpot_by_k)
+    if len(ks) < 2 or len(ks) != len(tpot_on):
+        raise ValueError(f"tpot_on needs runs at two or more different k; got k = {describe(list(tpot_on))}")
+    if sorted(lengths_by_k) != ks:
+        raise ValueError(f"mean_acceptance_length must give the same k as tpot_on ({describe(ks)}); got "
+                         f"{describe(sorted(lengths_by_k))}")
+    tpots, lengths = [], []
+    for k in ks:
+        tpots.append(duration(tpot_by_k[k], f"tpot_on at k = {k}", time_unit, positive=True))
+        length = real_number(lengths_by_k[k], f"mean_acceptance_length at k = {k}")
+        if not 1.0 <= length <= k + 1:
+            raise ValueError(f"mean_acceptance_length at k = {k} must be in [1, k + 1] = [1, {k + 1}]; got "
+                             f"{describe(lengths_by_k[k])}")
+        lengths.append(length)
+    rounds = [t * length for t, length in zip(tpots, lengths)]
+    intercept, slope, rms = fit_line(ks, rounds)
+    return RoundTimeFit(tuple(ks), tuple(lengths), tuple(tpots), tuple(rounds), intercept, slope, rms, time_unit)
 
 
 def decide(*, t0, t_verify, k=None, t_draft_step=None, t_draft_round=None, t_overhead=0.0,
-           mean_acceptance_length=None, draft_acceptance_rate=None, counters=None,
+           mean_acceptance_length=None, draft_acceptance_rate=None, counters=None, counters_before=None,
            tpot_off=None, tpot_on=None, confidence=0.95, k_max=16, worth_it=WORTH_IT_SPEEDUP,
            time_unit="ms"):
     r"""Does speculative decoding pay for this service, by how much, with which k?
@@ -223,7 +364,8 @@ def decide(*, t0, t_verify, k=None, t_draft_step=None, t_draft_round=None, t_ove
         length", SGLang's "accept len"), in [1, k + 1].
     draft_acceptance_rate : float, optional
         vLLM's "Draft acceptance rate", accepted / drafted, in [0, 1] (its log
-        prints a percentage: 62.0% is 0.62). Not SGLang's accept rate.
+        prints a percentage: 62.0% is 0.62). SGLang 0.5.23's "accept rate" is
+        the same quantity; older SGLang's is not (see above).
     counters : mapping, str, pathlib.Path, sequence or EngineReading, optional
         Raw counters of one window, in any form
         :func:`specdec.estimation.read_engine_counters` reads: a dict keyed by
@@ -234,6 +376,9 @@ def decide(*, t0, t_verify, k=None, t_draft_step=None, t_draft_round=None, t_ove
         ``(num_drafts, num_draft_tokens, num_accepted_tokens[,
         accepted_per_position])``, or a reading already made. Impossible
         per-position counts are warnings here (``strict=False``).
+    counters_before : same forms as ``counters``, optional
+        An earlier snapshot of the same counters: the window is the
+        difference (engines count from their start).
     tpot_off, tpot_on : float or str, optional
         Measured time per output token with speculation off and on at the
         operating concurrency (both or neither); their ratio is checked
@@ -270,7 +415,8 @@ def decide(*, t0, t_verify, k=None, t_draft_step=None, t_draft_round=None, t_ove
         raise ValueError(f"worth_it must be a speedup > 1; got {describe(worth_it)}")
     m = read_measurements(t0=t0, t_verify=t_verify, k=k, t_draft_step=t_draft_step, t_draft_round=t_draft_round,
                           t_overhead=t_overhead, mean_acceptance_length=mean_acceptance_length,
-                          draft_acceptance_rate=draft_acceptance_rate, counters=counters, tpot_off=tpot_off,
+                          draft_acceptance_rate=draft_acceptance_rate, counters=counters,
+                          counters_before=counters_before, tpot_off=tpot_off,
                           tpot_on=tpot_on, confidence=conf, unit=time_unit)
     u, k_v, t0_v, step, tv_k, over_v = m.unit, m.k, m.t0, m.t_draft_step, m.t_verify, m.t_overhead
     acc = _acceptance(m)
@@ -292,7 +438,7 @@ def decide(*, t0, t_verify, k=None, t_draft_step=None, t_draft_round=None, t_ove
     wi_alpha = float(required_alpha(wi, k_v, c_draft, c_verify))
 
     # -- best k under the verification model (and the other model, with one k) --
-    rows, best_k, best_s = _speedup_table(alpha, m, m.model, km)
+    rows, best_k, best_s = _speedup_table(alpha, m, m.model, km, acc.interval)
     sensitivity = None
     if len(m.points) == 1:
         slope = max((tv_k - t0_v) / k_v, 0.0)

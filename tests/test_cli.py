@@ -130,6 +130,31 @@ def test_counters_file_json_and_prometheus(tmp_path):
     assert json.loads(out2)["alpha"] == data["alpha"]
 
 
+def test_counters_before_and_digits(tmp_path):
+    """--counters-before opens the window between two saved /metrics pages (also from a --from file, relative to
+    it); --digits sets the JSON's significant digits; a path with a space works."""
+    def page(drafts, tokens, accepted):
+        return (f'vllm:spec_decode_num_drafts_total{{engine="0"}} {drafts}\n'
+                f'vllm:spec_decode_num_draft_tokens_total{{engine="0"}} {tokens}\n'
+                f'vllm:spec_decode_num_accepted_tokens_total{{engine="0"}} {accepted}\n')
+    (tmp_path / "before page.txt").write_text(page(1000, 4000, 2000))
+    (tmp_path / "after.txt").write_text(page(3000, 12000, 6600))
+    rc, out, err = cli("decide", "--t0", "12ms", "--t-draft-step", "1.1ms", "--t-verify", "14ms",
+                       "--counters", str(tmp_path / "after.txt"), "--counters-before", str(tmp_path / "before page.txt"),
+                       "--json", "--digits", "5")
+    assert rc == 0, err
+    data = json.loads(out)
+    assert data["counters"]["num_drafts"] == 2000 and data["expected_tokens"] == pytest.approx(3.3, rel=1e-5)
+    assert data["alpha"] == float(f"{data['alpha']:.5g}")
+    (tmp_path / "m.toml").write_text('t0 = "12ms"\nt_draft_step = "1.1ms"\nt_verify = "14ms"\n'
+                                     'counters = "after.txt"\ncounters_before = "before page.txt"\n')
+    rc, out2, err = cli("decide", "--from", str(tmp_path / "m.toml"), "--json", cwd=ROOT / "specdec")
+    assert rc == 0, err
+    assert json.loads(out2)["counters"]["num_drafts"] == 2000
+    rc, _, err = cli("decide", *EXAMPLE, "--json", "--digits", "0")
+    assert rc == 2 and "--digits must be a whole number in [1, 17]; got 0" in err
+
+
 def test_from_toml_and_json_and_flags_override(tmp_path):
     """--from reads the same fields (TOML and JSON); flags override; a counters path is relative to the file."""
     (tmp_path / "counters.json").write_text(json.dumps({"num_drafts": 1000, "num_draft_tokens": 4000,

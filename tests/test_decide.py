@@ -621,3 +621,93 @@ def test_speedup_is_t0_el_over_round(t0, step, verify, over, k, frac):
     assert d.expected_tokens == pytest.approx(length, rel=1e-9)
     assert 1 <= d.best_k <= 16
     assert d.best_speedup >= d.speedup * (1 - 1e-12)
+
+
+# ---------------------------------------------------------------- two snapshots, the band, round-time fits
+
+
+def test_counters_before_opens_the_window():
+    """Two cumulative snapshots: decide reads their difference (500 rounds more, 1,650 accepted more)."""
+    before = {"num_drafts": 1500, "num_draft_tokens": 6000, "num_accepted_tokens": 3000}
+    after = {"num_drafts": 2000, "num_draft_tokens": 8000, "num_accepted_tokens": 4650}
+    d = decide(t0="12ms", t_draft_step="1.1ms", t_verify="14ms", counters=after, counters_before=before)
+    assert d.counters.num_drafts == 500 and d.expected_tokens == pytest.approx(1 + 1650 / 500, abs=1e-12)
+    assert "two snapshots" in d.counters.source
+    reading = read_engine_counters(after, before=before)
+    same = decide(t0="12ms", t_draft_step="1.1ms", t_verify="14ms", counters=reading)
+    assert same.alpha == d.alpha and same.alpha_interval == d.alpha_interval
+    with pytest.raises(ValueError, match="counters_before needs counters"):
+        decide(t0="12ms", t_draft_step="1.1ms", t_verify="14ms", k=4, mean_acceptance_length=3.1,
+               counters_before=before)
+    with pytest.raises(ValueError, match="counters_before applies to raw counters"):
+        decide(t0="12ms", t_draft_step="1.1ms", t_verify="14ms", counters=reading, counters_before=before)
+    with pytest.raises(ValueError, match="counters were read with k = 4 draft positions, but k = 5"):
+        decide(t0="12ms", t_draft_step="1.1ms", t_verify="14ms", k=5, counters=reading)
+
+
+def test_speedup_by_k_carries_the_band_at_the_interval_ends():
+    """With counts, every row has the speedup at both ends of the alpha interval (brute force at those alphas)."""
+    d = decide(t0="12ms", t_draft_step="1ms", t_verify={2: "13ms", 6: "15ms"}, k=4, counters=(3000, 12000, 6600))
+    lo, hi = d.alpha_interval
+    for row in d.speedup_by_k:
+        tv = max(12.0 + 0.5 * row["k"], 12.0)
+        assert row["speedup_low"] == pytest.approx(12 * el_poly(lo, row["k"]) / (row["k"] + tv), rel=1e-12)
+        assert row["speedup_high"] == pytest.approx(12 * el_poly(hi, row["k"]) / (row["k"] + tv), rel=1e-12)
+        assert row["speedup_low"] < row["speedup"] < row["speedup_high"]
+    assert "speedup_low" not in run().speedup_by_k[0]          # no counts, no band
+    assert json.loads(d.to_json())["speedup_by_k"][3]["speedup_high"] == pytest.approx(d.speedup_interval[1],
+                                                                                      rel=1e-11)
+
+
+def test_json_digits():
+    """to_json(digits=4): every float at 4 significant digits; out-of-range digits refused."""
+    d = run(draft_acceptance_rate=0.62)
+    data = json.loads(d.to_json(digits=4))
+    assert data["alpha"] == float(f"{d.alpha:.4g}") and data["speedup"] == 2.022
+    with pytest.raises(ValueError, match="digits must be a whole number in"):
+        d.to_json(digits=0)
+
+
+def test_fit_round_times_is_least_squares_on_tpot_times_length():
+    """Three runs: T(k) = TPOT_on(k) x E[L](k); slope and intercept equal numpy.polyfit's; t_verify subtracts
+    k steps and the overhead."""
+    tpot = {2: "6.61ms", 4: "5.9ms", 6: "6.11ms"}
+    lengths = {2: 2.46, 4: 3.3, 6: 3.71}
+    fit = sd.decision.fit_round_times(tpot, lengths)
+    rounds = [6.61 * 2.46, 5.9 * 3.3, 6.11 * 3.71]
+    slope, intercept = np.polyfit([2, 4, 6], rounds, 1)
+    assert fit.round_time == pytest.approx(tuple(rounds), rel=1e-15)
+    assert (fit.slope, fit.intercept) == (pytest.approx(slope, rel=1e-12), pytest.approx(intercept, rel=1e-12))
+    resid = np.array(rounds) - (intercept + slope * np.array([2, 4, 6]))
+    assert fit.rms_residual == pytest.approx(float(np.sqrt(np.mean(resid**2))), rel=1e-9)
+    tv = fit.t_verify("1.1ms", "0.2ms")
+    assert tv == {k: pytest.approx(t - k * 1.1 - 0.2, rel=1e-14) for k, t in zip((2, 4, 6), rounds)}
+    assert "least squares over" in str(fit)
+    # the best k depends on the line only: any split of the slope gives the same speedups
+    a = decide(t0="12.3ms", t_draft_step="1.1ms", t_verify=fit.t_verify("1.1ms"), k=4, mean_acceptance_length=3.3)
+    b = decide(t0="12.3ms", t_draft_step="0.4ms", t_verify=fit.t_verify("0.4ms"), k=4, mean_acceptance_length=3.3)
+    assert a.best_k == b.best_k
+    assert [r["speedup"] for r in a.speedup_by_k] == pytest.approx([r["speedup"] for r in b.speedup_by_k], rel=1e-12)
+
+
+@pytest.mark.parametrize("tpot, lengths, exc, fragment", [
+    ({4: "5.9ms"}, {4: 3.3}, ValueError, "tpot_on needs runs at two or more different k"),
+    ({2: "6ms", 4: "5.9ms"}, {2: 2.4}, ValueError, "mean_acceptance_length must give the same k as tpot_on"),
+    ({2: "6ms", 4: "-5.9ms"}, {2: 2.4, 4: 3.3}, ValueError, "tpot_on at k = 4 must be a time > 0"),
+    ({2: "6ms", 4: "5.9ms"}, {2: 3.4, 4: 3.3}, ValueError, "mean_acceptance_length at k = 2 must be in [1, k + 1]"),
+    ({2: "6ms", 4: "5.9"}, {2: 2.4, 4: 3.3}, ValueError, "tpot_on at k = 4 needs a unit"),
+    ({2.5: "6ms", 4: "5.9ms"}, {2: 2.4, 4: 3.3}, ValueError, "tpot_on keys (k) must be a whole number >= 1; got 2.5"),
+    ([6.0, 5.9], {2: 2.4, 4: 3.3}, TypeError, "tpot_on must be a mapping"),
+])
+def test_fit_round_times_errors(tpot, lengths, exc, fragment):
+    """Each invalid run description names the parameter and the value."""
+    with pytest.raises(exc) as info:
+        sd.decision.fit_round_times(tpot, lengths)
+    assert fragment in str(info.value)
+
+
+def test_fit_round_times_refuses_a_round_time_passed_as_step():
+    """A 'draft step' longer than a round leaves no verification time: the error says so."""
+    fit = sd.decision.fit_round_times({2: "6.61ms", 4: "5.9ms"}, {2: 2.46, 4: 3.3})
+    with pytest.raises(ValueError, match="leaves no time for verification at k = 4"):
+        fit.t_verify("5ms")
