@@ -18,7 +18,10 @@ from ._units import format_number as num
 from .acceptance import expected_tokens
 from .estimation import EngineReading
 
-__all__ = ["Decision", "verdict_and_reasons"]
+__all__ = ["Decision", "verdict_and_reasons", "RETUNE_GAIN"]
+
+#: "retune k" needs the best k to beat the measured k by more than this fraction of its speedup.
+RETUNE_GAIN = 0.02
 
 
 @dataclass(frozen=True)
@@ -221,6 +224,11 @@ class Decision:
         for r in shown:
             mark = " **(best)**" if r["k"] == self.best_k else (" (measured)" if r["k"] == self.k else "")
             out.append(f"| {r['k']}{mark} | {r['expected_tokens']:.2f} | {num(r['t_verify'])} | {r['speedup']:.2f} |")
+        row = self.speedup_by_k[self.k - 1] if self.k <= len(self.speedup_by_k) else None
+        if row is not None and f"{row['speedup']:.2f}" != f"{self.speedup:.2f}":
+            out += ["", f"At the measured k = {self.k} the table uses the model's verification time, "
+                        f"{num(row['t_verify'])} {u}; the measured {num(self.t_verify)} {u} gives the "
+                        f"{self.speedup:.2f}x above."]
         out += ["", "Reasons:", ""] + [f"- {r}" for r in self.reasons]
         if self.warnings:
             out += ["", "Warnings:", ""] + [f"- {w}" for w in self.warnings]
@@ -318,13 +326,13 @@ def verdict_and_reasons(*, k, alpha, s_k, s_interval, best_k, best_s, be, be_len
     """The verdict and its reasons, from the figures at the measured k and the best k.
 
     ``"speculate"`` when the speedup at ``k`` reaches the ``worth_it`` rule;
-    ``"retune k"`` when only another ``k`` (more than 2 % better) does;
+    ``"retune k"`` when only another ``k`` (better by more than :data:`RETUNE_GAIN`) does;
     ``"not worth it"`` between 1 and the rule; ``"do not speculate"`` below 1.
 
     Defined in chapter "Decide for your service".
     """
     reasons: list[str] = []
-    better = best_k != k and best_s > s_k * 1.02  # retuning k pays only if it gains more than 2 %
+    better = best_k != k and best_s > s_k * (1.0 + RETUNE_GAIN)  # retuning k pays only beyond RETUNE_GAIN
     if s_k >= wi:
         verdict = "speculate"
         reasons.append(f"at k = {k} speculation gives {s_k:.2f}x, above the {wi:g}x worth-it rule")
@@ -360,8 +368,8 @@ def verdict_and_reasons(*, k, alpha, s_k, s_interval, best_k, best_s, be, be_len
         elif best_k == k:
             reasons.append(f"k = {k} is also the best k under the verification model")
         else:
-            reasons.append(f"k = {k} is within 2% of the best k under the verification model (k = {best_k}: "
-                           f"{best_s:.2f}x)")
+            reasons.append(f"k = {k} is within {RETUNE_GAIN:.0%} of the best k under the verification model "
+                           f"(k = {best_k}: {best_s:.2f}x)")
     if sensitivity is not None and sensitivity["best_k"] != best_k:
         reasons.append(f"the best k depends on how verification grows with k: {best_k} if constant, "
                        f"{sensitivity['best_k']} if it grows {num(sensitivity['slope'])} {unit} per position; "

@@ -21,7 +21,7 @@ from typing import Any, Mapping, Sequence
 
 from .decision import TIME_UNITS, decide, read_fields
 
-__all__ = ["main", "build_parser", "FIELDS"]
+__all__ = ["main", "build_parser", "to_argv", "FIELDS"]
 
 #: Every field ``decide`` reads: the flag, and whether the value is a time (a
 #: string with a unit). ``--from FILE`` accepts the same names as keys (with
@@ -311,6 +311,49 @@ def _display_unit(t0: Any) -> str:
     if unit in ("\u00b5s", "\u03bcs"):
         return "us"
     return unit if unit in TIME_UNITS else "ms"
+
+
+def to_argv(**values) -> list:
+    """The ``decide`` flags for keyword arguments of :func:`specdec.decide` (the command line of a call).
+
+    Times must be strings with their unit (a bare number on the command line
+    would be refused); ``t_verify`` may be one time or a mapping ``{k: time}``
+    (one ``--t-verify K:TIME`` each); ``counters`` and ``counters_before`` are
+    file paths.
+
+    Defined in chapter "Decide for your service".
+
+    Parameters
+    ----------
+    **values
+        Any of the fields in :data:`FIELDS`.
+
+    Returns
+    -------
+    list of str
+        The arguments after ``decide``.
+
+    Examples
+    --------
+    >>> from specdec.cli import to_argv
+    >>> to_argv(t0="12ms", t_draft_step="1.1ms", t_verify={4: "14ms", 6: "15.5ms"}, k=4, mean_acceptance_length=3.1)
+    ['--t0', '12ms', '--t-draft-step', '1.1ms', '--t-verify', '4:14ms', '--t-verify', '6:15.5ms', '--k', '4', '--mean-acceptance-length', '3.1']
+    """
+    out: list[str] = []
+    for key, value in values.items():
+        if key not in FIELDS:
+            raise TypeError(f"to_argv got an unknown field {key!r}; known fields: {', '.join(FIELDS)}")
+        flag, is_time = FIELDS[key]
+        if value is None:
+            continue
+        if key == "t_verify" and isinstance(value, Mapping):
+            for kk, t in value.items():
+                out += [flag, f"{kk}:{t}"]
+            continue
+        if is_time and not isinstance(value, str):
+            raise TypeError(f"{key} must be a time with its unit for the command line, e.g. '12ms'; got {value!r}")
+        out += [flag, str(value)]
+    return out
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -63,16 +63,17 @@ from typing import Any, Mapping
 import numpy as np
 
 from ._datafiles import read_data_file
-from ._measurements import (Measurements, check_tpot, duration, fit_line, read_measurements, real_number, verify_at,
-                            whole_number)
-from ._report import Decision, verdict_and_reasons
+from ._measurements import (SPEEDUP_TOLERANCE, TIME_TOLERANCE, Measurements, check_tpot, duration, fit_line,
+                            read_measurements, real_number, verify_at, whole_number)
+from ._report import RETUNE_GAIN, Decision, verdict_and_reasons
 from ._units import TIME_UNITS, format_number as num, parse_time
 from ._validate import describe
 from .acceptance import alpha_from_draft_acceptance_rate, alpha_from_mean_acceptance_length, expected_tokens
 from .checklist import WORTH_IT_SPEEDUP
 from .economics import break_even_alpha, required_alpha, speedup
 
-__all__ = ["decide", "Decision", "fit_round_times", "RoundTimeFit", "read_fields", "parse_time", "TIME_UNITS"]
+__all__ = ["decide", "Decision", "fit_round_times", "RoundTimeFit", "read_fields", "parse_time", "TIME_UNITS",
+           "TIME_TOLERANCE", "SPEEDUP_TOLERANCE", "RETUNE_GAIN"]
 
 
 def read_fields(path: Any) -> Any:

@@ -7,7 +7,8 @@ dict, from that text, from a saved file or from plain numbers, into plain
 numbers (:func:`parse_vllm_metrics`, the one front end);
 :func:`specdec.estimation.read_engine_counters` (the one reader of what they
 mean) turns them into alpha, and :func:`specdec.decide` uses that reader.
-Nothing here is statistics: only names and the exposition format.
+Nothing here is statistics: only names, the exposition format, and what
+each engine's printed figures are for a given alpha (:func:`printed_figures`).
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ from collections.abc import Mapping
 import numpy as np
 
 from ._datafiles import read_data_file
-from ._validate import as_float_array, check_nonnegative, check_scalar, describe
+from ._validate import as_float_array, check_count, check_nonnegative, check_probability, check_scalar, describe
+from .acceptance import draft_acceptance_rate, expected_tokens, unconditional_from_conditional
 
-__all__ = ["VLLM_METRICS", "parse_vllm_metrics", "counter_difference", "source_label"]
+__all__ = ["VLLM_METRICS", "parse_vllm_metrics", "counter_difference", "source_label", "printed_figures"]
 
 
 #: vLLM's speculative decoding counters, keyed by the names used here. Each is
@@ -326,3 +328,55 @@ def counter_difference(after: dict, before: dict) -> dict:
             raise ValueError(f"{VLLM_METRICS[key]} decreased between the snapshots (did the engine restart?); "
                              "counters only grow")
     return out
+
+
+def printed_figures(alpha, k):
+    """What vLLM and SGLang print for one draft quality: i.i.d. acceptance at ``alpha``, ``k`` drafts per round.
+
+    One alpha, many printed numbers: the mean acceptance length (E[L], in
+    both engines), vLLM's draft acceptance rate ``(E[L] - 1) / k`` (SGLang
+    0.5.23's accept rate is the same), its per-position rates ``alpha**i``,
+    vLLM V0's draft acceptance rate (an estimate of alpha itself) and system
+    efficiency ``E[L] / (k + 1)``, and the accept rate of older SGLang,
+    also ``E[L] / (k + 1)`` for a chain draft. Read in vLLM 0.33.0 and 0.7.3
+    (V0), SGLang 0.5.23 and sgl-project/sglang at commit
+    ``78ac30c2056f2c25089c1d3203c3d5c13dc3d946``
+    (``python/sglang/srt/managers/scheduler_metrics_mixin.py``).
+
+    Defined in chapter "Decide for your service".
+
+    Parameters
+    ----------
+    alpha : float
+        Per-position acceptance rate, in [0, 1].
+    k : int
+        Draft tokens per round (a chain), >= 1.
+
+    Returns
+    -------
+    tuple of tuple
+        ``(engine, printed as, definition, value)`` rows; ``value`` is a float,
+        or a tuple of floats for the per-position rates.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> [(engine, name, round(v, 4)) for engine, name, _, v in sd.engine_metrics.printed_figures(0.8, 4)[:2]]
+    [('vLLM V1', 'Mean acceptance length', 3.3616), ('vLLM V1', 'Avg Draft acceptance rate', 0.5904)]
+    """
+    a = float(check_scalar(alpha, "alpha", check_probability))
+    kk = check_count(k, "k")
+    length = float(expected_tokens(a, kk))
+    rate = float(draft_acceptance_rate(a, kk))
+    per_position = tuple(float(r) for r in unconditional_from_conditional([a] * kk))
+    return (
+        ("vLLM V1", "Mean acceptance length", "1 + accepted / drafts", length),
+        ("vLLM V1", "Avg Draft acceptance rate", "accepted / draft tokens (printed in %)", rate),
+        ("vLLM V1", "Per-position acceptance rate", "accepted at position i / drafts", per_position),
+        ("vLLM V0 (up to 0.9)", "Draft acceptance rate", "passed / all k per-position tests (no causality)", a),
+        ("vLLM V0 (up to 0.9)", "System efficiency", "emitted / (k + 1) per round", length / (kk + 1)),
+        ("SGLang", "accept len", "(accepted + one per request) / rounds", length),
+        ("SGLang 0.5.23", "accept rate", "accepted / (rounds x (num_draft_tokens - 1))", rate),
+        ("SGLang, older (commit 78ac30c2)", "accept rate", "(accepted + bonus) / (rounds x num_draft_tokens)",
+         length / (kk + 1)),
+    )

@@ -711,3 +711,20 @@ def test_fit_round_times_refuses_a_round_time_passed_as_step():
     fit = sd.decision.fit_round_times({2: "6.61ms", 4: "5.9ms"}, {2: 2.46, 4: 3.3})
     with pytest.raises(ValueError, match="leaves no time for verification at k = 4"):
         fit.t_verify("5ms")
+
+
+# ---------------------------------------------------------------- agreement with the checklist (issue 16, item 5)
+
+
+@pytest.mark.parametrize("name", sorted(sd.checklist.EXAMPLES))
+def test_decide_agrees_with_assess_where_inputs_overlap(name):
+    """The checklist's workloads: decide (alpha given as the E[L] it implies at k, the draft as a whole round)
+    gives assess()'s speedup, and its verdict is 'speculate' exactly when that speedup clears the same 1.3 rule."""
+    w = sd.checklist.EXAMPLES[name]
+    a = sd.checklist.assess(w)
+    d = decide(t0=w.t0, t_draft_round=w.t_draft, t_verify=w.t_verify, t_overhead=w.t_overhead, k=w.k,
+               mean_acceptance_length=el_poly(w.alpha, w.k), time_unit=w.time_unit)
+    assert d.alpha == pytest.approx(w.alpha, abs=1e-12)
+    assert abs(d.speedup - a.speedup) <= 1e-12 * a.speedup
+    assert d.worth_it == a.worth_it_threshold
+    assert (d.verdict == "speculate") == (a.speedup >= a.worth_it_threshold)
