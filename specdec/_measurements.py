@@ -1,4 +1,4 @@
-"""The measurements :func:`specdec.decide` reads, each validated, and their consistency checks.
+"""The measurements :func:`specdec.decision.decide` reads, each validated, and their consistency checks.
 
 A private part of :mod:`specdec.decision`: :func:`read_measurements` turns
 the keyword arguments of ``decide`` (times with units, the acceptance in
@@ -279,7 +279,7 @@ def check_tpot(tpot: tuple | None, s_k: float, t0: float, u: str, warnings: list
 
 @dataclass
 class Measurements:
-    """Every input of :func:`specdec.decide`, validated and in one time unit, with the warnings so far.
+    """Every input of :func:`specdec.decision.decide`, validated and in one time unit, with the warnings so far.
 
     Defined in chapter "Decide for your service".
 
@@ -332,7 +332,7 @@ class Measurements:
 def read_measurements(*, t0, t_verify, k, t_draft_step, t_draft_round, t_overhead, mean_acceptance_length,
                       draft_acceptance_rate, counters, counters_before, tpot_off, tpot_on, confidence,
                       unit) -> Measurements:
-    """Validate every measurement of :func:`specdec.decide` and check them against each other.
+    """Validate every measurement of :func:`specdec.decision.decide` and check them against each other.
 
     Defined in chapter "Decide for your service".
 
@@ -340,7 +340,7 @@ def read_measurements(*, t0, t_verify, k, t_draft_step, t_draft_round, t_overhea
     ----------
     t0, t_verify, k, t_draft_step, t_draft_round, t_overhead, mean_acceptance_length, draft_acceptance_rate, \
 counters, counters_before, tpot_off, tpot_on
-        As for :func:`specdec.decide`.
+        As for :func:`specdec.decision.decide`.
     confidence : float
         Level of the counters' intervals, in (0, 1) (already validated).
     unit : str

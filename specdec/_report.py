@@ -1,4 +1,4 @@
-"""The report of :func:`specdec.decide`: the figures, the verdict and its reasons, in text, Markdown and JSON.
+"""The report of :func:`specdec.decision.decide`: the figures, the verdict and its reasons, in text, Markdown and JSON.
 
 A private part of :mod:`specdec.decision` (which re-exports :class:`Decision`):
 :class:`Decision` holds what ``decide`` computed and prints it three ways;

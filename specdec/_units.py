@@ -4,7 +4,7 @@ A private helper shared by :mod:`specdec.decision` and :mod:`specdec.cli`
 (public names are re-exported by :mod:`specdec.decision`):
 
 * :func:`parse_time` reads ``"12ms"``, ``"1.1 ms"``, ``"850us"``, ``"0.012s"``
-  into a number in a chosen unit (:data:`TIME_UNITS`);
+  into a number in a chosen unit (``TIME_UNITS``);
 * :func:`printed_half_unit` says how far a number printed as ``3.1`` may be
   from the value it stands for (0.05), so that two measurements are called
   contradictory only beyond their rounding;
@@ -51,7 +51,7 @@ def parse_time(value: Any, name: str = "time", unit: str = "ms") -> float:
     name : str
         Parameter name for error messages.
     unit : str
-        The unit of the result (and of bare numbers): one of :data:`TIME_UNITS`.
+        The unit of the result (and of bare numbers): one of ``TIME_UNITS``.
 
     Returns
     -------

@@ -21,7 +21,7 @@ from typing import Any, Mapping, Sequence
 
 from .decision import TIME_UNITS, decide, read_fields
 
-__all__ = ["main", "build_parser", "to_argv", "FIELDS"]
+__all__ = ["main", "build_parser", "to_argv", "format_command", "FIELDS"]
 
 #: Every field ``decide`` reads: the flag, and whether the value is a time (a
 #: string with a unit). ``--from FILE`` accepts the same names as keys (with
@@ -314,7 +314,7 @@ def _display_unit(t0: Any) -> str:
 
 
 def to_argv(**values) -> list:
-    """The ``decide`` flags for keyword arguments of :func:`specdec.decide` (the command line of a call).
+    """The ``decide`` flags for keyword arguments of :func:`specdec.decision.decide` (the command line of a call).
 
     Times must be strings with their unit (a bare number on the command line
     would be refused); ``t_verify`` may be one time or a mapping ``{k: time}``
@@ -356,6 +356,52 @@ def to_argv(**values) -> list:
     return out
 
 
+def format_command(argv: Sequence[str], program: str = "python -m specdec", width: int = 72) -> str:
+    """A command line as a person types it: shell-quoted, one flag and its value kept together, lines of at
+    most ``width`` characters joined by backslash continuations.
+
+    Defined in chapter "Decide for your service".
+
+    Parameters
+    ----------
+    argv : sequence of str
+        The arguments after the program (e.g. ``["decide", *to_argv(...)]``).
+    program : str, optional
+        What runs them. Default ``"python -m specdec"``.
+    width : int, optional
+        Longest line before a continuation, >= 20. Default 72.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from specdec.cli import format_command
+    >>> print(format_command(["decide", "--t0", "12ms", "--k", "4", "--json"], width=30))
+    python -m specdec decide \\
+        --t0 12ms --k 4 --json
+    """
+    import shlex
+
+    if isinstance(width, bool) or not isinstance(width, int) or width < 20:
+        raise ValueError(f"width must be a whole number >= 20; got {width!r}")
+    groups: list[str] = []
+    for item in argv:
+        text = shlex.quote(str(item))
+        if groups and not str(item).startswith("-") and groups[-1].startswith("-") and " " not in groups[-1]:
+            groups[-1] += " " + text
+        else:
+            groups.append(text)
+    lines = [program]
+    for group in groups:
+        if len(lines[-1]) + 1 + len(group) + 2 > width and lines[-1].strip() != program:
+            lines.append("    " + group)
+        else:
+            lines[-1] += " " + group
+    return " \\\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0, or 2 for invalid input).
 
@@ -370,7 +416,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     -------
     int
         0 with a verdict (warnings included); invalid input exits with status 2
-        through :mod:`argparse`, naming the flag.
+        through ``argparse``, naming the flag.
     """
     parser = build_parser()
     args = parser.parse_args(argv)

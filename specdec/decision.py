@@ -186,6 +186,8 @@ class RoundTimeFit:
         Root-mean-square distance of the round times from the line (0 with two runs).
     time_unit : str
         Unit of the times.
+    fitted : tuple of float
+        The line's round time at each ``k``.
     """
 
     k: tuple
@@ -196,6 +198,7 @@ class RoundTimeFit:
     slope: float
     rms_residual: float
     time_unit: str
+    fitted: tuple = ()
 
     def t_verify(self, t_draft_step, t_overhead=0.0) -> dict:
         """Verification time at each k, ``round_time - k t_draft_step - t_overhead``, for ``decide(t_verify=...)``.
@@ -291,7 +294,8 @@ def fit_round_times(tpot_on, mean_acceptance_length, time_unit="ms"):
         lengths.append(length)
     rounds = [t * length for t, length in zip(tpots, lengths)]
     intercept, slope, rms = fit_line(ks, rounds)
-    return RoundTimeFit(tuple(ks), tuple(lengths), tuple(tpots), tuple(rounds), intercept, slope, rms, time_unit)
+    return RoundTimeFit(tuple(ks), tuple(lengths), tuple(tpots), tuple(rounds), intercept, slope, rms, time_unit,
+                        tuple(intercept + slope * k for k in ks))
 
 
 def decide(*, t0, t_verify, k=None, t_draft_step=None, t_draft_round=None, t_overhead=0.0,
@@ -309,7 +313,7 @@ def decide(*, t0, t_verify, k=None, t_draft_step=None, t_draft_round=None, t_ove
     Model and estimators (stated in the report):
 
     * acceptance is i.i.d. with probability alpha per position, so
-      :math:`E[L] = \sum_{i=0}^{k} \alpha^i` (:func:`specdec.expected_tokens`);
+      :math:`E[L] = \sum_{i=0}^{k} \alpha^i` (:func:`specdec.acceptance.expected_tokens`);
     * alpha comes from the first available of: counters, read by
       :func:`specdec.estimation.read_engine_counters` (the one counters
       reader), whose mean acceptance length ``1 + accepted / drafts`` is
@@ -323,13 +327,13 @@ def decide(*, t0, t_verify, k=None, t_draft_step=None, t_draft_round=None, t_ove
       Wilson interval are reported too, with ``F`` the rounds that stopped
       before k;
     * the speedup is :math:`T_0 E[L] / (k\,t_\text{step} + T_\text{verify}(k) + T_\text{overhead})`
-      (:func:`specdec.speedup`), the draft time proportional to ``k``;
+      (:func:`specdec.economics.speedup`), the draft time proportional to ``k``;
     * verification time is fitted as ``a + b k`` by least squares when two or
       more ``k`` were measured (``b >= 0``); with one ``k`` it is taken as
       constant and the report shows the best ``k`` if it instead grew
       linearly from ``t0`` at ``k = 0`` through the measured point; the model
       is floored at the smaller of ``t0`` and the smallest measured time;
-    * the break-even alpha at ``k`` is :func:`specdec.break_even_alpha`; the
+    * the break-even alpha at ``k`` is :func:`specdec.economics.break_even_alpha`; the
       alpha for the ``worth_it`` speedup is
       :func:`specdec.economics.required_alpha`.
 

@@ -6,7 +6,7 @@ This module knows their names (:data:`VLLM_METRICS`) and reads them, from a
 dict, from that text, from a saved file or from plain numbers, into plain
 numbers (:func:`parse_vllm_metrics`, the one front end);
 :func:`specdec.estimation.read_engine_counters` (the one reader of what they
-mean) turns them into alpha, and :func:`specdec.decide` uses that reader.
+mean) turns them into alpha, and :func:`specdec.decision.decide` uses that reader.
 Nothing here is statistics: only names, the exposition format, and what
 each engine's printed figures are for a given alpha (:func:`printed_figures`).
 """

@@ -352,7 +352,7 @@ def estimate_alpha_per_position(accepted_counts, k, confidence=0.95):
 
     Position ``i``'s draft is checked only in rounds that accepted the
     ``i - 1`` before it, so these are the rates multi-head and tree methods
-    report; plug them into :func:`specdec.expected_tokens_per_position`.
+    report; plug them into :func:`specdec.acceptance.expected_tokens_per_position`.
     If they drift with ``i`` the single-alpha model is a poor fit. Their
     ``reached``-weighted pooled rate equals :func:`estimate_alpha`.
 
@@ -403,7 +403,7 @@ def moment_alpha_interval(mean_acceptance_length, k, n_rounds, confidence=0.95):
 
     The delta method: the mean length :math:`\pm z\,\sigma_L/\sqrt{n}`, with
     :math:`\sigma_L` from the i.i.d. model at the estimate
-    (:func:`specdec.tokens_per_round_variance`), kept in ``[1, k + 1]`` and
+    (:func:`specdec.acceptance.tokens_per_round_variance`), kept in ``[1, k + 1]`` and
     mapped through the inverse of E[L] at ``k``. When nothing or everything
     was accepted that variance is 0, and the Wilson interval of 0 in
     ``n_rounds`` checks (or of all accepted drafts in as many) is returned.
@@ -458,7 +458,7 @@ def moment_alpha_interval(mean_acceptance_length, k, n_rounds, confidence=0.95):
 class EngineReading:
     """What an engine's speculative decoding counters mean, converted to the book's alpha.
 
-    Defined in chapter "What serving engines print"; used by :func:`specdec.decide`
+    Defined in chapter "What serving engines print"; used by :func:`specdec.decision.decide`
     (chapter "Decide for your service").
 
     Attributes
@@ -611,7 +611,7 @@ def read_engine_counters(num_drafts, num_draft_tokens=None, num_accepted_tokens=
     The names and meanings were read in vLLM's source (V1 engine; releases
     and commits in :data:`specdec.engine_metrics.VLLM_METRICS`).
 
-    Defined in chapter "What serving engines print"; used by :func:`specdec.decide`
+    Defined in chapter "What serving engines print"; used by :func:`specdec.decision.decide`
     (chapter "Decide for your service").
 
     Parameters

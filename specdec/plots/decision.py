@@ -1,5 +1,5 @@
 """Figures for "Decide for your service" (presentation only: every number comes from
-:func:`specdec.decide`'s report and :func:`specdec.speedup`)."""
+:func:`specdec.decision.decide`'s report and :func:`specdec.economics.speedup`)."""
 
 from __future__ import annotations
 
@@ -71,12 +71,12 @@ def _speedup_vs_alpha(ax, d) -> None:
 
 
 def decision_figure(decision, k_show=None):
-    """The decision at a glance: speedup against k (left) and against alpha at the measured k (right).
+    """The decision at a glance: speedup against k (top) and against alpha at the measured k (bottom).
 
-    Left: the speedup at every k under the report's verification model, with
+    Top: the speedup at every k under the report's verification model, with
     the band of the alpha interval when counts were given, the measured k,
     the measured TPOT ratio when given, the best k, and the break-even and
-    worth-it lines. Right: the speedup at the measured k as alpha varies,
+    worth-it lines. Bottom: the speedup at the measured k as alpha varies,
     with the measured alpha (and its interval), the break-even alpha and the
     alpha the worth-it rule needs.
 
@@ -85,9 +85,9 @@ def decision_figure(decision, k_show=None):
     Parameters
     ----------
     decision : specdec.decision.Decision
-        A report of :func:`specdec.decide`.
+        A report of :func:`specdec.decision.decide`.
     k_show : int, optional
-        Largest k drawn on the left (default: three beyond the larger of the
+        Largest k drawn at the top (default: three beyond the larger of the
         measured and the best k, at most the report's ``k_max``).
 
     Returns
@@ -111,7 +111,7 @@ def decision_figure(decision, k_show=None):
         k_show = min(max(decision.k, decision.best_k) + 3, k_max)
     elif isinstance(k_show, bool) or not isinstance(k_show, (int, np.integer)) or not 1 <= k_show <= k_max:
         raise ValueError(f"k_show must be a whole number in [1, {k_max}]; got {describe(k_show)}")
-    fig, (left, right) = new_figure(10.0, 4.0, ncols=2)
-    _speedup_vs_k(left, decision, int(k_show))
-    _speedup_vs_alpha(right, decision)
+    fig, (top, bottom) = new_figure(6.4, 8.0, nrows=2)
+    _speedup_vs_k(top, decision, int(k_show))
+    _speedup_vs_alpha(bottom, decision)
     return fig

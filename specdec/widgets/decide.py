@@ -1,6 +1,6 @@
 """The explorer of "Decide for your service" (the book's first chapter). Presentation only.
 
-Sliders for the measurements :func:`specdec.decide` reads; each change runs
+Sliders for the measurements :func:`specdec.decision.decide` reads; each change runs
 ``decide`` again and shows its verdict, key figures and figure
 (:func:`specdec.plots.decision.decision_figure`). Outside a kernel the
 output is a static snapshot (``text/html``): the controls, disabled, and
@@ -147,7 +147,7 @@ class DecideExplorer(widgets.VBox):
 
 def decide_explorer(t0="12ms", t_draft_step="1.1ms", t_verify=None, k=4, mean_acceptance_length=3.3,
                     num_drafts=12_000, t_overhead="0ms", tpot_off=None, tpot_on=None) -> DecideExplorer:
-    """Interactive :func:`specdec.decide`: sliders for the measurements, the verdict and figure live.
+    """Interactive :func:`specdec.decision.decide`: sliders for the measurements, the verdict and figure live.
 
     Its defaults are the chapter's worked example, so the first view equals
     the figure beside it. With ``num_drafts`` the acceptance is passed as
