@@ -36,7 +36,7 @@ class DecideExplorer(widgets.VBox):
     """
 
     def __init__(self, t0="12ms", t_draft_step="1.1ms", t_verify=None, k=4, mean_acceptance_length=3.3,
-                 num_drafts=12_000, t_overhead="0ms", tpot_off=None, tpot_on=None, dpi=72):
+                 num_drafts=12_000, t_overhead="0ms", tpot_off=None, tpot_on=None, dpi=90):
         self.k = int(check_integer(k, "k", minimum=1, maximum=16))
         tv = {self.k: "14ms"} if t_verify is None else t_verify
         if not isinstance(tv, dict) or not tv:
@@ -53,7 +53,7 @@ class DecideExplorer(widgets.VBox):
 
         self.controls = {
             "mean_acceptance_length": slider(float(mean_acceptance_length), 1.0, self.k + 1.0, 0.01,
-                                             f"mean acceptance length (k = {self.k})"),
+                                             f"acceptance length (k = {self.k})"),
             "t0": slider(_ms(t0, "t0"), 1.0, 60.0, 0.1, "t0, target step (ms)"),
             "t_draft_step": slider(_ms(t_draft_step, "t_draft_step"), 0.0, 10.0, 0.05, "draft step (ms)"),
             "t_overhead": slider(_ms(t_overhead, "t_overhead"), 0.0, 10.0, 0.1, "overhead per round (ms)"),
@@ -62,7 +62,7 @@ class DecideExplorer(widgets.VBox):
             self.controls[f"t_verify_{kk}"] = slider(_ms(tv[kk], f"t_verify at k = {kk}"), 1.0, 120.0, 0.1,
                                                      f"verification at k = {kk} (ms)")
         self.readout = widgets.HTML()
-        self.image = widgets.Image(format="png")
+        self.image = widgets.Image(format="png", layout=widgets.Layout(width=f"{int(6.4 * self.dpi)}px"))
         self.decision = None
         self.values: dict = {}
         super().__init__([widgets.HBox([widgets.VBox(list(self.controls.values())), self.readout]), self.image])
