@@ -257,8 +257,6 @@ def parse_vllm_metrics(source, labels=None):
     if _is_path(source):
         where = f"counters file {os.fspath(source).strip()!r}"
         source = read_data_file(os.fspath(source).strip(), "counters file", text_ok=True)
-        if isinstance(source, str) and not source.strip():
-            raise ValueError(f"{where} is empty")
     if labels is not None and not isinstance(source, str):
         raise ValueError("labels applies to the /metrics text only; select the entries of a dict yourself")
     if isinstance(source, str):

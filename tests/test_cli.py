@@ -290,3 +290,29 @@ def test_import_and_command_do_not_load_matplotlib_or_sympy():
             "print(sorted(m for m in sys.modules if m.split('.')[0] in " + repr(HEAVY) + "))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+# ---------------------------------------------------------------- to_argv and format_command
+
+
+def test_to_argv_round_trips_through_the_command():
+    """The flags written by to_argv, run as a command, give the call's figures (JSON at 12 digits)."""
+    from specdec.cli import format_command, to_argv
+
+    values = dict(t0="20ms", t_draft_step="0.8ms", t_verify={3: "23ms", 5: "25ms"}, t_overhead="0.4ms", k=3,
+                  mean_acceptance_length=2.6, draft_acceptance_rate=0.53)
+    argv = ["decide", *to_argv(**values), "--json"]
+    rc, out, err = cli(*argv)
+    assert rc == 0, err
+    api = decide(**values)
+    data = json.loads(out)
+    assert data["speedup"] == pytest.approx(api.speedup, rel=1e-11) and data["warnings"] == list(api.warnings)
+    text = format_command(argv, width=40)
+    assert all(len(line) <= 40 for line in text.splitlines()) and text.count("\\\n") == len(text.splitlines()) - 1
+    assert "--t-verify 3:23ms" in text and "--t-verify 5:25ms" in text
+    with pytest.raises(TypeError, match="unknown field 'speed'"):
+        to_argv(speed=3)
+    with pytest.raises(TypeError, match="t0 must be a time with its unit"):
+        to_argv(t0=12.0)
+    with pytest.raises(ValueError, match="width must be a whole number >= 20"):
+        format_command(argv, width=5)

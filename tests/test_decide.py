@@ -728,3 +728,50 @@ def test_decide_agrees_with_assess_where_inputs_overlap(name):
     assert abs(d.speedup - a.speedup) <= 1e-12 * a.speedup
     assert d.worth_it == a.worth_it_threshold
     assert (d.verdict == "speculate") == (a.speedup >= a.worth_it_threshold)
+
+
+# ---------------------------------------------------------------- the chapter's figure and explorer
+
+
+def test_decision_figure_draws_the_report():
+    """Two panels; the top one's line is the report's speedup by k, the bottom one's the speedup against alpha."""
+    from specdec.plots.decision import decision_figure
+
+    d = decide(t0="12ms", t_draft_step="1ms", t_verify={2: "13ms", 6: "15ms"}, k=4, counters=(3000, 12000, 6600),
+               tpot_off="12.3ms", tpot_on="6ms")
+    fig = decision_figure(d)
+    top, bottom = fig.axes
+    line = next(ln for ln in top.lines if len(ln.get_xdata()) > 3)
+    ks = list(line.get_xdata())
+    assert ks == list(range(1, len(ks) + 1))
+    assert list(line.get_ydata()) == pytest.approx([r["speedup"] for r in d.speedup_by_k[:len(ks)]], rel=1e-15)
+    curve = bottom.lines[0]
+    a = curve.get_xdata()[100]
+    assert curve.get_ydata()[100] == pytest.approx(sd.speedup(a, 4, 12.0, 4.0, d.t_verify, 0.0), rel=1e-12)
+    with pytest.raises(TypeError, match="decision must be a report"):
+        decision_figure(3)
+    with pytest.raises(ValueError, match="k_show must be a whole number in"):
+        decision_figure(d, k_show=99)
+
+
+def test_decide_explorer_matches_decide_and_snapshots():
+    """The explorer's report is decide's for its starting values; moving a slider re-decides; the stored snapshot
+    (text/html) shows disabled controls and says how to make it live; invalid values show the error."""
+    w = sd.widgets.decide_explorer(t_verify={2: "13.1ms", 4: "14ms", 6: "15.1ms"}, t_overhead="0.9ms")
+    ref = decide(t0="12ms", t_draft_step="1.1ms", t_verify={2: "13.1ms", 4: "14ms", 6: "15.1ms"},
+                 t_overhead="0.9ms", k=4, counters=(12000, 48000, 12000 * 2.3))
+    assert w.decision.alpha == pytest.approx(ref.alpha, rel=1e-14)
+    assert w.decision.alpha_interval == pytest.approx(ref.alpha_interval, rel=1e-14)
+    assert w.decision.speedup == pytest.approx(ref.speedup, rel=1e-14)
+    w.controls["t_verify_4"].value = 60.0
+    assert w.decision.speedup < 1.0 and w.decision.verdict in ("do not speculate", "retune k", "not worth it")
+    bundle = w._repr_mimebundle_()
+    html = (bundle[0] if isinstance(bundle, tuple) else bundle)["text/html"]
+    assert "disabled" in html and "Run this notebook in Jupyter" in html and "verdict" in html
+    assert repr(w).startswith("DecideExplorer(")
+    w.controls["t0"].value = 1.0
+    w.controls["t_verify_2"].value = 1.0
+    w.controls["t_verify_6"].value = 1.0
+    w.controls["t_verify_4"].value = 1.0
+    w.controls["t_draft_step"].value = 10.0
+    assert w.decision is not None  # a slow draft warns, it is not an error
