@@ -231,6 +231,8 @@ def _reword(message: str, where: Mapping[str, str]) -> str:
         text = where.get("k", "--k") + text[1:]
     if re.match(r"^(num_drafts|num_draft_tokens|num_accepted_tokens|accepted_per_position)\b", text):
         text = f"{where.get('counters', '--counters')}: {text}"
+    if "between the snapshots" in text:
+        text = f"{where.get('counters_before', '--counters-before')}: {text}"
     return text
 
 

@@ -324,7 +324,7 @@ def counter_difference(after: dict, before: dict) -> dict:
     for key, value in out.items():
         if np.any(np.asarray(value) < 0):
             raise ValueError(f"{VLLM_METRICS[key]} decreased between the snapshots (did the engine restart?); "
-                             "counters only grow")
+                             "a counter only grows")
     return out
 
 

@@ -153,6 +153,12 @@ def test_counters_before_and_digits(tmp_path):
     assert json.loads(out2)["counters"]["num_drafts"] == 2000
     rc, _, err = cli("decide", *EXAMPLE, "--json", "--digits", "0")
     assert rc == 2 and "--digits must be a whole number in [1, 17]; got 0" in err
+    rc, out, err = cli("decide", "--t0", "12ms", "--t-draft-step", "1.1ms", "--t-verify", "14ms",
+                       "--counters", str(tmp_path / "before page.txt"), "--counters-before", str(tmp_path / "after.txt"))
+    assert rc == 2 and out == ""
+    assert "--counters-before: vllm:spec_decode_num_drafts decreased between the snapshots" in " ".join(err.split())
+    rc, _, err = cli("decide", *EXAMPLE, "--counters-before", str(tmp_path / "after.txt"))
+    assert rc == 2 and "--counters-before needs --counters" in err
 
 
 def test_from_toml_and_json_and_flags_override(tmp_path):
