@@ -21,7 +21,7 @@ from typing import Any, Mapping, Sequence
 
 from .decision import TIME_UNITS, decide, read_fields
 
-__all__ = ["main", "build_parser", "FIELDS"]
+__all__ = ["main", "build_parser", "to_argv", "format_command", "FIELDS"]
 
 #: Every field ``decide`` reads: the flag, and whether the value is a time (a
 #: string with a unit). ``--from FILE`` accepts the same names as keys (with
@@ -36,6 +36,7 @@ FIELDS = {
     "mean_acceptance_length": ("--mean-acceptance-length", False),
     "draft_acceptance_rate": ("--draft-acceptance-rate", False),
     "counters": ("--counters", False),
+    "counters_before": ("--counters-before", False),
     "tpot_off": ("--tpot-off", True),
     "tpot_on": ("--tpot-on", True),
     "confidence": ("--confidence", False),
@@ -60,13 +61,15 @@ several k  repeat --t-verify with K:TIME, e.g. --t-verify 4:14ms --t-verify 6:15
            verification is then fitted as a + b k by least squares. A bare
            --t-verify TIME is the time at --k. --k is the draft length at which
            acceptance was measured.
-acceptance --counters FILE (JSON, TOML, or a saved vLLM /metrics page), or
+acceptance --counters FILE (JSON, TOML, or a saved vLLM /metrics page; with
+           --counters-before FILE, the window between two snapshots), or
            --mean-acceptance-length (vLLM "Mean acceptance length", SGLang
            "accept len": both count the bonus token), or --draft-acceptance-rate
-           (vLLM "Draft acceptance rate", accepted/drafted, 0.62 or 62%; not
-           SGLang's "accept rate", which is accept len / (k + 1)). Given
-           together, they are cross-checked; alpha comes from the counters, else
-           the length, else the rate.
+           (vLLM "Draft acceptance rate", accepted/drafted, 0.62 or 62%; SGLang
+           0.5.23's "accept rate" is the same, older SGLang printed accept len /
+           (k + 1) instead: check the version). Given together, they are
+           cross-checked; alpha comes from the counters, else the length, else
+           the rate.
 --from     the same fields from a TOML or JSON file (times as strings with
            units; flags given on the command line override the file), e.g.
              t0 = "12ms"
@@ -100,7 +103,14 @@ def _example_result() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of ``python -m specdec`` (subcommand ``decide``)."""
+    """The argument parser of ``python -m specdec`` (subcommand ``decide``).
+
+    Defined in chapter "Decide for your service".
+
+    Returns
+    -------
+    argparse.ArgumentParser
+    """
     parser = _Parser(prog="specdec", description="Speculative decoding, costed: the package's command line.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -127,7 +137,10 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--draft-acceptance-rate", metavar="R", help="vLLM's accepted / drafted: 0.62 or 62%%")
     a.add_argument("--counters", metavar="FILE",
                    help="raw counters: JSON/TOML (num_drafts, num_draft_tokens, num_accepted_tokens, "
-                        "accepted_per_position, or vLLM's metric names) or a saved vLLM /metrics page")
+                        "accepted_per_position, or vLLM's metric names) or a saved vLLM /metrics page "
+                        "(read by specdec.estimation.read_engine_counters)")
+    a.add_argument("--counters-before", metavar="FILE",
+                   help="an earlier snapshot of the same counters: the window is --counters minus this")
     o = p.add_argument_group("options")
     o.add_argument("--confidence", type=float, metavar="C", help="level of the alpha interval (default 0.95)")
     o.add_argument("--k-max", type=int, metavar="K", help="largest k searched for the best k (default 16)")
@@ -135,6 +148,8 @@ def build_parser() -> argparse.ArgumentParser:
     fmt = o.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print the report as JSON")
     fmt.add_argument("--markdown", action="store_true", help="print the report as Markdown")
+    o.add_argument("--digits", type=int, metavar="D", default=12,
+                   help="significant digits of the numbers in --json (1 to 17, default 12)")
     p.set_defaults(subparser=p)
     return parser
 
@@ -216,6 +231,8 @@ def _reword(message: str, where: Mapping[str, str]) -> str:
         text = where.get("k", "--k") + text[1:]
     if re.match(r"^(num_drafts|num_draft_tokens|num_accepted_tokens|accepted_per_position)\b", text):
         text = f"{where.get('counters', '--counters')}: {text}"
+    if "between the snapshots" in text:
+        text = f"{where.get('counters_before', '--counters-before')}: {text}"
     return text
 
 
@@ -234,7 +251,8 @@ def _collect(args: argparse.Namespace) -> tuple[dict, dict]:
         "t0": args.t0, "t_draft_step": args.t_draft_step, "t_draft_round": args.t_draft_round,
         "t_overhead": args.t_overhead, "tpot_off": args.tpot_off, "tpot_on": args.tpot_on, "k": args.k,
         "mean_acceptance_length": args.mean_acceptance_length, "draft_acceptance_rate": args.draft_acceptance_rate,
-        "counters": args.counters, "confidence": args.confidence, "k_max": args.k_max, "worth_it": args.worth_it,
+        "counters": args.counters, "counters_before": args.counters_before, "confidence": args.confidence,
+        "k_max": args.k_max, "worth_it": args.worth_it,
     }
     for key, value in cli.items():
         if value is not None:
@@ -243,9 +261,11 @@ def _collect(args: argparse.Namespace) -> tuple[dict, dict]:
     if args.t_verify:
         values["t_verify"] = list(args.t_verify)
         where["t_verify"] = "--t-verify"
-    # counters given as a path inside a --from file: relative to the file
-    if isinstance(values.get("counters"), str) and where.get("counters") != "--counters" and base is not None:
-        values["counters"] = str(base / values["counters"])
+    # counters: files (a path inside a --from file is relative to that file)
+    for key in ("counters", "counters_before"):
+        if isinstance(values.get(key), str):
+            inside_file = where.get(key) != FIELDS[key][0] and base is not None
+            values[key] = base / values[key] if inside_file else pathlib.Path(values[key])
     # times: strings with units (a bare number in a file is ambiguous)
     for key, (flag, is_time) in FIELDS.items():
         if not is_time or key not in values or key == "t_verify":
@@ -295,11 +315,116 @@ def _display_unit(t0: Any) -> str:
     return unit if unit in TIME_UNITS else "ms"
 
 
+def to_argv(**values) -> list:
+    """The ``decide`` flags for keyword arguments of :func:`specdec.decision.decide` (the command line of a call).
+
+    Times must be strings with their unit (a bare number on the command line
+    would be refused); ``t_verify`` may be one time or a mapping ``{k: time}``
+    (one ``--t-verify K:TIME`` each); ``counters`` and ``counters_before`` are
+    file paths.
+
+    Defined in chapter "Decide for your service".
+
+    Parameters
+    ----------
+    **values
+        Any of the fields in :data:`FIELDS`.
+
+    Returns
+    -------
+    list of str
+        The arguments after ``decide``.
+
+    Examples
+    --------
+    >>> from specdec.cli import to_argv
+    >>> to_argv(t0="12ms", t_draft_step="1.1ms", t_verify={4: "14ms", 6: "15.5ms"}, k=4, mean_acceptance_length=3.1)
+    ['--t0', '12ms', '--t-draft-step', '1.1ms', '--t-verify', '4:14ms', '--t-verify', '6:15.5ms', '--k', '4', '--mean-acceptance-length', '3.1']
+    """
+    out: list[str] = []
+    for key, value in values.items():
+        if key not in FIELDS:
+            raise TypeError(f"to_argv got an unknown field {key!r}; known fields: {', '.join(FIELDS)}")
+        flag, is_time = FIELDS[key]
+        if value is None:
+            continue
+        if key == "t_verify" and isinstance(value, Mapping):
+            for kk, t in value.items():
+                out += [flag, f"{kk}:{t}"]
+            continue
+        if is_time and not isinstance(value, str):
+            raise TypeError(f"{key} must be a time with its unit for the command line, e.g. '12ms'; got {value!r}")
+        out += [flag, str(value)]
+    return out
+
+
+def format_command(argv: Sequence[str], program: str = "python -m specdec", width: int = 72) -> str:
+    """A command line as a person types it: shell-quoted, one flag and its value kept together, lines of at
+    most ``width`` characters joined by backslash continuations.
+
+    Defined in chapter "Decide for your service".
+
+    Parameters
+    ----------
+    argv : sequence of str
+        The arguments after the program (e.g. ``["decide", *to_argv(...)]``).
+    program : str, optional
+        What runs them. Default ``"python -m specdec"``.
+    width : int, optional
+        Longest line before a continuation, >= 20. Default 72.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from specdec.cli import format_command
+    >>> print(format_command(["decide", "--t0", "12ms", "--k", "4", "--json"], width=30))
+    python -m specdec decide \\
+        --t0 12ms --k 4 --json
+    """
+    import shlex
+
+    if isinstance(width, bool) or not isinstance(width, int) or width < 20:
+        raise ValueError(f"width must be a whole number >= 20; got {width!r}")
+    groups: list[str] = []
+    for item in argv:
+        text = shlex.quote(str(item))
+        if groups and not str(item).startswith("-") and groups[-1].startswith("-") and " " not in groups[-1]:
+            groups[-1] += " " + text
+        else:
+            groups.append(text)
+    lines = [program]
+    for group in groups:
+        if len(lines[-1]) + 1 + len(group) + 2 > width and lines[-1].strip() != program:
+            lines.append("    " + group)
+        else:
+            lines[-1] += " " + group
+    return " \\\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0, or 2 for invalid input)."""
+    """Run the command line; returns the exit status (0, or 2 for invalid input).
+
+    Defined in chapter "Decide for your service".
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments after the program name (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        0 with a verdict (warnings included); invalid input exits with status 2
+        through ``argparse``, naming the flag.
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     sub = args.subparser  # the decide parser: its error() prints its usage
+    if not 1 <= args.digits <= 17:
+        sub.error(f"--digits must be a whole number in [1, 17]; got {args.digits}")
     try:
         values, where = _collect(args)
     except _InputError as exc:
@@ -311,7 +436,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         for w in report.warnings:
             print(f"warning: {w}", file=sys.stderr)
-        print(report.to_json())
+        print(report.to_json(digits=args.digits))
     elif args.markdown:
         print(report.to_markdown())
     else:

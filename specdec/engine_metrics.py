@@ -3,37 +3,46 @@
 vLLM (the V1 engine) keeps four speculative decoding counters per engine and
 exports them to Prometheus; a running server prints them at ``/metrics``.
 This module knows their names (:data:`VLLM_METRICS`) and reads them, from a
-dict or from that text, into plain numbers (:func:`parse_vllm_metrics`);
-:func:`specdec.estimation.read_engine_counters` turns them into alpha.
-Nothing here is statistics: only names and the exposition format.
+dict, from that text, from a saved file or from plain numbers, into plain
+numbers (:func:`parse_vllm_metrics`, the one front end);
+:func:`specdec.estimation.read_engine_counters` (the one reader of what they
+mean) turns them into alpha, and :func:`specdec.decision.decide` uses that reader.
+Nothing here is statistics: only names, the exposition format, and what
+each engine's printed figures are for a given alpha (:func:`printed_figures`).
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 
 import numpy as np
 
-from ._validate import as_float_array, check_nonnegative
+from ._datafiles import read_data_file
+from ._validate import as_float_array, check_count, check_nonnegative, check_probability, check_scalar, describe
+from .acceptance import draft_acceptance_rate, expected_tokens, unconditional_from_conditional
 
-__all__ = ["VLLM_METRICS", "parse_vllm_metrics", "counter_difference"]
+__all__ = ["VLLM_METRICS", "parse_vllm_metrics", "counter_difference", "source_label", "printed_figures"]
 
 
 #: vLLM's speculative decoding counters, keyed by the names used here. Each is
 #: a Prometheus counter (cumulative since the engine started); the exposition
 #: text printed by ``/metrics`` appends ``_total`` to the name and carries
-#: labels such as ``model_name`` and ``engine``, and the per-position counter
-#: also a 0-based ``position`` label. Read in vLLM's source,
-#: ``vllm/v1/spec_decode/metrics.py`` (classes ``SpecDecodingStats``,
-#: ``SpecDecodingLogging``, ``SpecDecodingProm``) at commits
+#: labels ``model_name`` and ``engine``, and the per-position counter also a
+#: 0-based ``position`` label (0 .. ``num_speculative_tokens`` - 1). Read in
+#: vLLM's source, ``vllm/v1/spec_decode/metrics.py`` (``SpecDecodingStats``,
+#: ``SpecDecodingLogging``, ``SpecDecodingProm``; release 0.33.0, lines
+#: 200-264 for the Prometheus names, and release 0.11.0) and at git commits
 #: ``016a8587edb04ae53c913a1da9355a07dc0ca4ae`` and
-#: ``ee4ceaae5953d367d8edd2132fd86d6c42506e1e``, and a later version that also
-#: tracks ``num_draft_tokens_per_pos`` in ``SpecDecodingStats`` without
-#: exporting it; the scheduler (``vllm/v1/core/sched/scheduler.py``) counts one
-#: draft per request per verification step with ``num_draft_tokens`` the
-#: drafts actually scheduled for that request, which can be fewer than
-#: ``num_speculative_tokens``.
+#: ``ee4ceaae5953d367d8edd2132fd86d6c42506e1e``. The scheduler
+#: (``vllm/v1/core/sched/scheduler.py``) counts one draft per request per
+#: verification step that scheduled at least one draft token, with
+#: ``num_draft_tokens`` the draft slots actually scheduled for it (fewer than
+#: ``num_speculative_tokens`` for n-gram misses or near the length limit);
+#: ``accepted_per_pos[i]`` counts the drafts that accepted more than ``i``
+#: tokens. ``num_draft_tokens_per_pos`` exists in ``SpecDecodingStats`` of
+#: 0.33.0 but is not exported.
 VLLM_METRICS = {
     "num_drafts": "vllm:spec_decode_num_drafts",
     "num_draft_tokens": "vllm:spec_decode_num_draft_tokens",
@@ -100,22 +109,122 @@ def _parse_text(text: str, labels: Mapping | None) -> dict:
     return found
 
 
-def parse_vllm_metrics(source, labels=None):
-    """Read vLLM's speculative decoding counters from a dict or from ``/metrics`` text.
+def _is_path(source) -> bool:
+    """A file to read: a path object, a string without whitespace (every /metrics sample line has some), or
+    a one-line string naming an existing file."""
+    if isinstance(source, os.PathLike):
+        return True
+    if not isinstance(source, str) or not source.strip() or "\n" in source.strip():
+        return False
+    return not any(ch.isspace() for ch in source.strip()) or os.path.isfile(source.strip())
 
-    Accepts either a mapping keyed by the metric names of
-    :data:`VLLM_METRICS` (with or without the ``_total`` suffix the
-    exposition text adds; the per-position counters as a list indexed by
-    position, or a dict ``{position: count}``), or the Prometheus text
-    exposition a running vLLM server prints at ``/metrics``. Samples of
-    several engines (label ``engine``) are summed; counters of several models
-    must be narrowed with ``labels``.
+
+def source_label(source) -> str:
+    """A few words saying where counters came from, for reports: ``"file m.txt"``, ``"/metrics text"``, ...
+
+    Defined in chapter "Decide for your service".
+
+    Parameters
+    ----------
+    source : Mapping, str, path or sequence
+        What :func:`parse_vllm_metrics` was given.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> sd.engine_metrics.source_label("metrics.txt"), sd.engine_metrics.source_label((10, 40, 25))
+    ('file metrics.txt', 'counters (numbers)')
+    """
+    if _is_path(source):
+        return f"file {os.fspath(source).strip()}"
+    if isinstance(source, str):
+        return "/metrics text"
+    if isinstance(source, Mapping):
+        return "counters (a dict)"
+    return "counters (numbers)"
+
+
+def _from_mapping(source: Mapping) -> dict:
+    """{key: value} from plain names or vLLM's names; other engine metrics ignored, any other key refused."""
+    names = {v: key for key, v in VLLM_METRICS.items()}
+    names.update({key: key for key in VLLM_METRICS}, num_accepted_tokens_per_pos="accepted_per_position")
+    found: dict = {}
+    given: dict = {}
+    for raw, value in source.items():
+        name = str(raw)
+        base = name[:-len("_total")] if name.endswith("_total") and name.startswith("vllm:") else name
+        if base not in names:
+            if name.startswith(("vllm:", "sglang:", "#")):
+                continue
+            raise ValueError(f"counters has an unknown field {name!r}; known fields: {', '.join(VLLM_METRICS)} "
+                             f"(or vLLM's names, e.g. {VLLM_METRICS['num_drafts']})")
+        key = names[base]
+        if key in PER_POSITION:
+            if isinstance(value, Mapping):
+                try:
+                    slots = {int(str(i)): v for i, v in value.items()}
+                except ValueError:
+                    raise ValueError(f"{name}: positions must be whole numbers (vLLM's 0-based 'position' label); "
+                                     f"got {describe(sorted(map(str, value)))}") from None
+                values = check_nonnegative(list(slots.values()), name, "(count)").tolist()
+                value = dict(zip(slots, values))
+            else:
+                if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
+                    raise TypeError(f"{name} must be a list of counts, one per draft position; got {describe(value)}")
+                counts = check_nonnegative(as_float_array(value, name).reshape(-1), name, "(count)")
+                if counts.size == 0:
+                    raise ValueError(f"{name} must have one count per draft position; got an empty list")
+                value = dict(enumerate(counts.tolist()))
+        else:
+            value = float(check_scalar(value, name, check_nonnegative, "(count)"))
+        if key in found and found[key] != value:
+            raise ValueError(f"counters give {key} twice with different values ({given[key]} and {name})")
+        found[key], given[key] = value, name
+    return found
+
+
+def _from_sequence(source) -> dict:
+    if len(source) not in (3, 4):
+        raise ValueError("counters as a sequence must be (num_drafts, num_draft_tokens, num_accepted_tokens"
+                         f"[, accepted_per_position]); got {len(source)} items")
+    keys = ("num_drafts", "num_draft_tokens", "num_accepted_tokens", "accepted_per_position")
+    return _from_mapping(dict(zip(keys, source)))
+
+
+def parse_vllm_metrics(source, labels=None):
+    """Read vLLM's speculative decoding counters from any of the forms they come in.
+
+    * a mapping keyed by the metric names of :data:`VLLM_METRICS` (with or
+      without the ``_total`` suffix the exposition text adds) or by the
+      plain names (``num_drafts``, ``num_draft_tokens``,
+      ``num_accepted_tokens``, ``accepted_per_position``), the per-position
+      counters as a list by position or a dict ``{position: count}`` with
+      vLLM's 0-based ``position`` label. Other ``vllm:``/``sglang:`` metrics
+      are ignored (so ``LLM.get_metrics()`` turned into a dict can be passed
+      whole); any other key is refused, so that a misspelt counter is not
+      silently dropped;
+    * the Prometheus text a running vLLM server prints at ``/metrics``
+      (samples of several engines, label ``engine``, are summed; counters of
+      several models must be narrowed with ``labels``);
+    * a sequence ``(num_drafts, num_draft_tokens, num_accepted_tokens[,
+      accepted_per_position])``;
+    * a file: a :class:`pathlib.Path`, a string without whitespace (a
+      ``/metrics`` sample line always has some) or a one-line string naming
+      an existing file, holding JSON or TOML with such a mapping, or a saved
+      ``/metrics`` page.
+
+    Nothing here is statistics; :func:`specdec.estimation.read_engine_counters`
+    checks what the counts mean and turns them into alpha.
 
     Defined in chapter "What serving engines print".
 
     Parameters
     ----------
-    source : Mapping or str
+    source : Mapping, str, pathlib.Path or sequence
         The counters.
     labels : dict, optional
         Only samples carrying all these label values are read (text only),
@@ -141,40 +250,38 @@ def parse_vllm_metrics(source, labels=None):
     ... '''
     >>> sd.engine_metrics.parse_vllm_metrics(text)["accepted_per_position"]
     [80.0, 45.0, 25.0]
+    >>> sd.engine_metrics.parse_vllm_metrics((1000, 4000, 2100))["num_accepted_tokens"]
+    2100.0
     """
+    where = "metrics" if isinstance(source, str) else "counters"
+    if _is_path(source):
+        where = f"counters file {os.fspath(source).strip()!r}"
+        source = read_data_file(os.fspath(source).strip(), "counters file", text_ok=True)
+    if labels is not None and not isinstance(source, str):
+        raise ValueError("labels applies to the /metrics text only; select the entries of a dict yourself")
     if isinstance(source, str):
         found = _parse_text(source, labels)
     elif isinstance(source, Mapping):
-        if labels is not None:
-            raise ValueError("labels applies to the /metrics text only; select the entries of a dict yourself")
-        names = {v: key for key, v in VLLM_METRICS.items()}
-        found = {}
-        for name, value in source.items():
-            if not isinstance(name, str):
-                continue
-            base = name[:-len("_total")] if name.endswith("_total") else name
-            if base not in names:
-                continue
-            key = names[base]
-            if key in PER_POSITION:
-                if isinstance(value, Mapping):
-                    found[key] = {int(i): v for i, v in value.items()}
-                else:
-                    found[key] = dict(enumerate(as_float_array(value, name).reshape(-1).tolist()))
-            else:
-                found[key] = float(check_nonnegative(value, name))
+        found = _from_mapping(source)
+    elif isinstance(source, (list, tuple)):
+        found = _from_sequence(source)
     else:
-        raise TypeError(f"source must be a dict of vLLM counters or the /metrics text, got {type(source).__name__}")
-    missing = [VLLM_METRICS[key] for key in REQUIRED if key not in found]
+        raise TypeError(f"source must be a dict of vLLM counters, the /metrics text, a file path or a sequence "
+                        f"(num_drafts, num_draft_tokens, num_accepted_tokens[, accepted_per_position]); "
+                        f"got {type(source).__name__}")
+    if not any(key in found for key in REQUIRED):
+        raise ValueError(f"{where}: no vLLM speculative decoding counters (looked for "
+                         f"{VLLM_METRICS['num_drafts']}_total and the others)")
+    missing = [f"{key} ({VLLM_METRICS[key]})" for key in REQUIRED if key not in found]
     if missing:
-        raise ValueError(f"metrics: missing the counter(s) {', '.join(missing)}")
+        raise ValueError(f"{where}: missing the counter(s) {', '.join(missing)}")
     out = {key: float(found[key]) for key in REQUIRED}
     for key in PER_POSITION:
         if key in found:
             slots = found[key]
             if sorted(slots) != list(range(len(slots))):
-                raise ValueError(f"metrics: {VLLM_METRICS[key]} must have positions 0, 1, ..., k - 1; got "
-                                 f"{sorted(slots)}")
+                raise ValueError(f"{where}: {VLLM_METRICS[key]} must have positions 0, 1, ..., k - 1 without gaps "
+                                 f"(vLLM's 0-based 'position' label); got {describe(sorted(slots))}")
             out[key] = [float(slots[i]) for i in range(len(slots))]
     return out
 
@@ -217,5 +324,57 @@ def counter_difference(after: dict, before: dict) -> dict:
     for key, value in out.items():
         if np.any(np.asarray(value) < 0):
             raise ValueError(f"{VLLM_METRICS[key]} decreased between the snapshots (did the engine restart?); "
-                             "counters only grow")
+                             "a counter only grows")
     return out
+
+
+def printed_figures(alpha, k):
+    """What vLLM and SGLang print for one draft quality: i.i.d. acceptance at ``alpha``, ``k`` drafts per round.
+
+    One alpha, many printed numbers: the mean acceptance length (E[L], in
+    both engines), vLLM's draft acceptance rate ``(E[L] - 1) / k`` (SGLang
+    0.5.23's accept rate is the same), its per-position rates ``alpha**i``,
+    vLLM V0's draft acceptance rate (an estimate of alpha itself) and system
+    efficiency ``E[L] / (k + 1)``, and the accept rate of older SGLang,
+    also ``E[L] / (k + 1)`` for a chain draft. Read in vLLM 0.33.0 and 0.7.3
+    (V0), SGLang 0.5.23 and sgl-project/sglang at commit
+    ``78ac30c2056f2c25089c1d3203c3d5c13dc3d946``
+    (``python/sglang/srt/managers/scheduler_metrics_mixin.py``).
+
+    Defined in chapter "Decide for your service".
+
+    Parameters
+    ----------
+    alpha : float
+        Per-position acceptance rate, in [0, 1].
+    k : int
+        Draft tokens per round (a chain), >= 1.
+
+    Returns
+    -------
+    tuple of tuple
+        ``(engine, printed as, definition, value)`` rows; ``value`` is a float,
+        or a tuple of floats for the per-position rates.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> [(engine, name, round(v, 4)) for engine, name, _, v in sd.engine_metrics.printed_figures(0.8, 4)[:2]]
+    [('vLLM V1', 'Mean acceptance length', 3.3616), ('vLLM V1', 'Avg Draft acceptance rate', 0.5904)]
+    """
+    a = float(check_scalar(alpha, "alpha", check_probability))
+    kk = check_count(k, "k")
+    length = float(expected_tokens(a, kk))
+    rate = float(draft_acceptance_rate(a, kk))
+    per_position = tuple(float(r) for r in unconditional_from_conditional([a] * kk))
+    return (
+        ("vLLM V1", "Mean acceptance length", "1 + accepted / drafts", length),
+        ("vLLM V1", "Avg Draft acceptance rate", "accepted / draft tokens (printed in %)", rate),
+        ("vLLM V1", "Per-position acceptance rate", "accepted at position i / drafts", per_position),
+        ("vLLM V0 (up to 0.9)", "Draft acceptance rate", "passed / all k per-position tests (no causality)", a),
+        ("vLLM V0 (up to 0.9)", "System efficiency", "emitted / (k + 1) per round", length / (kk + 1)),
+        ("SGLang", "accept len", "(accepted + one per request) / rounds", length),
+        ("SGLang 0.5.23", "accept rate", "accepted / (rounds x (num_draft_tokens - 1))", rate),
+        ("SGLang, older (commit 78ac30c2)", "accept rate", "(accepted + bonus) / (rounds x num_draft_tokens)",
+         length / (kk + 1)),
+    )

@@ -9,10 +9,11 @@ score interval, :func:`wilson_interval`); per-position rates test whether one
 alpha fits at all (:func:`estimate_alpha_per_position`).
 
 Engines do not keep per-round logs; they export counters.
-:func:`read_engine_counters` reads vLLM's speculative decoding counters (as
-numbers, as a dict keyed by the metric names, or as the Prometheus text its
-``/metrics`` endpoint prints, parsed by :mod:`specdec.engine_metrics`) into
-the book's alpha, and
+:func:`read_engine_counters`, the package's one counters reader, reads vLLM's
+speculative decoding counters (as numbers, as a dict keyed by the metric
+names, as the Prometheus text its ``/metrics`` endpoint prints or a saved
+file of it, parsed by :mod:`specdec.engine_metrics`) into the book's alpha
+with an interval (:func:`moment_alpha_interval`), and
 :func:`read_accepted_counts` computes the same figures from a per-round log.
 :func:`simulate_accepted_counts` draws such logs for the tests and the
 chapters.
@@ -23,8 +24,9 @@ Every function validates its inputs; results are float64.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -38,13 +40,14 @@ from ._validate import (
     check_positive,
     check_probability,
     check_rng,
+    check_scalar,
     check_size,
     describe,
     is_scalar_input,
     to_output,
 )
-from .acceptance import alpha_for_expected_tokens, conditional_from_unconditional
-from .engine_metrics import counter_difference, parse_vllm_metrics
+from .acceptance import alpha_for_expected_tokens, conditional_from_unconditional, tokens_per_round_variance
+from .engine_metrics import counter_difference, parse_vllm_metrics, source_label
 
 __all__ = [
     "simulate_accepted_counts",
@@ -54,6 +57,7 @@ __all__ = [
     "estimate_alpha",
     "PerPositionEstimate",
     "estimate_alpha_per_position",
+    "moment_alpha_interval",
     "EngineReading",
     "read_engine_counters",
     "read_accepted_counts",
@@ -348,7 +352,7 @@ def estimate_alpha_per_position(accepted_counts, k, confidence=0.95):
 
     Position ``i``'s draft is checked only in rounds that accepted the
     ``i - 1`` before it, so these are the rates multi-head and tree methods
-    report; plug them into :func:`specdec.expected_tokens_per_position`.
+    report; plug them into :func:`specdec.acceptance.expected_tokens_per_position`.
     If they drift with ``i`` the single-alpha model is a poor fit. Their
     ``reached``-weighted pooled rate equals :func:`estimate_alpha`.
 
@@ -392,43 +396,86 @@ def estimate_alpha_per_position(accepted_counts, k, confidence=0.95):
 
 
 # --------------------------------------------------------------------------
-# engine counters (vLLM)
+# engine counters (vLLM): the one reader
 # --------------------------------------------------------------------------
+def moment_alpha_interval(mean_acceptance_length, k, n_rounds, confidence=0.95):
+    r"""Interval for the alpha that reproduces a measured mean acceptance length (method of moments).
+
+    The delta method: the mean length :math:`\pm z\,\sigma_L/\sqrt{n}`, with
+    :math:`\sigma_L` from the i.i.d. model at the estimate
+    (:func:`specdec.acceptance.tokens_per_round_variance`), kept in ``[1, k + 1]`` and
+    mapped through the inverse of E[L] at ``k``. When nothing or everything
+    was accepted that variance is 0, and the Wilson interval of 0 in
+    ``n_rounds`` checks (or of all accepted drafts in as many) is returned.
+    For a mean draft length that is not whole the variance is taken at the
+    next whole ``k`` (approximate, like the estimate).
+
+    Defined in chapter "Decide for your service".
+
+    Parameters
+    ----------
+    mean_acceptance_length : float
+        Measured tokens per round with the bonus token, in ``[1, k + 1]``.
+    k : float
+        Draft tokens per round (a mean if rounds differ), >= 1.
+    n_rounds : float
+        Rounds the mean is taken over, > 0.
+    confidence : float
+        Two-sided level, in (0, 1).
+
+    Returns
+    -------
+    low, high : float
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> [round(x, 4) for x in sd.estimation.moment_alpha_interval(3.1, 4, 10_000)]
+    [0.753, 0.7635]
+    """
+    length = float(check_scalar(mean_acceptance_length, "mean_acceptance_length", check_positive, "(tokens)"))
+    kk = float(check_scalar(k, "k", check_positive, "(draft tokens per round)"))
+    n = float(check_scalar(n_rounds, "n_rounds", check_positive, "(rounds)"))
+    conf = float(check_fraction_open(confidence, "confidence"))
+    if kk < 1.0:
+        raise ValueError(f"k must be >= 1 draft token per round; got {describe(k)}")
+    if not 1.0 <= length <= kk + 1.0 + 1e-12 * kk:
+        raise ValueError(f"mean_acceptance_length must be in [1, k + 1] = [1, {describe(kk + 1.0)}]; got "
+                         f"{describe(mean_acceptance_length)}")
+    accepted = (length - 1.0) * n
+    if accepted <= 0.0 or length >= (kk + 1.0) * (1.0 - 1e-12):
+        low, high = wilson_interval(accepted, n if accepted <= 0.0 else accepted, conf)
+        return float(low), float(high)
+    alpha = float(alpha_for_expected_tokens(length, kk))
+    sd_mean = math.sqrt(float(tokens_per_round_variance(alpha, math.ceil(kk - 1e-9))) / n)
+    z = _normal_quantile(0.5 + conf / 2)
+    ends = (min(max(length + sign * z * sd_mean, 1.0), kk + 1.0) for sign in (-1.0, 1.0))
+    low, high = (float(alpha_for_expected_tokens(e, kk)) for e in ends)
+    return low, high
+
+
 @dataclass(frozen=True)
 class EngineReading:
     """What an engine's speculative decoding counters mean, converted to the book's alpha.
 
-    Defined in chapter "What serving engines print".
+    Defined in chapter "What serving engines print"; used by :func:`specdec.decision.decide`
+    (chapter "Decide for your service").
 
     Attributes
     ----------
     num_drafts, num_draft_tokens, num_accepted_tokens : float
         The counters over the window (rounds, drafted tokens, accepted drafts).
     k : int
-        Draft positions: the length of the per-position counters when given
-        (vLLM's ``num_speculative_tokens``), else the mean draft length rounded up.
-    mean_draft_length : float
-        ``num_draft_tokens / num_drafts``; equal to ``k`` when every round
-        proposed ``k`` drafts.
-    fixed_k : bool
-        Whether ``mean_draft_length`` is a whole number (within 1e-9): every
-        round proposed the same number of drafts, as far as the counters tell.
-    mean_acceptance_length : float
-        vLLM's "Mean acceptance length", ``1 + num_accepted_tokens / num_drafts``
-        (E[L], the bonus token included).
-    accepted_per_round : float
-        ``num_accepted_tokens / num_drafts`` (E[L] - 1).
+        Draft positions: the ``k`` given, else the number of per-position
+        counters, else the mean draft length rounded up.
+    mean_acceptance_length, accepted_per_round : float
+        vLLM's "Mean acceptance length" ``1 + accepted / drafts`` (E[L], bonus
+        included), and ``accepted / drafts`` (E[L] - 1).
     draft_acceptance_rate : float
-        vLLM's "Avg Draft acceptance rate" (as a fraction, not a percentage),
-        ``num_accepted_tokens / num_draft_tokens``.
+        vLLM's "Avg Draft acceptance rate" as a fraction, ``accepted / draft
+        tokens`` = ``(E[L] - 1) / k``: not alpha.
     alpha : float
-        The i.i.d. acceptance rate that reproduces the mean acceptance length
-        at ``mean_draft_length`` drafts per round, or, when per-position
-        draft counts are given, the accepted drafts over the checks at every
-        position (see :func:`read_engine_counters` for both approximations).
-    alpha_method : str
-        ``"fixed draft length"``, ``"mean draft length"`` or
-        ``"per-position counts"``: which of those computed ``alpha``.
+        The i.i.d. acceptance rate (see :func:`read_engine_counters`).
     per_position : numpy.ndarray or None
         vLLM's "Per-position acceptance rate", ``accepted_per_pos[i] /
         num_drafts``: the unconditional ``P(N >= i)`` when every round
@@ -436,6 +483,33 @@ class EngineReading:
     conditional : numpy.ndarray or None
         Conditional rates alpha_i (draft ``i`` accepted given the ones before
         it were), from the per-position counters.
+    mean_draft_length : float
+        ``num_draft_tokens / num_drafts`` (``k`` when every round proposed ``k``).
+    fixed_k : bool
+        Whether ``mean_draft_length`` is a whole number (within 1e-9).
+    alpha_method : str
+        ``"fixed draft length"``, ``"mean draft length"`` or ``"per-position counts"``.
+    alpha_interval : tuple of float
+        ``(low, high)`` at ``confidence`` (:func:`moment_alpha_interval`, or
+        Wilson for the per-position estimate).
+    confidence : float
+        Level of the intervals.
+    alpha_mle : tuple of float or None
+        ``(alpha, low, high)``: the MLE ``S / (S + F)`` (``F`` = rounds that
+        stopped before ``k``) and its Wilson interval, when every round
+        proposed ``k`` drafts and per-position counts are given.
+    accepted_per_position : tuple of float or None
+        The per-position counts as given.
+    conditional_interval : tuple of numpy.ndarray or None
+        ``(low, high)`` Wilson intervals of ``conditional``.
+    drift : str or None
+        ``"falls"`` or ``"rises"`` when the first and the last conditional
+        rates have Wilson intervals that do not overlap (judged only for
+        rounds of one length, or with per-position draft counts).
+    warnings : tuple of str
+        What the counters contradict or approximate, with the numbers.
+    source : str
+        Where the counters came from.
     """
 
     num_drafts: float
@@ -451,39 +525,74 @@ class EngineReading:
     mean_draft_length: float = 0.0
     fixed_k: bool = True
     alpha_method: str = "fixed draft length"
+    alpha_interval: tuple | None = None
+    confidence: float = 0.95
+    alpha_mle: tuple | None = None
+    accepted_per_position: tuple | None = None
+    conditional_interval: tuple | None = None
+    drift: str | None = None
+    warnings: tuple = ()
+    source: str = "counters (numbers)"
+
+
+def _count(x: float) -> str:
+    """A count for a message: ``2100``, not ``2100.0``."""
+    return describe(int(x)) if float(x).is_integer() and abs(x) < 1e18 else describe(float(x))
+
+
+def _per_position_problems(counts: np.ndarray, n: float, a: float) -> list:
+    """What makes per-position counts impossible as one window of one engine, in words with the numbers."""
+    problems = []
+    rises = np.flatnonzero(np.diff(counts) > 0)
+    if rises.size:
+        i = int(rises[0])
+        problems.append(f"accepted_per_position rises from {_count(counts[i])} at position {i + 1} to "
+                        f"{_count(counts[i + 1])} at position {i + 2}; a draft is accepted only after every draft "
+                        f"before it, so the counts must be non-increasing")
+    if counts[0] > n:
+        problems.append(f"accepted_per_position: {_count(counts[0])} rounds accepted position 1, more than the "
+                        f"{_count(n)} rounds counted (num_drafts)")
+    if abs(counts.sum() - a) > 0.5 + 1e-9 * a:
+        problems.append(f"accepted_per_position sums to {_count(counts.sum())}, not num_accepted_tokens = "
+                        f"{_count(a)}; snapshots of different windows?")
+    return problems
 
 
 def read_engine_counters(num_drafts, num_draft_tokens=None, num_accepted_tokens=None, accepted_per_position=None,
-                         *, draft_tokens_per_position=None, before=None, labels=None):
-    r"""Turn an engine's speculative decoding counters into alpha.
+                         *, draft_tokens_per_position=None, before=None, labels=None, k=None, strict=True,
+                         confidence=0.95):
+    r"""Turn an engine's speculative decoding counters into alpha, with an interval: the one counters reader.
 
     The counters are those vLLM exports (:data:`specdec.engine_metrics.VLLM_METRICS`): verification
     rounds (``num_drafts``), drafted tokens, accepted drafts, and accepted
     drafts at each position (``accepted_per_pos[i]`` counts the rounds that
-    accepted at least ``i + 1`` drafts). Pass them as numbers, or pass the
-    engine's counters as one argument: a dict keyed by the metric names or
-    the ``/metrics`` text (:func:`specdec.engine_metrics.parse_vllm_metrics`). Counters are
-    cumulative; give an earlier snapshot as ``before`` to read the window
-    between the two.
+    accepted at least ``i + 1`` drafts). Pass them as numbers, or as one
+    argument in any form :func:`specdec.engine_metrics.parse_vllm_metrics`
+    reads: a dict keyed by the metric names (or the plain names), the
+    ``/metrics`` text, a saved file, or a sequence. Counters are cumulative;
+    give an earlier snapshot as ``before`` to read the window between the two.
 
-    The engine's own derived figures are ``1 + accepted / drafts`` (its "Mean
-    acceptance length", bonus included), ``accepted / draft tokens`` ("Avg
-    Draft acceptance rate") and ``accepted_per_pos / drafts`` ("Per-position
-    acceptance rate", the *unconditional* ``P(N >= i)``); the conditional
-    rates alpha_i follow from the last by
-    :func:`specdec.acceptance.conditional_from_unconditional`.
+    The engine's own figures are ``1 + accepted / drafts`` ("Mean acceptance
+    length", bonus included), ``accepted / draft tokens`` ("Avg Draft
+    acceptance rate") and ``accepted_per_pos / drafts`` ("Per-position
+    acceptance rate", the *unconditional* ``P(N >= i)``, whose ratios are the
+    conditional alpha_i).
 
-    **When rounds propose different numbers of drafts** (n-gram drafting
-    finds fewer matches; requests near their length limit or with structured
-    output propose fewer than ``k``), ``num_draft_tokens / num_drafts`` is
-    not a whole number. Then ``alpha`` is the approximation that treats every
-    round as if it proposed the mean number ``m`` of drafts: it solves
-    :math:`1 + \alpha + \dots + \alpha^{m}` = the mean acceptance length with
-    E[L] continued to real ``m`` by :math:`(1 - \alpha^{m+1})/(1 - \alpha)`
-    (:func:`specdec.acceptance.alpha_for_expected_tokens`). Because the
-    accepted count is concave in the draft length, this reads alpha low when
-    lengths vary widely (by about 0.03 at alpha = 0.7 when rounds propose 1
-    to 5 drafts uniformly; exact when every round proposes the same number).
+    ``alpha`` is the method-of-moments estimate (the alpha whose E[L] equals
+    the mean acceptance length) with :func:`moment_alpha_interval`. With
+    per-position counts from rounds of ``k`` drafts each, the MLE
+    ``S / (S + F)`` with its Wilson interval (``alpha_mle``) and the
+    conditional rates with theirs are reported too; a first and a last rate
+    whose intervals do not overlap set ``drift`` and a warning.
+
+    **When rounds propose different numbers of drafts** (n-gram misses,
+    requests near their length limit), ``num_draft_tokens / num_drafts`` is
+    not a whole number, and ``alpha`` treats every round as if it proposed
+    the mean number ``m``: it solves :math:`(1 - \alpha^{m+1})/(1 - \alpha)`
+    = the mean acceptance length (:func:`specdec.acceptance.alpha_for_expected_tokens`).
+    The accepted count being concave in the draft length, this reads alpha
+    low when lengths vary widely (by about 0.03 at alpha = 0.7 for lengths
+    uniform on 1..5; exact for one length).
 
     With ``draft_tokens_per_position`` (``D_i``, rounds that proposed at
     least ``i`` drafts; vLLM's ``SpecDecodingStats`` tracks it, its
@@ -491,28 +600,26 @@ def read_engine_counters(num_drafts, num_draft_tokens=None, num_accepted_tokens=
     round's length does not depend on its drafts' acceptance:
     :math:`\prod_{j \le i} \alpha_j = A_i / D_i` gives the conditional
     rates, and ``alpha`` is the accepted drafts over the checks made at every
-    position (``A_(i-1) D_i / D_(i-1)`` checks at position ``i``), within
-    sampling noise of the truth. Without it the conditional rates at late
-    positions are biased low when lengths vary.
+    position (``A_(i-1) D_i / D_(i-1)`` checks at position ``i``). Without
+    it the late conditional rates are biased low when lengths vary.
 
-    The names and meanings were read in vLLM's own source,
-    ``vllm/v1/spec_decode/metrics.py`` (``SpecDecodingStats.observe_draft``,
-    ``SpecDecodingLogging.log``, which prints "Mean acceptance length" and
-    "Per-position acceptance rate", and ``SpecDecodingProm``) at commits
-    ``016a8587edb04ae53c913a1da9355a07dc0ca4ae`` and
-    ``ee4ceaae5953d367d8edd2132fd86d6c42506e1e`` of vllm-project/vllm (V1 engine),
-    and the scheduler's ``make_spec_decoding_stats`` in
-    ``vllm/v1/core/sched/scheduler.py``.
+    Per-position counts that cannot come from one window of one engine
+    (rising with the position, more rounds than counted, a sum other than
+    the accepted total) raise ``ValueError``; with ``strict=False`` they are
+    reported in ``warnings`` and left out, and the totals are read.
 
-    Defined in chapter "What serving engines print".
+    The names and meanings were read in vLLM's source (V1 engine; releases
+    and commits in :data:`specdec.engine_metrics.VLLM_METRICS`).
+
+    Defined in chapter "What serving engines print"; used by :func:`specdec.decision.decide`
+    (chapter "Decide for your service").
 
     Parameters
     ----------
-    num_drafts : float, dict or str
+    num_drafts : float, dict, str, pathlib.Path or sequence
         Verification rounds in the window, > 0 (or all the counters, see above).
     num_draft_tokens : float, optional
-        Draft tokens proposed, >= ``num_drafts`` (each counted round proposes
-        at least one); need not be a multiple of ``num_drafts``.
+        Draft tokens proposed, >= ``num_drafts``.
     num_accepted_tokens : float, optional
         Draft tokens accepted, in ``[0, num_draft_tokens]``.
     accepted_per_position : array_like, optional
@@ -521,11 +628,18 @@ def read_engine_counters(num_drafts, num_draft_tokens=None, num_accepted_tokens=
     draft_tokens_per_position : array_like, optional
         Rounds that proposed a draft at positions 1..k, non-increasing, summing
         to ``num_draft_tokens``.
-    before : dict or str, optional
-        An earlier snapshot of the same counters (only with a dict or text
-        ``num_drafts``).
+    before : dict, str, pathlib.Path or sequence, optional
+        An earlier snapshot (with the counters as one argument).
     labels : dict, optional
         Label filter for the ``/metrics`` text (see :func:`specdec.engine_metrics.parse_vllm_metrics`).
+    k : int, optional
+        The configured draft length (vLLM's ``num_speculative_tokens``), >= 1:
+        checked against the counters (more draft tokens per round than ``k``,
+        or another number of positions, raise; fewer is a warning).
+    strict : bool, optional
+        Raise on impossible per-position counts (default), or warn.
+    confidence : float, optional
+        Level of the intervals, in (0, 1). Default 0.95.
 
     Returns
     -------
@@ -540,84 +654,129 @@ def read_engine_counters(num_drafts, num_draft_tokens=None, num_accepted_tokens=
     >>> r = sd.estimation.read_engine_counters(1000, 3500, 2000)     # 3.5 drafts per round on average
     >>> r.fixed_k, r.mean_draft_length, round(r.alpha, 3)
     (False, 3.5, 0.769)
+    >>> r = sd.estimation.read_engine_counters((10_000, 40_000, 21_000, [7_600, 5_700, 4_300, 3_400]))
+    >>> round(r.alpha, 4), [round(x, 4) for x in r.alpha_mle]
+    (0.7583, [0.7609, 0.7558, 0.7659])
     """
-    if isinstance(num_drafts, (Mapping, str)):
+    if isinstance(num_drafts, (Mapping, str, os.PathLike, list, tuple)):
         if any(v is not None for v in (num_draft_tokens, num_accepted_tokens, accepted_per_position,
                                        draft_tokens_per_position)):
-            raise TypeError("pass either the counters as one dict or /metrics text, or the numbers one by one")
+            raise TypeError("pass either the counters as one argument (a dict, /metrics text, a file or a sequence), "
+                            "or the numbers one by one")
         counters = parse_vllm_metrics(num_drafts, labels)
         if before is not None:
             counters = counter_difference(counters, parse_vllm_metrics(before, labels))
-        return read_engine_counters(counters["num_drafts"], counters["num_draft_tokens"],
-                                    counters["num_accepted_tokens"], counters.get("accepted_per_position"),
-                                    draft_tokens_per_position=counters.get("draft_tokens_per_position"))
+        reading = read_engine_counters(counters["num_drafts"], counters["num_draft_tokens"],
+                                       counters["num_accepted_tokens"], counters.get("accepted_per_position"),
+                                       draft_tokens_per_position=counters.get("draft_tokens_per_position"), k=k,
+                                       strict=strict, confidence=confidence)
+        source = source_label(num_drafts) + (" (the window between two snapshots)" if before is not None else "")
+        return replace(reading, source=source)
     if before is not None or labels is not None:
-        raise TypeError("before and labels apply when the counters are given as a dict or /metrics text")
+        raise TypeError("before and labels apply when the counters are given as one argument (a dict, /metrics "
+                        "text, a file or a sequence)")
     if num_draft_tokens is None or num_accepted_tokens is None:
         raise TypeError("read_engine_counters needs num_drafts, num_draft_tokens and num_accepted_tokens")
-    n = float(check_positive(num_drafts, "num_drafts", "(rounds)"))
-    d = float(check_positive(num_draft_tokens, "num_draft_tokens", "(tokens)"))
-    a = float(check_nonnegative(num_accepted_tokens, "num_accepted_tokens", "(tokens)"))
+    n = float(check_scalar(num_drafts, "num_drafts", check_positive, "(rounds)"))
+    d = float(check_scalar(num_draft_tokens, "num_draft_tokens", check_positive, "(tokens)"))
+    a = float(check_scalar(num_accepted_tokens, "num_accepted_tokens", check_nonnegative, "(tokens)"))
+    conf = float(check_fraction_open(confidence, "confidence"))
+    k_given = None if k is None else check_count(k, "k")
     if d < n:
-        raise ValueError(f"num_draft_tokens must be >= num_drafts ({describe(n)}): every counted round proposes "
-                         f"at least one draft; got {describe(d)}")
+        raise ValueError(f"num_draft_tokens must be >= num_drafts ({_count(n)}): every counted round proposes "
+                         f"at least one draft; got {_count(d)}")
     if a > d:
-        raise ValueError(f"num_accepted_tokens must be <= num_draft_tokens ({describe(d)}); got {describe(a)}")
+        raise ValueError(f"num_accepted_tokens must be <= num_draft_tokens = {_count(d)} (a draft token is accepted "
+                         f"at most once); got {_count(a)}")
     m = d / n
+    if k_given is not None and m > k_given * (1 + 1e-9):
+        raise ValueError(f"num_draft_tokens / num_drafts = {m:.4g} draft tokens per draft is more than k = "
+                         f"{k_given}")
     fixed = abs(m - round(m)) <= 1e-9 * m
-    per_position = conditional = pooled = None
-    k = int(round(m)) if fixed else int(math.ceil(m))
+    k_out = k_given if k_given is not None else (int(round(m)) if fixed else int(math.ceil(m)))
+    warnings: list = []
+    counts = drafted = None
     if accepted_per_position is not None:
         counts = check_nonnegative(accepted_per_position, "accepted_per_position", "(tokens)")
         if counts.ndim != 1 or counts.size == 0:
             raise ValueError(f"accepted_per_position must be a 1-D list of counts by position; got shape {counts.shape}")
+        if k_given is not None and counts.size != k_given:
+            raise ValueError(f"accepted_per_position has {counts.size} entries but k = {k_given} (one per draft "
+                             f"position, as vLLM's num_accepted_tokens_per_pos)")
         if counts.size < m - 1e-9:
             raise ValueError(f"accepted_per_position has {counts.size} positions, fewer than the mean draft length "
                              f"{describe(m)}")
-        if np.any(np.diff(counts) > 0) or counts[0] > n:
-            raise ValueError("accepted_per_position must be non-increasing and at most num_drafts (a round that "
-                             "accepted draft i accepted every draft before it)")
-        if abs(counts.sum() - a) > 1e-6 * max(a, 1.0):
-            raise ValueError(f"accepted_per_position must sum to num_accepted_tokens ({describe(a)}); "
-                             f"got {describe(counts.sum())}")
-        k = int(counts.size)
-        per_position = counts / n
-        reached = np.full(k, n)
-        if draft_tokens_per_position is not None:
+        k_out = int(counts.size)
+        problems = _per_position_problems(counts, n, a)
+        if problems and strict:
+            raise ValueError(problems[0] + " (strict=False reads the totals and leaves the per-position counts out)")
+        if problems:
+            warnings += [f"counters: {p}; the per-position counts are left out" for p in problems]
+            counts = None
+        elif draft_tokens_per_position is not None:
             drafted = check_nonnegative(draft_tokens_per_position, "draft_tokens_per_position", "(tokens)")
             if drafted.shape != counts.shape:
-                raise ValueError(f"draft_tokens_per_position must have k = {k} entries like accepted_per_position; "
+                raise ValueError(f"draft_tokens_per_position must have k = {k_out} entries like accepted_per_position; "
                                  f"got shape {drafted.shape}")
             if np.any(np.diff(drafted) > 0) or drafted[0] > n or np.any(counts > drafted):
                 raise ValueError("draft_tokens_per_position must be non-increasing, at most num_drafts, and at "
                                  "least accepted_per_position at every position")
             if abs(drafted.sum() - d) > 1e-6 * d:
-                raise ValueError(f"draft_tokens_per_position must sum to num_draft_tokens ({describe(d)}); "
-                                 f"got {describe(drafted.sum())}")
-            reached = drafted
+                raise ValueError(f"draft_tokens_per_position must sum to num_draft_tokens ({_count(d)}); "
+                                 f"got {_count(drafted.sum())}")
+    elif draft_tokens_per_position is not None:
+        raise ValueError("draft_tokens_per_position needs accepted_per_position as well")
+    if m < k_out * (1 - 1e-9):
+        how = ("from the per-position counts" if drafted is not None else
+               "as if every round drafted the mean number, which reads it low when lengths vary")
+        warnings.append(f"counters: {m:.4g} draft tokens per draft, fewer than k = {k_out} (some rounds drafted fewer "
+                        f"tokens: n-gram misses, requests near their length limit); alpha is estimated {how}")
+    length = 1.0 + a / n
+    rate = a / d
+    per_position = conditional = mle = cond_interval = drift = pooled = None
+    if counts is not None:
+        per_position = counts / n
+        reached = drafted if drafted is not None else np.full(counts.size, n)
         with np.errstate(invalid="ignore", divide="ignore"):
             joint = np.where(reached > 0, counts / np.where(reached > 0, reached, 1.0), 0.0)
         # A_i / D_i estimates prod_{j <= i} alpha_j; sampling noise can make it rise where D_i is small
         conditional = conditional_from_unconditional(np.minimum.accumulate(joint))
-        if draft_tokens_per_position is not None:
-            # checks at position i: rounds that accepted i - 1 drafts and proposed an i-th, estimated as
-            # A_(i-1) D_i / D_(i-1) when lengths do not depend on acceptance; accepted drafts over checks
-            prev_a = np.concatenate(([n], counts[:-1]))
-            prev_d = np.concatenate(([n], reached[:-1]))
-            with np.errstate(invalid="ignore", divide="ignore"):
-                checks = np.where(prev_d > 0, prev_a * reached / np.where(prev_d > 0, prev_d, 1.0), 0.0)
+        # checks at position i: rounds that accepted i - 1 drafts and proposed an i-th (with D_i estimated as
+        # A_(i-1) D_i / D_(i-1), when lengths do not depend on acceptance)
+        prev_a = np.concatenate(([n], counts[:-1]))
+        prev_d = np.concatenate(([n], reached[:-1]))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            checks = np.where(prev_d > 0, prev_a * reached / np.where(prev_d > 0, prev_d, 1.0), 0.0)
+        if drafted is not None:
             pooled = float(counts.sum() / checks.sum()) if checks.sum() > 0 else 0.0
-    elif draft_tokens_per_position is not None:
-        raise ValueError("draft_tokens_per_position needs accepted_per_position as well")
-    length = 1.0 + a / n
-    rate = a / d
+        lo, hi = wilson_interval(np.minimum(counts, checks), np.maximum(checks, 1e-300), conf)
+        cond_interval = (np.where(checks > 0, lo, np.nan), np.where(checks > 0, hi, np.nan))
+        same_length = drafted is not None or (fixed and counts.size == int(round(m)))
+        last = int(np.flatnonzero(checks > 0).max())
+        if same_length and last > 0 and (cond_interval[1][last] < cond_interval[0][0]
+                                         or cond_interval[1][0] < cond_interval[0][last]):
+            drift = "falls" if conditional[last] < conditional[0] else "rises"
+            warnings.append(f"acceptance {drift} with draft position: {conditional[0]:.3f} at position 1, "
+                            f"{conditional[last]:.3f} at position {last + 1} ({conf:.0%} Wilson intervals do not "
+                            f"overlap); the single-alpha model {'overstates' if drift == 'falls' else 'understates'} "
+                            f"long drafts")
+        if fixed and counts.size == int(round(m)):
+            trials = a + (n - counts[-1])  # accepted drafts + rounds that stopped before k (one rejection each)
+            lo, hi = wilson_interval(a, trials, conf)
+            mle = (float(a / trials), float(lo), float(hi))
     if pooled is not None:
         alpha, method = pooled, "per-position counts"
+        lo, hi = wilson_interval(a, max(float(checks.sum()), a), conf)
+        interval = (float(lo), float(hi))
     else:
-        alpha = float(alpha_for_expected_tokens(min(1.0 + rate * m, m + 1.0), m))
+        alpha = float(alpha_for_expected_tokens(min(length, m + 1.0), m))
         method = "fixed draft length" if fixed else "mean draft length"
-    return EngineReading(n, d, a, k, length, length - 1.0, rate, alpha, per_position, conditional, m, bool(fixed),
-                         method)
+        interval = moment_alpha_interval(min(length, m + 1.0), m, n, conf)
+    return EngineReading(
+        n, d, a, k_out, length, length - 1.0, rate, alpha, per_position, conditional, m, bool(fixed), method,
+        alpha_interval=interval, confidence=conf, alpha_mle=mle,
+        accepted_per_position=None if counts is None else tuple(float(c) for c in counts),
+        conditional_interval=cond_interval, drift=drift, warnings=tuple(warnings))
 
 
 def read_accepted_counts(accepted_counts, k):

@@ -130,6 +130,37 @@ def test_counters_file_json_and_prometheus(tmp_path):
     assert json.loads(out2)["alpha"] == data["alpha"]
 
 
+def test_counters_before_and_digits(tmp_path):
+    """--counters-before opens the window between two saved /metrics pages (also from a --from file, relative to
+    it); --digits sets the JSON's significant digits; a path with a space works."""
+    def page(drafts, tokens, accepted):
+        return (f'vllm:spec_decode_num_drafts_total{{engine="0"}} {drafts}\n'
+                f'vllm:spec_decode_num_draft_tokens_total{{engine="0"}} {tokens}\n'
+                f'vllm:spec_decode_num_accepted_tokens_total{{engine="0"}} {accepted}\n')
+    (tmp_path / "before page.txt").write_text(page(1000, 4000, 2000))
+    (tmp_path / "after.txt").write_text(page(3000, 12000, 6600))
+    rc, out, err = cli("decide", "--t0", "12ms", "--t-draft-step", "1.1ms", "--t-verify", "14ms",
+                       "--counters", str(tmp_path / "after.txt"), "--counters-before", str(tmp_path / "before page.txt"),
+                       "--json", "--digits", "5")
+    assert rc == 0, err
+    data = json.loads(out)
+    assert data["counters"]["num_drafts"] == 2000 and data["expected_tokens"] == pytest.approx(3.3, rel=1e-5)
+    assert data["alpha"] == float(f"{data['alpha']:.5g}")
+    (tmp_path / "m.toml").write_text('t0 = "12ms"\nt_draft_step = "1.1ms"\nt_verify = "14ms"\n'
+                                     'counters = "after.txt"\ncounters_before = "before page.txt"\n')
+    rc, out2, err = cli("decide", "--from", str(tmp_path / "m.toml"), "--json", cwd=ROOT / "specdec")
+    assert rc == 0, err
+    assert json.loads(out2)["counters"]["num_drafts"] == 2000
+    rc, _, err = cli("decide", *EXAMPLE, "--json", "--digits", "0")
+    assert rc == 2 and "--digits must be a whole number in [1, 17]; got 0" in err
+    rc, out, err = cli("decide", "--t0", "12ms", "--t-draft-step", "1.1ms", "--t-verify", "14ms",
+                       "--counters", str(tmp_path / "before page.txt"), "--counters-before", str(tmp_path / "after.txt"))
+    assert rc == 2 and out == ""
+    assert "--counters-before: vllm:spec_decode_num_drafts decreased between the snapshots" in " ".join(err.split())
+    rc, _, err = cli("decide", *EXAMPLE, "--counters-before", str(tmp_path / "after.txt"))
+    assert rc == 2 and "--counters-before needs --counters" in err
+
+
 def test_from_toml_and_json_and_flags_override(tmp_path):
     """--from reads the same fields (TOML and JSON); flags override; a counters path is relative to the file."""
     (tmp_path / "counters.json").write_text(json.dumps({"num_drafts": 1000, "num_draft_tokens": 4000,
@@ -265,3 +296,29 @@ def test_import_and_command_do_not_load_matplotlib_or_sympy():
             "print(sorted(m for m in sys.modules if m.split('.')[0] in " + repr(HEAVY) + "))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+# ---------------------------------------------------------------- to_argv and format_command
+
+
+def test_to_argv_round_trips_through_the_command():
+    """The flags written by to_argv, run as a command, give the call's figures (JSON at 12 digits)."""
+    from specdec.cli import format_command, to_argv
+
+    values = dict(t0="20ms", t_draft_step="0.8ms", t_verify={3: "23ms", 5: "25ms"}, t_overhead="0.4ms", k=3,
+                  mean_acceptance_length=2.6, draft_acceptance_rate=0.53)
+    argv = ["decide", *to_argv(**values), "--json"]
+    rc, out, err = cli(*argv)
+    assert rc == 0, err
+    api = decide(**values)
+    data = json.loads(out)
+    assert data["speedup"] == pytest.approx(api.speedup, rel=1e-11) and data["warnings"] == list(api.warnings)
+    text = format_command(argv, width=40)
+    assert all(len(line) <= 40 for line in text.splitlines()) and text.count("\\\n") == len(text.splitlines()) - 1
+    assert "--t-verify 3:23ms" in text and "--t-verify 5:25ms" in text
+    with pytest.raises(TypeError, match="unknown field 'speed'"):
+        to_argv(speed=3)
+    with pytest.raises(TypeError, match="t0 must be a time with its unit"):
+        to_argv(t0=12.0)
+    with pytest.raises(ValueError, match="width must be a whole number >= 20"):
+        format_command(argv, width=5)

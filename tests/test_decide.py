@@ -18,7 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import specdec as sd
-from specdec.decision import Counters, Decision, decide, parse_time, read_counters, read_fields
+from specdec.decision import Decision, decide, parse_time, read_fields
+from specdec.estimation import EngineReading, read_engine_counters
 
 EXAMPLE = dict(t0="12ms", t_draft_step="1.1ms", t_verify="14ms", k=4, mean_acceptance_length=3.1)
 
@@ -201,16 +202,16 @@ def test_per_position_counts_give_the_mle_of_the_per_round_log():
 
 def test_vllm_metric_names_with_and_without_total_and_other_keys_ignored():
     """vLLM's Prometheus names give the same counters; unrelated vllm: metrics are ignored."""
-    plain = read_counters({"num_drafts": 1000, "num_draft_tokens": 4000, "num_accepted_tokens": 2100})
-    named = read_counters({"vllm:spec_decode_num_drafts": 1000, "vllm:spec_decode_num_draft_tokens_total": 4000,
+    plain = read_engine_counters({"num_drafts": 1000, "num_draft_tokens": 4000, "num_accepted_tokens": 2100})
+    named = read_engine_counters({"vllm:spec_decode_num_drafts": 1000, "vllm:spec_decode_num_draft_tokens_total": 4000,
                            "vllm:spec_decode_num_accepted_tokens": 2100, "vllm:num_requests_running": 3,
                            "vllm:spec_decode_num_accepted_tokens_per_pos": {"0": 800, "1": 600, "2": 450, "3": 250}})
     assert (named.num_drafts, named.num_draft_tokens, named.num_accepted_tokens) == (1000, 4000, 2100)
     assert named.accepted_per_position == (800, 600, 450, 250)
     assert plain.mean_acceptance_length == pytest.approx(3.1, rel=1e-15)
     assert plain.draft_acceptance_rate == pytest.approx(0.525, rel=1e-15)
-    assert plain.tokens_per_draft == 4
-    assert isinstance(plain, Counters)
+    assert plain.mean_draft_length == 4 and plain.k == 4
+    assert isinstance(plain, EngineReading)
 
 
 def test_prometheus_text_sums_engines_and_positions(tmp_path):
@@ -234,7 +235,7 @@ def test_prometheus_text_sums_engines_and_positions(tmp_path):
     ])
     path = tmp_path / "metrics.txt"
     path.write_text(text)
-    c = read_counters(path)
+    c = read_engine_counters(path)
     assert (c.num_drafts, c.num_draft_tokens, c.num_accepted_tokens) == (1000, 3000, 1400)
     assert c.accepted_per_position == (750, 430, 220)
     d = decide(t0="10ms", t_draft_step="1ms", t_verify="11ms", counters=str(path))
@@ -246,18 +247,26 @@ def test_counters_from_json_and_toml_files(tmp_path):
     (tmp_path / "c.json").write_text(json.dumps({"num_drafts": 500, "num_draft_tokens": 2500,
                                                   "num_accepted_tokens": 1000}))
     (tmp_path / "c.toml").write_text("num_drafts = 500\nnum_draft_tokens = 2500\nnum_accepted_tokens = 1000\n")
-    a, b = read_counters(tmp_path / "c.json"), read_counters(str(tmp_path / "c.toml"))
+    a, b = read_engine_counters(tmp_path / "c.json"), read_engine_counters(str(tmp_path / "c.toml"))
     assert (a.num_drafts, a.num_draft_tokens, a.num_accepted_tokens) == (500, 2500, 1000)
     assert (b.num_drafts, b.num_draft_tokens, b.num_accepted_tokens) == (500, 2500, 1000)
     assert read_fields(tmp_path / "c.toml")["num_drafts"] == 500
 
 
 def test_non_integer_tokens_per_draft_works_and_warns():
-    """3390 draft tokens in 1000 drafts at k = 4 (3.39 per draft): alpha from the length 3.1, with a warning."""
+    """3390 draft tokens in 1000 drafts at k = 4 (3.39 per draft): alpha solves the length 3.1 at 3.39 drafts
+    ((1 - a^4.39) / (1 - a) = 3.1, bisection written here), with a warning; the figures at k = 4 use that alpha."""
     d = decide(t0="12ms", t_draft_step="1.1ms", t_verify="14ms", k=4,
                counters={"num_drafts": 1000, "num_draft_tokens": 3390, "num_accepted_tokens": 2100})
-    assert d.expected_tokens == pytest.approx(3.1, abs=1e-12)
+    lo, hi = 0.0, 1.0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if (1 - mid**4.39) / (1 - mid) < 3.1 else (lo, mid)
+    assert d.alpha == pytest.approx(0.5 * (lo + hi), abs=1e-12)
+    assert d.expected_tokens == pytest.approx(el_poly(d.alpha, 4), rel=1e-13) and d.expected_tokens > 3.1
     assert any("3.39 draft tokens per draft, fewer than k = 4" in w for w in d.warnings)
+    assert "mean draft length" in d.alpha_estimator
+    assert d.counters.mean_draft_length == pytest.approx(3.39, rel=1e-15)
 
 
 def test_zero_and_full_acceptance_use_wilson_intervals():
@@ -482,15 +491,16 @@ def test_each_error_names_the_parameter(changes, exc, fragment):
 @pytest.mark.parametrize("counters, k, exc, fragment", [
     ((1000, 4000, 4100), 4, ValueError, "num_accepted_tokens must be <= num_draft_tokens = 4000 (a draft token is accepted at most once); got 4100"),
     ((1000, 4200, 2100), 4, ValueError, "4.2 draft tokens per draft is more than k = 4"),
-    ((0, 4000, 2100), 4, ValueError, "num_drafts must be > 0"),
-    ((1000, 0, 0), 4, ValueError, "num_draft_tokens must be > 0"),
-    ((1000, -4000, 2100), 4, ValueError, "num_draft_tokens must be a count >= 0"),
+    ((0, 4000, 2100), 4, ValueError, "num_drafts must be a finite number > 0 (rounds); got 0"),
+    ((1000, 0, 0), 4, ValueError, "num_draft_tokens must be a finite number > 0 (tokens)"),
+    ((1000, -4000, 2100), 4, ValueError, "num_draft_tokens must be a finite number >= 0 (count); got -4000"),
     ((1000, 4000, 2100, [900, 700, 500]), 4, ValueError, "accepted_per_position has 3 entries but k = 4"),
     ((1000, 4000, 2100, []), 4, ValueError, "one count per draft position"),
     ((1000, 4000, 2100, "900"), 4, TypeError, "accepted_per_position must be a list of counts"),
     ((1000, 4000), 4, ValueError, "counters as a sequence must be"),
-    (("1000", 4000, 2100), 4, TypeError, "num_drafts must be a number"),
-    ({"num_drafts": 1000, "num_draft_tokens": 4000}, 4, ValueError, "counters lacks num_accepted_tokens"),
+    (("1000", 4000, 2100), 4, TypeError, "num_drafts must be a real number"),
+    ({"num_drafts": 1000, "num_draft_tokens": 4000}, 4, ValueError,
+     "counters: missing the counter(s) num_accepted_tokens (vllm:spec_decode_num_accepted_tokens)"),
     ({"num_drafts": 1000, "num_draft_tokens": 4000, "num_accepted_tokens": 2100, "drafts": 3}, 4, ValueError,
      "counters has an unknown field 'drafts'"),
     ({"num_drafts": 1000, "vllm:spec_decode_num_drafts": 999, "num_draft_tokens": 4000, "num_accepted_tokens": 2100},
@@ -498,7 +508,7 @@ def test_each_error_names_the_parameter(changes, exc, fragment):
     ({"num_drafts": 1000, "num_draft_tokens": 4000, "num_accepted_tokens": 2100,
       "accepted_per_position": {"0": 900, "2": 500}}, 4, ValueError, "without gaps"),
     ((1000, 3390, 2100), None, ValueError, "k is required"),
-    (12, 4, TypeError, "counters must be a mapping, a sequence, a file path or Counters"),
+    (12, 4, TypeError, "counters must be a dict of counters, the /metrics text, a file path, a sequence"),
 ])
 def test_each_counter_error(counters, k, exc, fragment):
     """Impossible counters raise naming the counter and the allowed range."""
@@ -510,16 +520,16 @@ def test_each_counter_error(counters, k, exc, fragment):
 def test_file_errors(tmp_path):
     """A missing file, invalid JSON, a file with no vLLM counters: errors that name the file."""
     with pytest.raises(ValueError, match="cannot be read"):
-        read_counters(tmp_path / "absent.json")
+        read_engine_counters(tmp_path / "absent.json")
     (tmp_path / "bad.json").write_text("{not json")
     with pytest.raises(ValueError, match="is not valid JSON"):
-        read_counters(tmp_path / "bad.json")
+        read_engine_counters(tmp_path / "bad.json")
     (tmp_path / "bad.toml").write_text("x = = 1")
     with pytest.raises(ValueError, match="is not valid TOML"):
         read_fields(tmp_path / "bad.toml")
     (tmp_path / "other.txt").write_text('vllm:num_requests_running{engine="0"} 4\n')
-    with pytest.raises(ValueError, match="has no vLLM speculative decoding counters"):
-        read_counters(tmp_path / "other.txt")
+    with pytest.raises(ValueError, match="no vLLM speculative decoding counters"):
+        read_engine_counters(tmp_path / "other.txt")
     with pytest.raises(ValueError, match="neither JSON nor TOML"):
         read_fields(tmp_path / "other.txt")
 
@@ -611,3 +621,157 @@ def test_speedup_is_t0_el_over_round(t0, step, verify, over, k, frac):
     assert d.expected_tokens == pytest.approx(length, rel=1e-9)
     assert 1 <= d.best_k <= 16
     assert d.best_speedup >= d.speedup * (1 - 1e-12)
+
+
+# ---------------------------------------------------------------- two snapshots, the band, round-time fits
+
+
+def test_counters_before_opens_the_window():
+    """Two cumulative snapshots: decide reads their difference (500 rounds more, 1,650 accepted more)."""
+    before = {"num_drafts": 1500, "num_draft_tokens": 6000, "num_accepted_tokens": 3000}
+    after = {"num_drafts": 2000, "num_draft_tokens": 8000, "num_accepted_tokens": 4650}
+    d = decide(t0="12ms", t_draft_step="1.1ms", t_verify="14ms", counters=after, counters_before=before)
+    assert d.counters.num_drafts == 500 and d.expected_tokens == pytest.approx(1 + 1650 / 500, abs=1e-12)
+    assert "two snapshots" in d.counters.source
+    reading = read_engine_counters(after, before=before)
+    same = decide(t0="12ms", t_draft_step="1.1ms", t_verify="14ms", counters=reading)
+    assert same.alpha == d.alpha and same.alpha_interval == d.alpha_interval
+    with pytest.raises(ValueError, match="counters_before needs counters"):
+        decide(t0="12ms", t_draft_step="1.1ms", t_verify="14ms", k=4, mean_acceptance_length=3.1,
+               counters_before=before)
+    with pytest.raises(ValueError, match="counters_before applies to raw counters"):
+        decide(t0="12ms", t_draft_step="1.1ms", t_verify="14ms", counters=reading, counters_before=before)
+    with pytest.raises(ValueError, match="counters were read with k = 4 draft positions, but k = 5"):
+        decide(t0="12ms", t_draft_step="1.1ms", t_verify="14ms", k=5, counters=reading)
+
+
+def test_speedup_by_k_carries_the_band_at_the_interval_ends():
+    """With counts, every row has the speedup at both ends of the alpha interval (brute force at those alphas)."""
+    d = decide(t0="12ms", t_draft_step="1ms", t_verify={2: "13ms", 6: "15ms"}, k=4, counters=(3000, 12000, 6600))
+    lo, hi = d.alpha_interval
+    for row in d.speedup_by_k:
+        tv = max(12.0 + 0.5 * row["k"], 12.0)
+        assert row["speedup_low"] == pytest.approx(12 * el_poly(lo, row["k"]) / (row["k"] + tv), rel=1e-12)
+        assert row["speedup_high"] == pytest.approx(12 * el_poly(hi, row["k"]) / (row["k"] + tv), rel=1e-12)
+        assert row["speedup_low"] < row["speedup"] < row["speedup_high"]
+    assert "speedup_low" not in run().speedup_by_k[0]          # no counts, no band
+    assert json.loads(d.to_json())["speedup_by_k"][3]["speedup_high"] == pytest.approx(d.speedup_interval[1],
+                                                                                      rel=1e-11)
+
+
+def test_json_digits():
+    """to_json(digits=4): every float at 4 significant digits; out-of-range digits refused."""
+    d = run(draft_acceptance_rate=0.62)
+    data = json.loads(d.to_json(digits=4))
+    assert data["alpha"] == float(f"{d.alpha:.4g}") and data["speedup"] == 2.022
+    with pytest.raises(ValueError, match="digits must be a whole number in"):
+        d.to_json(digits=0)
+
+
+def test_fit_round_times_is_least_squares_on_tpot_times_length():
+    """Three runs: T(k) = TPOT_on(k) x E[L](k); slope and intercept equal numpy.polyfit's; t_verify subtracts
+    k steps and the overhead."""
+    tpot = {2: "6.61ms", 4: "5.9ms", 6: "6.11ms"}
+    lengths = {2: 2.46, 4: 3.3, 6: 3.71}
+    fit = sd.decision.fit_round_times(tpot, lengths)
+    rounds = [6.61 * 2.46, 5.9 * 3.3, 6.11 * 3.71]
+    slope, intercept = np.polyfit([2, 4, 6], rounds, 1)
+    assert fit.round_time == pytest.approx(tuple(rounds), rel=1e-15)
+    assert (fit.slope, fit.intercept) == (pytest.approx(slope, rel=1e-12), pytest.approx(intercept, rel=1e-12))
+    resid = np.array(rounds) - (intercept + slope * np.array([2, 4, 6]))
+    assert fit.rms_residual == pytest.approx(float(np.sqrt(np.mean(resid**2))), rel=1e-9)
+    tv = fit.t_verify("1.1ms", "0.2ms")
+    assert tv == {k: pytest.approx(t - k * 1.1 - 0.2, rel=1e-14) for k, t in zip((2, 4, 6), rounds)}
+    assert "least squares over" in str(fit)
+    # the best k depends on the line only: any split of the slope gives the same speedups
+    a = decide(t0="12.3ms", t_draft_step="1.1ms", t_verify=fit.t_verify("1.1ms"), k=4, mean_acceptance_length=3.3)
+    b = decide(t0="12.3ms", t_draft_step="0.4ms", t_verify=fit.t_verify("0.4ms"), k=4, mean_acceptance_length=3.3)
+    assert a.best_k == b.best_k
+    assert [r["speedup"] for r in a.speedup_by_k] == pytest.approx([r["speedup"] for r in b.speedup_by_k], rel=1e-12)
+
+
+@pytest.mark.parametrize("tpot, lengths, exc, fragment", [
+    ({4: "5.9ms"}, {4: 3.3}, ValueError, "tpot_on needs runs at two or more different k"),
+    ({2: "6ms", 4: "5.9ms"}, {2: 2.4}, ValueError, "mean_acceptance_length must give the same k as tpot_on"),
+    ({2: "6ms", 4: "-5.9ms"}, {2: 2.4, 4: 3.3}, ValueError, "tpot_on at k = 4 must be a time > 0"),
+    ({2: "6ms", 4: "5.9ms"}, {2: 3.4, 4: 3.3}, ValueError, "mean_acceptance_length at k = 2 must be in [1, k + 1]"),
+    ({2: "6ms", 4: "5.9"}, {2: 2.4, 4: 3.3}, ValueError, "tpot_on at k = 4 needs a unit"),
+    ({2.5: "6ms", 4: "5.9ms"}, {2: 2.4, 4: 3.3}, ValueError, "tpot_on keys (k) must be a whole number >= 1; got 2.5"),
+    ([6.0, 5.9], {2: 2.4, 4: 3.3}, TypeError, "tpot_on must be a mapping"),
+])
+def test_fit_round_times_errors(tpot, lengths, exc, fragment):
+    """Each invalid run description names the parameter and the value."""
+    with pytest.raises(exc) as info:
+        sd.decision.fit_round_times(tpot, lengths)
+    assert fragment in str(info.value)
+
+
+def test_fit_round_times_refuses_a_round_time_passed_as_step():
+    """A 'draft step' longer than a round leaves no verification time: the error says so."""
+    fit = sd.decision.fit_round_times({2: "6.61ms", 4: "5.9ms"}, {2: 2.46, 4: 3.3})
+    with pytest.raises(ValueError, match="leaves no time for verification at k = 4"):
+        fit.t_verify("5ms")
+
+
+# ---------------------------------------------------------------- agreement with the checklist (issue 16, item 5)
+
+
+@pytest.mark.parametrize("name", sorted(sd.checklist.EXAMPLES))
+def test_decide_agrees_with_assess_where_inputs_overlap(name):
+    """The checklist's workloads: decide (alpha given as the E[L] it implies at k, the draft as a whole round)
+    gives assess()'s speedup, and its verdict is 'speculate' exactly when that speedup clears the same 1.3 rule."""
+    w = sd.checklist.EXAMPLES[name]
+    a = sd.checklist.assess(w)
+    d = decide(t0=w.t0, t_draft_round=w.t_draft, t_verify=w.t_verify, t_overhead=w.t_overhead, k=w.k,
+               mean_acceptance_length=el_poly(w.alpha, w.k), time_unit=w.time_unit)
+    assert d.alpha == pytest.approx(w.alpha, abs=1e-12)
+    assert abs(d.speedup - a.speedup) <= 1e-12 * a.speedup
+    assert d.worth_it == a.worth_it_threshold
+    assert (d.verdict == "speculate") == (a.speedup >= a.worth_it_threshold)
+
+
+# ---------------------------------------------------------------- the chapter's figure and explorer
+
+
+def test_decision_figure_draws_the_report():
+    """Two panels; the top one's line is the report's speedup by k, the bottom one's the speedup against alpha."""
+    from specdec.plots.decision import decision_figure
+
+    d = decide(t0="12ms", t_draft_step="1ms", t_verify={2: "13ms", 6: "15ms"}, k=4, counters=(3000, 12000, 6600),
+               tpot_off="12.3ms", tpot_on="6ms")
+    fig = decision_figure(d)
+    top, bottom = fig.axes
+    line = next(ln for ln in top.lines if len(ln.get_xdata()) > 3)
+    ks = list(line.get_xdata())
+    assert ks == list(range(1, len(ks) + 1))
+    assert list(line.get_ydata()) == pytest.approx([r["speedup"] for r in d.speedup_by_k[:len(ks)]], rel=1e-15)
+    curve = bottom.lines[0]
+    a = curve.get_xdata()[100]
+    assert curve.get_ydata()[100] == pytest.approx(sd.speedup(a, 4, 12.0, 4.0, d.t_verify, 0.0), rel=1e-12)
+    with pytest.raises(TypeError, match="decision must be a report"):
+        decision_figure(3)
+    with pytest.raises(ValueError, match="k_show must be a whole number in"):
+        decision_figure(d, k_show=99)
+
+
+def test_decide_explorer_matches_decide_and_snapshots():
+    """The explorer's report is decide's for its starting values; moving a slider re-decides; the stored snapshot
+    (text/html) shows disabled controls and says how to make it live; invalid values show the error."""
+    w = sd.widgets.decide_explorer(t_verify={2: "13.1ms", 4: "14ms", 6: "15.1ms"}, t_overhead="0.9ms")
+    ref = decide(t0="12ms", t_draft_step="1.1ms", t_verify={2: "13.1ms", 4: "14ms", 6: "15.1ms"},
+                 t_overhead="0.9ms", k=4, counters=(12000, 48000, 12000 * 2.3))
+    assert w.decision.alpha == pytest.approx(ref.alpha, rel=1e-14)
+    assert w.decision.alpha_interval == pytest.approx(ref.alpha_interval, rel=1e-14)
+    assert w.decision.speedup == pytest.approx(ref.speedup, rel=1e-14)
+    w.controls["t_verify_4"].value = 60.0
+    assert w.decision.speedup < 1.0 and w.decision.verdict in ("do not speculate", "retune k", "not worth it")
+    bundle = w._repr_mimebundle_()
+    html = (bundle[0] if isinstance(bundle, tuple) else bundle)["text/html"]
+    assert "disabled" in html and "Run this notebook in Jupyter" in html and "verdict" in html
+    assert repr(w).startswith("DecideExplorer(")
+    w.controls["t0"].value = 1.0
+    w.controls["t_verify_2"].value = 1.0
+    w.controls["t_verify_6"].value = 1.0
+    w.controls["t_verify_4"].value = 1.0
+    w.controls["t_draft_step"].value = 10.0
+    assert w.decision is not None  # a slow draft warns, it is not an error

@@ -7,7 +7,10 @@ binomial standard errors).
 
 from __future__ import annotations
 
+import json
 import math
+import pathlib
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -240,7 +243,7 @@ def test_engine_counters_reject_bad_inputs():
         sd.estimation.read_engine_counters(10, 5, 2)
     with pytest.raises(ValueError, match="non-increasing"):
         sd.estimation.read_engine_counters(10, 40, 20, [5, 6, 5, 4])
-    with pytest.raises(ValueError, match="sum to"):
+    with pytest.raises(ValueError, match="sums to 19, not num_accepted_tokens = 20"):
         sd.estimation.read_engine_counters(10, 40, 20, [8, 6, 4, 1])
 
 
@@ -392,3 +395,174 @@ def test_vllm_counter_argument_forms_do_not_mix():
         sd.estimation.read_engine_counters(10)
     with pytest.raises(TypeError, match="source must be"):
         sd.engine_metrics.parse_vllm_metrics(42)
+
+
+# ------------------------------------------- the one counters reader: intervals, MLE, k, strict, forms
+def _wilson_ref(s, n, z=1.959963984540054):
+    """Wilson score interval written out (independent of specdec)."""
+    p = s / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def _el_real(a, m):
+    """E[L] continued to a real draft length m: (1 - a^(m+1)) / (1 - a)."""
+    return (1 - a ** (m + 1)) / (1 - a)
+
+
+def _bisect(f, target, lo=0.0, hi=1.0 - 1e-15):
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if f(mid) < target else (lo, mid)
+    return 0.5 * (lo + hi)
+
+
+def _var_l(a, k):
+    pmf = [a**n * (1 - a) for n in range(k)] + [a**k]
+    mean = sum(n * p for n, p in enumerate(pmf))
+    return sum(n * n * p for n, p in enumerate(pmf)) - mean**2
+
+
+def test_moment_interval_is_the_delta_method_written_out():
+    """Length 2.6 over 5,000 rounds at k = 3: mean +- z sd(L)/sqrt(n), mapped through a bisected inverse."""
+    alpha = _bisect(lambda a: _el_real(a, 3), 2.6)
+    half = 1.959963984540054 * math.sqrt(_var_l(alpha, 3) / 5000)
+    ref = (_bisect(lambda a: _el_real(a, 3), 2.6 - half), _bisect(lambda a: _el_real(a, 3), 2.6 + half))
+    got = sd.estimation.moment_alpha_interval(2.6, 3, 5000)
+    assert got == pytest.approx(ref, abs=1e-12)
+    lo90, hi90 = sd.estimation.moment_alpha_interval(2.6, 3, 5000, confidence=0.9)
+    assert got[0] < lo90 < alpha < hi90 < got[1]
+    # nothing accepted / everything accepted: Wilson of 0 in n, and of n k in n k
+    assert sd.estimation.moment_alpha_interval(1.0, 3, 400) == pytest.approx(_wilson_ref(0, 400), abs=1e-12)
+    assert sd.estimation.moment_alpha_interval(4.0, 3, 400) == pytest.approx(_wilson_ref(1200, 1200), abs=1e-12)
+    with pytest.raises(ValueError, match=r"mean_acceptance_length must be in \[1, k \+ 1\] = \[1, 4.0\]; got 4.5"):
+        sd.estimation.moment_alpha_interval(4.5, 3, 400)
+    with pytest.raises(ValueError, match="n_rounds must be a finite number > 0"):
+        sd.estimation.moment_alpha_interval(2.0, 3, 0)
+    with pytest.raises(ValueError, match="confidence"):
+        sd.estimation.moment_alpha_interval(2.0, 3, 10, confidence=1.0)
+
+
+def test_moment_interval_covers_alpha_in_repeated_simulated_windows():
+    """Monte Carlo: 300 seeded windows of 400 rounds at alpha 0.65, k = 5; the 95% interval covers 0.65 in
+    0.91 .. 0.99 of them (about 3.2 binomial standard deviations of 300 draws around 0.95)."""
+    rng = np.random.default_rng(31)
+    covered = 0
+    for _ in range(300):
+        counts = sd.estimation.simulate_accepted_counts(0.65, 5, 400, rng)
+        r = sd.estimation.read_engine_counters(400, 2000, int(counts.sum()))
+        covered += r.alpha_interval[0] <= 0.65 <= r.alpha_interval[1]
+    assert 0.91 <= covered / 300 <= 0.99
+
+
+def test_mle_and_conditional_intervals_from_per_position_counts():
+    """10,000 rounds of k = 4, 21,000 accepted, [7600, 5700, 4300, 3400]: MLE 21000 / (21000 + 6600) exactly,
+    Wilson intervals written out, conditional rates as ratios of consecutive counts."""
+    r = sd.estimation.read_engine_counters(10_000, 40_000, 21_000, [7_600, 5_700, 4_300, 3_400])
+    assert r.alpha_mle[0] == pytest.approx(21_000 / 27_600, rel=1e-15)
+    assert r.alpha_mle[1:] == pytest.approx(_wilson_ref(21_000, 27_600), abs=1e-12)
+    assert r.alpha == pytest.approx(_bisect(lambda a: _el_real(a, 4), 3.1), abs=1e-12)
+    assert r.alpha_interval[0] < r.alpha < r.alpha_interval[1]
+    assert_allclose(r.conditional, [0.76, 5700 / 7600, 4300 / 5700, 3400 / 4300], rtol=1e-14)
+    lo, hi = r.conditional_interval
+    for i, (s, n) in enumerate([(7600, 10_000), (5700, 7600), (4300, 5700), (3400, 4300)]):
+        assert (lo[i], hi[i]) == pytest.approx(_wilson_ref(s, n), abs=1e-12)
+    # 0.760 [0.752, 0.768] at position 1 and 0.791 [0.778, 0.802] at position 4: the intervals do not overlap
+    assert r.drift == "rises" and len(r.warnings) == 1 and "0.760 at position 1, 0.791 at position 4" in r.warnings[0]
+    flat = sd.estimation.read_engine_counters(10_000, 40_000, 20_850, [7_600, 5_700, 4_300, 3_250])
+    assert flat.drift is None
+    assert r.accepted_per_position == (7600.0, 5700.0, 4300.0, 3400.0)
+
+
+def test_drift_is_found_when_the_first_and_last_rates_differ():
+    """Conditional rates 0.9, 0.69, 0.56, 0.43 over 4,000 rounds: 'falls', with a warning carrying them."""
+    r = sd.estimation.read_engine_counters(4000, 16000, 8100, [3600, 2500, 1400, 600])
+    assert r.drift == "falls"
+    assert any("acceptance falls with draft position: 0.900 at position 1, 0.429 at position 4" in w for w in r.warnings)
+    rising = sd.estimation.read_engine_counters(4000, 16000, 7000, [2000, 1800, 1700, 1500])
+    assert rising.drift == "rises" and "understates long drafts" in rising.warnings[0]
+
+
+def test_k_is_checked_against_the_counters():
+    """k fixes the positions: more draft tokens per round or other positions raise; fewer tokens warn."""
+    with pytest.raises(ValueError, match="4.2 draft tokens per draft is more than k = 4"):
+        sd.estimation.read_engine_counters(1000, 4200, 2000, k=4)
+    with pytest.raises(ValueError, match="accepted_per_position has 3 entries but k = 4"):
+        sd.estimation.read_engine_counters(1000, 3000, 1500, [800, 450, 250], k=4)
+    r = sd.estimation.read_engine_counters(1000, 3390, 2100, k=4)
+    assert r.k == 4 and r.alpha_method == "mean draft length"
+    assert r.alpha == pytest.approx(_bisect(lambda a: _el_real(a, 3.39), 3.1), abs=1e-12)
+    assert "3.39 draft tokens per draft, fewer than k = 4" in r.warnings[0]
+    with pytest.raises(ValueError, match="k must be a whole number >= 1; got 0"):
+        sd.estimation.read_engine_counters(1000, 4000, 2000, k=0)
+
+
+@pytest.mark.parametrize("per_position, fragment", [
+    ([700, 720, 400, 280], "rises from 700 at position 1 to 720 at position 2"),
+    ([1100, 500, 300, 200], "1100 rounds accepted position 1, more than the 1000 rounds counted"),
+    ([800, 600, 400, 200], "sums to 2000, not num_accepted_tokens = 2100"),
+])
+def test_impossible_per_position_counts_raise_or_warn(per_position, fragment):
+    """strict (default): ValueError with the numbers; strict=False: the same sentence as a warning, totals read."""
+    with pytest.raises(ValueError, match=re.escape(fragment)):
+        sd.estimation.read_engine_counters(1000, 4000, 2100, per_position)
+    r = sd.estimation.read_engine_counters(1000, 4000, 2100, per_position, strict=False)
+    assert any(fragment in w for w in r.warnings)
+    assert r.per_position is None and r.alpha_mle is None and r.k == 4
+    assert r.mean_acceptance_length == pytest.approx(3.1, rel=1e-15)
+
+
+def test_every_form_of_the_counters_reads_the_same(tmp_path):
+    """Numbers, a sequence, a dict of plain names, vLLM names, /metrics text, JSON/TOML/text files (also a path
+    with a space): one reading; the source says where the counters came from."""
+    ref = sd.estimation.read_engine_counters(2000, 8000, 4600, [1500, 1200, 1000, 900])
+    plain = {"num_drafts": 2000, "num_draft_tokens": 8000, "num_accepted_tokens": 4600,
+             "accepted_per_position": [1500, 1200, 1000, 900]}
+    counters = vllm_counters(np.repeat([0, 1, 2, 3, 4], [500, 300, 200, 100, 900]), np.full(2000, 4), 4)
+    del counters["vllm:spec_decode_num_draft_tokens_per_pos"]
+    text = prometheus_text(counters)
+    (tmp_path / "c.json").write_text(json.dumps(plain))
+    (tmp_path / "c.toml").write_text("num_drafts = 2000\nnum_draft_tokens = 8000\nnum_accepted_tokens = 4600\n"
+                                     "accepted_per_position = [1500, 1200, 1000, 900]\n")
+    (tmp_path / "metrics page.txt").write_text(text)
+    forms = [((2000, 8000, 4600, [1500, 1200, 1000, 900]), "counters (numbers)"), (plain, "counters (a dict)"),
+             (counters, "counters (a dict)"), (text, "/metrics text"), (tmp_path / "c.json", "file"),
+             (str(tmp_path / "c.toml"), "file"), (str(tmp_path / "metrics page.txt"), "file")]
+    for source, label in forms:
+        r = sd.estimation.read_engine_counters(source)
+        assert r.source.startswith(label), (source, r.source)
+        assert (r.num_drafts, r.num_draft_tokens, r.num_accepted_tokens) == (2000, 8000, 4600)
+        assert r.accepted_per_position == ref.accepted_per_position and r.alpha == ref.alpha
+        assert r.alpha_mle == ref.alpha_mle
+    window = sd.estimation.read_engine_counters(text, before=prometheus_text(counters, scale=0.5))
+    assert window.num_drafts == 1000 and "two snapshots" in window.source
+
+
+@pytest.mark.parametrize("source, exc, match", [
+    ({"num_drafts": 10, "num_draft_tokens": 40, "num_accepted_tokens": 20, "drafts": 3}, ValueError,
+     "counters has an unknown field 'drafts'"),
+    ({"num_drafts": 10, "vllm:spec_decode_num_drafts_total": 11, "num_draft_tokens": 40, "num_accepted_tokens": 20},
+     ValueError, "counters give num_drafts twice with different values"),
+    ({"num_drafts": 10, "num_draft_tokens": 40, "num_accepted_tokens": 20, "accepted_per_position": "8"}, TypeError,
+     "accepted_per_position must be a list of counts"),
+    ({"num_drafts": 10, "num_draft_tokens": 40, "num_accepted_tokens": 20, "accepted_per_position": {"a": 1}},
+     ValueError, "positions must be whole numbers"),
+    ((10, 40), ValueError, r"counters as a sequence must be .*got 2 items"),
+    ((10, 40, np.float64(-2.5)), ValueError, "num_accepted_tokens must be a finite number >= 0 \\(count\\); got -2.5"),
+])
+def test_front_end_errors_name_the_counter(source, exc, match):
+    """Misspelt, duplicated or malformed counters: errors naming the key, with plain numbers."""
+    with pytest.raises(exc, match=match) as info:
+        sd.estimation.read_engine_counters(source)
+    assert "np.float64" not in str(info.value)
+
+
+def test_source_label_and_paths():
+    """A string without whitespace is a file; a sample line has whitespace; the label says which."""
+    label = sd.engine_metrics.source_label
+    assert label("m.txt") == "file m.txt" and label(pathlib.Path("a b.txt")) == "file a b.txt"
+    assert label("vllm:spec_decode_num_drafts_total 3\n") == "/metrics text"
+    assert label({"num_drafts": 1}) == "counters (a dict)"
+    with pytest.raises(ValueError, match="cannot be read"):
+        sd.estimation.read_engine_counters("no-such-file.json")
