@@ -277,9 +277,10 @@ def _student_config(app, config):
     if _edition(config) != "student":
         return
     config.html_copy_source = False
-    options = dict(config.html_theme_options or {})
-    options["use_download_button"] = False
-    config.html_theme_options = options
+    if config.html_theme == "sphinx_book_theme":
+        options = dict(config.html_theme_options or {})
+        options["use_download_button"] = False
+        config.html_theme_options = options
 
 
 def setup(app):

@@ -265,8 +265,9 @@ class Float(Form):
                                    f"e.g. a percentage instead of a fraction or ms instead of s.")
         text = f"{what} is too high." if a > e else f"{what} is too low."
         given = _decimals_given(answer)
-        if self.decimals is not None and given is not None and given < self.decimals:
-            text += f" Give it {self.precision()}."
+        if self.decimals is not None and given is not None and given < self.decimals \
+                and abs(a - e) <= 0.5 * 10.0 ** -given * (1 + 1e-9):
+            text += f" Give it {self.precision()}: you rounded to {given} {_plural('decimal', given)}."
         return Verdict(False, "too-high" if a > e else "too-low", text)
 
     def values(self, expected: Any) -> list[tuple[str, Any, Form]]:
@@ -312,6 +313,10 @@ class Integer(Form):
             return Verdict(False, "wrong-type", f"{what} is {type_name(answer)}; expected {self.noun()}.{extra}")
         if math.isnan(a):
             return Verdict(False, "nan", f"{what} is NaN; check for 0/0 or a missing value.")
+        e_float = float(expected)
+        if math.isfinite(e_float) and not e_float.is_integer():  # comparing with a (non-integer) typical mistake
+            ok = abs(a - e_float) <= 1e-9 * max(1.0, abs(e_float))
+            return CORRECT if ok else Verdict(False, "wrong", f"{what} is not right.")
         if math.isinf(a) or a != math.floor(a):
             return Verdict(False, "not-integer", f"{what} is not a whole number; the answer is {self.noun()}.")
         e = int(round(float(expected)))

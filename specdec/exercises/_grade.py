@@ -55,6 +55,7 @@ class NotebookRun:
     records: list = field(default_factory=list)
     errors: list = field(default_factory=list)
     output_bytes: int = 0
+    kernel_pid: int | None = None
 
     def status_text(self) -> str:
         """ "ran to the end", "was stopped at the time limit", "crashed: ...", ..."""
@@ -185,7 +186,7 @@ def run_notebook(path: pathlib.Path, timeout: float = 300.0, cell_timeout: float
             pass
     return NotebookRun(path, str(status.get("status", "crashed")), str(status.get("detail", "")),
                        round(time.monotonic() - start, 3), records, list(status.get("errors", [])),
-                       int(status.get("output_bytes", 0)))
+                       int(status.get("output_bytes", 0)), status.get("kernel_pid"))
 
 
 def _grade_run(run: NotebookRun, labels: list[str], seed: Any, root: pathlib.Path) -> list[GradeRow]:
@@ -203,15 +204,21 @@ def _grade_run(run: NotebookRun, labels: list[str], seed: Any, root: pathlib.Pat
             detail = "no check call for this exercise"
             if run.status in ("timeout", "crashed", "unreadable"):
                 detail += f" (the notebook {run.status_text()})"
-            rows.append(GradeRow(name, exercise.number, label, seed, "missing", detail))
+            rows.append(GradeRow(name, exercise.number, label, seed if exercise.has_variants else None, "missing",
+                                 detail))
             continue
         used = record.get("seed")
-        chosen = seed if seed is not None else used
+        if not exercise.has_variants:
+            chosen = None  # every student answers the book's version
+        else:
+            chosen = seed if seed is not None else used
         result = recheck(record, seed=chosen)
         detail = "" if result.passed else result.message
-        if seed is not None and used is not None and str(used) != str(seed):
+        if chosen is None:
+            pass
+        elif seed is not None and used is not None and str(used) != str(seed):
             detail = (detail + " " if detail else "") + f"(the notebook used seed {used!r}; graded with {seed!r})"
-        elif seed is not None and used is None and REGISTRY[label].has_variants:
+        elif seed is not None and used is None:
             detail = (detail + " " if detail else "") + f"(the notebook checked the book's version; graded with seed {seed!r})"
         rows.append(GradeRow(name, exercise.number, label, chosen, "pass" if result.passed else "fail", detail))
     return rows

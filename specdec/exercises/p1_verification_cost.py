@@ -45,7 +45,7 @@ register(Exercise(
                                   "t_overhead": grid(rng, 0.2, 1.0, 0.1), "k": int(rng.integers(3, 8))})(
         grid(rng, 4.0, 14.0, 0.2)),
     answer=Seq((Float("T_verify / T0", decimals=2), Flag("whether the ratio is inside the rule of thumb"),
-                Float("the roofline's c_verify, in target steps", decimals=2)), names=("ratio", "inside", "roofline")),
+                Float("c_verify on the roofline, in target steps", decimals=2)), names=("ratio", "inside", "roofline")),
     reference=_answer_1,
     hints=("Divide the verification time by one plain decode step (the overhead is a separate line of the round); "
            "then ask what a pass over k + 1 tokens of one sequence costs when the weights' read dominates.",),

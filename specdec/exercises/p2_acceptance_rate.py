@@ -32,6 +32,7 @@ register(Exercise(
     vary=lambda rng: {"alpha": grid(rng, 0.6, 0.9, 0.05),
                       "ks": tuple(int(k) for k in np.sort(rng.choice(np.arange(1, 11), 4, replace=False)))},
     answer=Seq((Float("tokens per round", decimals=4),) * 4),
+    shows_value=True,  # the chapter computes this table; the exercise is to reproduce it
     reference=lambda p: tuple(float(expected_tokens(p.alpha, k)) for k in p.ks),
     hints=("E[L] = 1 + alpha + ... + alpha**k: the target always adds one token of its own.",),
     mistakes=(
@@ -73,7 +74,7 @@ register(Exercise(
                "(high minus low) of its 95% interval. Answer with the tuple `(alpha, width)`."),
     params={"k": SHORT_LOG_K, "log": tuple(int(c) for c in SHORT_LOG)},
     vary=_vary_log,
-    answer=Seq((Float("an acceptance rate", decimals=3), Float("the interval's high minus low", decimals=2)),
+    answer=Seq((Float("an acceptance rate", decimals=3), Float("the interval high minus low", decimals=2)),
                names=("alpha", "width")),
     reference=_answer_2,
     hints=("Every accepted draft is a success; a round that stopped before k ended with exactly one rejection, "

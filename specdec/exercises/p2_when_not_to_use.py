@@ -71,7 +71,7 @@ register(Exercise(
     params={"alpha": 0.6, "k": 5, "required": 1.1},
     vary=lambda rng: {"alpha": grid(rng, 0.55, 0.9, 0.05), "k": int(rng.integers(3, 8)),
                       "required": pick(rng, (1.05, 1.1, 1.2, 1.3))},
-    answer=Float("a share of the request's time", decimals=2),
+    answer=Float("a share of the request time", decimals=2),
     reference=_max_share,
     hints=("Set 1 / (p + (1 - p) / S) equal to the required speedup and solve for p.",),
     mistakes=(
@@ -136,7 +136,7 @@ register(Exercise(
     params={"prompt": 6000, "output": 60, "alpha": 0.75, "k": 5},
     vary=lambda rng: {"prompt": int(pick(rng, range(2000, 12001, 500))), "output": int(pick(rng, range(30, 301, 10))),
                       "alpha": grid(rng, 0.6, 0.9, 0.05), "k": int(rng.integers(3, 8))},
-    answer=Seq((Float("a share of the request's time", decimals=2), _SPEEDUP), names=("prefill_share", "speedup")),
+    answer=Seq((Float("a share of the request time", decimals=2), _SPEEDUP), names=("prefill_share", "speedup")),
     reference=_answer_4,
     hints=("Compute the prefill share from times, not from token counts: a prompt token is far cheaper than a "
            "decoded one.",),
