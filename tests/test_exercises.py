@@ -41,7 +41,7 @@ import pytest
 import yaml
 
 import specdec as sd
-from specdec.exercises import _core, _sandbox, instructors
+from specdec.exercises import _core, _sandbox, _variants, instructors
 from specdec.exercises._chapters import Chapter
 from specdec.exercises._forms import Flag, Float, Function, Integer, Letter, Seq
 from specdec.exercises._registry import LABEL_RE, REGISTRY, Exercise, Mistake, register
@@ -207,7 +207,7 @@ def test_exercises():
     finally:
         for label in added:
             REGISTRY.pop(label, None)
-        _core._draw.cache_clear()
+        _variants._draw.cache_clear()
 
 
 # ==========================================================================

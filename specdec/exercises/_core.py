@@ -24,8 +24,6 @@ from __future__ import annotations
 import builtins
 import copy
 import difflib
-import functools
-import hashlib
 import html
 import json
 import os
@@ -38,7 +36,9 @@ import numpy as np
 
 from . import _sandbox
 from ._forms import Function, short_repr, type_name
+from ._record import from_jsonable, to_jsonable
 from ._registry import REGISTRY, Exercise, Params, render
+from ._variants import NoVariants, inputs_for, seed_literal
 
 __all__ = ["CheckResult", "ExerciseInfo", "ExerciseList", "Variant", "check", "describe", "get", "labels",
            "list_exercises", "hints", "variant"]
@@ -129,7 +129,8 @@ class CheckResult:
 # --------------------------------------------------------------------------
 # Registry access (what a reader may see: no reference answers)
 # --------------------------------------------------------------------------
-def _exercise(label: str) -> Exercise:
+def lookup(label: str) -> Exercise:
+    """The registry entry of ``label`` (KeyError naming close labels; TypeError for a non-string)."""
     if not isinstance(label, str):
         raise TypeError(f"label must be a string such as 'expected-tokens-1', got {short_repr(label)}")
     exercise = REGISTRY.get(label) or REGISTRY.get(label.strip().lower())
@@ -143,7 +144,7 @@ def _sort_key(exercise: Exercise) -> tuple:
     return (number is None, number or 0, exercise.chapter.title.lower(), exercise.position)
 
 
-def _sorted_exercises() -> list[Exercise]:
+def sorted_exercises() -> list[Exercise]:
     return sorted(REGISTRY.values(), key=_sort_key)
 
 
@@ -164,7 +165,7 @@ def labels() -> list[str]:
 
     Defined in chapter "Expected tokens per round".
     """
-    return [exercise.label for exercise in _sorted_exercises()]
+    return [exercise.label for exercise in sorted_exercises()]
 
 
 @dataclass(frozen=True)
@@ -240,7 +241,7 @@ def get(label: str) -> ExerciseInfo:
 
     Defined in chapter "Expected tokens per round".
     """
-    exercise = _exercise(label)
+    exercise = lookup(label)
     return ExerciseInfo(
         label=exercise.label, number=exercise.number, chapter=exercise.chapter.heading(),
         question=exercise.question, kind=exercise.kind, form=exercise.form().describe(),
@@ -269,7 +270,7 @@ def hints(label: str) -> list[str]:
 
     Defined in chapter "Expected tokens per round".
     """
-    return builtins.list(_exercise(label).hints)
+    return builtins.list(lookup(label).hints)
 
 
 _Row = namedtuple("_Row", ["number", "label", "chapter", "kind", "question"])
@@ -343,86 +344,25 @@ def list_exercises() -> ExerciseList:
 
     Defined in chapter "Expected tokens per round".
     """
-    return ExerciseList(_Row(e.number, e.label, e.chapter.heading(), e.kind, e.question) for e in _sorted_exercises())
+    return ExerciseList(_Row(e.number, e.label, e.chapter.heading(), e.kind, e.question) for e in sorted_exercises())
 
 
 # --------------------------------------------------------------------------
 # Variants
 # --------------------------------------------------------------------------
-def _seed_key(seed: Any) -> tuple[int, ...]:
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer, str)):
-        raise TypeError(f"seed must be a non-negative integer or a string (a student id, say), got {type_name(seed)}")
-    if isinstance(seed, str):
-        if not seed.strip():
-            raise ValueError("seed must not be an empty string")
-        if seed.strip().isdigit():  # "17" and 17 are the same seed (a roster file holds text)
-            return (0, int(seed.strip()))
-        digest = hashlib.sha256(seed.strip().encode("utf-8")).digest()
-        return (1,) + tuple(int.from_bytes(digest[i:i + 4], "big") for i in range(0, 16, 4))
-    if int(seed) < 0:
-        raise ValueError(f"seed must be a non-negative integer or a string, got {int(seed)}")
-    return (0, int(seed))
-
-
-def _finite(value: Any) -> bool:
-    try:
-        if isinstance(value, str):
-            return True
-        if isinstance(value, (tuple, builtins.list)):
-            return all(_finite(v) for v in value)
-        return bool(np.all(np.isfinite(np.asarray(value, dtype=float))))
-    except Exception:
-        return False
-
-
-@functools.lru_cache(maxsize=4096)
-def _draw(label: str, key: tuple[int, ...]) -> Params:
-    exercise = REGISTRY[label]
-    rng = np.random.default_rng([zlib.crc32(label.encode("utf-8")), *key])
-    book = exercise.inputs()
-    for _attempt in range(200):
-        params = book.replace(**exercise.vary(rng))
-        if dict(params) == dict(book):
-            continue
-        try:
-            value = exercise.reference(params)
-        except Exception:
-            continue
-        if _finite(value):
-            return params
-    raise RuntimeError(f"{label}: could not draw valid inputs for this seed (a bug in the exercise's vary())")
-
-
-def _inputs(exercise: Exercise, seed: Any) -> Params:
-    if seed is None:
-        return exercise.inputs()
-    if not exercise.has_variants:
-        raise _NoVariants(exercise.label)
-    key = _seed_key(seed)
-    return _draw(exercise.label, key)
-
-
-class _NoVariants(LookupError):
-    pass
-
-
-def _seed_literal(seed: Any) -> str:
-    return json.dumps(seed.strip()) if isinstance(seed, str) else str(int(seed))
-
-
 def _call_text(exercise: Exercise, seed: Any = None) -> str:
     name = "answer"
     form = exercise.form()
     if isinstance(form, Function):
         name = form.signature.split("(")[0].strip() or "your_function"
-    seed_part = f", seed={_seed_literal(seed)}" if seed is not None else ""
+    seed_part = f", seed={seed_literal(seed)}" if seed is not None else ""
     return f'sd.exercises.check("{exercise.label}", {name}{seed_part})'
 
 
 def check_line(label: str, seed: Any = None) -> tuple[str, str]:
     """``(call, form)`` of an exercise's "Check your answer" line (the Sphinx extension uses it)."""
-    exercise = _exercise(label)
-    params = _inputs(exercise, seed)
+    exercise = lookup(label)
+    params = inputs_for(exercise, seed)
     return _call_text(exercise, seed), exercise.form(params).describe()
 
 
@@ -496,7 +436,7 @@ class Variant:
 
     def markdown(self) -> str:
         """The statement with a heading and its check line, as Markdown."""
-        return (f"**Exercise {self.number}** (variant {_seed_literal(self.seed)})\n\n{self.statement}\n\n"
+        return (f"**Exercise {self.number}** (variant {seed_literal(self.seed)})\n\n{self.statement}\n\n"
                 f"{self.describe()}\n")
 
     def _repr_markdown_(self) -> str:
@@ -547,10 +487,10 @@ def variant(label: str, seed: int | str) -> Variant:
 
     Defined in chapter "Expected tokens per round".
     """
-    exercise = _exercise(label)
+    exercise = lookup(label)
     try:
-        params = _inputs(exercise, seed)
-    except _NoVariants:
+        params = inputs_for(exercise, seed)
+    except NoVariants:
         raise ValueError(f"exercise {exercise.label!r} ({exercise.kind}) has no variants; "
                          f"every reader answers the book's version") from None
     template = exercise.statement or exercise.question
@@ -714,55 +654,6 @@ def _finish(label: str, result: CheckResult) -> CheckResult:
 # --------------------------------------------------------------------------
 # What the grader records (JSON-able answers)
 # --------------------------------------------------------------------------
-class Opaque:
-    """A recorded answer that was not a plain value (a dict, a function, ...): only its type survives."""
-
-    def __init__(self, name: str):
-        self.specdec_type_name = str(name)
-
-    def __repr__(self) -> str:
-        return f"<{self.specdec_type_name}>"
-
-
-_MAX_RECORDED = 100_000
-
-
-def to_jsonable(value: Any, depth: int = 0) -> Any:
-    """A JSON-able copy of a reader's answer (numbers, strings, nested lists); other types by name."""
-    if depth > 8:
-        return {"__type__": "a deeply nested value"}
-    if value is None or isinstance(value, (str, bool)):
-        return value
-    if isinstance(value, np.bool_):
-        return bool(value)
-    if isinstance(value, (int, np.integer)):
-        return int(value)
-    if isinstance(value, (float, np.floating)):
-        return float(value)
-    if isinstance(value, Opaque):
-        return {"__type__": value.specdec_type_name}
-    if isinstance(value, np.ndarray):
-        if value.size > _MAX_RECORDED or value.dtype.kind not in "biuf":
-            return {"__type__": "a large or non-numeric array"}
-        return {"__ndarray__": value.tolist()}
-    if isinstance(value, (tuple, builtins.list)):
-        if len(value) > _MAX_RECORDED:
-            return {"__type__": "a very long sequence"}
-        return [to_jsonable(v, depth + 1) for v in value]
-    return {"__type__": type_name(value)}
-
-
-def from_jsonable(value: Any) -> Any:
-    """Undo :func:`to_jsonable` (arrays become arrays, other types become :class:`Opaque`)."""
-    if isinstance(value, dict):
-        if "__ndarray__" in value:
-            return np.asarray(value["__ndarray__"])
-        return Opaque(value.get("__type__", "an object"))
-    if isinstance(value, builtins.list):
-        return [from_jsonable(v) for v in value]
-    return value
-
-
 def _record(record: dict, result: CheckResult) -> None:
     path = os.environ.get(RECORD_ENV)
     if not path:
@@ -857,8 +748,8 @@ def check(label: str, answer: Any = _MISSING, seed: int | str | None = None, *,
             return _finish(label, CheckResult(label, False, "no answer was given: call check(label, answer).",
                                               _first_hint(exercise), "no-answer"))
         try:
-            params = _inputs(exercise, seed)
-        except _NoVariants:
+            params = inputs_for(exercise, seed)
+        except NoVariants:
             return _finish(label, CheckResult(label, False, f"exercise {exercise.label!r} has no variants: "
                                               "check it without seed=.", "", "no-variants"))
         except (TypeError, ValueError) as exc:
@@ -895,7 +786,7 @@ def recheck(record: dict, seed: Any = _MISSING) -> CheckResult:
     """
     label = str(record.get("label", ""))
     try:
-        exercise = _exercise(label)
+        exercise = lookup(label)
     except (KeyError, TypeError):
         return CheckResult(label, False, "unknown exercise label", "", "unknown-label")
     if seed is _MISSING:

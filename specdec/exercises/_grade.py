@@ -38,7 +38,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._core import RECORD_ENV, _sorted_exercises, recheck
+from ._core import RECORD_ENV, sorted_exercises, recheck
 from ._registry import REGISTRY
 
 __all__ = ["NotebookRun", "GradeRow", "GradeReport", "grade", "select_labels", "read_seeds"]
@@ -78,7 +78,7 @@ class GradeRow:
 
 def select_labels(spec: str | None) -> list[str]:
     """Labels in book order from "1.1,1.2", "expected-tokens-*", "3" (a chapter) or "all"."""
-    ordered = [e.label for e in _sorted_exercises()]
+    ordered = [e.label for e in sorted_exercises()]
     if spec is None or spec.strip().lower() == "all":
         return ordered
     chosen: list[str] = []
@@ -88,7 +88,7 @@ def select_labels(spec: str | None) -> list[str]:
         if item in REGISTRY:
             matches = [item]
         elif item.isdigit():
-            matches = [e.label for e in _sorted_exercises() if e.number.split(".")[0] == item]
+            matches = [e.label for e in sorted_exercises() if e.number.split(".")[0] == item]
         elif any(e.number == item for e in REGISTRY.values()):
             matches = [e.label for e in REGISTRY.values() if e.number == item]
         else:
@@ -305,7 +305,7 @@ def grade(directory: str | os.PathLike, labels: str | list[str] | None = None,
         runs = [run_notebook(p, timeout, cell_timeout, memory_limit) for p in notebooks]
     if labels is None:
         seen = {str(r.get("label")) for run in runs for r in run.records}
-        chosen = [e.label for e in _sorted_exercises() if e.label in seen]
+        chosen = [e.label for e in sorted_exercises() if e.label in seen]
     elif isinstance(labels, str):
         chosen = select_labels(labels)
     else:

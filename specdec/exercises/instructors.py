@@ -19,7 +19,8 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from ._core import _exercise, _inputs, describe, exercise_cases, variant
+from ._core import describe, exercise_cases, lookup, variant
+from ._variants import inputs_for
 from ._forms import Flag, Float, Function, Integer, Letter, Seq
 from ._grade import GradeReport, grade, read_seeds, select_labels
 from ._registry import REGISTRY, Exercise, Mistake, Params, register
@@ -34,7 +35,7 @@ def exercise(label: str) -> Exercise:
 
     Defined in chapter "For instructors".
     """
-    return _exercise(label)
+    return lookup(label)
 
 
 def reference(label: str, seed: int | str | None = None) -> Any:
@@ -44,10 +45,10 @@ def reference(label: str, seed: int | str | None = None) -> Any:
 
     Defined in chapter "For instructors".
     """
-    ex = _exercise(label)
+    ex = lookup(label)
     if ex.kind == "function":
         return ex.reference
-    return ex.reference(_inputs(ex, seed))
+    return ex.reference(inputs_for(ex, seed))
 
 
 def formatted_reference(label: str, seed: int | str | None = None) -> str:
@@ -55,11 +56,11 @@ def formatted_reference(label: str, seed: int | str | None = None) -> str:
 
     Defined in chapter "For instructors".
     """
-    ex = _exercise(label)
+    ex = lookup(label)
     if ex.kind == "function":
         n_cases = len(exercise_cases(ex))
         return f"a function; compared with the reference on {n_cases} cases ({n_cases - ex.n_visible} hidden)"
-    params = _inputs(ex, seed)
+    params = inputs_for(ex, seed)
     return ex.form(params).format(ex.reference(params))
 
 
@@ -68,7 +69,7 @@ def mistakes(label: str) -> list[tuple[str, str]]:
 
     Defined in chapter "For instructors".
     """
-    return [(m.name, m.message) for m in _exercise(label).mistakes]
+    return [(m.name, m.message) for m in lookup(label).mistakes]
 
 
 class AnswerKey(tuple):
@@ -110,7 +111,7 @@ def answer_key(labels: str | list[str] | None = None, seed: int | str | None = N
     for label in chosen:
         ex = REGISTRY[label]
         use = seed if seed is not None and ex.has_variants else None
-        params = _inputs(ex, use)
+        params = inputs_for(ex, use)
         question = variant(label, use).statement if use is not None else ex.question
         rows.append((ex.number, label, question, ex.form(params).describe(), formatted_reference(label, use)))
     return AnswerKey(rows)
