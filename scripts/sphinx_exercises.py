@@ -232,7 +232,8 @@ def _check_consistency(app, env):
 # 4. The answer key
 # --------------------------------------------------------------------------
 class AnswerKeyDirective(SphinxDirective):
-    """``{specdec-answer-key}``: every exercise, its form and its computed reference answer."""
+    """``{specdec-answer-key}``: every exercise, its computed reference answer and its form (the questions are
+    in the chapters; ``instructors.answer_key()`` has them too)."""
 
     has_content = False
     option_spec = {"labels": directives.unchanged, "seed": directives.unchanged}
@@ -247,9 +248,9 @@ class AnswerKeyDirective(SphinxDirective):
         seed = self.options.get("seed")
         key = instructors.answer_key(self.options.get("labels"), seed=int(seed) if seed and seed.isdigit() else seed)
         table = nodes.table(classes=["specdec-answer-key"])
-        group = nodes.tgroup(cols=5)
+        group = nodes.tgroup(cols=4)
         table += group
-        for width in (6, 14, 40, 25, 15):
+        for width in (8, 22, 22, 48):
             group += nodes.colspec(colwidth=width)
 
         def row(cells, literal_columns=()):
@@ -263,11 +264,11 @@ class AnswerKeyDirective(SphinxDirective):
             return out
 
         head = nodes.thead()
-        head += row(["Exercise", "Label", "Question", "Form of the answer", "Answer"])
+        head += row(["Exercise", "Label", "Answer", "Form of the answer"])
         group += head
         body = nodes.tbody()
-        for number, label, question, form, answer in key:
-            body += row([number, label, question, form, answer], literal_columns=(1, 4))
+        for number, label, _question, form, answer in key:
+            body += row([number, label, answer, form], literal_columns=(1, 2))
         group += body
         return [table]
 
