@@ -118,10 +118,12 @@ def chapter_before(path: pathlib.Path, label: str) -> list[dict]:
             if re.search(r":label:[ \t]*" + re.escape(label) + r"\s", source + "\n") and "{exercise" in source:
                 return seen
             headings = re.findall(r"^#{1,3} (.+)$", source, re.M)
-            if headings:
-                section = headings[-1].strip()
+            if headings and source.lstrip().startswith("#"):
+                section = headings[0].strip()
             text, _problems = inline_values.substitute(source, inline_values.stored_results(cell))
             seen.append({"cell": index, "section": section, "where": "prose", "text": text})
+            if headings:
+                section = headings[-1].strip()
         elif cell.get("cell_type") == "code":
             for text in _output_texts(cell):
                 seen.append({"cell": index, "section": section, "where": "output", "text": text})
