@@ -38,7 +38,7 @@ import inline_values  # noqa: E402  (scripts/ is not a package)
 SMALLEST_COUNT = 20
 
 _NUMBER = re.compile(r"(?<![\w.])(?P<num>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?|\.\d+)(?:[eE](?P<exp>[-+]?\d+))?"
-                     r"(?P<pct>\s?%)?(?![\w])")
+                     r"(?P<pct>\s?%)?(?!\.?\d)")
 
 
 def _source(cell) -> str:
