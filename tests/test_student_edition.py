@@ -1,22 +1,30 @@
-"""The student edition contains every exercise and no solution.
+"""Both HTML editions: the check line in every exercise box, and a clean student edition.
 
-The student edition is built by ``bash scripts/build-student.sh`` into
-``_build_student/``. These tests read its HTML twice: as plain HTML (no
-browser) and in headless Chromium through Playwright, and check that
+The full (instructors') edition is built by ``bash scripts/build-book.sh``
+into ``_build/html``, the student edition by ``bash scripts/build-student.sh``
+into ``_build_student/_build/html``. These tests read their HTML (and, for
+the student edition, headless Chromium) and check that
 
-* every chapter page with exercises exists and shows each exercise
-  (sphinx-exercise gives the exercise box the label as its ``id``);
-* no element carries a ``solution`` class and no "Solution to" title remains;
-* no text of a solution (explanation sentences, solution code lines) appears.
+* every exercise box, in both editions, ends with the line that names the
+  exact check call with its label and the form of the answer, as the registry
+  states it (``sd.exercises.describe(label)``);
+* the student edition has every exercise and no solution (no solution element
+  or title, no sentence or code line of a solution, in any file of the build);
+* it has no instructors' material: no instructors' page, no answer key, no
+  documentation of ``specdec.exercises.instructors``, no mention of
+  ``reference()``, of solutions that are not there, or of the instructors'
+  page; no copies of the notebooks (``_sources``) and no download button;
+* each edition drops the other's ``*-edition-only`` blocks;
+* the full edition has the instructors' page with an answer key of every
+  exercise.
 
-The build is *required*: if it is missing, these tests FAIL (they do not
-skip). Build it first, or set ``SPECDEC_BUILD_STUDENT=1`` to have the tests
-run ``bash scripts/build-student.sh`` once. ``SPECDEC_STUDENT_HTML`` may
-point at the HTML folder if it lives elsewhere.
+The builds are *required*: if one is missing these tests FAIL (they do not
+skip). Build them first, or set ``SPECDEC_BUILD_STUDENT=1`` /
+``SPECDEC_BUILD_BOOK=1`` to have the tests run the scripts once.
+``SPECDEC_STUDENT_HTML`` / ``SPECDEC_HTML_DIR`` may point elsewhere.
 
-The helpers that remove solutions (``specdec.exercises._student``) and the
-detectors used here are unit-tested at the bottom on small inputs, so these
-tests can be seen to fail on a page that does contain a solution.
+The Sphinx extension (``scripts/sphinx_exercises.py``) is also tested on
+small projects at the bottom, so these tests can be seen to fail.
 """
 
 from __future__ import annotations
@@ -27,16 +35,33 @@ import os
 import pathlib
 import re
 import subprocess
+import sys
 
 import pytest
 from bs4 import BeautifulSoup
 
-from specdec.exercises import _student
+import specdec as sd
+from specdec.exercises import REGISTRY, instructors
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
-CANDIDATES = (ROOT / "_build_student" / "html", ROOT / "_build_student" / "_build" / "html")
+STUDENT_CANDIDATES = (ROOT / "_build_student" / "_build" / "html", ROOT / "_build_student" / "html")
 SOLUTION_CLASSES = {"solution", "solution-start", "solution-end"}
+
+#: MyST directive opening line with its option lines.
+DIRECTIVE_RE = re.compile(
+    r"^(?P<fence>`{3,}|:{3,})\{(?P<name>[a-z-]+)\}[ \t]*(?P<arg>[^\n]*)\n"
+    r"(?P<opts>(?:[ \t]*:[\w-]+:[^\n]*\n)*)",
+    re.MULTILINE,
+)
+
+#: What a student edition's text must not say (it has no solutions, no instructors' page, no answers API).
+FORBIDDEN_PHRASES = (
+    r"worked solution", r"solution (?:in|below|dropdown)", r"solutions? (?:in a )?(?:collapsed )?dropdown",
+    r"Solution to", r"open (?:it|the solution)", r"reference\(\)", r"specdec\.exercises\.instructors",
+    r"answer key", r"[Ff]or instructors", r"appendix/instructors", r"instructors['’] page",
+)
+
 
 # --------------------------------------------------------------------------
 # What the source notebooks say should (not) be there
@@ -47,7 +72,10 @@ def _source(cell):
 
 
 def _normalise(text):
-    return " ".join(html_lib.unescape(text).split())
+    """One-line text, with Sphinx's typographic quotes turned back into ASCII."""
+    text = html_lib.unescape(text).translate(str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"',
+                                                             "\u201d": '"'}))
+    return " ".join(text.split())
 
 
 def _squash(text):
@@ -55,8 +83,25 @@ def _squash(text):
     return re.sub(r"\s+", "", html_lib.unescape(text))
 
 
+def solution_spans(cells):
+    """``(first, last, label)`` cell index ranges of gated solutions (inclusive)."""
+    spans, start, label = [], None, None
+    for i, cell in enumerate(cells):
+        if cell.get("cell_type") != "markdown":
+            continue
+        for m in DIRECTIVE_RE.finditer(_source(cell) + "\n"):
+            if m["name"] == "solution-start" and start is None:
+                start, label = i, m["arg"].strip()
+            elif m["name"] == "solution-end" and start is not None:
+                spans.append((start, i, label))
+                start = label = None
+    if start is not None:
+        raise ValueError(f"solution-start {label!r} (cell {start}) has no solution-end")
+    return spans
+
+
 def _plain_runs(markdown, min_len=28):
-    """Runs of plain prose (letters, digits, spaces, simple punctuation) likely to survive rendering."""
+    """Runs of plain prose likely to survive rendering."""
     text = re.sub(r"\$\$.*?\$\$|\$[^$]*\$|`[^`]*`|\{[^}]*\}`[^`]*`|\[[^\]]*\]\([^)]*\)", "|", markdown, flags=re.S)
     text = re.sub(r"^(`{3,}|:{3,}).*$|^[ \t]*:[\w-]+:.*$", "|", text, flags=re.M)
     runs = re.findall(r"[A-Za-z][A-Za-z0-9 ,;'()-]+[A-Za-z0-9]", " ".join(text.split()))
@@ -64,7 +109,7 @@ def _plain_runs(markdown, min_len=28):
 
 
 def _chapter_expectations():
-    """{html path relative to the build root: (exercise labels, solution secrets)} for notebooks with exercises."""
+    """{html path: (exercise labels, solution secrets)} for notebooks with exercises."""
     out = {}
     for path in sorted(BOOK.rglob("*.ipynb")):
         if ".ipynb_checkpoints" in path.parts:
@@ -73,7 +118,7 @@ def _chapter_expectations():
         labels = []
         for cell in cells:
             if cell.get("cell_type") == "markdown":
-                for m in _student.DIRECTIVE_RE.finditer(_source(cell) + "\n"):
+                for m in DIRECTIVE_RE.finditer(_source(cell) + "\n"):
                     if m["name"] in ("exercise", "exercise-start"):
                         label = re.search(r":label:[ \t]*(\S+)", m["opts"])
                         if label:
@@ -81,7 +126,7 @@ def _chapter_expectations():
         if not labels:
             continue
         inside = set()
-        for first, last, _label in _student.solution_spans(cells):
+        for first, last, _label in solution_spans(cells):
             inside.update(range(first, last + 1))
         outside_text = _normalise(" ".join(_source(c) for i, c in enumerate(cells) if i not in inside))
         secrets = set()
@@ -94,12 +139,16 @@ def _chapter_expectations():
                 candidates = [line.strip() for line in text.splitlines()
                               if len(line.strip()) >= 12 and not line.strip().startswith("#")]
             secrets.update(c for c in candidates if _normalise(c) not in outside_text)
-        rel = path.relative_to(ROOT).with_suffix(".html").as_posix()
-        out[rel] = (labels, sorted(secrets))
+        # the check call of every box is on the page on purpose (its check line), not a solution's secret
+        shown = {re.search(r"sd\.exercises\.check\([^)]*\)", sd.exercises.describe(label)).group(0)
+                 for label in labels if label in REGISTRY}
+        secrets = {s for s in secrets if s not in shown}
+        out[path.relative_to(ROOT).with_suffix(".html").as_posix()] = (labels, sorted(secrets))
     return out
 
 
 EXPECTED = _chapter_expectations()
+PAGES = sorted(EXPECTED)
 
 
 # --------------------------------------------------------------------------
@@ -127,94 +176,155 @@ def solution_problems(markup, secrets=()):
 def missing_exercises(markup, labels):
     """Labels whose exercise box (an element with class 'exercise' and id=label) is missing."""
     soup = BeautifulSoup(markup, "html.parser")
-    missing = []
+    return [label for label in labels
+            if soup.find(id=label) is None or "exercise" not in set(soup.find(id=label).get("class", []))]
+
+
+def check_line_problems(markup, labels):
+    """Exercise boxes whose check line is missing, doubled or not the registry's."""
+    soup = BeautifulSoup(markup, "html.parser")
+    problems = []
     for label in labels:
-        element = soup.find(id=label)
-        if element is None or "exercise" not in set(element.get("class", [])):
-            missing.append(label)
-    return missing
+        box = soup.find(id=label)
+        if box is None:
+            problems.append(f"{label}: no exercise box")
+            continue
+        lines = box.find_all(class_="specdec-check-line")
+        if len(lines) != 1:
+            problems.append(f"{label}: {len(lines)} check lines")
+            continue
+        text = _normalise(lines[0].get_text(""))
+        if text != sd.exercises.describe(label):
+            problems.append(f"{label}: {text!r} is not {sd.exercises.describe(label)!r}")
+        call = re.search(r"sd\.exercises\.check\([^)]*\)", sd.exercises.describe(label)).group(0)
+        code = lines[0].find("code")
+        if code is None or _normalise(code.get_text("")) != call:
+            problems.append(f"{label}: the check call {call} is not shown as code")
+    return problems
+
+
+def forbidden_mentions(text):
+    return [m.group(0) for pattern in FORBIDDEN_PHRASES for m in re.finditer(pattern, text)]
 
 
 # --------------------------------------------------------------------------
-# Locating (or building) the student edition
+# Locating (or building) the two editions
 # --------------------------------------------------------------------------
+def _find(candidates, env_var, build_var, script):
+    if os.environ.get(build_var) == "1":
+        proc = subprocess.run(["bash", str(ROOT / "scripts" / script)], cwd=ROOT, capture_output=True, text=True)
+        if proc.returncode != 0:
+            pytest.fail(f"bash scripts/{script} failed (exit {proc.returncode}):\n{proc.stderr[-3000:]}")
+    candidates = list(candidates)
+    if os.environ.get(env_var):
+        candidates.insert(0, pathlib.Path(os.environ[env_var]))
+    for folder in candidates:
+        if (folder / "index.html").exists():
+            return folder
+    pytest.fail(f"The edition is missing: none of {', '.join(map(str, candidates))} has an index.html. Build it "
+                f"with `bash scripts/{script}` (or run these tests with {build_var}=1).")
+
+
 @pytest.fixture(scope="session")
 def student_html():
     """The student edition's HTML folder; FAILS (not skips) when it is missing."""
-    if os.environ.get("SPECDEC_BUILD_STUDENT") == "1":
-        script = ROOT / "scripts" / "build-student.sh"
-        if not script.exists():
-            pytest.fail(f"SPECDEC_BUILD_STUDENT=1 but {script.relative_to(ROOT)} does not exist")
-        proc = subprocess.run(["bash", str(script)], cwd=ROOT, capture_output=True, text=True)
-        if proc.returncode != 0:
-            pytest.fail(f"bash scripts/build-student.sh failed (exit {proc.returncode}):\n{proc.stderr[-3000:]}")
-    candidates = list(CANDIDATES)
-    if os.environ.get("SPECDEC_STUDENT_HTML"):
-        candidates.insert(0, pathlib.Path(os.environ["SPECDEC_STUDENT_HTML"]))
-    for folder in candidates:
-        if (folder / "index.html").exists() or any(folder.glob("**/*.html")):
-            return folder
-    pytest.fail(
-        "The student edition is missing: none of "
-        + ", ".join(str(c.relative_to(ROOT)) if c.is_relative_to(ROOT) else str(c) for c in candidates)
-        + " contains HTML. Build it with `bash scripts/build-student.sh` (or run these tests with "
-          "SPECDEC_BUILD_STUDENT=1) before running tests/test_student_edition.py."
-    )
+    return _find(STUDENT_CANDIDATES, "SPECDEC_STUDENT_HTML", "SPECDEC_BUILD_STUDENT", "build-student.sh")
 
 
-def _page(student_html, rel):
-    path = student_html / rel
+@pytest.fixture(scope="session")
+def full_html():
+    """The full edition's HTML folder; FAILS (not skips) when it is missing."""
+    return _find((ROOT / "_build" / "html",), "SPECDEC_HTML_DIR", "SPECDEC_BUILD_BOOK", "build-book.sh")
+
+
+def _page(folder, rel):
+    path = folder / rel
     if not path.exists():
-        pytest.fail(f"the student edition has no page {rel} (built from {rel[:-5]}.ipynb)")
-    return path
+        pytest.fail(f"the edition in {folder} has no page {rel}")
+    return path.read_text(encoding="utf-8")
+
+
+def _html_pages(folder):
+    return [p for p in sorted(folder.rglob("*.html")) if "_static" not in p.parts]
 
 
 def test_book_has_exercises_to_check():
-    """At least one chapter notebook has exercises (otherwise these tests would check nothing)."""
-    assert EXPECTED, "no notebook under book/ has an exercise directive"
+    assert len(EXPECTED) >= 10 and all(labels for labels, _ in EXPECTED.values())
 
 
+# --------------------------------------------------------------------------
+# Both editions: the check line of every exercise box
+# --------------------------------------------------------------------------
+@pytest.mark.parametrize("rel", PAGES)
+def test_full_edition_boxes_show_the_check_line(full_html, rel):
+    """Full edition: each exercise box ends with its check call and the answer's form, from the registry."""
+    labels, _ = EXPECTED[rel]
+    problems = check_line_problems(_page(full_html, rel), labels)
+    assert not problems, f"{rel}: {problems[:5]}"
+
+
+@pytest.mark.parametrize("rel", PAGES)
+def test_student_edition_boxes_show_the_check_line(student_html, rel):
+    """Student edition: the same line in every exercise box."""
+    labels, _ = EXPECTED[rel]
+    problems = check_line_problems(_page(student_html, rel), labels)
+    assert not problems, f"{rel}: {problems[:5]}"
+
+
+# --------------------------------------------------------------------------
+# The student edition: no solutions
+# --------------------------------------------------------------------------
 def test_student_edition_has_no_solution_markup(student_html):
-    """Plain HTML: no page of the student edition has a solution element or 'Solution to' title."""
-    pages = sorted(student_html.rglob("*.html"))
-    assert pages
-    bad = {}
-    for path in pages:
-        if "_static" in path.parts or "_sources" in path.parts:
-            continue
-        problems = solution_problems(path.read_text(encoding="utf-8", errors="replace"))
-        if problems:
-            bad[path.relative_to(student_html).as_posix()] = problems[:5]
+    """No page of the student edition has a solution element or 'Solution to' title."""
+    bad = {p.relative_to(student_html).as_posix(): solution_problems(p.read_text(encoding="utf-8", errors="replace"))[:5]
+           for p in _html_pages(student_html)}
+    bad = {k: v for k, v in bad.items() if v}
     assert not bad, f"solutions found in the student edition: {bad}"
 
 
-@pytest.mark.parametrize("rel", sorted(EXPECTED))
+@pytest.mark.parametrize("rel", PAGES)
 def test_student_chapter_shows_exercises_without_solutions(student_html, rel):
-    """Plain HTML: each chapter shows every exercise and none of its solution text or code."""
+    """Each chapter shows every exercise and none of its solution text or code."""
     labels, secrets = EXPECTED[rel]
-    markup = _page(student_html, rel).read_text(encoding="utf-8")
+    markup = _page(student_html, rel)
     assert not missing_exercises(markup, labels), f"{rel}: exercises missing: {missing_exercises(markup, labels)}"
     problems = solution_problems(markup, secrets)
     assert not problems, f"{rel}: {problems[:5]}"
 
 
-@pytest.mark.parametrize("rel", sorted(EXPECTED), ids=sorted(EXPECTED))
+def test_no_file_of_the_student_edition_contains_a_solution(student_html):
+    """Not the search index, not a copied source: no file of the build holds a solution's code line."""
+    secrets = {s for _labels, secrets in EXPECTED.values() for s in secrets if "(" in s or "=" in s}
+    assert not (student_html / "_sources").exists(), "the student edition ships the notebooks' sources"
+    found = []
+    for path in student_html.rglob("*"):
+        if path.suffix not in (".html", ".js", ".txt", ".ipynb", ".md", ".json") or "_static" in path.parts:
+            continue
+        squashed = _squash(path.read_text(encoding="utf-8", errors="replace"))
+        found += [(path.name, s) for s in secrets if _squash(html_lib.escape(s)) in squashed or _squash(s) in squashed]
+    assert not found, f"solution code in the student edition's files: {found[:5]}"
+
+
+@pytest.mark.parametrize("rel", PAGES, ids=PAGES)
 def test_student_edition_in_browser(student_html, browser, rel):
-    """Chromium: the page's exercises are rendered and no solution element or text is in it."""
+    """Chromium: the page's exercises and check lines are rendered and no solution element or text is in it."""
     labels, secrets = EXPECTED[rel]
     page = browser.new_page()
     try:
-        page.goto(_page(student_html, rel).resolve().as_uri(), wait_until="load")
+        page.goto((student_html / rel).resolve().as_uri(), wait_until="load")
         found = page.evaluate(
             """(labels) => ({
                 solutions: document.querySelectorAll('.solution, .solution-start, .solution-end').length,
                 exercises: labels.filter(l => {
                     const e = document.getElementById(l);
-                    return e !== null && e.classList.contains('exercise');
+                    return e !== null && e.classList.contains('exercise')
+                        && e.querySelector('.specdec-check-line') !== null
+                        && e.querySelector('.specdec-check-line').offsetHeight > 0;
                 }).length,
                 text: (document.querySelector('article') || document.body).innerText,
                 titles: Array.from(document.querySelectorAll('.admonition-title'))
                     .filter(t => t.innerText.trim().startsWith('Solution')).length,
+                downloads: document.querySelectorAll('a[href$=".ipynb"]').length,
             })""",
             labels,
         )
@@ -224,21 +334,63 @@ def test_student_edition_in_browser(student_html, browser, rel):
     if found["solutions"]:
         problems.append(f"{found['solutions']} solution elements")
     if found["exercises"] != len(labels):
-        problems.append(f"{found['exercises']} of {len(labels)} exercises rendered")
+        problems.append(f"{found['exercises']} of {len(labels)} exercises rendered with a visible check line")
     if found["titles"]:
         problems.append("'Solution to' title")
+    if found["downloads"]:
+        problems.append("a link to download the notebook (it holds the solutions)")
     problems += [f"solution text {s!r}" for s in secrets if _squash(s) in _squash(found["text"])]
     assert not problems, f"student edition page {rel}: {problems[:5]}"
 
 
-def test_student_edition_expectations_cover_every_exercise_chapter():
-    """The per-page browser test above has pages to check (it would pass vacuously otherwise)."""
-    assert len(EXPECTED) >= 10
-    assert all(labels for labels, _ in EXPECTED.values())
+# --------------------------------------------------------------------------
+# The student edition: no instructors' material, no mention of it
+# --------------------------------------------------------------------------
+def test_student_edition_has_no_instructors_material(student_html):
+    """No instructors' page, no answer key, no documentation of the instructors' module."""
+    assert not (student_html / "book" / "appendix" / "instructors.html").exists()
+    for path in _html_pages(student_html):
+        markup = path.read_text(encoding="utf-8", errors="replace")
+        soup = BeautifulSoup(markup, "html.parser")
+        assert not soup.find(class_="specdec-answer-key"), f"{path.name} has an answer key"
+        assert not soup.find(id=re.compile(r"^specdec\.exercises\.instructors")), f"{path.name} documents it"
+        assert not soup.find(class_="full-edition-only"), f"{path.name} has a full-edition-only block"
+
+
+def test_student_edition_text_mentions_nothing_it_does_not_have(student_html):
+    """No page mentions solutions, the instructors' page, an answer key or an API that returns answers."""
+    bad = {}
+    for path in _html_pages(student_html):
+        soup = BeautifulSoup(path.read_text(encoding="utf-8", errors="replace"), "html.parser")
+        main = soup.find("main") or soup.find("article") or soup
+        found = forbidden_mentions(main.get_text(" "))
+        if found:
+            bad[path.relative_to(student_html).as_posix()] = sorted(set(found))
+    assert not bad, f"the student edition mentions what it does not contain: {bad}"
+
+
+def test_full_edition_has_the_instructors_page_and_answer_key(full_html):
+    """The full (instructors') edition: the instructors' page with an answer key row for every exercise."""
+    soup = BeautifulSoup(_page(full_html, "book/appendix/instructors.html"), "html.parser")
+    table = soup.find("table", class_="specdec-answer-key")
+    assert table is not None
+    rows = {}
+    for tr in table.find("tbody").find_all("tr"):
+        cells = [_normalise(td.get_text(" ")) for td in tr.find_all("td")]
+        rows[cells[1]] = cells
+    assert list(rows) == sd.exercises.labels()
+    for label, cells in rows.items():
+        assert cells[0] == REGISTRY[label].number
+        assert cells[2] == _normalise(instructors.formatted_reference(label))
+        assert cells[3] == REGISTRY[label].form().describe()
+    assert soup.find(id="specdec.exercises.instructors.reference") is not None
+    for path in _html_pages(full_html):
+        assert not BeautifulSoup(path.read_text(encoding="utf-8", errors="replace"), "html.parser").find(
+            class_="student-edition-only"), f"{path.name} has a student-edition-only block"
 
 
 # --------------------------------------------------------------------------
-# Unit tests of the detectors and of the solution stripper (no build needed)
+# Unit tests of the detectors (no build needed)
 # --------------------------------------------------------------------------
 _FULL_PAGE = """<html><body><article>
 <div class="exercise admonition" id="demo-1"><p>Compute the thing.</p></div>
@@ -249,100 +401,121 @@ _FULL_PAGE = """<html><body><article>
 
 
 def test_detectors_flag_a_page_with_a_solution():
-    """The detectors find the solution box, its title and its text in a full-edition page."""
     secrets = ["The secret explanation of the answer lives here", "answer = sd.break_even_alpha(4, 0.08, 1.15)"]
     problems = solution_problems(_FULL_PAGE, secrets)
-    assert any("solution" in p for p in problems)
-    assert "a 'Solution to' title" in problems
+    assert any("solution" in p for p in problems) and "a 'Solution to' title" in problems
     assert sum(p.startswith("solution text") for p in problems) == 2
-    assert missing_exercises(_FULL_PAGE, ["demo-1"]) == []
-    assert missing_exercises(_FULL_PAGE, ["demo-2"]) == ["demo-2"]
-
-
-def test_detectors_pass_a_clean_page():
-    """A page with the exercise and no solution is clean."""
+    assert missing_exercises(_FULL_PAGE, ["demo-1"]) == [] and missing_exercises(_FULL_PAGE, ["demo-2"]) == ["demo-2"]
     clean = re.sub(r'<div class="solution.*?</div>', "", _FULL_PAGE, flags=re.S)
     assert solution_problems(clean, ["The secret explanation of the answer lives here"]) == []
 
 
+def test_detectors_flag_missing_or_wrong_check_lines():
+    label = "expected-tokens-1"
+    line = sd.exercises.describe(label)
+    call = f'sd.exercises.check("{label}", answer)'
+    good = (f'<div class="exercise" id="{label}"><p class="specdec-check-line">Check your answer: <code>{call}</code>'
+            f'{line.split(call, 1)[1]}</p></div>')
+    assert check_line_problems(good, [label]) == []
+    assert check_line_problems(good.replace("2 decimals", "3 decimals"), [label])
+    assert check_line_problems(f'<div class="exercise" id="{label}"></div>', [label])
+    assert forbidden_mentions("Each exercise also has a worked solution in a collapsed dropdown") and \
+        forbidden_mentions("call sd.exercises.get(label).reference() for the answer")
+    assert not forbidden_mentions("the solution of the cubic is unique")
+
+
+def test_solution_spans_reject_an_unclosed_solution():
+    with pytest.raises(ValueError, match="no solution-end"):
+        solution_spans([{"cell_type": "markdown", "source": "```{solution-start} demo-1\n```\nSecret."}])
+
+
+# --------------------------------------------------------------------------
+# The Sphinx extension on small projects
+# --------------------------------------------------------------------------
 def _md(text):
     return {"cell_type": "markdown", "metadata": {}, "source": text}
 
 
-def _code(text):
-    return {"cell_type": "code", "metadata": {}, "source": text, "outputs": [], "execution_count": None}
+def _code(text, outputs=()):
+    return {"cell_type": "code", "metadata": {}, "source": text, "outputs": list(outputs), "execution_count": None}
 
 
-def test_strip_solutions_removes_gated_spans_and_plain_solutions():
-    """Gated solution cells (start..end inclusive) and {solution} blocks go; exercises stay."""
+def _mini_project(root, edition, hide, label="expected-tokens-1", box_extra=""):
+    """A two-page Sphinx + MyST-NB project with one gated exercise, a solution and edition-only blocks."""
     nb = {"cells": [
-        _md("# Title"),
-        _md("```{exercise-start}\n:label: demo-1\n```\nQuestion one.\n```{exercise-end}\n```"),
-        _md("```{solution-start} demo-1\n:class: dropdown\n```\nSecret."),
-        _code("answer = 42"),
-        _md("```{solution-end}\n```"),
-        _md("```{exercise}\n:label: demo-2\nQuestion two.\n```\n\n```{solution} demo-2\n:class: dropdown\n"
-            "Plain secret.\n```\n\nAfter."),
-        _code("x = 1"),
-    ], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
-    assert _student.solution_spans(nb["cells"]) == [(2, 4, "demo-1")]
-    new, removed = _student.strip_solutions(nb)
-    assert removed == 2
-    sources = [_source(c) for c in new["cells"]]
-    assert len(new["cells"]) == 4 and "answer = 42" not in sources
-    assert "Question one." in sources[1] and "Question two." in sources[2] and "After." in sources[2]
-    assert "Plain secret" not in " ".join(sources) and sources[3] == "x = 1"
-    assert len(nb["cells"]) == 7  # the input is not modified
-
-
-def test_strip_solutions_rejects_unclosed_solution():
-    """A solution-start without solution-end is an error, not a silent leak."""
-    with pytest.raises(ValueError, match="no solution-end"):
-        _student.solution_spans([_md("```{solution-start} demo-1\n```\nSecret.")])
-
-
-def test_strip_tree_in_place_and_refuses_git_tree(tmp_path):
-    """strip_tree rewrites a copy's notebooks; the CLI refuses a git working tree."""
-    nb = {"cells": [_md("```{solution-start} demo-1\n```"), _code("secret = 1"), _md("```{solution-end}\n```"),
-                    _md("Kept.")], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
-    (tmp_path / "ch.ipynb").write_text(json.dumps(nb), encoding="utf-8")
-    assert _student.main([str(tmp_path)]) == 0
-    kept = json.loads((tmp_path / "ch.ipynb").read_text(encoding="utf-8"))["cells"]
-    assert [_source(c) for c in kept] == ["Kept."]
-    assert _student.main([str(ROOT)]) == 2
-
-
-def _mini_project(root, hide):
-    """A two-page Sphinx + MyST-NB project with one gated exercise and solution (not executed)."""
-    nb = {"cells": [
-        _md("# Mini\n\nIntro text."),
-        _md("```{exercise-start}\n:label: mini-1\n```\nCompute QUESTIONTEXT.\n```{exercise-end}\n```"),
-        _md("```{solution-start} mini-1\n:class: dropdown\n```\nSOLUTIONTEXT explains."),
-        dict(_code("answer = 41 + 1  # SOLUTIONCODE\nprint('SOLUTIONOUTPUT', answer)"),
-             outputs=[{"output_type": "stream", "name": "stdout", "text": "SOLUTIONOUTPUT 42\n"}]),
+        _md("# Mini\n\nIntro text.\n\n```{note}\n:class: full-edition-only\nFULLONLY sentence, see [the page](hidden.md) and {doc}`hidden`.\n```\n\n"
+            "```{note}\n:class: student-edition-only\nSTUDENTONLY sentence.\n```\n\nSee [the hidden page](hidden.md)."),
+        _md(f"```{{exercise-start}}\n:label: {label}\n```\nCompute QUESTIONTEXT.{box_extra}\n```{{exercise-end}}\n```"),
+        _md(f"```{{solution-start}} {label}\n:class: dropdown\n```\nSOLUTIONTEXT explains."),
+        _code("answer = 41 + 1  # SOLUTIONCODE\nprint('SOLUTIONOUTPUT', answer)",
+              [{"output_type": "stream", "name": "stdout", "text": "SOLUTIONOUTPUT 42\n"}]),
         _md("```{solution-end}\n```"),
         _md("Trailing TEXTAFTER."),
     ], "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
         "nbformat": 4, "nbformat_minor": 5}
     (root / "mini.ipynb").write_text(json.dumps(nb), encoding="utf-8")
-    (root / "index.md").write_text("# Index\n\n```{toctree}\nmini\n```\n", encoding="utf-8")
+    toctree = "mini\nhidden" if edition == "full" else "mini"
+    (root / "index.md").write_text(f"# Index\n\n```{{toctree}}\n{toctree}\n```\n", encoding="utf-8")
+    (root / "hidden.md").write_text("# Hidden\n\nInstructors only.\n", encoding="utf-8")
+    excluded = ["_build"] + (["hidden.md"] if edition == "student" else [])
     (root / "conf.py").write_text(
-        "extensions = ['myst_nb', 'sphinx_exercise', 'specdec.exercises._sphinx_student']\n"
-        "nb_execution_mode = 'off'\nexclude_patterns = ['_build']\n"
-        f"hide_solutions = {hide!r}\n", encoding="utf-8")
+        f"import sys\nsys.path.insert(0, {str(ROOT / 'scripts')!r})\n"
+        "extensions = ['myst_nb', 'sphinx_exercise', 'sphinx_exercises']\n"
+        f"nb_execution_mode = 'off'\nexclude_patterns = {excluded!r}\n"
+        f"hide_solutions = {hide!r}\nspecdec_edition = {edition!r}\nspecdec_omitted_docs = ['hidden']\n"
+        "specdec_require_all_exercises = False\n"
+        + ("suppress_warnings = ['myst.xref_missing']\n" if edition == "student" else ""), encoding="utf-8")
 
 
-@pytest.mark.parametrize("hide", [True, False])
-def test_sphinx_extension_hides_gated_solutions(tmp_path, hide):
-    """With hide_solutions the extension removes the whole gated solution; without it nothing changes."""
-    _mini_project(tmp_path, hide)
-    proc = subprocess.run(["sphinx-build", "-q", "-b", "html", str(tmp_path), str(tmp_path / "_build")],
-                          capture_output=True, text=True)
+def _build(root, warnings_are_errors=True):
+    args = [sys.executable, "-m", "sphinx", "-q", "-b", "html", str(root), str(root / "_build")]
+    if warnings_are_errors:
+        args.insert(3, "-W")
+    return subprocess.run(args, capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("edition, hide", [("student", True), ("full", False)])
+def test_extension_editions_solutions_and_check_line(tmp_path, edition, hide):
+    """Student: no solution, no full-only block, the omitted page's link is text. Full: the reverse.
+    Both: the registry's check line in the box."""
+    _mini_project(tmp_path, edition, hide)
+    proc = _build(tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
     page = (tmp_path / "_build" / "mini.html").read_text(encoding="utf-8")
-    assert missing_exercises(page, ["mini-1"]) == [] and "QUESTIONTEXT" in page and "TEXTAFTER" in page
+    assert missing_exercises(page, ["expected-tokens-1"]) == [] and "QUESTIONTEXT" in page and "TEXTAFTER" in page
+    assert check_line_problems(page, ["expected-tokens-1"]) == []
     problems = solution_problems(page, ["SOLUTIONTEXT explains", "print('SOLUTIONOUTPUT', answer)"])
-    if hide:
+    if edition == "student":
         assert problems == [] and "SOLUTION" not in page
+        assert "FULLONLY" not in page and "STUDENTONLY" in page
+        assert 'href="hidden.html"' not in page and "the hidden page" in page
     else:
-        assert len(problems) == 4, problems  # the detectors see the solution box, its title, text and code
+        assert len(problems) == 4, problems
+        assert "FULLONLY" in page and "STUDENTONLY" not in page and 'href="hidden.html"' in page
+
+
+def test_extension_rejects_an_unregistered_label(tmp_path):
+    """An exercise box whose label the registry lacks fails the build (-W)."""
+    _mini_project(tmp_path, "full", False, label="zz-unregistered-1")
+    proc = _build(tmp_path)
+    assert proc.returncode != 0 and "not in specdec's exercise registry" in proc.stderr
+
+
+def test_extension_refreshes_a_stored_check_line_and_warns_when_stale(tmp_path):
+    """A box that already has the registry's line (a stored {eval} value) keeps one; a stale one warns."""
+    _mini_project(tmp_path, "full", False, box_extra="\n\n" + sd.exercises.describe("expected-tokens-1"))
+    assert _build(tmp_path).returncode == 0
+    assert check_line_problems((tmp_path / "_build" / "mini.html").read_text(encoding="utf-8"),
+                               ["expected-tokens-1"]) == []
+    stale = tmp_path / "stale"
+    stale.mkdir()
+    _mini_project(stale, "full", False, box_extra="\n\nCheck your answer: an old line.")
+    proc = _build(stale)
+    assert proc.returncode != 0 and "re-execute the notebook" in proc.stderr
+
+
+def test_extension_answer_key_is_refused_in_the_student_edition(tmp_path):
+    _mini_project(tmp_path, "student", True)
+    (tmp_path / "index.md").write_text("# Index\n\n```{specdec-answer-key}\n```\n\n```{toctree}\nmini\n```\n")
+    proc = _build(tmp_path)
+    assert proc.returncode != 0 and "not part of the student edition" in proc.stderr

@@ -1,32 +1,41 @@
 """Self-check exercises: ``sd.exercises.check(label, answer)``.
 
-Every chapter ends with exercises whose labels (``"<chapter-slug>-<n>"``)
-appear in the book. Check an answer with::
+Every chapter ends with exercises. Each exercise box in the book shows its
+label and the form of the answer, in a line such as::
+
+    Check your answer: sd.exercises.check("expected-tokens-1", answer): a float, tokens per round, to 2 decimals.
+
+``sd.exercises.describe(label)`` prints the same line in a notebook. Check an
+answer with::
 
     import specdec as sd
     sd.exercises.check("expected-tokens-1", answer)
 
 The result says "Correct." or what is off (too high, too low, wrong shape,
-wrong type, a typical mistake, ...) with a hint, and never reveals the
-expected answer. ``result.passed`` is what an autograder uses.
-``sd.exercises.list()`` shows every exercise by chapter.
+wrong type, wrong units, a typical mistake, ...) with a hint, and never
+reveals the expected answer. Any answer correct to the stated precision is
+accepted. ``sd.exercises.list()`` shows every exercise, numbered as the book
+numbers them ("6.2" is the second exercise of chapter 6).
 
-Each chapter's exercises live in a submodule of this package named after
-the chapter (``p1_expected_tokens.py``, ...) that calls :func:`register` at
-import time; every submodule whose name does not start with ``_`` is
-imported here. A chapter module that fails to import does not break the
-others: the failure is reported as a warning, recorded in
-``IMPORT_ERRORS`` (the tests require it to be empty), and mentioned by
-:func:`check` for an unknown label.
+If your instructor gave you a variant of an exercise (the same question with
+other inputs), ``sd.exercises.variant(label, seed)`` shows its statement and
+``sd.exercises.check(label, answer, seed=seed)`` checks it.
+
+Each chapter's exercises live in a submodule named after the chapter
+(``p1_expected_tokens.py``, ...), imported here; a chapter module that fails
+to import does not break the others (it is reported as a warning and named
+by :func:`check` for an unknown label).
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 import warnings
 
-from ._core import IMPORT_ERRORS, CheckResult, ExerciseList, check, get, hints, labels, list_exercises
+from ._core import (IMPORT_ERRORS, CheckResult, ExerciseInfo, ExerciseList, Variant, check, describe, get, hints,
+                    labels, list_exercises, variant)
 from ._registry import REGISTRY, Exercise, Mistake, register
 
 # ``list`` shadows the builtin inside this module only; nothing below uses
@@ -34,14 +43,20 @@ from ._registry import REGISTRY, Exercise, Mistake, register
 list = list_exercises  # noqa: A001
 
 __all__ = [
-    "check", "list", "get", "labels", "hints", "CheckResult", "ExerciseList",
-    "Exercise", "Mistake", "register", "REGISTRY", "IMPORT_ERRORS",
+    "check", "describe", "variant", "list", "get", "labels", "hints",
+    "CheckResult", "ExerciseInfo", "ExerciseList", "Variant",
 ]
+
+# Internal names used by the chapter modules, the instructors' module and the tests (not documented for readers).
+_INTERNAL = (REGISTRY, Exercise, Mistake, register, IMPORT_ERRORS)
+
+#: Chapter modules: ``p<part>_<chapter slug>``.
+_CHAPTER_MODULE = re.compile(r"^p\d+_[a-z0-9_]+$")
 
 
 def _import_chapter_modules() -> None:
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):
+        if not _CHAPTER_MODULE.match(info.name):
             continue
         try:
             module = importlib.import_module(f".{info.name}", __name__)

@@ -1,18 +1,20 @@
 """The checker behind ``sd.exercises.check``: compare a reader's answer to the reference.
 
-Nothing in this module knows about speculative decoding. It only knows how
-to compare a reader's answer (a number, an array, a tuple, a function or a
-letter) with an exercise's reference answer, and how to say what is wrong
-*without* ever showing the expected value.
+Nothing in this module knows about speculative decoding. It compares a
+reader's answer (a number, a tuple, an array, a function or a letter) with
+an exercise's reference answer, in the form the exercise declares (type,
+units, precision: see ``_forms``), and says what is wrong *without* ever
+showing the expected value.
 
 Guarantees (each one is tested in ``tests/test_exercises.py``):
 
-* :func:`check` never raises, whatever it is given; a crashing reader
-  function, a wrong type or an unknown label all become a failed
+* :func:`check` never raises, whatever it is given; a crashing or endless
+  reader function, a wrong type or an unknown label all become a failed
   :class:`CheckResult` with a message.
-* On a wrong attempt the message never contains the expected value, nor the
-  expected output of a test case (visible cases show their *inputs* only;
-  hidden cases are only reported as "a hidden case failed").
+* On a wrong attempt the message never contains the expected value (in any
+  rounding, as a percentage or as a fraction), nor the expected output of a
+  test case (visible cases show their *inputs* only; hidden cases are only
+  reported as "a hidden case failed").
 * The displayed text is deterministic (no ids, timestamps or addresses), so
   notebooks that call :func:`check` have reproducible stored outputs.
 """
@@ -23,25 +25,32 @@ import builtins
 import copy
 import difflib
 import html
-import inspect
-import re
-import warnings
+import json
+import os
 import zlib
+from collections import namedtuple
 from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
 
-from ._registry import REGISTRY, Exercise
+from . import _sandbox
+from ._forms import Function, short_repr, type_name
+from ._record import from_jsonable, to_jsonable
+from ._registry import REGISTRY, Exercise, Params, render
+from ._variants import NoVariants, inputs_for, seed_literal
 
-__all__ = ["CheckResult", "ExerciseList", "check", "get", "labels", "list_exercises", "hints"]
+__all__ = ["CheckResult", "ExerciseInfo", "ExerciseList", "Variant", "check", "describe", "get", "labels",
+           "list_exercises", "hints", "variant"]
 
 _MISSING = object()
 
 #: Modules of this package that failed to import: ``{module name: "Type: message"}``.
-#: Filled by ``specdec/exercises/__init__.py``; reported by :func:`check` for
-#: unknown labels and asserted empty by the tests.
 IMPORT_ERRORS: dict[str, str] = {}
+
+#: Environment variable set by the grader (``python -m specdec.exercises grade``): a file to which
+#: every call of :func:`check` appends the label, the seed and the answer, for the grader to re-check.
+RECORD_ENV = "SPECDEC_GRADE_RECORD"
 
 
 # --------------------------------------------------------------------------
@@ -66,9 +75,11 @@ class CheckResult:
     reason : str
         A short machine-readable code for what happened: ``"correct"``,
         ``"mistake:<name>"``, ``"too-high"``, ``"too-low"``, ``"mixed"``,
-        ``"wrong-shape"``, ``"wrong-type"``, ``"nan"``, ``"raised"``,
-        ``"visible-case"``, ``"hidden-case"``, ``"invalid-choice"``,
-        ``"wrong-choice"``, ``"unknown-label"``, ``"no-answer"`` or
+        ``"units"``, ``"not-integer"``, ``"wrong-flag"``, ``"wrong-shape"``,
+        ``"wrong-type"``, ``"nan"``, ``"raised"``, ``"timeout"``,
+        ``"crashed"``, ``"visible-case"``, ``"hidden-case"``,
+        ``"invalid-choice"``, ``"wrong-choice"``, ``"unknown-label"``,
+        ``"no-variants"``, ``"bad-seed"``, ``"no-answer"`` or
         ``"internal-error"``.
 
     Examples
@@ -116,16 +127,35 @@ class CheckResult:
 
 
 # --------------------------------------------------------------------------
-# Registry access
+# Registry access (what a reader may see: no reference answers)
 # --------------------------------------------------------------------------
+def lookup(label: str) -> Exercise:
+    """The registry entry of ``label`` (KeyError naming close labels; TypeError for a non-string)."""
+    if not isinstance(label, str):
+        raise TypeError(f"label must be a string such as 'expected-tokens-1', got {short_repr(label)}")
+    exercise = REGISTRY.get(label) or REGISTRY.get(label.strip().lower())
+    if exercise is None:
+        raise KeyError(_unknown_label_message(label))
+    return exercise
+
+
+def _sort_key(exercise: Exercise) -> tuple:
+    number = exercise.chapter.number
+    return (number is None, number or 0, exercise.chapter.title.lower(), exercise.position)
+
+
+def sorted_exercises() -> list[Exercise]:
+    return sorted(REGISTRY.values(), key=_sort_key)
+
+
 def labels() -> list[str]:
     """Return every registered exercise label, in book order.
 
     Returns
     -------
     list of str
-        Labels sorted by chapter (part, then chapter number) and by exercise
-        number within a chapter.
+        Labels sorted by chapter number (as the book numbers chapters) and by
+        position within a chapter.
 
     Examples
     --------
@@ -133,13 +163,52 @@ def labels() -> list[str]:
     >>> all(isinstance(label, str) for label in sd.exercises.labels())
     True
 
-    Defined in chapter "For instructors" (Appendix).
+    Defined in chapter "Expected tokens per round".
     """
-    return [exercise.label for exercise in _sorted_exercises()]
+    return [exercise.label for exercise in sorted_exercises()]
 
 
-def get(label: str) -> Exercise:
-    """Return the registered :class:`Exercise` with this label.
+@dataclass(frozen=True)
+class ExerciseInfo:
+    """What :func:`get` tells about an exercise: everything except its answer.
+
+    Attributes
+    ----------
+    label, number : str
+        ``"verification-pass-2"`` and ``"6.2"`` (chapter 6, exercise 2).
+    chapter : str
+        The chapter as the book shows it: "Chapter 6. Why a decode step ...".
+    question : str
+        The question in one or two sentences.
+    kind : str
+        ``"numeric"``, ``"function"`` or ``"choice"``.
+    form : str
+        The form of the answer: type, units, precision.
+    hints : tuple of str
+        The hints, gentlest first.
+    choices : dict or None
+        The options of a multiple-choice exercise.
+    has_variants : bool
+        Whether :func:`variant` can make per-student versions of it.
+    """
+
+    label: str
+    number: str
+    chapter: str
+    question: str
+    kind: str
+    form: str
+    hints: tuple
+    choices: dict | None
+    has_variants: bool
+
+    def describe(self, seed: int | str | None = None) -> str:
+        """The "Check your answer" line (see :func:`describe`)."""
+        return describe(self.label, seed)
+
+
+def get(label: str) -> ExerciseInfo:
+    """Return what is known about an exercise: its number, question, answer form and hints.
 
     Parameters
     ----------
@@ -148,8 +217,10 @@ def get(label: str) -> Exercise:
 
     Returns
     -------
-    Exercise
-        The registry entry (question, kind, hints, tolerance, ...).
+    ExerciseInfo
+        The exercise's number as the book shows it, its chapter, question,
+        kind, answer form, hints and options (for a multiple-choice
+        question). The answer itself is not part of it.
 
     Raises
     ------
@@ -161,19 +232,21 @@ def get(label: str) -> Exercise:
     Examples
     --------
     >>> import specdec as sd
+    >>> sd.exercises.get("expected-tokens-1").kind
+    'numeric'
     >>> sd.exercises.get("no-such-exercise-1")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     KeyError: "no exercise is labelled 'no-such-exercise-1'..."
 
-    Defined in chapter "For instructors" (Appendix).
+    Defined in chapter "Expected tokens per round".
     """
-    if not isinstance(label, str):
-        raise TypeError(f"label must be a string such as 'expected-tokens-1', got {_short_repr(label)}")
-    try:
-        return REGISTRY[label]
-    except KeyError:
-        raise KeyError(_unknown_label_message(label)) from None
+    exercise = lookup(label)
+    return ExerciseInfo(
+        label=exercise.label, number=exercise.number, chapter=exercise.chapter.heading(),
+        question=exercise.question, kind=exercise.kind, form=exercise.form().describe(),
+        hints=tuple(exercise.hints), choices=dict(exercise.choices) if exercise.choices else None,
+        has_variants=exercise.has_variants)
 
 
 def hints(label: str) -> list[str]:
@@ -192,39 +265,23 @@ def hints(label: str) -> list[str]:
     Examples
     --------
     >>> import specdec as sd
-    >>> labels = sd.exercises.labels()
-    >>> all(len(sd.exercises.hints(label)) >= 1 for label in labels)
+    >>> all(len(sd.exercises.hints(label)) >= 1 for label in sd.exercises.labels())
     True
 
-    Defined in chapter "For instructors" (Appendix).
+    Defined in chapter "Expected tokens per round".
     """
-    return builtins.list(get(label).hints)
+    return builtins.list(lookup(label).hints)
 
 
-def _natural_key(text: str) -> tuple:
-    """Sort key treating digit runs as numbers and 'Part I/II/III' as numbers."""
-    roman = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8, "IX": 9, "X": 10}
-    text = re.sub(r"\bPart ([IVX]+)\b", lambda m: f"Part {roman.get(m.group(1), 99)}", text)
-    parts = re.split(r"(\d+)", text)
-    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p.lower()) for p in parts if p)
-
-
-def _chapter_rank(exercise: Exercise) -> tuple:
-    # Appendix-like chapters (no "Part") after the parts.
-    has_part = exercise.chapter.strip().lower().startswith("part")
-    return (0 if has_part else 1, _natural_key(exercise.chapter))
-
-
-def _sorted_exercises() -> list[Exercise]:
-    return sorted(REGISTRY.values(), key=lambda e: (_chapter_rank(e), _natural_key(e.label)))
+_Row = namedtuple("_Row", ["number", "label", "chapter", "kind", "question"])
 
 
 class ExerciseList(tuple):
-    """The table returned by :func:`list_exercises` (``sd.exercises.list()``).
+    """The table returned by ``sd.exercises.list()``.
 
-    A tuple of ``(chapter, label, kind, question)`` rows in book order that
-    displays as a table grouped by chapter, as text in a terminal and as HTML
-    in a notebook.
+    A tuple of rows ``(number, label, chapter, kind, question)`` in book order
+    (``number`` is "6.2" for the second exercise of chapter 6), shown as a
+    table grouped by chapter: text in a terminal, HTML in a notebook.
     """
 
     def __repr__(self) -> str:
@@ -232,14 +289,14 @@ class ExerciseList(tuple):
             return "No exercises are registered."
         lines: list[str] = []
         chapter = None
-        for row_chapter, label, kind, question in self:
-            if row_chapter != chapter:
+        for row in self:
+            if row.chapter != chapter:
                 if lines:
                     lines.append("")
-                lines.append(row_chapter)
-                chapter = row_chapter
-            short = question if len(question) <= 72 else question[:69] + "..."
-            lines.append(f"  {label:<24} {kind:<8} {short}")
+                lines.append(row.chapter)
+                chapter = row.chapter
+            short = row.question if len(row.question) <= 64 else row.question[:61] + "..."
+            lines.append(f"  {row.number:<6} {row.label:<24} {row.kind:<8} {short}")
         return "\n".join(lines)
 
     __str__ = __repr__
@@ -248,248 +305,224 @@ class ExerciseList(tuple):
         if not self:
             return "<p>No exercises are registered.</p>"
         out = ['<table class="specdec-exercise-list">',
-               "<thead><tr><th>label</th><th>kind</th><th>question</th></tr></thead><tbody>"]
+               "<thead><tr><th>exercise</th><th>label</th><th>kind</th><th>question</th></tr></thead><tbody>"]
         chapter = None
-        for row_chapter, label, kind, question in self:
-            if row_chapter != chapter:
-                out.append(f'<tr><th colspan="3" style="text-align:left">{html.escape(row_chapter)}</th></tr>')
-                chapter = row_chapter
-            out.append(f"<tr><td><code>{html.escape(label)}</code></td><td>{html.escape(kind)}</td>"
-                       f"<td style=\"text-align:left\">{html.escape(question)}</td></tr>")
+        for row in self:
+            if row.chapter != chapter:
+                out.append(f'<tr><th colspan="4" style="text-align:left">{html.escape(row.chapter)}</th></tr>')
+                chapter = row.chapter
+            out.append(f"<tr><td>{html.escape(row.number)}</td><td><code>{html.escape(row.label)}</code></td>"
+                       f"<td>{html.escape(row.kind)}</td>"
+                       f"<td style=\"text-align:left\">{html.escape(row.question)}</td></tr>")
         out.append("</tbody></table>")
         return "".join(out)
 
     def by_chapter(self) -> dict[str, builtins.list[str]]:
         """Return ``{chapter: [labels]}`` in book order."""
         grouped: dict[str, builtins.list[str]] = {}
-        for row_chapter, label, _kind, _question in self:
-            grouped.setdefault(row_chapter, []).append(label)
+        for row in self:
+            grouped.setdefault(row.chapter, []).append(row.label)
         return grouped
 
 
 def list_exercises() -> ExerciseList:
-    """List every exercise, grouped by chapter in book order.
+    """List every exercise by chapter, numbered as the book numbers them (``sd.exercises.list()``).
 
     Returns
     -------
     ExerciseList
-        A tuple of ``(chapter, label, kind, question)`` rows. It displays as
-        a table (text in a terminal, HTML in a notebook); ``.by_chapter()``
-        gives ``{chapter: [labels]}``.
+        Rows ``(number, label, chapter, kind, question)`` in book order; it
+        displays as a table grouped by chapter ("Chapter 6. ...", exercises
+        6.1, 6.2, ...).
 
     Examples
     --------
     >>> import specdec as sd
     >>> table = sd.exercises.list()
-    >>> len(table) == len(sd.exercises.labels())
-    True
+    >>> table[0].number, table[0].label
+    ('1.1', 'expected-tokens-1')
 
-    Defined in chapter "For instructors" (Appendix).
+    Defined in chapter "Expected tokens per round".
     """
-    return ExerciseList(
-        (e.chapter, e.label, e.kind, " ".join(str(e.question).split())) for e in _sorted_exercises()
-    )
+    return ExerciseList(_Row(e.number, e.label, e.chapter.heading(), e.kind, e.question) for e in sorted_exercises())
 
 
 # --------------------------------------------------------------------------
-# Helpers for messages that never reveal the expected value
+# Variants
 # --------------------------------------------------------------------------
-def _short_repr(value: Any, limit: int = 60) -> str:
-    try:
-        if isinstance(value, np.ndarray):
-            text = np.array2string(value, separator=", ", threshold=8, max_line_width=10_000)
-            text = f"array({text})"
-        else:
-            text = repr(value)
-    except Exception:  # a reader object whose repr raises
-        text = f"<{type(value).__name__} object>"
-    text = re.sub(r" at 0x[0-9a-fA-F]+", "", text)  # no memory addresses in stored outputs
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+def _call_text(exercise: Exercise, seed: Any = None) -> str:
+    name = "answer"
+    form = exercise.form()
+    if isinstance(form, Function):
+        name = form.signature.split("(")[0].strip() or "your_function"
+    seed_part = f", seed={seed_literal(seed)}" if seed is not None else ""
+    return f'sd.exercises.check("{exercise.label}", {name}{seed_part})'
 
 
-def _type_name(value: Any) -> str:
-    if value is None:
-        return "None"
-    if isinstance(value, (bool, np.bool_)):
-        return "a boolean"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, dict):
-        return "a dict"
-    if isinstance(value, (set, frozenset)):
-        return "a set"
-    if callable(value):
-        return "a function"
-    name = type(value).__name__
-    return f"an {name}" if name[:1].lower() in "aeiou" else f"a {name}"
+def check_line(label: str, seed: Any = None) -> tuple[str, str]:
+    """``(call, form)`` of an exercise's "Check your answer" line (the Sphinx extension uses it)."""
+    exercise = lookup(label)
+    params = inputs_for(exercise, seed)
+    return _call_text(exercise, seed), exercise.form(params).describe()
 
 
-def _describe_expected_form(expected: Any) -> str:
-    if isinstance(expected, (tuple, builtins.list)) and not _is_regular(expected):
-        return f"a tuple of {len(expected)} values"
-    arr = np.asarray(expected)
-    if arr.ndim == 0:
-        return "a single number"
-    if arr.ndim == 1:
-        what = "a tuple" if isinstance(expected, tuple) else "an array"
-        return f"{what} of {arr.shape[0]} numbers"
-    return f"an array of shape {arr.shape}"
+def describe(label: str, seed: int | str | None = None) -> str:
+    """The line that tells how to check an exercise and in what form to answer.
+
+    Parameters
+    ----------
+    label : str
+        An exercise label such as ``"expected-tokens-1"``.
+    seed : int or str, optional
+        A variant's seed (see :func:`variant`).
+
+    Returns
+    -------
+    str
+        "Check your answer: sd.exercises.check("expected-tokens-1", answer):
+        a float, tokens per round, to 2 decimals." The same line is printed
+        under every exercise box of the book; the checker accepts any answer
+        correct to the stated precision.
+
+    Raises
+    ------
+    KeyError
+        If no exercise has this label.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> sd.exercises.describe("expected-tokens-1")
+    'Check your answer: sd.exercises.check("expected-tokens-1", answer): a float, tokens per round, to 2 decimals.'
+
+    Defined in chapter "Expected tokens per round".
+    """
+    call, form = check_line(label, seed)
+    return f"Check your answer: {call}: {form}."
 
 
-def _is_regular(value: Any) -> bool:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            arr = np.asarray(value, dtype=float)
-        return arr.dtype.kind == "f"
-    except Exception:
-        return False
-
-
-def _to_float_array(value: Any) -> np.ndarray | None:
-    """Return ``value`` as a float array, or None if it is not numeric."""
-    if value is None or isinstance(value, (str, bytes, dict, set, frozenset, bool, np.bool_)):
-        return None
-    if callable(value) and not isinstance(value, np.ndarray):
-        return None
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            arr = np.asarray(value)
-    except Exception:
-        return None
-    if arr.dtype.kind == "O":
-        try:
-            flat = builtins.list(arr.flat)
-            if any(isinstance(x, (bool, np.bool_, str, bytes)) or x is None for x in flat):
-                return None
-            arr = arr.astype(float)
-        except Exception:
-            return None
-    if arr.dtype.kind not in "iuf":
-        return None
-    return arr.astype(float)
-
-
-# --------------------------------------------------------------------------
-# Numeric comparison
-# --------------------------------------------------------------------------
 @dataclass(frozen=True)
-class _Verdict:
-    ok: bool
-    reason: str
-    text: str
+class Variant:
+    """One student's version of an exercise (see :func:`variant`).
+
+    Attributes
+    ----------
+    label : str
+        The exercise's label.
+    seed : int or str
+        The seed that chose the inputs.
+    number : str
+        The exercise's number in the book ("1.1").
+    params : Params
+        The variant's inputs.
+    statement : str
+        The question with these inputs, as Markdown with math (``$...$``),
+        ready to hand out.
+    """
+
+    label: str
+    seed: Any
+    number: str
+    params: Params
+    statement: str
+
+    def check(self, answer: Any) -> "CheckResult":
+        """Check an answer to this variant: the same as ``sd.exercises.check(label, answer, seed=seed)``."""
+        return check(self.label, answer, seed=self.seed)
+
+    def describe(self) -> str:
+        """The variant's "Check your answer" line."""
+        return describe(self.label, self.seed)
+
+    def markdown(self) -> str:
+        """The statement with a heading and its check line, as Markdown."""
+        return (f"**Exercise {self.number}** (variant {seed_literal(self.seed)})\n\n{self.statement}\n\n"
+                f"{self.describe()}\n")
+
+    def _repr_markdown_(self) -> str:
+        return self.markdown()
+
+    def __str__(self) -> str:
+        return self.markdown()
 
 
-def _compare(answer: Any, expected: Any, rtol: float, atol: float, what: str = "your answer") -> _Verdict:
-    """Compare ``answer`` to ``expected``; the verdict text never contains ``expected``."""
-    # Ragged tuples (e.g. a number and an array): compare component by component.
-    if isinstance(expected, (tuple, builtins.list)) and not _is_regular(expected):
-        if not isinstance(answer, (tuple, builtins.list, np.ndarray)) or isinstance(answer, np.ndarray) and answer.ndim == 0:
-            return _Verdict(False, "wrong-type",
-                            f"{what} is {_type_name(answer)}; expected {_describe_expected_form(expected)}.")
-        if len(answer) != len(expected):
-            return _Verdict(False, "wrong-shape",
-                            f"{what} has {len(answer)} values; expected {len(expected)}.")
-        for i, (a, e) in enumerate(zip(answer, expected)):
-            verdict = _compare(a, e, rtol, atol, what=f"value {i + 1} of {what}")
-            if not verdict.ok:
-                return verdict
-        return _Verdict(True, "correct", "Correct.")
+def variant(label: str, seed: int | str) -> Variant:
+    """A per-student version of an exercise: the same question with other inputs.
 
-    exp = _to_float_array(expected)
-    if exp is None:  # non-numeric reference (should not happen for numeric exercises)
-        try:
-            ok = bool(answer == expected)
-        except Exception:
-            ok = False
-        return _Verdict(ok, "correct" if ok else "wrong", "Correct." if ok else f"{what} is not right.")
+    Parameters
+    ----------
+    label : str
+        An exercise label such as ``"expected-tokens-1"``. The numeric
+        exercises of Parts I and II (and several of Part III) have variants;
+        ``sd.exercises.get(label).has_variants`` says whether one does.
+    seed : int or str
+        Chooses the inputs: a non-negative integer, or a string such as a
+        student id. The same seed always gives the same variant, on any
+        machine.
 
-    if callable(answer) and not isinstance(answer, np.ndarray):
-        return _Verdict(False, "wrong-type",
-                        f"{what} is a function; call it and pass the value it returns "
-                        f"({_describe_expected_form(expected)}).")
-    ans = _to_float_array(answer)
-    if ans is None:
-        extra = " Did you forget a `return` statement?" if answer is None else ""
-        return _Verdict(False, "wrong-type",
-                        f"{what} is {_type_name(answer)}; expected {_describe_expected_form(expected)}.{extra}")
+    Returns
+    -------
+    Variant
+        ``.statement`` (Markdown with math, to hand out), ``.params`` (the
+        inputs), ``.check(answer)`` and ``.describe()``. Students can also
+        check with ``sd.exercises.check(label, answer, seed=seed)``.
 
-    if exp.ndim == 0 and ans.size == 1:
-        ans = ans.reshape(())
-    if ans.shape != exp.shape:
-        if exp.ndim == 0:
-            text = f"{what} has shape {ans.shape}; expected a single number."
-        elif ans.ndim == 0:
-            text = f"{what} is a single number; expected {_describe_expected_form(expected)}."
-        else:
-            text = f"{what} has shape {ans.shape}; expected shape {exp.shape}."
-        return _Verdict(False, "wrong-shape", text)
+    Raises
+    ------
+    KeyError
+        If no exercise has this label.
+    ValueError
+        If the exercise has no variants, or the seed is negative or empty.
+    TypeError
+        If the seed is not an integer or a string.
 
-    with np.errstate(all="ignore"):
-        nan_answer = np.isnan(ans) & ~np.isnan(exp)
-        if nan_answer.any():
-            where = "" if ans.ndim == 0 else f" (at {int(nan_answer.sum())} of {ans.size} positions)"
-            return _Verdict(False, "nan", f"{what} contains NaN{where}; check for 0/0 or a missing value.")
-        close = np.isclose(ans, exp, rtol=rtol, atol=atol, equal_nan=True)
-        if close.all():
-            return _Verdict(True, "correct", "Correct.")
-        high = (~close) & (ans > exp)
-        low = (~close) & (ans < exp)
-    if ans.ndim == 0:
-        if high.any():
-            return _Verdict(False, "too-high", f"{what} is too high.")
-        if low.any():
-            return _Verdict(False, "too-low", f"{what} is too low.")
-        return _Verdict(False, "wrong", f"{what} is not right.")
-    n_wrong = int((~close).sum())
-    first = tuple(int(i) for i in np.argwhere(~close)[0])
-    index = first[0] if len(first) == 1 else first
-    n_high, n_low = int(high.sum()), int(low.sum())
-    if n_high and not n_low:
-        direction, reason = "too high", "too-high"
-    elif n_low and not n_high:
-        direction, reason = "too low", "too-low"
-    else:
-        direction, reason = f"{n_high} too high and {n_low} too low", "mixed"
-    text = (f"{n_wrong} of {ans.size} values in {what} are off ({direction}); "
-            f"the first one is at index {index}.")
-    if n_wrong == 1:
-        text = f"1 of {ans.size} values in {what} is off ({direction}), at index {index}."
-    return _Verdict(False, reason, text)
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> v = sd.exercises.variant("expected-tokens-1", 7)
+    >>> v.params == sd.exercises.variant("expected-tokens-1", 7).params
+    True
+    >>> v.describe()
+    'Check your answer: sd.exercises.check("expected-tokens-1", answer, seed=7): a float, tokens per round, to 2 decimals.'
 
-
-def _matches(answer: Any, value: Any, rtol: float, atol: float) -> bool:
+    Defined in chapter "Expected tokens per round".
+    """
+    exercise = lookup(label)
     try:
-        return _compare(answer, value, rtol, atol).ok
-    except Exception:
-        return False
+        params = inputs_for(exercise, seed)
+    except NoVariants:
+        raise ValueError(f"exercise {exercise.label!r} ({exercise.kind}) has no variants; "
+                         f"every reader answers the book's version") from None
+    template = exercise.statement or exercise.question
+    return Variant(exercise.label, seed, exercise.number, params, render(template, params))
 
 
 # --------------------------------------------------------------------------
-# The three kinds of exercise
+# Checking the three kinds of exercise
 # --------------------------------------------------------------------------
 def _first_hint(exercise: Exercise) -> str:
     hints_ = builtins.list(exercise.hints or ())
     return str(hints_[0]) if hints_ else ""
 
 
-def _check_numeric(exercise: Exercise, answer: Any) -> CheckResult:
-    expected = exercise.reference()
-    verdict = _compare(answer, expected, exercise.rtol, exercise.atol)
+def _check_value(exercise: Exercise, answer: Any, params: Params) -> CheckResult:
+    """Numeric and choice exercises: compare a value with the reference."""
+    form = exercise.form(params)
+    expected = exercise.reference(params)
+    verdict = form.compare(answer, expected)
     if verdict.ok:
         return CheckResult(exercise.label, True, "Correct.", "", "correct")
-    for mistake in exercise.mistakes:
-        try:
-            wrong = mistake.compute()
-        except Exception:
-            continue
-        if _matches(wrong, expected, exercise.rtol, exercise.atol):
-            continue  # a mistake that equals the answer cannot be diagnosed
-        if _matches(answer, wrong, exercise.rtol, exercise.atol):
-            return CheckResult(exercise.label, False, mistake.message, _first_hint(exercise),
-                               f"mistake:{mistake.name}")
+    if verdict.reason not in ("wrong-type", "invalid-choice"):
+        for mistake in exercise.mistakes:
+            try:
+                wrong = mistake.compute(params)
+            except Exception:
+                continue
+            if form.accepts(wrong, expected):
+                continue  # a mistake that equals the answer cannot be diagnosed
+            if form.accepts(answer, wrong):
+                return CheckResult(exercise.label, False, mistake.message, _first_hint(exercise),
+                                   f"mistake:{mistake.name}")
     return CheckResult(exercise.label, False, verdict.text, _first_hint(exercise), verdict.reason)
 
 
@@ -497,7 +530,8 @@ def _case_seed(label: str) -> int:
     return zlib.crc32(label.encode("utf-8"))
 
 
-def _exercise_cases(exercise: Exercise) -> list[tuple]:
+def exercise_cases(exercise: Exercise) -> list[tuple]:
+    """The argument tuples a function exercise is checked on (seeded by the label)."""
     if exercise.cases is None:
         raise ValueError(f"function exercise {exercise.label!r} has no `cases`")
     rng = np.random.default_rng(_case_seed(exercise.label))
@@ -505,84 +539,71 @@ def _exercise_cases(exercise: Exercise) -> list[tuple]:
     return [case if isinstance(case, tuple) else (case,) for case in cases]
 
 
-def _describe_case(reference: Callable, args: tuple) -> str:
+def describe_case(reference: Callable, args: tuple) -> str:
+    """ "(alpha=0.8, k=5)": the inputs of a visible case (never its expected output)."""
+    import inspect
     try:
         names = builtins.list(inspect.signature(reference).parameters)
     except (TypeError, ValueError):
         names = []
     parts = []
     for i, arg in enumerate(args):
-        value = _short_repr(arg, limit=40)
+        value = short_repr(arg, limit=40)
         parts.append(f"{names[i]}={value}" if i < len(names) else value)
     return "(" + ", ".join(parts) + ")"
 
 
-def _call(function: Callable, args: tuple) -> tuple[bool, Any]:
-    """Call the reader's function on a private copy of the arguments."""
+def _trusted_call(function: Callable, args: tuple) -> tuple[bool, Any]:
     try:
-        args = copy.deepcopy(args)
-    except Exception:
-        pass
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            with np.errstate(all="ignore"):
-                return True, function(*args)
-    except Exception as exc:  # the reader's code may raise anything
+        return True, function(*copy.deepcopy(args))
+    except Exception as exc:
         return False, exc
 
 
-def _exception_text(exc: BaseException) -> str:
-    message = " ".join(str(exc).split())
-    message = re.sub(r" at 0x[0-9a-fA-F]+", "", message)
-    if len(message) > 160:
-        message = message[:157] + "..."
-    return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
-
-
-def _check_function(exercise: Exercise, answer: Any) -> CheckResult:
-    label = exercise.label
-    hint = _first_hint(exercise)
-    if not callable(answer):
-        return CheckResult(label, False,
-                           f"expected a function (write `def ...` and pass the function itself, "
-                           f"without calling it); got {_type_name(answer)}.", hint, "wrong-type")
-    cases = _exercise_cases(exercise)
+def _function_verdict(exercise: Exercise, cases: list[tuple], outcomes: list, time_limit: float) -> CheckResult:
+    """Judge a reader's function from its outcomes on the cases (also used by the grader)."""
+    label, hint, form = exercise.label, _first_hint(exercise), exercise.form().returns
     n_visible = max(0, min(int(exercise.n_visible), len(cases)))
     expected = [exercise.reference(*copy.deepcopy(case)) for case in cases]
-    outcomes = [_call(answer, case) for case in cases]
+    complete = len(outcomes) == len(cases) and all(o.status == "ok" for o in outcomes)
 
     # A known wrong implementation? (Its outputs match the reader's on every case.)
-    for mistake in exercise.mistakes:
-        wrong = [_call(mistake.compute, case) for case in cases]
-        if not all(ok for ok, _ in wrong):
-            continue
-        differs = any(not _matches(w, e, exercise.rtol, exercise.atol) for (_, w), e in zip(wrong, expected))
-        if not differs:
-            continue
-        if all(ok and _matches(out, w, exercise.rtol, exercise.atol)
-               for (ok, out), (_, w) in zip(outcomes, wrong)):
-            # Only diagnose when the reader's function is actually wrong somewhere.
-            if any(not _matches(out, e, exercise.rtol, exercise.atol)
-                   for (_, out), e in zip(outcomes, expected)):
+    if complete:
+        for mistake in exercise.mistakes:
+            wrong = [_trusted_call(mistake.compute, case) for case in cases]
+            if not all(ok for ok, _ in wrong):
+                continue
+            if not any(not form.accepts(w, e) for (_, w), e in zip(wrong, expected)):
+                continue
+            if all(form.accepts(o.value, w) for o, (_, w) in zip(outcomes, wrong)) and \
+                    any(not form.accepts(o.value, e) for o, e in zip(outcomes, expected)):
                 return CheckResult(label, False, mistake.message, hint, f"mistake:{mistake.name}")
 
-    for i, ((ok, out), exp, case) in enumerate(zip(outcomes, expected, cases)):
+    for i, (outcome, exp, case) in enumerate(zip(outcomes, expected, cases)):
         visible = i < n_visible
-        where = f"on the example case {_describe_case(exercise.reference, case)}" if visible else "on a hidden case"
-        if not ok:
-            return CheckResult(label, False, f"{where}, your function raised {_exception_text(out)}.",
-                               hint, "raised")
-        verdict = _compare(out, exp, exercise.rtol, exercise.atol, what="your function's result")
+        where = f"on the example case {describe_case(exercise.reference, case)}" if visible else "on a hidden case"
+        if outcome.status == "timeout":
+            background = (" It is still running in the background; restart the kernel to stop it."
+                          if outcome.error else "")
+            return CheckResult(label, False, f"{where}, your function took longer than {time_limit:g} s "
+                               f"and was stopped.{background}", hint, "timeout")
+        if outcome.status == "crashed":
+            return CheckResult(label, False, f"{where}, {outcome.error}.", hint, "crashed")
+        if outcome.status == "raised":
+            return CheckResult(label, False, f"{where}, your function raised {outcome.error}.", hint, "raised")
+        if outcome.status != "ok":
+            return CheckResult(label, False, f"{where}, {outcome.error}.", hint, "wrong-type")
+        verdict = form.compare(outcome.value, exp, what="your function's result")
         if verdict.ok:
             continue
         if visible:
             return CheckResult(label, False, f"{where}, {verdict.text}", hint, "visible-case")
-        if verdict.reason in ("wrong-type", "wrong-shape", "nan"):
-            # Type/shape problems are about the reader's code, not the hidden answer.
+        if verdict.reason in ("wrong-type", "wrong-shape", "nan", "not-integer"):
             return CheckResult(label, False, f"a hidden case failed: {verdict.text}", hint, "hidden-case")
         passed_examples = " (the example cases pass)" if n_visible else ""
         return CheckResult(label, False, f"a hidden case failed{passed_examples}.", hint, "hidden-case")
+    if len(outcomes) < len(cases):  # should not happen: the sandbox reports why a run stopped
+        return CheckResult(label, False, "your function did not run on every case.", hint, "crashed")
 
     n_hidden = len(cases) - n_visible
     detail = f"{len(cases)} cases" + (f" ({n_hidden} hidden)" if n_hidden else "")
@@ -590,39 +611,25 @@ def _check_function(exercise: Exercise, answer: Any) -> CheckResult:
                        "correct")
 
 
-def _check_choice(exercise: Exercise, answer: Any) -> CheckResult:
-    label = exercise.label
-    hint = _first_hint(exercise)
-    letters = sorted(str(key).upper() for key in (exercise.choices or {}))
-    valid = ", ".join(letters)
-    if not isinstance(answer, str):
-        return CheckResult(label, False, f"answer with one letter as a string, one of {valid}; "
-                           f"got {_type_name(answer)}.", hint, "wrong-type")
-    letter = answer.strip().strip("().").strip().upper()
-    if letter not in letters:
-        return CheckResult(label, False, f"{_short_repr(answer, 20)} is not one of the options; "
-                           f"answer with one of {valid}.", hint, "invalid-choice")
-    expected = str(exercise.reference()).strip().upper()
-    if letter == expected:
-        return CheckResult(label, True, "Correct.", "", "correct")
-    for mistake in exercise.mistakes:
-        try:
-            wrong = str(mistake.compute()).strip().upper()
-        except Exception:
-            continue
-        if wrong == letter and wrong != expected:
-            return CheckResult(label, False, mistake.message, hint, f"mistake:{mistake.name}")
-    return CheckResult(label, False, f"{letter} is not the right option.", hint, "wrong-choice")
-
-
-_KINDS = {"numeric": _check_numeric, "function": _check_function, "choice": _check_choice}
+def _check_function(exercise: Exercise, answer: Any, time_limit: float, record: dict | None) -> CheckResult:
+    if not callable(answer):
+        return CheckResult(exercise.label, False,
+                           f"expected a function (write `def ...` and pass the function itself, "
+                           f"without calling it); got {type_name(answer)}.", _first_hint(exercise), "wrong-type")
+    cases = exercise_cases(exercise)
+    outcomes, printed = _sandbox.run_calls(answer, cases, time_limit)
+    if printed:
+        print(printed, end="" if printed.endswith("\n") else "\n")
+    if record is not None:
+        record["outcomes"] = [{"status": o.status, "value": to_jsonable(o.value), "error": o.error} for o in outcomes]
+    return _function_verdict(exercise, cases, outcomes, time_limit)
 
 
 def _unknown_label_message(label: str) -> str:
     close = difflib.get_close_matches(label, builtins.list(REGISTRY), n=5, cutoff=0.6)
     if not close:
         prefix = label.rsplit("-", 1)[0]
-        close = [known for known in sorted(REGISTRY, key=_natural_key) if known.startswith(prefix)][:5]
+        close = [known for known in sorted(REGISTRY) if known.startswith(prefix)][:5]
     text = f"no exercise is labelled {label!r}."
     if close:
         text += " Did you mean " + ", ".join(repr(c) for c in close) + "?"
@@ -644,7 +651,30 @@ def _finish(label: str, result: CheckResult) -> CheckResult:
     return CheckResult(label, bool(result.passed), message, result.hint, result.reason)
 
 
-def check(label: str, answer: Any = _MISSING) -> CheckResult:
+# --------------------------------------------------------------------------
+# What the grader records (JSON-able answers)
+# --------------------------------------------------------------------------
+def _record(record: dict, result: CheckResult) -> None:
+    path = os.environ.get(RECORD_ENV)
+    if not path:
+        return
+    record["passed_in_kernel"] = bool(result.passed)
+    try:
+        line = json.dumps(record)
+    except (TypeError, ValueError):
+        return
+    try:
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(line + "\n")
+    except OSError:
+        pass
+
+
+# --------------------------------------------------------------------------
+# check
+# --------------------------------------------------------------------------
+def check(label: str, answer: Any = _MISSING, seed: int | str | None = None, *,
+          time_limit: float | None = None) -> CheckResult:
     """Check an answer to an exercise without revealing the expected answer.
 
     Parameters
@@ -652,65 +682,124 @@ def check(label: str, answer: Any = _MISSING) -> CheckResult:
     label : str
         The exercise label shown in the book, e.g. ``"expected-tokens-1"``.
     answer : object
-        Your answer: a number, an array or a tuple for numeric exercises; the
-        function itself (not called) for "write a function" exercises; a
-        letter such as ``"b"`` (any case) for multiple-choice exercises.
+        Your answer, in the form the exercise states (``sd.exercises.describe(label)``
+        prints it): a number, a tuple (a list or an array works too), a
+        letter such as ``"b"`` for multiple-choice exercises, or the function
+        itself (not called) for "write a function" exercises.
+    seed : int or str, optional
+        The seed of your variant, if your instructor gave you one (see
+        :func:`variant`); without it the book's version is checked.
+    time_limit : float, optional
+        Seconds your function may run on all test cases together (function
+        exercises; default: the exercise's limit, 10 s).
 
     Returns
     -------
     CheckResult
         ``.passed`` is ``True`` when the answer is correct. ``.message`` says
-        what is wrong (too high, too low, wrong shape, wrong type, a known
-        mistake, a crash in your function, ...) and ``.hint`` gives a hint;
-        neither contains the expected value. In a notebook the result shows
-        as a small coloured box.
+        what is wrong (too high, too low, wrong shape, wrong type, wrong
+        units, a known mistake, a crash or a time-out of your function, ...)
+        and ``.hint`` gives a hint; neither contains the expected value. In a
+        notebook the result shows as a small coloured box.
 
     Notes
     -----
     ``check`` never raises: an unknown label, a wrong type or a function that
-    raises all give a failed result whose message explains the problem (for
-    an unknown label it lists the closest registered labels). Numeric answers
-    are compared with ``numpy.isclose`` using the exercise's ``rtol`` and
-    ``atol``. Function answers run on the exercise's cases, generated with a
-    fixed seed derived from the label; the first ``n_visible`` cases are
-    examples whose inputs may be shown, the others are hidden.
+    raises all give a failed result whose message explains the problem.
+
+    A number is accepted when it is correct to the stated precision: within
+    half a unit of the last stated digit (an answer "to 2 decimals" may be
+    off by 0.005), so both the rounded and the unrounded value pass. An
+    integer answer (a count) must be exact. Lists, tuples and arrays are
+    interchangeable, and a yes/no value may be ``True``/``False`` or ``1``/``0``.
+
+    A function you pass runs on the exercise's cases (generated with a seed
+    derived from the label; the first few are examples whose inputs may be
+    shown, the others are hidden). It runs in a forked child process on
+    Linux and other POSIX systems, so a function that never returns is
+    stopped after the time limit and the check reports "took longer than
+    N s"; on Windows and macOS it runs in a background thread, which the
+    check stops waiting for after the time limit (the function itself keeps
+    running until the kernel restarts).
 
     Examples
     --------
     >>> import specdec as sd
+    >>> sd.exercises.check("expected-tokens-1", 3.29).passed
+    True
     >>> result = sd.exercises.check("no-such-exercise-1", 0.5)
     >>> result.passed
     False
     >>> result.message.startswith("No exercise is labelled 'no-such-exercise-1'")
     True
 
-    Defined in chapter "For instructors" (Appendix).
+    Defined in chapter "Expected tokens per round".
     """
-    shown_label = label if isinstance(label, str) else _short_repr(label, 30)
+    shown_label = label if isinstance(label, str) else short_repr(label, 30)
     try:
         if not isinstance(label, str):
             return _finish(shown_label, CheckResult(shown_label, False,
-                               "the first argument must be the exercise label as a string, "
-                               "e.g. sd.exercises.check('expected-tokens-1', answer).", "", "unknown-label"))
-        exercise = REGISTRY.get(label)
+                           "the first argument must be the exercise label as a string, "
+                           "e.g. sd.exercises.check('expected-tokens-1', answer).", "", "unknown-label"))
+        exercise = REGISTRY.get(label) or REGISTRY.get(label.strip().lower())
         if exercise is None:
-            stripped = label.strip().lower()
-            exercise = REGISTRY.get(stripped)
-            if exercise is None:
-                return _finish(label, CheckResult(label, False, _unknown_label_message(label),
-                                                  "", "unknown-label"))
+            return _finish(label, CheckResult(label, False, _unknown_label_message(label), "", "unknown-label"))
         if answer is _MISSING:
             return _finish(label, CheckResult(label, False, "no answer was given: call check(label, answer).",
                                               _first_hint(exercise), "no-answer"))
-        checker = _KINDS.get(exercise.kind)
-        if checker is None:
-            return _finish(label, CheckResult(label, False, f"exercise {label!r} has an unknown kind "
-                                              f"{exercise.kind!r} (a bug in the book; please report it).",
-                                              "", "internal-error"))
-        return _finish(label, checker(exercise, answer))
+        try:
+            params = inputs_for(exercise, seed)
+        except NoVariants:
+            return _finish(label, CheckResult(label, False, f"exercise {exercise.label!r} has no variants: "
+                                              "check it without seed=.", "", "no-variants"))
+        except (TypeError, ValueError) as exc:
+            return _finish(label, CheckResult(label, False, str(exc) + ".", "", "bad-seed"))
+        record = None
+        if os.environ.get(RECORD_ENV):
+            record = {"label": exercise.label, "seed": seed if isinstance(seed, (str, int)) else None,
+                      "kind": exercise.kind}
+        if exercise.kind == "function":
+            limit = float(time_limit) if time_limit is not None else float(exercise.time_limit)
+            result = _check_function(exercise, answer, limit, record)
+        else:
+            if record is not None:
+                record["answer"] = to_jsonable(answer)
+            result = _check_value(exercise, answer, params)
+        result = _finish(label, result)
+        if record is not None:
+            _record(record, result)
+        return result
     except Exception as exc:  # never raise to the reader
         return _finish(shown_label, CheckResult(shown_label, False,
-                           f"the checker could not evaluate this answer ({_exception_text(exc)}). "
-                           "If your answer has the right form, this is a bug in the book: please report it.",
-                           "", "internal-error"))
+                       f"the checker could not evaluate this answer ({_sandbox.exception_text(exc)}). "
+                       "If your answer has the right form, this is a bug in the book: please report it.",
+                       "", "internal-error"))
+
+
+def recheck(record: dict, seed: Any = _MISSING) -> CheckResult:
+    """Re-check an answer recorded by a graded notebook, in this process (the grader's).
+
+    ``seed``, when given, replaces the recorded seed (the variant the instructor assigned).
+    Numeric and choice answers are checked again against the registry;
+    a function's recorded results on the cases are compared with the
+    reference's, computed here.
+    """
+    label = str(record.get("label", ""))
+    try:
+        exercise = lookup(label)
+    except (KeyError, TypeError):
+        return CheckResult(label, False, "unknown exercise label", "", "unknown-label")
+    if seed is _MISSING:
+        seed = record.get("seed")
+    if exercise.kind != "function":
+        return check(exercise.label, from_jsonable(record.get("answer")), seed=seed)
+    outcomes = [_sandbox.Outcome(o.get("status", "crashed"), from_jsonable(o.get("value")), str(o.get("error", "")))
+                for o in record.get("outcomes") or []]
+    if not outcomes:
+        return CheckResult(label, False, "no function was checked", "", "wrong-type")
+    try:
+        return _finish(label, _function_verdict(exercise, exercise_cases(exercise), outcomes,
+                                                float(exercise.time_limit)))
+    except Exception as exc:
+        return CheckResult(label, False, f"could not re-check ({_sandbox.exception_text(exc)})", "", "internal-error")
 

@@ -1,22 +1,25 @@
-"""Exercises of Part I, chapter 4: "When speculation does not help"."""
+"""Exercises of the chapter "When speculation does not help"."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from .. import economics
+from .. import acceptance, deployment, economics
 from .. import hardware as hw
-from .. import deployment
 from .. import request
-from ._registry import Exercise, Mistake, register
+from ._chapters import Chapter
+from ._forms import Float, Integer, Letter
+from ._registry import Exercise, Mistake, grid, register
 
-CHAPTER = "Part I · 4 When speculation does not help"
+CHAPTER = Chapter("book/part1-speedup-bounds/04-when-it-does-not-help", "When speculation does not help")
 
 register(Exercise(
     label="no-help-1",
     chapter=CHAPTER,
     question="Why does a high batch size reduce the benefit of speculative decoding?",
-    kind="choice",
+    answer=Letter("ABCD"),
     choices={
         "A": "Sequences in a large batch interfere with each other, so the draft's acceptance rate falls.",
         "B": ("A plain decode step at high batch already uses most of the arithmetic that the weight read leaves "
@@ -25,56 +28,85 @@ register(Exercise(
         "C": "The candidates' KV entries no longer fit in memory at high batch.",
         "D": "Sampling overhead per round grows faster with batch than the decode step does.",
     },
-    reference=lambda: "B",
+    reference=lambda p: "B",
     hints=("Compare how a decode step's time and its arithmetic grow with batch on the roofline.",),
     mistakes=(
-        Mistake("acceptance", lambda: "A",
+        Mistake("acceptance", lambda p: "A",
                 "Acceptance depends on how well the draft's distribution matches the target's, not on the batch."),
-        Mistake("candidate-memory", lambda: "C",
+        Mistake("candidate-memory", lambda p: "C",
                 "Candidate entries are k per sequence, a tiny fraction (k / context) of the cache already there."),
     ),
 ))
 
-# The source's worked example (ms).
-_K, _T0, _TD, _TV, _TO = 5, 5.2, 2.5, 6.0, 0.5
+#: The source's worked example (ms).
+WORKED = {"k": 5, "t0": 5.2, "t_draft": 2.5, "t_verify": 6.0, "t_overhead": 0.5}
+
+
+def _speedup(p, alpha=None):
+    alpha = p.alpha if alpha is None else alpha
+    return economics.speedup(alpha, p.k, p.t0, p.t_draft, p.t_verify, p.t_overhead)
+
 
 register(Exercise(
     label="no-help-2",
     chapter=CHAPTER,
     question=("With the worked example's times (T0 = 5.2, T_draft = 2.5 for k = 5, T_verify = 6.0, "
               "T_overhead = 0.5 ms), what is the speedup if the acceptance rate drops to 0.5?"),
-    kind="numeric",
-    reference=lambda: economics.speedup(0.5, _K, _T0, _TD, _TV, _TO),
-    hints=("Recompute E[L] at alpha = 0.5 and k = 5; the round time does not change.",),
-    rtol=1e-3,
+    statement=("A deployment's round has these times: $T_0$ = {{t0}} ms, $T_\\text{draft}$ = {{t_draft}} ms for "
+               "$k = {{k}}$ drafts, $T_\\text{verify}$ = {{t_verify}} ms, $T_\\text{overhead}$ = {{t_overhead}} ms. "
+               "What is the speedup if the acceptance rate drops to {{alpha}}?"),
+    params={**WORKED, "alpha": 0.5},
+    vary=lambda rng: (lambda k: {"alpha": grid(rng, 0.3, 0.65, 0.05), "k": k, "t_draft": round(0.5 * k, 1)})(
+        int(rng.integers(3, 8))),
+    answer=Float("a ratio", decimals=2),
+    reference=_speedup,
+    hints=("Recompute E[L] at the new acceptance rate; the round time does not change.",),
     mistakes=(
-        Mistake("rounded-tokens", lambda: _T0 * 2.0 / (_TD + _TV + _TO),
-                "You used the source's rounded 2.0 tokens per round; compute E[L] to more digits."),
-        Mistake("quick-estimate", lambda: economics.quick_estimate(0.5, _K, _T0, _TD, _TV),
+        Mistake("rounded-tokens", lambda p: p.t0 * round(float(acceptance.expected_tokens(p.alpha, p.k)), 1)
+                / (p.t_draft + p.t_verify + p.t_overhead),
+                "You used E[L] rounded to one decimal, as the source prints it; compute E[L] to more digits."),
+        Mistake("quick-estimate", lambda p: economics.quick_estimate(p.alpha, p.k, p.t0, p.t_draft, p.t_verify),
                 "That is the source's quick estimate; the question asks for T0 E[L] / T_round."),
     ),
 ))
 
-_SETUP, _TPOT = 20.0, 5.2
+
+# 3. A one-off setup cost per request: the longest output that speculation makes slower.
+def _break_even_length(p, speedup=None):
+    return request.break_even_output_length(p.t_setup, p.tpot, p.speedup if speedup is None else speedup)
 
 
-def _s_example():
-    return economics.speedup(0.8, _K, _T0, _TD, _TV, _TO)
+def _longest_slower(length):
+    """The largest whole number of output tokens N with N < N* (those requests are slower)."""
+    if length <= 2:
+        raise ValueError("every request with two or more tokens gains")
+    return int(math.ceil(length) - 1)
 
 
 register(Exercise(
     label="no-help-3",
     chapter=CHAPTER,
     question=("Speculation costs a one-off 20 ms per request, TPOT is 5.2 ms and the per-token speedup is the "
-              "worked example's. Below how many output tokens does speculation make a request slower?"),
-    kind="numeric",
-    reference=lambda: request.break_even_output_length(_SETUP, _TPOT, _s_example()),
-    hints=("Each decode token saves TPOT (1 - 1/S); the first output token comes with the prefill and saves nothing.",),
-    rtol=1e-3,
+              "worked example's. What is the longest output, in whole tokens, that speculation makes slower?"),
+    statement=("Speculation costs a one-off {{t_setup}} ms per request (loading the draft's state, say), TPOT is "
+               "{{tpot}} ms and speculation makes every decode step after the first token {{speedup:.2f}} times "
+               "faster. What is the longest output, in whole tokens, for which a request is slower with "
+               "speculation than without?"),
+    params={"t_setup": 20.0, "tpot": 5.2,
+            "speedup": float(economics.speedup(0.8, WORKED["k"], WORKED["t0"], WORKED["t_draft"], WORKED["t_verify"],
+                                               WORKED["t_overhead"]))},
+    vary=lambda rng: {"t_setup": grid(rng, 10.0, 60.0, 5.0), "tpot": grid(rng, 4.0, 12.0, 0.2),
+                      "speedup": grid(rng, 1.3, 2.6, 0.05)},
+    answer=Integer("a number of output tokens"),
+    reference=lambda p: _longest_slower(_break_even_length(p)),
+    hints=("Each decode token saves TPOT (1 - 1/S); the first output token comes with the prefill and saves nothing. "
+           "Find the length N* where the savings equal the setup, then the longest whole length below it.",),
     mistakes=(
-        Mistake("first-token", lambda: request.break_even_output_length(_SETUP, _TPOT, _s_example()) - 1.0,
+        Mistake("first-token", lambda p: _longest_slower(_break_even_length(p)) - 1,
                 "You counted the first output token as a decode token; it comes with the prefill."),
-        Mistake("s-minus-1", lambda: 1.0 + _SETUP / (_TPOT * (_s_example() - 1.0)),
+        Mistake("first-not-slower", lambda p: _longest_slower(_break_even_length(p)) + 1,
+                "At that length speculation has already paid back its setup: the request is not slower."),
+        Mistake("s-minus-1", lambda p: _longest_slower(1.0 + p.t_setup / (p.tpot * (p.speedup - 1.0))),
                 "Check the saving per token: speculation turns TPOT into TPOT / S, a saving of TPOT (1 - 1/S)."),
     ),
 ))
@@ -84,10 +116,10 @@ def _pair():
     return hw.LLAMA_70B, hw.LLAMA_8B, hw.H100.scaled(8)
 
 
-def _first_batch_verify_above_one():
+def _first_batch_verify_above_one(k):
     target, _, group = _pair()
     batches = np.arange(1, 4097)
-    return int(batches[np.argmax(hw.verify_cost(target, group, _K, batch=batches) > 1.0)])
+    return int(batches[np.argmax(hw.verify_cost(target, group, k, batch=batches) > 1.0)])
 
 
 register(Exercise(
@@ -95,16 +127,19 @@ register(Exercise(
     chapter=CHAPTER,
     question=("On the roofline model (Llama 3.1 70B target, Llama 3.1 8B draft, 8x H100 SXM, context 0, k = 5, "
               "alpha = 0.7), at what batch does speculation first become slower than plain decoding?"),
-    kind="numeric",
-    reference=lambda: deployment.break_even_batch(*_pair(), alpha=0.7, k=_K),
+    statement=("On the roofline model (Llama 3.1 70B target, Llama 3.1 8B draft, 8 H100 SXM, context 0, "
+               "$k = {{k}}$, $\\alpha = {{alpha}}$), at what batch does speculation first become slower than plain "
+               "decoding?"),
+    params={"k": 5, "alpha": 0.7},
+    vary=lambda rng: {"k": int(rng.integers(3, 8)), "alpha": grid(rng, 0.6, 0.85, 0.05)},
+    answer=Integer("a batch size"),
+    reference=lambda p: int(deployment.break_even_batch(*_pair(), alpha=p.alpha, k=p.k)),
     hints=("sd.deployment.break_even_batch scans the batches; or evaluate sd.deployment.speculative_speedup over "
            "an array of batches and find the first below 1.",),
-    rtol=0.0,
-    atol=0.0,
     mistakes=(
-        Mistake("verify-compute-bound", _first_batch_verify_above_one,
+        Mistake("verify-compute-bound", lambda p: _first_batch_verify_above_one(p.k),
                 "That is where verification starts to cost more than one step; the speedup is still above 1 there."),
-        Mistake("ridge", lambda: float(np.ceil(hw.ridge_batch(hw.LLAMA_70B, hw.H100.scaled(8)))),
+        Mistake("ridge", lambda p: int(np.ceil(hw.ridge_batch(hw.LLAMA_70B, hw.H100.scaled(8)))),
                 "That is the ridge batch of a plain step; speculation has already stopped paying before it."),
     ),
 ))

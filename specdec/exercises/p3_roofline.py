@@ -1,20 +1,24 @@
-"""Exercises of Part III, chapter 1: "The roofline model"."""
+"""Exercises of the chapter "The roofline model"."""
 
 from __future__ import annotations
 
 from .. import deployment, memory
 from .. import hardware as hw
-from ._registry import Exercise, Mistake, register
+from ._chapters import Chapter
+from ._forms import Float, Integer, Seq
+from ._registry import Exercise, Mistake, grid, pick, register
 
-CHAPTER = "Part III · 1 The roofline model"
+CHAPTER = Chapter("book/part3-beyond/01-roofline-model", "The roofline model")
 
 _TP8 = hw.H100.scaled(8)
-_TP4 = hw.H100.scaled(4)
 
 
-def _ridges():
-    int8 = hw.Model(hw.LLAMA_8B.n_params, 32, 4096, 8, 128, bytes_per_param=1)
-    return (hw.ridge_batch(hw.LLAMA_8B, hw.A100), hw.ridge_batch(int8, hw.A100))
+def _int8(model):
+    return hw.Model(model.n_params, model.n_layers, model.d_model, model.n_kv_heads, model.head_dim, bytes_per_param=1)
+
+
+def _ridges(p):
+    return (float(hw.ridge_batch(hw.LLAMA_8B, hw.A100)), float(hw.ridge_batch(_int8(hw.LLAMA_8B), hw.A100)))
 
 
 register(Exercise(
@@ -22,47 +26,52 @@ register(Exercise(
     chapter=CHAPTER,
     question=("Ridge batch of Llama 3.1 8B on one A100 80GB: with bf16 weights, and with 8-bit weights "
               "(bytes_per_param = 1, same FLOP/s). Answer the tuple (bf16, int8) in tokens per step."),
-    kind="numeric",
+    answer=Seq((Float("tokens per step", decimals=1),) * 2, names=("bf16", "int8")),
     reference=_ridges,
     hints=("At the ridge the weight read (N * bytes_per_param / BW) takes as long as the arithmetic (2 N B / F).",),
-    rtol=1e-3,
     mistakes=(
-        Mistake("no-bytes", lambda: (hw.A100.flops / hw.A100.bandwidth,) * 2,
+        Mistake("no-bytes", lambda p: (hw.A100.flops / hw.A100.bandwidth,) * 2,
                 "Your ridge does not change with the number format: smaller weights are read faster."),
-        Mistake("no-half", lambda: tuple(2 * r for r in _ridges()),
+        Mistake("no-half", lambda p: tuple(2 * r for r in _ridges(p)),
                 "Each parameter costs two FLOPs per token (a multiply and an add)."),
-        Mistake("inverted", lambda: tuple(1 / r for r in _ridges()),
+        Mistake("inverted", lambda p: tuple(1 / r for r in _ridges(p)),
                 "Your ratio is upside down: the ridge is a large number of tokens."),
     ),
 ))
 
 
-def _cv():
-    return hw.verify_cost(hw.LLAMA_70B, _TP8, k=8, batch=48)
+def _cv(p, k=None):
+    return float(hw.verify_cost(hw.LLAMA_70B, _TP8, k=p.k if k is None else k, batch=p.batch))
 
 
 register(Exercise(
     label="roofline-2",
     chapter=CHAPTER,
-    question=("c_verify = T_verify / T0 for Llama 3.1 70B on 8 H100 SXM at batch 48, context 0, k = 8 drafts."),
-    kind="numeric",
+    question="c_verify = T_verify / T0 for Llama 3.1 70B on 8 H100 SXM at batch 48, context 0, k = 8 drafts.",
+    statement=("Llama 3.1 70B on 8 H100 SXM, context 0: what is $c_v = T_\\text{verify}/T_0$ at batch {{batch}} for "
+               "$k = {{k}}$ drafts?"),
+    params={"k": 8, "batch": 48},
+    vary=lambda rng: {"k": int(rng.integers(3, 10)), "batch": int(pick(rng, range(16, 257, 8)))},
+    answer=Float("in target steps", decimals=2),
     reference=_cv,
     hints=("The verification pass processes k + 1 tokens per sequence; the plain step one. Which of the two "
            "passes is compute-bound at this batch?",),
-    rtol=1e-3,
     mistakes=(
-        Mistake("k-tokens", lambda: hw.step_time(hw.LLAMA_70B, _TP8, 48, 0, 8) / hw.step_time(hw.LLAMA_70B, _TP8, 48),
+        Mistake("k-tokens", lambda p: float(hw.step_time(hw.LLAMA_70B, _TP8, p.batch, 0, p.k)
+                                            / hw.step_time(hw.LLAMA_70B, _TP8, p.batch)),
                 "Verifying k drafts processes one more token than k per sequence."),
-        Mistake("no-amortization", lambda: 9.0,
+        Mistake("no-amortization", lambda p: float(p.k + 1),
                 "That would be the cost if nothing were shared; the plain step at this batch is still memory-bound."),
-        Mistake("memory-only", lambda: 1.0,
+        Mistake("memory-only", lambda p: 1.0,
                 "Check the tokens per step of the verification pass against the ridge point."),
     ),
 ))
 
 
-def _be():
-    return deployment.break_even_batch(hw.LLAMA_70B, hw.LLAMA_1B, _TP8, alpha=0.7, k=4)
+def _be(p, draft=None, alpha=None):
+    draft = hw.LLAMA_1B if draft is None else draft
+    return int(deployment.break_even_batch(hw.LLAMA_70B, draft, _TP8, alpha=p.alpha if alpha is None else alpha,
+                                           k=p.k))
 
 
 register(Exercise(
@@ -70,23 +79,24 @@ register(Exercise(
     chapter=CHAPTER,
     question=("Llama 3.1 70B on 8 H100 SXM with a Llama 3.2 1B draft, alpha = 0.7, k = 4, context 0: the smallest "
               "batch at which speculation's roofline speedup falls below 1."),
-    kind="numeric",
+    statement=("Llama 3.1 70B on 8 H100 SXM with a Llama 3.2 1B draft, $\\alpha = {{alpha}}$, $k = {{k}}$, "
+               "context 0: what is the smallest batch at which the roofline speedup falls below 1?"),
+    params={"alpha": 0.7, "k": 4},
+    vary=lambda rng: {"alpha": grid(rng, 0.6, 0.9, 0.05), "k": int(rng.integers(2, 8))},
+    answer=Integer("a batch size"),
     reference=_be,
     hints=("Scan the batch with sd.deployment.speculative_speedup, or solve (k+1) B / ridge = E[L] - k c_draft.",),
-    rtol=0.0,
-    atol=0.0,
     mistakes=(
-        Mistake("off-by-one", lambda: _be() - 1, "That batch still has a speedup of at least 1."),
-        Mistake("8b-draft", lambda: deployment.break_even_batch(hw.LLAMA_70B, hw.LLAMA_8B, _TP8, alpha=0.7, k=4),
-                "That is the answer for the 8B draft."),
-        Mistake("alpha-08", lambda: deployment.break_even_batch(hw.LLAMA_70B, hw.LLAMA_1B, _TP8, alpha=0.8, k=4),
-                "Check the acceptance rate you used."),
+        Mistake("off-by-one", lambda p: _be(p) - 1, "That batch still has a speedup of at least 1."),
+        Mistake("8b-draft", lambda p: _be(p, draft=hw.LLAMA_8B), "That is the answer for the 8B draft."),
+        Mistake("alpha-plus", lambda p: _be(p, alpha=min(p.alpha + 0.1, 0.95)), "Check the acceptance rate you used."),
     ),
 ))
 
 
-def _lost():
-    return memory.concurrency_lost_to_draft(hw.LLAMA_70B, _TP4, 1024, draft=hw.LLAMA_8B, k=5)
+def _lost(p, k=None):
+    return int(memory.concurrency_lost_to_draft(hw.LLAMA_70B, hw.H100.scaled(p.n_gpus), p.context, draft=hw.LLAMA_8B,
+                                                k=p.k if k is None else k))
 
 
 register(Exercise(
@@ -94,17 +104,21 @@ register(Exercise(
     chapter=CHAPTER,
     question=("Llama 3.1 70B on 4 H100 SXM (320 GB), sequences of 1024 tokens: how many fewer sequences fit once "
               "the Llama 3.1 8B draft shares the memory, with 5 candidate KV slots per sequence?"),
-    kind="numeric",
+    statement=("Llama 3.1 70B on {{n_gpus}} H100 SXM, sequences of {{context}} tokens: how many fewer sequences fit "
+               "once the Llama 3.1 8B draft shares the memory, with $k = {{k}}$ candidate KV slots per sequence?"),
+    params={"n_gpus": 4, "context": 1024, "k": 5},
+    vary=lambda rng: {"n_gpus": int(pick(rng, (4, 8))), "context": int(pick(rng, (512, 1024, 2048, 4096))),
+                      "k": int(rng.integers(3, 9))},
+    answer=Integer("a number of sequences"),
     reference=_lost,
     hints=("With the draft, subtract its weights from the free memory, and each sequence keeps context + k tokens "
            "of KV cache in the target and in the draft.",),
-    rtol=0.0,
-    atol=0.0,
     mistakes=(
-        Mistake("weights-only", lambda: memory.max_concurrent_sequences(hw.LLAMA_70B, _TP4, 1024)
-                - memory.max_concurrent_sequences(hw.LLAMA_70B, _TP4, 1024, extra_bytes=hw.LLAMA_8B.weight_bytes),
+        Mistake("weights-only", lambda p: int(
+            memory.max_concurrent_sequences(hw.LLAMA_70B, hw.H100.scaled(p.n_gpus), p.context)
+            - memory.max_concurrent_sequences(hw.LLAMA_70B, hw.H100.scaled(p.n_gpus), p.context,
+                                              extra_bytes=hw.LLAMA_8B.weight_bytes)),
                 "The draft keeps its own KV cache for every sequence too."),
-        Mistake("no-slots", lambda: memory.concurrency_lost_to_draft(hw.LLAMA_70B, _TP4, 1024, draft=hw.LLAMA_8B),
-                "Remember the k candidate slots per sequence."),
+        Mistake("no-slots", lambda p: _lost(p, k=0), "Remember the k candidate slots per sequence."),
     ),
 ))
