@@ -41,9 +41,9 @@ def test_every_quoted_input_has_a_known_source_and_status(name):
 def test_new_sources_do_not_clash_with_literature():
     assert not set(dr.DRAFTER_SOURCES) & set(lit.SOURCES)
     with pytest.raises(ValueError, match="source must be a key"):
-        dr._Cited(1.0, "nobody2099", "nowhere", "verified")
+        dr.Cited(1.0, "nobody2099", "nowhere", "verified")
     with pytest.raises(ValueError, match="status must be"):
-        dr._Cited(1.0, "li2025eagle3", "Abstract", "probably")
+        dr.Cited(1.0, "li2025eagle3", "Abstract", "probably")
 
 
 def test_leviathan_bigram_check_reproduces_125():
