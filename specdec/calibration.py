@@ -43,7 +43,7 @@ from .hardware import A100, H100, LLAMA_8B, LLAMA_70B, Hardware, Model, step_tim
 __all__ = [
     "Calibration", "IDEAL", "Measurement", "MEASUREMENTS", "FitResult",
     "A100_CALIBRATION", "H100_CALIBRATION", "A100_CALIBRATED", "H100_CALIBRATED", "H200", "H200_CALIBRATED",
-    "CALIBRATED_GPUS", "LLAMA2_7B", "LLAMA2_13B", "LLAMA2_70B", "LLAMA_70B_FP8", "EAGLE_HEAD_7B",
+    "CALIBRATED_GPUS", "VICUNA_68M", "LLAMA2_7B", "LLAMA2_13B", "LLAMA2_70B", "LLAMA_70B_FP8", "EAGLE_HEAD_7B",
     "MEDUSA_HEADS_7B_PARAMS", "FIRST_SOURCE_EXAMPLE", "HF_EAGER_TPS", "SPEC_BENCH_SETTINGS",
     "measured_time", "model_time", "fit_calibration", "fit_step_overhead", "residual_table",
     "round_cost_checks", "first_source_check", "eager_layer_overhead", "eagle_large_draft", "break_even_summary",
@@ -174,6 +174,10 @@ EAGLE_HEAD_7B = Model(n_params=236_000_000 + 131_072_000, n_layers=1, d_model=40
                       name="EAGLE head (Vicuna 7B)")
 """One EAGLE draft step for Vicuna 7B: the head's 0.24 B parameters (one decoder layer and the fusion layer,
 :data:`specdec.drafters.EAGLE_HEAD_PARAMS`) plus the target's LM head it reuses (4096 x 32000)."""
+
+VICUNA_68M = Model(n_params=68_030_208, n_layers=2, d_model=768, n_kv_heads=12, head_dim=64, name="Vicuna 68M")
+"""Spec-Bench's SpS draft for Vicuna 7B (``double7/vicuna-68m``, the shape of ``JackFram/llama-68m``: hidden 768,
+2 layers, 12 heads, intermediate 3072, vocab 32000, untied): 68,030,208 parameters."""
 
 #: Parameters of Spec-Bench's four Medusa-1 heads for Vicuna 7B: each a 4096 x 4096 residual layer with bias and its
 #: own 4096 x 32000 LM head (``medusa/model/medusa_model.py`` at the Medusa commit of :mod:`specdec.drafters`).

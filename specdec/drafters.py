@@ -59,6 +59,7 @@ __all__ = [
     "EAGLE3_ABSTRACT",
     "EAGLE_HEAD_PARAMS",
     "EAGLE_README_SPEEDUPS",
+    "HF_DEFAULTS",
     "HF_SCHEDULE",
     "LEVIATHAN_BIGRAM",
     "LEVIATHAN_ORACLE",
@@ -266,6 +267,14 @@ HF_SCHEDULE = Cited(
     {k: HF_HEURISTIC[k] for k in ("start", "increase", "decrease", "minimum")}, "hf-transformers",
     "candidate_generator.py, AssistedCandidateGenerator.update_candidate_strategy; default num_assistant_tokens "
     "in configuration_utils.py", "verified", HF_HEURISTIC["source"])
+
+HF_DEFAULTS = Cited(
+    {"4.40.0": {"num_assistant_tokens": 5, "num_assistant_tokens_schedule": "heuristic"},
+     "5.24.0": {"num_assistant_tokens": 20, "num_assistant_tokens_schedule": "constant",
+                "assistant_confidence_threshold": 0.4}},
+    "hf-transformers", "generation/configuration_utils.py (defaults of the assisted-generation fields)", "verified",
+    "the released wheels of transformers 4.40.0 and 5.24.0 (read by the book's engine research; 4.57.6 already has "
+    "the 5.24.0 defaults)")
 
 SGLANG_EAGLE_H100 = Cited(
     {"model": "meta-llama/Llama-2-7b-chat-hf", "hardware": "1x H100",
@@ -609,8 +618,6 @@ def ngram_round(match_prob, first_accept, continue_prob, k, c_verify=1.0, lookup
                       speedup=to_output(el / cost, scalar))
 
 
-
-
 def _count(value: Any, name: str, minimum: int = 1, maximum: int | None = None) -> int:
     if np.ndim(value) != 0:
         raise TypeError(f"{name} must be a single whole number, got an array of shape {np.shape(value)}")
@@ -770,6 +777,20 @@ class PromptLookupRun:
     def match_rate(self) -> float:
         """Share of rounds in which the lookup proposed something (the model's ``m``)."""
         return float((self.proposed > 0).mean())
+
+    def speedup(self, c_verify) -> float:
+        """Tokens per plain decode step when a round verifying ``j`` proposals costs ``c_verify[j - 1]``.
+
+        A round without a proposal is a plain step (cost 1); the lookup
+        itself is free (``c_draft = 0``). ``c_verify`` has one entry per
+        proposal length 1 .. ``max(proposed)`` or more, e.g.
+        :func:`specdec.hardware.verify_cost` over ``k = 1 .. num_pred``.
+        """
+        cv = check_positive(c_verify, "c_verify", "(target decode steps)")
+        if cv.ndim != 1 or cv.size < int(self.proposed.max(initial=0)):
+            raise ValueError(f"c_verify must be 1-D with at least {int(self.proposed.max(initial=0))} entries")
+        cost = np.where(self.proposed > 0, cv[np.maximum(self.proposed, 1) - 1], 1.0)
+        return float((self.accepted + 1).sum() / cost.sum())
 
 
 def simulate_prompt_lookup(text, prompt_tokens, max_ngram=3, num_pred=10):

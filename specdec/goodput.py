@@ -464,8 +464,9 @@ def roofline_serving(target, draft, hardware, k, batches, context, *, t_overhead
 
     Uses :func:`specdec.deployment.speculative_costs` (its ``t0``,
     ``t_round``, ``fits`` and ``fits_baseline``) at the given average
-    context. Acceptance does not enter: it changes tokens per round, not
-    round time.
+    context, with KV writes as the hardware's calibration says (on in the
+    calibrated presets of :mod:`specdec.calibration`). Acceptance does not
+    enter: it changes tokens per round, not round time.
 
     Defined in chapter "Throughput at a latency target".
 
@@ -503,9 +504,11 @@ def roofline_serving(target, draft, hardware, k, batches, context, *, t_overhead
         raise ValueError(f"batches must be 1-D; got shape {b.shape}")
     if np.ndim(context) != 0:
         raise TypeError("context must be a single whole number")
-    # alpha only sets E[L], which this function does not return; 0.5 is a placeholder
+    # alpha only sets E[L], which this function does not return; 0.5 is a placeholder. KV writes follow the
+    # hardware's calibration (off on the ideal roofline).
+    kv = bool(getattr(getattr(hardware, "calibration", None), "kv_write", False))
     costs = speculative_costs(target, draft, hardware, 0.5, kk, b, int(check_integer(context, "context", 0)),
-                              t_overhead=t_overhead, draft_cost_override=draft_cost_override)
+                              t_overhead=t_overhead, draft_cost_override=draft_cost_override, kv_write=kv)
     return RooflineServing(batch=b.copy(), t0=np.asarray(costs.t0, float).reshape(b.shape),
                            t_round=np.asarray(costs.t_round, float).reshape(b.shape),
                            fits_baseline=np.asarray(costs.fits_baseline).reshape(b.shape),

@@ -747,6 +747,11 @@ class TreeSpeedup:
     expected_tokens: np.ndarray
     speedups: np.ndarray
 
+    @property
+    def best_by_budget(self) -> np.ndarray:
+        """Best speedup among trees of at most ``n`` nodes, entry ``n - 1`` (non-decreasing)."""
+        return np.maximum.accumulate(self.speedups.max(axis=0))
+
 
 def best_tree_for_speedup(rank_accept, max_nodes, c_verify, c_draft=0.0, max_depth=None):
     r"""The draft tree that maximizes speedup when its cost grows with nodes and depth.

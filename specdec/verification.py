@@ -43,6 +43,7 @@ a candidate is kept when its probability is strictly greater, and
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -54,6 +55,7 @@ from ._validate import (
     check_distribution,
     check_integer,
     check_nonnegative,
+    check_positive,
     check_probability,
     to_output,
 )
@@ -67,7 +69,9 @@ __all__ = [
     "RULES",
     "acceptance_probability",
     "emitted_distribution",
+    "chi_square_test",
     "entropy",
+    "mean_acceptance",
     "multi_draft_accept_probabilities",
     "multi_draft_step",
     "one_hot_residual",
@@ -649,3 +653,146 @@ def multi_draft_step(p, q, n_candidates, size, rng, *, replacement=True, residua
         final = r[rest] if residual == "recursive" else np.broadcast_to(residual_distribution(pa, qa), (rest.size, v))
         tokens[rest] = _sample_rows(final, g.random(rest.size))
     return tokens, accepted
+
+
+# --------------------------------------------------------------------------
+# checking a simulation, and acceptance over many contexts
+# --------------------------------------------------------------------------
+
+
+def _upper_gamma_q(a: float, x: float) -> float:
+    """Regularized upper incomplete gamma Q(a, x): series below a + 1, continued fraction above."""
+    if x <= 0.0:
+        return 1.0
+    log_front = -x + a * math.log(x) - math.lgamma(a)
+    if x < a + 1.0:
+        term = total = 1.0 / a
+        n = a
+        while abs(term) > 1e-16 * abs(total):
+            n += 1.0
+            term *= x / n
+            total += term
+        return max(0.0, 1.0 - total * math.exp(log_front))
+    b, c, d = x + 1.0 - a, 1.0 / 1e-300, 1.0 / (x + 1.0 - a)
+    h = d
+    for i in range(1, 10_000):  # Lentz's continued fraction
+        an = -i * (i - a)
+        b += 2.0
+        d = an * d + b
+        d = 1e-300 if abs(d) < 1e-300 else d
+        c = b + an / c
+        c = 1e-300 if abs(c) < 1e-300 else c
+        d = 1.0 / d
+        h *= d * c
+        if abs(d * c - 1.0) < 1e-16:
+            break
+    return math.exp(log_front) * h
+
+
+def chi_square_test(tokens, p):
+    """Pearson's goodness-of-fit test of sampled tokens against a distribution.
+
+    The statistic is :math:`\\sum_x (n_x - N p(x))^2 / (N p(x))` over the
+    tokens with ``p > 0``; its p-value is the chi-square tail with (support
+    size - 1) degrees of freedom, computed here from the regularized
+    incomplete gamma function. A token with ``p = 0`` that occurs gives a
+    p-value of 0 (the sample cannot come from ``p``). The chapters run it on
+    simulations: a large p-value means no evidence against ``p``; a tiny one
+    that the emitted tokens do not follow ``p``.
+
+    Defined in chapter "Verification rules".
+
+    Parameters
+    ----------
+    tokens : array_like of int, 1-D
+        Sampled token ids, each in ``0 .. V - 1``.
+    p : array_like, shape (V,)
+        The distribution to test against.
+
+    Returns
+    -------
+    dict
+        ``statistic``, ``dof`` and ``p_value``.
+
+    Examples
+    --------
+    >>> import numpy as np, specdec as sd
+    >>> t = np.random.default_rng(0).choice(3, size=10_000, p=[0.5, 0.3, 0.2])
+    >>> sd.verification.chi_square_test(t, [0.5, 0.3, 0.2])["p_value"] > 0.01
+    True
+    >>> sd.verification.chi_square_test(t, [0.4, 0.4, 0.2])["p_value"] < 1e-10
+    True
+    """
+    pa = check_distribution(p, "p")
+    if pa.ndim != 1:
+        raise ValueError(f"p must be a 1-D distribution; got shape {pa.shape}")
+    t = check_integer(tokens, "tokens", minimum=0, maximum=pa.size - 1)
+    if t.ndim != 1 or t.size == 0:
+        raise ValueError(f"tokens must be a non-empty 1-D array of token ids; got shape {t.shape}")
+    counts = np.bincount(t.astype(np.int64), minlength=pa.size).astype(float)
+    support = pa > 0
+    dof = int(support.sum()) - 1
+    if counts[~support].sum() > 0:
+        return {"statistic": math.inf, "dof": dof, "p_value": 0.0}
+    expected = pa[support] * t.size
+    stat = float(np.sum((counts[support] - expected) ** 2 / expected))
+    p_value = 1.0 if dof < 1 else _upper_gamma_q(dof / 2.0, stat / 2.0)
+    return {"statistic": stat, "dof": dof, "p_value": p_value}
+
+
+def mean_acceptance(target_logits, draft_logits, temperature, rule="rejection", *, epsilon=MEDUSA_EPSILON,
+                    delta=MEDUSA_DELTA):
+    """Average acceptance probability over many contexts at a sampling temperature.
+
+    Both models' logits are tempered (softmax of ``logits / temperature``);
+    ``"one-hot"`` is what vLLM does by default with EAGLE, draft-model and
+    n-gram drafts: the draft proposes its greedy token (``argmax`` of its
+    logits, whatever the temperature) and the target accepts it with
+    probability ``p_T(token)``. ``"rejection"`` is Leviathan et al.'s
+    ``sum(min(p_T, q_T))`` with the draft sampling at the same temperature.
+
+    Defined in chapter "Verification rules".
+
+    Parameters
+    ----------
+    target_logits, draft_logits : array_like, shape (n_contexts, V)
+        E.g. :func:`specdec.synthetic.synthetic_logit_pair`.
+    temperature : float or array_like
+        Sampling temperature(s), > 0.
+    rule : {"rejection", "one-hot", "typical", "sampled-match"}, optional
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Mean over contexts, one per temperature.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> t, d = sd.synthetic.synthetic_logit_pair("flat", vocab=200, n_contexts=64, noise=0.5, rng=0)
+    >>> a = sd.verification.mean_acceptance(t, d, [0.5, 1.0], "rejection")
+    >>> b = sd.verification.mean_acceptance(t, d, [0.5, 1.0], "one-hot")
+    >>> bool((b <= a).all())
+    True
+    """
+    tl = np.asarray(target_logits, dtype=float)
+    dl = np.asarray(draft_logits, dtype=float)
+    if tl.ndim != 2 or tl.shape != dl.shape:
+        raise ValueError(f"target_logits and draft_logits must be 2-D of the same shape; got {tl.shape} and "
+                         f"{dl.shape}")
+    temps = check_positive(temperature, "temperature")
+    if rule not in ("rejection", "one-hot", "typical", "sampled-match"):
+        raise ValueError(f"rule must be 'rejection', 'one-hot', 'typical' or 'sampled-match'; got {rule!r}")
+    out = []
+    for t in np.atleast_1d(temps):  # loop over temperatures; contexts vectorized
+        p = np.exp((tl - tl.max(axis=1, keepdims=True)) / t)
+        p /= p.sum(axis=1, keepdims=True)
+        if rule == "one-hot":
+            q = np.zeros_like(p)
+            q[np.arange(q.shape[0]), np.argmax(dl, axis=1)] = 1.0
+        else:
+            q = np.exp((dl - dl.max(axis=1, keepdims=True)) / t)
+            q /= q.sum(axis=1, keepdims=True)
+        kw = {"epsilon": epsilon, "delta": delta} if rule == "typical" else {}
+        out.append(float(np.mean(acceptance_probability(p, q, "rejection" if rule == "one-hot" else rule, **kw))))
+    return to_output(np.array(out).reshape(np.shape(temps)), np.ndim(temperature) == 0)

@@ -19,13 +19,23 @@ import ipywidgets as widgets
 import numpy as np
 
 from .. import calibration as cal
+from .. import drafters, dynamic, goodput, synthetic, trees, verification
 from ..deployment import break_even_batch, speculative_speedup
-from ..hardware import LLAMA_1B, LLAMA_8B, LLAMA_70B, step_time
+from ..hardware import LLAMA_1B, LLAMA_8B, LLAMA_70B, draft_cost, step_time, verify_cost
 from ..plots import calibration as calibration_plots
+from ..plots import engines as engine_plots
+from ..sampling import total_variation
 from ._render import figure_png, table_html
 
 __all__ = [
     "calibration_explorer",
+    "prompt_lookup_explorer",
+    "verification_explorer",
+    "tree_explorer",
+    "dynamic_k_explorer",
+    "goodput_explorer",
+    "prompt_lookup_run",
+    "medusa_rank_accept",
 ]
 
 _RUN_LINE = "Static snapshot at the values above: run the notebook (Jupyter) to move the controls."
@@ -171,3 +181,232 @@ def calibration_explorer(**kwargs):
     Defined in chapter "A calibrated roofline".
     """
     return CalibrationExplorer(**kwargs)
+
+
+# --------------------------------------------------------------------------
+# Drafts in today's engines: prompt lookup
+# --------------------------------------------------------------------------
+
+def _vicuna_costs(num_pred):
+    return verify_cost(cal.LLAMA2_7B, cal.A100_CALIBRATED, np.arange(1, num_pred + 1), 1, 512)
+
+
+def prompt_lookup_run(copy_prob=0.1, mean_copy_length=20.0, num_pred=10, max_ngram=3, n_tokens=8000,
+                      prompt_tokens=1000, vocab=32000, rng=0):
+    """The prompt-lookup run an explorer shows: synthetic repeating text, then the lookup over it.
+
+    Defined in chapter "Drafts in today's engines".
+    """
+    text = drafters.synthetic_copy_text(n_tokens, vocab, copy_prob, mean_copy_length, rng=rng)
+    return drafters.simulate_prompt_lookup(text, prompt_tokens, max_ngram, num_pred)
+
+
+class PromptLookupExplorer(_Explorer):
+    """Copy rate and copy length of the text, proposal length and n-gram size: what prompt lookup gains.
+
+    Defined in chapter "Drafts in today's engines".
+    """
+
+    title = "Prompt lookup on text that repeats itself (Vicuna 7B on a calibrated A100)"
+
+    def __init__(self, copy_prob=0.1, mean_copy_length=20.0, num_pred=10, max_ngram=3, dpi=72):
+        super().__init__({
+            "copy_prob": _slider(float(copy_prob), 0.0, 0.5, 0.01, "copy prob."),
+            "mean_copy_length": _slider(float(mean_copy_length), 1.0, 60.0, 1.0, "copy length", ".0f"),
+            "num_pred": _slider(int(num_pred), 1, 20, 1, "proposed"),
+            "max_ngram": _slider(int(max_ngram), 1, 6, 1, "n-gram"),
+        }, dpi)
+
+    def _render(self, copy_prob, mean_copy_length, num_pred, max_ngram):
+        run = prompt_lookup_run(copy_prob, mean_copy_length, num_pred, max_ngram)
+        fig = engine_plots.prompt_lookup_histogram(run)
+        speedup = run.speedup(_vicuna_costs(num_pred))
+        rows = [("rounds", f"{run.n_rounds}"), ("share with a match", f"{run.match_rate:.1%}"),
+                ("tokens per round", f"{run.tokens_per_round:.3f}"), ("speedup (c_d = 0)", f"{speedup:.2f}x")]
+        return fig, rows, {"tokens_per_round": run.tokens_per_round, "match_rate": run.match_rate,
+                           "speedup": speedup}
+
+
+def prompt_lookup_explorer(**kwargs):
+    """The prompt-lookup explorer (see :class:`PromptLookupExplorer`).
+
+    Defined in chapter "Drafts in today's engines".
+    """
+    return PromptLookupExplorer(**kwargs)
+
+
+# --------------------------------------------------------------------------
+# Verification rules
+# --------------------------------------------------------------------------
+
+class VerificationExplorer(_Explorer):
+    """Temperature and typical acceptance's thresholds: what each rule emits and accepts.
+
+    Defined in chapter "Verification rules".
+    """
+
+    title = "Verification rules on one position (the book's example pair)"
+
+    def __init__(self, temperature=1.0, epsilon=verification.MEDUSA_EPSILON, delta=verification.MEDUSA_DELTA, dpi=72):
+        super().__init__({
+            "temperature": _slider(float(temperature), 0.1, 2.0, 0.05, "temperature"),
+            "epsilon": _slider(float(epsilon), 0.0, 0.5, 0.01, "epsilon"),
+            "delta": _slider(float(delta), 0.0, 1.0, 0.01, "delta"),
+        }, dpi)
+
+    def _render(self, temperature, epsilon, delta):
+        p = synthetic.temper_distribution(synthetic.EXAMPLE_TARGET, temperature)
+        q = synthetic.temper_distribution(synthetic.EXAMPLE_DRAFT, temperature)
+        fig = engine_plots.verification_rules_bars(p, q, epsilon=epsilon, delta=delta)
+        onehot = np.eye(p.size)[int(np.argmax(q))]
+        rows, values = [], {}
+        for rule in verification.RULES:
+            qq = onehot if rule == "one-hot" else q
+            kw = {"epsilon": epsilon, "delta": delta} if rule == "typical" else {}
+            acc = float(verification.acceptance_probability(p, qq, rule, **kw))
+            tv = float(total_variation(p, verification.emitted_distribution(p, qq, rule, **kw)))
+            rows.append((rule, f"accepts {acc:.3f}, distance to p {tv:.3f}"))
+            values[rule] = {"acceptance": acc, "total_variation": tv}
+        return fig, rows, values
+
+
+def verification_explorer(**kwargs):
+    """The verification-rules explorer (see :class:`VerificationExplorer`).
+
+    Defined in chapter "Verification rules".
+    """
+    return VerificationExplorer(**kwargs)
+
+
+# --------------------------------------------------------------------------
+# Token trees
+# --------------------------------------------------------------------------
+
+def medusa_rank_accept():
+    """Per-depth, per-rank acceptance of the Medusa heads of Vicuna 7B (their published top-k accuracies).
+
+    Defined in chapter "Token trees".
+    """
+    return trees.rank_accept_from_topk(np.array(drafters.MEDUSA_TOPK_VICUNA_7B.value))
+
+
+class TreeExplorer(_Explorer):
+    """Node budget, depth and roofline: the best tree for Vicuna 7B's Medusa heads and what it gains.
+
+    Defined in chapter "Token trees".
+    """
+
+    title = "The best draft tree for a node budget (Medusa heads of Vicuna 7B, A100)"
+
+    def __init__(self, n_nodes=14, max_depth=3, calibrated=True, dpi=72):
+        super().__init__({
+            "n_nodes": _slider(int(n_nodes), 1, 64, 1, "nodes"),
+            "max_depth": _slider(int(max_depth), 1, 5, 1, "depth"),
+            "calibrated": widgets.Checkbox(value=bool(calibrated), description="calibrated"),
+        }, dpi)
+
+    def _render(self, n_nodes, max_depth, calibrated):
+        tree = trees.best_tree(n_nodes, medusa_rank_accept(), max_depth)
+        fig = engine_plots.draw_tree(tree)
+        hw = cal.A100_CALIBRATED if calibrated else cal.A100_CALIBRATED.ideal()
+        cv = float(trees.tree_verify_cost(cal.LLAMA2_7B, hw, max(tree.n_nodes, 1), 1, 512))
+        s = tree.expected_tokens / cv
+        rows = [("nodes used", f"{tree.n_nodes}"), ("E[L]", f"{tree.expected_tokens:.3f}"),
+                ("c_verify", f"{cv:.3f}"), ("speedup (heads in the pass)", f"{s:.3f}x")]
+        return fig, rows, {"expected_tokens": tree.expected_tokens, "c_verify": cv, "speedup": s,
+                           "nodes_used": tree.n_nodes}
+
+
+def tree_explorer(**kwargs):
+    """The token-tree explorer (see :class:`TreeExplorer`).
+
+    Defined in chapter "Token trees".
+    """
+    return TreeExplorer(**kwargs)
+
+
+# --------------------------------------------------------------------------
+# Dynamic speculation length
+# --------------------------------------------------------------------------
+
+class DynamicKExplorer(_Explorer):
+    """Mean and spread of the requests' acceptance, the fixed k and the heuristic's start: four policies.
+
+    Defined in chapter "Dynamic speculation length".
+    """
+
+    title = "Draft-length policies on requests of varying acceptance (68M draft, Vicuna 7B, calibrated A100)"
+
+    def __init__(self, mean=0.7, concentration=2.0, k=5, start=20, c_draft=None, c_verify=None, dpi=72):
+        self._costs = (c_draft, c_verify)
+        super().__init__({
+            "mean": _slider(float(mean), 0.3, 0.95, 0.01, "mean alpha"),
+            "concentration": _slider(float(concentration), 0.3, 100.0, 0.1, "concentration", ".1f"),
+            "k": _slider(int(k), 1, 16, 1, "fixed k"),
+            "start": _slider(int(start), 1, 30, 1, "HF start"),
+        }, dpi)
+
+    def _render(self, mean, concentration, k, start):
+        cd, cv = self._costs
+        a100 = cal.A100_CALIBRATED
+        cd = float(draft_cost(cal.VICUNA_68M, cal.LLAMA2_7B, a100, 1, 512)) if cd is None else cd
+        cv = verify_cost(cal.LLAMA2_7B, a100, np.arange(1, 65), 1, 512) if cv is None else cv
+        alphas = dynamic.beta_alphas(400, mean, concentration, rng=3)
+        fig = engine_plots.schedule_speedups({f"mean {mean:.2f}, concentration {concentration:g}": alphas}, 256,
+                                             k=k, start=float(start), c_draft=cd, c_verify=cv, rng=5)
+        runs = dynamic.compare_schedules(alphas, 256, 5, k=k, start=float(start), c_draft=cd, c_verify=cv)
+        rows = [(p, f"{r.speedup:.3f}x, {r.mean_draft_length:.1f} drafts per round") for p, r in runs.items()]
+        return fig, rows, {p: r.speedup for p, r in runs.items()}
+
+
+def dynamic_k_explorer(**kwargs):
+    """The draft-length explorer (see :class:`DynamicKExplorer`).
+
+    Defined in chapter "Dynamic speculation length".
+    """
+    return DynamicKExplorer(**kwargs)
+
+
+# --------------------------------------------------------------------------
+# Throughput at a latency target
+# --------------------------------------------------------------------------
+
+class GoodputExplorer(_Explorer):
+    """TPOT target, alpha, k and context: goodput with and without speculation (70B/8B on 8 H100).
+
+    Defined in chapter "Throughput at a latency target".
+    """
+
+    title = "Goodput at a TPOT target (Llama 3.1 70B + 8B draft, 8 H100)"
+
+    def __init__(self, tpot_ms=12.0, alpha=0.8, k=5, context=2048, calibrated=True, lengths=None, dpi=72):
+        self._lengths = goodput.output_lengths(2000, 256, rng=1) if lengths is None else lengths
+        super().__init__({
+            "tpot_ms": _slider(float(tpot_ms), 6.0, 60.0, 0.5, "TPOT (ms)", ".1f"),
+            "alpha": _slider(float(alpha), 0.3, 0.95, 0.01, "alpha"),
+            "k": _slider(int(k), 1, 10, 1, "k"),
+            "context": widgets.SelectionSlider(options=_CONTEXTS[1:], value=context, description="context",
+                                               continuous_update=False),
+            "calibrated": widgets.Checkbox(value=bool(calibrated), description="calibrated"),
+        }, dpi)
+
+    def _render(self, tpot_ms, alpha, k, context, calibrated):
+        g = (cal.H100_CALIBRATED if calibrated else cal.H100_CALIBRATED.ideal()).scaled(8)
+        r = goodput.compare_at_equal_latency(LLAMA_70B, LLAMA_8B, g, alpha, k, context, tpot_ms * 1e-3, self._lengths)
+        fig = engine_plots.goodput_curves(r, np.linspace(0.006, 0.06, 109), tpot_ms * 1e-3)
+        ratio = r.goodput_ratio
+        rows = [("plain decoding", f"{r.baseline.throughput:.0f} tokens/s at batch {r.baseline.batch}"),
+                ("speculative", f"{r.speculative.throughput:.0f} tokens/s at batch {r.speculative.batch}"),
+                ("goodput ratio", "only speculation meets it" if np.isinf(ratio) else
+                 ("neither meets it" if np.isnan(ratio) else f"{ratio:.2f}")),
+                ("at the largest batch that fits", f"{r.capacity_throughput_ratio:.2f}")]
+        return fig, rows, {"goodput_baseline": r.baseline.throughput, "goodput_speculative": r.speculative.throughput,
+                           "goodput_ratio": ratio, "capacity_ratio": r.capacity_throughput_ratio}
+
+
+def goodput_explorer(**kwargs):
+    """The goodput explorer (see :class:`GoodputExplorer`).
+
+    Defined in chapter "Throughput at a latency target".
+    """
+    return GoodputExplorer(**kwargs)
