@@ -173,7 +173,7 @@ LLAMA_70B_FP8 = Model(n_params=LLAMA_70B.n_params, n_layers=80, d_model=8192, n_
 EAGLE_HEAD_7B = Model(n_params=236_000_000 + 131_072_000, n_layers=1, d_model=4096, n_kv_heads=32, head_dim=128,
                       name="EAGLE head (Vicuna 7B)")
 """One EAGLE draft step for Vicuna 7B: the head's 0.24 B parameters (one decoder layer and the fusion layer,
-:data:`specdec.drafters.EAGLE_HEAD_PARAMS`) plus the target's LM head it reuses (4096 x 32000)."""
+``specdec.drafters.EAGLE_HEAD_PARAMS``) plus the target's LM head it reuses (4096 x 32000)."""
 
 VICUNA_68M = Model(n_params=68_030_208, n_layers=2, d_model=768, n_kv_heads=12, head_dim=64, name="Vicuna 68M")
 """Spec-Bench's SpS draft for Vicuna 7B (``double7/vicuna-68m``, the shape of ``JackFram/llama-68m``: hidden 768,
@@ -605,7 +605,7 @@ def round_cost_checks(hardware=None, context=512):
     A round's cost in plain decode steps is ``E[L] / speedup`` on the
     leaderboard (:func:`specdec.drafters.spec_bench_table`). The model prices
     the round each method runs with Spec-Bench's settings
-    (:data:`SPEC_BENCH_SETTINGS`): PLD verifies 10 proposed tokens with no
+    (``SPEC_BENCH_SETTINGS``): PLD verifies 10 proposed tokens with no
     draft model; Medusa verifies a 63-node tree in a pass that also runs its
     four heads; EAGLE-2 runs its head once on the last token and 5 times on
     the 10 tokens it expands, then verifies 60 nodes.
@@ -615,7 +615,7 @@ def round_cost_checks(hardware=None, context=512):
     Parameters
     ----------
     hardware : specdec.hardware.Hardware, optional
-        Default :data:`A100_CALIBRATED`; pass ``specdec.hardware.A100`` for the ideal roofline.
+        Default ``A100_CALIBRATED``; pass ``specdec.hardware.A100`` for the ideal roofline.
     context : int, optional
         Cached tokens (Spec-Bench's prompts and answers; default 512).
 
@@ -659,7 +659,7 @@ def first_source_check(hardware=None):
     Parameters
     ----------
     hardware : specdec.hardware.Hardware, optional
-        One calibrated GPU; default :data:`H100_CALIBRATED`.
+        One calibrated GPU; default ``H100_CALIBRATED``.
 
     Returns
     -------
@@ -714,7 +714,7 @@ def eagle_large_draft(alpha, hardware=None, *, layer_overhead=0.0, context=512, 
     """A Llama 2 7B draft for a 13B and a 70B target at batch 1: the best speedup over the draft length.
 
     EAGLE's authors (Figure 1 caption and section 4.1,
-    :data:`specdec.drafters.EAGLE_LARGE_DRAFT_REMARK`) searched draft lengths
+    ``specdec.drafters.EAGLE_LARGE_DRAFT_REMARK``) searched draft lengths
     2 to 10 with a 7B draft and found no speedup for the 13B target, 1.12x for
     33B and 1.88x for 70B. This prices that setup on a roofline: the 13B
     target on one GPU, the 70B target on four, the draft on one GPU, with an
@@ -727,7 +727,7 @@ def eagle_large_draft(alpha, hardware=None, *, layer_overhead=0.0, context=512, 
     alpha : float or array_like
         Acceptance rate of the 7B draft, in [0, 1].
     hardware : specdec.hardware.Hardware, optional
-        One GPU; default :data:`A100_CALIBRATED` (``specdec.hardware.A100`` is the ideal roofline).
+        One GPU; default ``A100_CALIBRATED`` (``specdec.hardware.A100`` is the ideal roofline).
     layer_overhead : float, optional
         Seconds per layer per pass added to the calibration, >= 0 (ignored on the ideal roofline).
     context : int, optional

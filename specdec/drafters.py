@@ -501,7 +501,7 @@ def mtp_expected_tokens(acceptance):
     """Tokens per round of a depth-1 multi-token-prediction draft (DeepSeek-V3 style).
 
     One extra token is predicted per step and accepted with probability
-    ``acceptance``: ``E[L] = 1 + acceptance`` (:func:`specdec.expected_tokens`
+    ``acceptance``: ``E[L] = 1 + acceptance`` (:func:`specdec.acceptance.expected_tokens`
     with ``k = 1``). At DeepSeek-V3's quoted 85-90 % this is 1.85-1.90
     tokens per step, against their quoted 1.8x TPS: the difference is the
     cost of the MTP module and the verification of two tokens.
@@ -569,7 +569,7 @@ def ngram_round(match_prob, first_accept, continue_prob, k, c_verify=1.0, lookup
     .. math:: E[L] = (1 - m) + m\, E[L](a_1, \beta, \ldots, \beta),
               \qquad \text{cost} = (1 - m) + m\,(c_v + c_\text{lookup})
 
-    with the per-position ``E[L]`` of :func:`specdec.expected_tokens_per_position`.
+    with the per-position ``E[L]`` of :func:`specdec.acceptance.expected_tokens_per_position`.
     The draft costs nothing but the lookup: ``c_draft ~ 0``.
 
     Defined in chapter "Drafts in today's engines".

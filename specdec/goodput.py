@@ -6,7 +6,7 @@ step. A step (or, with speculation, a round) at batch ``B`` takes
 ``t(B)``, from the roofline or from a measured step-time table; each
 sequence gains ``L`` tokens per step: exactly 1 without speculation, a
 random number with speculation (the capped geometric law of
-:func:`specdec.accepted_tokens_pmf`, a tree's :func:`specdec.trees.tree_tokens_pmf`,
+:func:`specdec.acceptance.accepted_tokens_pmf`, a tree's :func:`specdec.trees.tree_tokens_pmf`,
 or one law per request).
 
 Because every sequence in the batch advances in lock step, a request's
@@ -200,7 +200,7 @@ def latency_profile(output_lengths, tokens_pmf=None, rng=0):
         Tokens per request, each >= 1 (e.g. from :func:`output_lengths`).
     tokens_pmf : array_like, shape (m,) or (n_requests, m), optional
         Law of the tokens per round: shared, or one row per request (e.g.
-        :func:`specdec.accepted_tokens_pmf` of per-request alphas). Rows
+        :func:`specdec.acceptance.accepted_tokens_pmf` of per-request alphas). Rows
         sum to 1.
     rng : numpy.random.Generator or int, optional
         Seeded generator or seed. Default 0.
@@ -564,7 +564,7 @@ def compare_at_equal_latency(target, draft, hardware, alpha, k, context, tpot_ta
     Both setups are evaluated at every batch ``1 .. batch_max`` (default:
     the most sequences the target alone fits at ``context``). Plain
     decoding emits one token per step; speculation emits
-    :func:`specdec.accepted_tokens_pmf` ``(alpha, k)`` + 1 tokens per round
+    :func:`specdec.acceptance.accepted_tokens_pmf` ``(alpha, k)`` + 1 tokens per round
     (one law per request when ``alpha`` is an array over requests). Each
     side's goodput is its best throughput among fitting batches whose TPOT
     quantile meets the target.

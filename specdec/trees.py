@@ -12,7 +12,7 @@ emits the tokens on that path plus the one token the target adds, so
 .. math:: E[L] = 1 + \\sum_i \\prod_{j \\in \\text{path}(i)} a_j .
 
 A chain (``parents = [-1, 0, 1, ...]``, every ``accept = alpha``) is the
-book's usual round and gives :func:`specdec.expected_tokens`.
+book's usual round and gives :func:`specdec.acceptance.expected_tokens`.
 
 The verification pass processes every node at once (tree attention: a mask
 lets each node see only its ancestors), so its cost grows with the number
@@ -290,7 +290,7 @@ def tree_expected_tokens(parents, accept):
     The accepted nodes form a path from the root (siblings are alternatives,
     at most one is accepted); the round emits the path's tokens plus the one
     token the target adds. A chain with every ``accept`` equal to ``alpha``
-    gives :func:`specdec.expected_tokens`.
+    gives :func:`specdec.acceptance.expected_tokens`.
 
     Defined in chapter "Token trees".
 

@@ -415,3 +415,26 @@ def test_multi_draft_validation():
         vr.multi_draft_step(p, q, 2, 10, None)
     with pytest.raises(ValueError, match="same vocabulary"):
         vr.multi_draft_step(p, q[:5] / q[:5].sum(), 2, 10, 0)
+
+
+def test_best_by_budget_is_the_running_best_and_attained():
+    cv = 1.0 + 0.02 * np.arange(1, 41)
+    r = tr.best_tree_for_speedup([0.6, 0.2, 0.1], 40, cv, c_draft=0.03)
+    b = r.best_by_budget
+    assert (np.diff(b) >= 0).all()
+    assert abs(b[-1] - r.speedup) <= 1e-12 * r.speedup
+    # every budget's best is achieved by some tree of at most that many nodes (check by re-searching)
+    for n in (1, 5, 12, 40):
+        sub = tr.best_tree_for_speedup([0.6, 0.2, 0.1], n, cv[:n], c_draft=0.03)
+        assert abs(sub.speedup - b[n - 1]) <= 1e-12 * b[n - 1]
+
+
+def test_tree_verify_cost_grows_with_nodes_on_the_calibrated_roofline():
+    from specdec import calibration as cal
+
+    h = sd.hardware
+    n = np.arange(1, 129)
+    ideal = tr.tree_verify_cost(h.LLAMA_8B, h.H100, n)
+    calibrated = tr.tree_verify_cost(h.LLAMA_8B, cal.H100_CALIBRATED, n)
+    assert (ideal == 1.0).all()
+    assert (np.diff(calibrated) > 0).all() and calibrated[0] > 1.0

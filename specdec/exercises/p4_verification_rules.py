@@ -24,8 +24,6 @@ register(Exercise(
     mistakes=(
         Mistake("sampled-match", lambda: float(verification.acceptance_probability(_P, _Q, "sampled-match")),
                 "That is the chance that the draft's token equals an independent sample of the target."),
-        Mistake("greedy", lambda: float(verification.acceptance_probability(_P, _Q, "greedy")),
-                "That is the chance the draft proposes the target's most likely token."),
     ),
 ))
 
@@ -70,8 +68,7 @@ register(Exercise(
     rtol=1e-6,
     mistakes=(
         Mistake("exact", lambda: (_typical()[0], 0.0), "Typical acceptance does not emit tokens that follow p."),
-        Mistake("rejection", lambda: (float(verification.acceptance_probability(_PT, _QT, "rejection")), 0.0),
-                "That is rejection sampling's acceptance, an exact rule."),
+        Mistake("swapped", lambda: tuple(reversed(_typical())), "The tuple is (acceptance, distance)."),
     ),
 ))
 

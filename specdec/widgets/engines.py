@@ -14,6 +14,7 @@ line on how to make it live. ``values`` holds the numbers of the last update.
 from __future__ import annotations
 
 import html
+from dataclasses import replace
 
 import ipywidgets as widgets
 import numpy as np
@@ -156,7 +157,8 @@ class CalibrationExplorer(_Explorer):
 
     def _render(self, target, draft, gpu, n_gpus, calibrated, step_overhead_ms, batch, context, k, alpha):
         one = cal.CALIBRATED_GPUS[gpu]
-        one = one.calibrated(one.calibration, step_overhead=step_overhead_ms * 1e-3) if calibrated else one.ideal()
+        one = one.calibrated(one.calibration, step_overhead=step_overhead_ms * 1e-3) if calibrated else \
+            replace(one.ideal(), name=one.name.replace(" (calibrated)", ""))
         hw = one.scaled(n_gpus) if n_gpus > 1 else one
         t, d = _MODELS[target], _MODELS[draft]
         fig = calibration_plots.calibration_overview(t, d, hw, alpha, k, batch, context)
