@@ -52,12 +52,14 @@ from .literature import SOURCES, Quoted, Source
 from .verification import MEDUSA_DELTA, MEDUSA_EPSILON
 
 __all__ = [
+    "Cited",
     "DEEPSEEK_V3_MTP",
     "DRAFTER_SOURCES",
     "EAGLE2_ABSTRACT",
     "EAGLE3_ABSTRACT",
     "EAGLE_HEAD_PARAMS",
     "EAGLE_README_SPEEDUPS",
+    "HF_DEFAULTS",
     "HF_SCHEDULE",
     "LEVIATHAN_BIGRAM",
     "LEVIATHAN_ORACLE",
@@ -87,7 +89,7 @@ _CHAPTER = "Drafts in today's engines"
 # sources and quoted inputs
 # --------------------------------------------------------------------------
 
-#: Sources cited by this module that ``specdec.literature.SOURCES`` does not list yet.
+#: Sources cited by this module and by :mod:`specdec.calibration` that ``specdec.literature.SOURCES`` does not list.
 DRAFTER_SOURCES: dict[str, Source] = {
     "li2024eagle2": Source(
         "li2024eagle2", "Yuhui Li, Fangyun Wei, Chao Zhang, Hongyang Zhang",
@@ -117,12 +119,30 @@ DRAFTER_SOURCES: dict[str, Source] = {
     "sglang-docs": Source(
         "sglang-docs", "SGLang project", "Speculative decoding (docs/backend/speculative_decoding.md)",
         "GitHub sgl-project/sglang, commit e26285a06d9fba5bde4609413dd2041c53e2623c"),
+    "gpt-fast": Source(
+        "gpt-fast", "PyTorch team", "gpt-fast: simple and efficient pytorch-native transformer text generation "
+        "(README, Benchmarks)", "GitHub pytorch-labs/gpt-fast, commit 0f925b5d4ce457b89a7ca6c9ce50f42bf2576945"),
+    "trtllm-perf": Source(
+        "trtllm-perf", "NVIDIA", "Performance of TensorRT-LLM (docs/source/performance.md)",
+        "GitHub NVIDIA/TensorRT-LLM, commit 138f96d45f90b9667426f7c47297d8c06bafac73"),
+    "nim-perf": Source(
+        "nim-perf", "NVIDIA", "NIM for LLMs benchmarking guide: Performance",
+        "docs.nvidia.com/nim/benchmarking/llm/1.0.0/performance"),
+    "vllm-ci": Source(
+        "vllm-ci", "vLLM project", "Performance Benchmark (continuous integration), build 9515",
+        "buildkite.com/vllm/performance-benchmark/builds/9515"),
+    "first-source": Source(
+        "first-source", "(course material)", "Acceptance Rate & Speedup Bounds (the book's first source)",
+        "section 2, 'Worked Example: 70B with 8B Draft'"),
 }
 
 
 @dataclass(frozen=True)
-class _Cited(Quoted):
-    """A :class:`~specdec.literature.Quoted` whose source may also be in :data:`DRAFTER_SOURCES`."""
+class Cited(Quoted):
+    """A :class:`~specdec.literature.Quoted` whose source may also be in :data:`DRAFTER_SOURCES`.
+
+    Defined in chapter "Drafts in today's engines".
+    """
 
     def __post_init__(self):
         if self.status not in ("verified", "secondary", "unverified"):
@@ -134,14 +154,14 @@ class _Cited(Quoted):
 _LEVIATHAN_TEX = ("a transcription of arXiv 2211.17192v2 built from its TeX source (search-tool code index, "
                   "file id 61952915204)")
 
-LEVIATHAN_BIGRAM = _Cited(
+LEVIATHAN_BIGRAM = Cited(
     {"alpha": 0.2, "gamma": 3, "c": 0.0, "speedup": 1.25}, "leviathan2023",
     "Section 3.6 (Approximation Models); repeated in Section 4.2", "verified", _LEVIATHAN_TEX,
     note="Section 3.6: 'For example, for the English-German translation task, with M_p being T5-XXL 11B and M_q "
          "being a trivial bigram model, we get alpha ~ 0.2 which leads to an inference speed improvement factor "
          "of 1.25X with gamma=3.' Section 4.2 adds 'since c=0 in this case'.")
 
-LEVIATHAN_ORACLE = _Cited(
+LEVIATHAN_ORACLE = Cited(
     {"oracle_tokens": "1/(1-alpha)", "gain_over_fixed_gamma": 0.6}, "leviathan2023",
     "Section 3.5 (Choosing gamma), last paragraph", "verified", _LEVIATHAN_TEX,
     note="'To get an upper bound on the additional improvement factor, assume we had an oracle for gamma. We would "
@@ -160,7 +180,7 @@ _SPEC_BENCH_CHECKED = "GitHub hemingkx/Spec-Bench Leaderboard.md at commit fd2c1
 
 # (per-task speedups in SPEC_BENCH_TASKS order, #mean accepted tokens, overall speedup)
 SPEC_BENCH_A100 = {
-    "vicuna-7b": _Cited({
+    "vicuna-7b": Cited({
         "SAMD[EAGLE2]": ((3.30, 2.01, 3.19, 2.36, 2.96, 2.52), 4.58, 2.73),
         "EAGLE2": ((2.84, 1.88, 2.34, 2.15, 2.79, 2.13), 4.34, 2.36),
         "Recycling": ((2.37, 2.02, 2.27, 2.08, 2.53, 2.02), 2.73, 2.22),
@@ -172,7 +192,7 @@ SPEC_BENCH_A100 = {
         "REST": ((1.63, 1.31, 1.36, 1.66, 1.21, 1.73), 1.82, 1.48),
         "Lookahead": ((1.47, 1.14, 1.36, 1.25, 1.57, 1.22), 1.64, 1.34),
     }, "xia2024specbench", _SPEC_BENCH_WHERE + ", Vicuna-7B-v1.3", "verified", _SPEC_BENCH_CHECKED),
-    "vicuna-13b": _Cited({
+    "vicuna-13b": Cited({
         "EAGLE3": ((3.48, 2.36, 3.14, 2.94, 3.42, 2.78), 5.71, 3.02),
         "SAMD[EAGLE2]": ((3.38, 2.11, 2.96, 2.35, 3.16, 2.67), 4.52, 2.77),
         "EAGLE2": ((2.95, 1.96, 2.43, 2.20, 2.95, 2.25), 4.43, 2.46),
@@ -187,46 +207,46 @@ SPEC_BENCH_A100 = {
     }, "xia2024specbench", _SPEC_BENCH_WHERE + ", Vicuna-13B-v1.3", "verified", _SPEC_BENCH_CHECKED),
 }
 
-SPEC_BENCH_PLD_SETTINGS = _Cited(
+SPEC_BENCH_PLD_SETTINGS = Cited(
     {"max_ngram_size": 3, "num_pred_tokens": 10}, "xia2024specbench",
     "model/pld/pld.py, defaults of find_candidate_pred_tokens", "verified",
     "GitHub hemingkx/Spec-Bench at commit fd2c1cd7d2201ef71db4c5f4e455008f017967bf")
 
-SPEC_BENCH_SPS_DRAFT = _Cited(
+SPEC_BENCH_SPS_DRAFT = Cited(
     {"draft": "vicuna-68m", "target": "vicuna-7b-v1.3"}, "xia2024specbench",
     "eval.sh (Drafter_PATH=.../vicuna-68m, model id vicuna-7b-v1.3-sps-68m)", "verified",
     "GitHub hemingkx/Spec-Bench at commit fd2c1cd7d2201ef71db4c5f4e455008f017967bf")
 
-EAGLE_README_SPEEDUPS = _Cited(
+EAGLE_README_SPEEDUPS = Cited(
     {"EAGLE": 3.0, "EAGLE-2": 4.0, "EAGLE-3": 5.6}, "eagle-repo",
     "README: 'faster than vanilla decoding (13B)' for each version", "verified",
     "GitHub SafeAILab/EAGLE README at commit cb7e0841fe0c206c6ed74a197ad5e2a1f13f5a2b",
     note="setting not stated next to the claims; the README's demo runs Vicuna 13B on 2x RTX 3090 at fp16")
 
-EAGLE2_ABSTRACT = _Cited(
+EAGLE2_ABSTRACT = Cited(
     {"speedup": (3.05, 4.26), "faster_than_eagle1": (0.20, 0.40)}, "li2024eagle2", "Abstract", "verified",
     "copies of the arXiv abstract (2406.16858) in the search index",
     note="'with EAGLE-2 achieving speedup ratios 3.05x-4.26x, which is 20%-40% faster than EAGLE-1'")
 
-EAGLE3_ABSTRACT = _Cited(
+EAGLE3_ABSTRACT = Cited(
     {"speedup_up_to": 6.5, "over_eagle2": 1.4, "sglang_throughput_batch64": 1.38}, "li2025eagle3", "Abstract",
     "verified", "copies of the arXiv abstract (2503.01840) in the search index",
     note="'EAGLE-3 achieves a speedup ratio up to 6.5x, with about 1.4x improvement over EAGLE-2. In the SGLang "
          "framework, EAGLE-3 achieves a 1.38x throughput improvement at a batch size of 64.'")
 
-EAGLE_HEAD_PARAMS = _Cited(
+EAGLE_HEAD_PARAMS = Cited(
     {"Vicuna 7B": 0.24e9, "Vicuna 13B": 0.37e9, "Vicuna 33B": 0.56e9, "LLaMA2-Chat 70B": 0.99e9}, "eagle-repo",
     "README, 'EAGLE Weights' table (# EAGLE Parameters)", "verified",
     "GitHub SafeAILab/EAGLE README at commit 01aa1191ed81ac6855e119ef55d279cf4c925217")
 
-DEEPSEEK_V3_MTP = _Cited(
+DEEPSEEK_V3_MTP = Cited(
     {"mtp_depth": 1, "second_token_acceptance": (0.85, 0.90), "tps_factor": 1.8}, "deepseek2024v3",
     "Section 5.4.3 (Multi-Token Prediction Evaluation); depth D = 1 in Section 4.2", "secondary",
     "several public notes quoting the paragraph verbatim ('the acceptance rate of the second token prediction "
     "ranges between 85% and 90% across various generation topics ... delivering 1.8 times TPS'); not read in the PDF",
     note="batch size, hardware and whether TPS is per user or per system are not stated in that section")
 
-MEDUSA_TOPK_VICUNA_7B = _Cited(
+MEDUSA_TOPK_VICUNA_7B = Cited(
     ((0.5603876709938049, 0.6717196702957153, 0.7271371483802795, 0.7599403262138367, 0.7799453139305115),
      (0.31635186076164246, 0.4235834777355194, 0.4850894510746002, 0.5282057523727417, 0.5625),
      (0.2010437250137329, 0.28789758682250977, 0.3475397527217865, 0.3834492862224579, 0.4168737530708313),
@@ -237,18 +257,26 @@ MEDUSA_TOPK_VICUNA_7B = _Cited(
     note="training-set top-k accuracy of heads 1-5 (row i = head i + 1, column r = top-(r + 1)); marginal "
          "accuracies of each head on its own, logged at the end of training")
 
-MEDUSA_TYPICAL_DEFAULTS = _Cited(
+MEDUSA_TYPICAL_DEFAULTS = Cited(
     {"epsilon": MEDUSA_EPSILON, "delta": MEDUSA_DELTA, "log_offset": 1e-5}, "medusa-repo",
     "medusa/model/medusa_model.py (medusa_generate: posterior_threshold=0.09, posterior_alpha=0.3) and "
     "medusa/model/utils.py (evaluate_posterior)", "verified",
     "GitHub FasterDecoding/Medusa at commit e2a5d20c048a9b0a4092e6933c34313687422518")
 
-HF_SCHEDULE = _Cited(
+HF_SCHEDULE = Cited(
     {k: HF_HEURISTIC[k] for k in ("start", "increase", "decrease", "minimum")}, "hf-transformers",
     "candidate_generator.py, AssistedCandidateGenerator.update_candidate_strategy; default num_assistant_tokens "
     "in configuration_utils.py", "verified", HF_HEURISTIC["source"])
 
-SGLANG_EAGLE_H100 = _Cited(
+HF_DEFAULTS = Cited(
+    {"4.40.0": {"num_assistant_tokens": 5, "num_assistant_tokens_schedule": "heuristic"},
+     "5.24.0": {"num_assistant_tokens": 20, "num_assistant_tokens_schedule": "constant",
+                "assistant_confidence_threshold": 0.4}},
+    "hf-transformers", "generation/configuration_utils.py (defaults of the assisted-generation fields)", "verified",
+    "the released wheels of transformers 4.40.0 and 5.24.0 (read by the book's engine research; 4.57.6 already has "
+    "the 5.24.0 defaults)")
+
+SGLANG_EAGLE_H100 = Cited(
     {"model": "meta-llama/Llama-2-7b-chat-hf", "hardware": "1x H100",
      "tokens_per_s": {"EAGLE official code": 200.0, "SGLang (no speculation)": 156.0, "SGLang + EAGLE": 297.0,
                       "SGLang + EAGLE + torch.compile": 316.0},
@@ -259,14 +287,18 @@ SGLANG_EAGLE_H100 = _Cited(
          "below the figures")
 
 
-EAGLE_LARGE_DRAFT_REMARK = _Cited(
-    "Despite the 7B model's potential as a draft model, its high overhead diminishes acceleration gains",
-    "li2024eagle", "Section 1 (Introduction)", "secondary",
-    "a public review note quoting arXiv 2401.15077v3 section 1 verbatim; not read in the paper",
-    note="the claim that a 7B draft made a 13B target *slower* than plain decoding was not found in any copy "
-         "read; only this sentence (gains diminished) is quoted")
+EAGLE_LARGE_DRAFT_REMARK = Cited(
+    {"figure_1_caption": "Employing a 7B model as the draft model for a 13B model results in slow speeds due to the "
+                         "high overhead of the 7B model, rendering it less efficient than vanilla autoregressive "
+                         "decoding.",
+     "section_4_1": "For the 13B model, we observed no improvement in speed. For the 33B and 70B models, the speedup "
+                    "ratios were 1.12x and 1.88x, respectively.",
+     "draft_lengths": (2, 10), "speedup_33b": 1.12, "speedup_70b": 1.88},
+    "li2024eagle", "Figure 1 caption and Section 4.1 (MT-bench, greedy, batch 1; draft lengths 2 to 10 searched)",
+    "verified", "a transcription of arXiv 2401.15077v3 HTML (search-tool index id 58869229422)",
+    note="the 13B row is marked N/A in Figure 1; the acceptance rate of the 7B draft is not printed")
 
-EAGLE3_TABLE1_VICUNA13B = _Cited(
+EAGLE3_TABLE1_VICUNA13B = Cited(
     {"EAGLE": 3.07, "EAGLE-3": 5.58}, "li2025eagle3", "Table 1 (Vicuna 13B, MT-bench, temperature 0, speedup)",
     "secondary", "a public review note that checked the table against arXiv 2503.01840v3",
     note="agrees with the README's rounded '3x' and '5.6' (EAGLE_README_SPEEDUPS)")
@@ -469,7 +501,7 @@ def mtp_expected_tokens(acceptance):
     """Tokens per round of a depth-1 multi-token-prediction draft (DeepSeek-V3 style).
 
     One extra token is predicted per step and accepted with probability
-    ``acceptance``: ``E[L] = 1 + acceptance`` (:func:`specdec.expected_tokens`
+    ``acceptance``: ``E[L] = 1 + acceptance`` (:func:`specdec.acceptance.expected_tokens`
     with ``k = 1``). At DeepSeek-V3's quoted 85-90 % this is 1.85-1.90
     tokens per step, against their quoted 1.8x TPS: the difference is the
     cost of the MTP module and the verification of two tokens.
@@ -537,7 +569,7 @@ def ngram_round(match_prob, first_accept, continue_prob, k, c_verify=1.0, lookup
     .. math:: E[L] = (1 - m) + m\, E[L](a_1, \beta, \ldots, \beta),
               \qquad \text{cost} = (1 - m) + m\,(c_v + c_\text{lookup})
 
-    with the per-position ``E[L]`` of :func:`specdec.expected_tokens_per_position`.
+    with the per-position ``E[L]`` of :func:`specdec.acceptance.expected_tokens_per_position`.
     The draft costs nothing but the lookup: ``c_draft ~ 0``.
 
     Defined in chapter "Drafts in today's engines".
@@ -584,8 +616,6 @@ def ngram_round(match_prob, first_accept, continue_prob, k, c_verify=1.0, lookup
     scalar = is_scalar_input(match_prob, first_accept, continue_prob, c_verify, lookup_cost)
     return NgramRound(expected_tokens=to_output(el, scalar), expected_cost=to_output(cost, scalar),
                       speedup=to_output(el / cost, scalar))
-
-
 
 
 def _count(value: Any, name: str, minimum: int = 1, maximum: int | None = None) -> int:
@@ -747,6 +777,20 @@ class PromptLookupRun:
     def match_rate(self) -> float:
         """Share of rounds in which the lookup proposed something (the model's ``m``)."""
         return float((self.proposed > 0).mean())
+
+    def speedup(self, c_verify) -> float:
+        """Tokens per plain decode step when a round verifying ``j`` proposals costs ``c_verify[j - 1]``.
+
+        A round without a proposal is a plain step (cost 1); the lookup
+        itself is free (``c_draft = 0``). ``c_verify`` has one entry per
+        proposal length 1 .. ``max(proposed)`` or more, e.g.
+        :func:`specdec.hardware.verify_cost` over ``k = 1 .. num_pred``.
+        """
+        cv = check_positive(c_verify, "c_verify", "(target decode steps)")
+        if cv.ndim != 1 or cv.size < int(self.proposed.max(initial=0)):
+            raise ValueError(f"c_verify must be 1-D with at least {int(self.proposed.max(initial=0))} entries")
+        cost = np.where(self.proposed > 0, cv[np.maximum(self.proposed, 1) - 1], 1.0)
+        return float((self.accepted + 1).sum() / cost.sum())
 
 
 def simulate_prompt_lookup(text, prompt_tokens, max_ngram=3, num_pred=10):

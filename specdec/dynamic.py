@@ -119,7 +119,7 @@ def oracle_expected_tokens(alpha):
     E(# generated tokens) = 1/(1-alpha)". Each round then accepts all its
     drafts and the target adds its token: ``N + 1`` tokens with ``N``
     geometric, :math:`P(N \ge n) = \alpha^n`. It is the limit of
-    :func:`specdec.expected_tokens` as ``k`` grows, reached with no wasted
+    :func:`specdec.acceptance.expected_tokens` as ``k`` grows, reached with no wasted
     drafts.
 
     Defined in chapter "Dynamic speculation length".
@@ -195,8 +195,8 @@ def oracle_gain(alpha, c, k_max=64):
     """How much an oracle gamma beats the best fixed gamma: the paper's "up to ~60%".
 
     :func:`oracle_improvement_factor` divided by Theorem 3.8's improvement at
-    the best fixed gamma (:func:`specdec.improvement_factor` at
-    :func:`specdec.optimal_k` with ``c_verify = 1``).
+    the best fixed gamma (:func:`specdec.economics.improvement_factor` at
+    :func:`specdec.economics.optimal_k` with ``c_verify = 1``).
 
     Defined in chapter "Dynamic speculation length".
 

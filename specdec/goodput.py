@@ -6,7 +6,7 @@ step. A step (or, with speculation, a round) at batch ``B`` takes
 ``t(B)``, from the roofline or from a measured step-time table; each
 sequence gains ``L`` tokens per step: exactly 1 without speculation, a
 random number with speculation (the capped geometric law of
-:func:`specdec.accepted_tokens_pmf`, a tree's :func:`specdec.trees.tree_tokens_pmf`,
+:func:`specdec.acceptance.accepted_tokens_pmf`, a tree's :func:`specdec.trees.tree_tokens_pmf`,
 or one law per request).
 
 Because every sequence in the batch advances in lock step, a request's
@@ -200,7 +200,7 @@ def latency_profile(output_lengths, tokens_pmf=None, rng=0):
         Tokens per request, each >= 1 (e.g. from :func:`output_lengths`).
     tokens_pmf : array_like, shape (m,) or (n_requests, m), optional
         Law of the tokens per round: shared, or one row per request (e.g.
-        :func:`specdec.accepted_tokens_pmf` of per-request alphas). Rows
+        :func:`specdec.acceptance.accepted_tokens_pmf` of per-request alphas). Rows
         sum to 1.
     rng : numpy.random.Generator or int, optional
         Seeded generator or seed. Default 0.
@@ -464,8 +464,9 @@ def roofline_serving(target, draft, hardware, k, batches, context, *, t_overhead
 
     Uses :func:`specdec.deployment.speculative_costs` (its ``t0``,
     ``t_round``, ``fits`` and ``fits_baseline``) at the given average
-    context. Acceptance does not enter: it changes tokens per round, not
-    round time.
+    context, with KV writes as the hardware's calibration says (on in the
+    calibrated presets of :mod:`specdec.calibration`). Acceptance does not
+    enter: it changes tokens per round, not round time.
 
     Defined in chapter "Throughput at a latency target".
 
@@ -503,9 +504,11 @@ def roofline_serving(target, draft, hardware, k, batches, context, *, t_overhead
         raise ValueError(f"batches must be 1-D; got shape {b.shape}")
     if np.ndim(context) != 0:
         raise TypeError("context must be a single whole number")
-    # alpha only sets E[L], which this function does not return; 0.5 is a placeholder
+    # alpha only sets E[L], which this function does not return; 0.5 is a placeholder. KV writes follow the
+    # hardware's calibration (off on the ideal roofline).
+    kv = bool(getattr(getattr(hardware, "calibration", None), "kv_write", False))
     costs = speculative_costs(target, draft, hardware, 0.5, kk, b, int(check_integer(context, "context", 0)),
-                              t_overhead=t_overhead, draft_cost_override=draft_cost_override)
+                              t_overhead=t_overhead, draft_cost_override=draft_cost_override, kv_write=kv)
     return RooflineServing(batch=b.copy(), t0=np.asarray(costs.t0, float).reshape(b.shape),
                            t_round=np.asarray(costs.t_round, float).reshape(b.shape),
                            fits_baseline=np.asarray(costs.fits_baseline).reshape(b.shape),
@@ -561,7 +564,7 @@ def compare_at_equal_latency(target, draft, hardware, alpha, k, context, tpot_ta
     Both setups are evaluated at every batch ``1 .. batch_max`` (default:
     the most sequences the target alone fits at ``context``). Plain
     decoding emits one token per step; speculation emits
-    :func:`specdec.accepted_tokens_pmf` ``(alpha, k)`` + 1 tokens per round
+    :func:`specdec.acceptance.accepted_tokens_pmf` ``(alpha, k)`` + 1 tokens per round
     (one law per request when ``alpha`` is an array over requests). Each
     side's goodput is its best throughput among fitting batches whose TPOT
     quantile meets the target.

@@ -3,41 +3,42 @@
 One forward pass of a transformer moves bytes (the weights, plus the KV cache
 of every sequence in the batch) and does arithmetic (two FLOPs per parameter
 per token, plus attention over the context). On an accelerator with memory
-bandwidth ``BW`` (bytes/s) and peak arithmetic ``F`` (FLOP/s) the pass cannot
-take less than either ``bytes / BW`` or ``FLOPs / F``; the *roofline model*
-takes the larger of the two as the step time:
+bandwidth ``BW`` and peak arithmetic ``F`` the pass cannot take less than
+``bytes / BW`` or ``FLOPs / F``; the *roofline model* takes the larger:
 
 .. math:: T_\\text{step} = \\max\\left(\\frac{\\text{bytes}}{BW},\\;
           \\frac{\\text{FLOPs}}{F}\\right)
 
-Everything in this module follows from that one line:
+So a decode step at batch 1 is a weight read (``T0 = weight bytes / BW``);
+verifying ``k`` drafts rides on the same read (``c_verify = 1``) until the
+arithmetic catches up (the *ridge point*), then grows toward ``k + 1``; a
+draft step costs about the ratio of the models' sizes.
 
-* a plain decode step at batch 1 reads every weight once and does almost no
-  arithmetic, so it is memory-bound and ``T0 = weight bytes / BW``;
-* verifying ``k`` drafts processes ``k + 1`` tokens per sequence for the
-  same weight read, so ``c_verify = T_verify / T0`` stays at 1 until the
-  arithmetic catches up with the weight read, then grows toward ``k + 1``;
-* a draft step costs its own weight read, so ``c_draft`` is about the ratio
-  of the two models' sizes while both are memory-bound;
-* at large batch the arithmetic becomes the limit (the *ridge point*), and
-  speculation adds arithmetic to the scarce resource.
+**Ideal and calibrated.** The presets below are the *ideal roofline* (the
+default of Parts I-III): datasheet peaks reached and overlapped perfectly,
+free tensor parallelism, no fixed cost, no KV writes, every parameter read
+once per step (the embedding table is only gathered row by row: +6.5 % of
+weight traffic for Llama 3.1 8B) and no attention among the new tokens. A
+:class:`specdec.calibration.Calibration` attached with
+:meth:`Hardware.calibrated` adds what engines pay: achievable fractions
+``eta_m``, ``eta_c`` of the peaks, an overlap ``o`` in [0, 1], a fixed
+cost per pass, two all-reduces per layer of latency ``t_ar`` and volume
+``V`` over the link, KV writes and attention among the new tokens:
 
-Simplifications, stated once: every parameter is read once per step (the
-input embedding table is in fact only gathered row by row, so the model
-slightly overestimates weight traffic: by 6.5 % for Llama 3.1 8B, 1.5 % for
-70B); bandwidth and FLOP/s are the datasheet peaks, reached perfectly and
-overlapped perfectly (real kernels reach perhaps 60-90 % of both); tensor
-parallelism is free (no communication cost); attention among the new tokens
-of one pass is neglected next to attention over the context.
+.. math:: T = t_\\text{fixed} + \\max(t_m, t_c) + (1 - o)\\min(t_m, t_c)
+          + 2\\,n_\\text{layers}\\,(t_\\text{ar} + V / (\\eta_\\ell BW_\\ell))
 
-Presets carry their sources in their docstrings; all numbers are public.
-What fits in memory is :mod:`specdec.memory`; speculation's costs, latency,
-throughput and break-even batch on this model are :mod:`specdec.deployment`.
+with ``t_m = bytes / (eta_m BW)`` and ``t_c = FLOPs / (eta_c F)``. The fitted
+calibrations and their measurements are :mod:`specdec.calibration`; what
+fits in memory is :mod:`specdec.memory`; speculation's costs and the
+break-even batch are :mod:`specdec.deployment`. Presets cite their sources.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import math
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 
@@ -68,6 +69,7 @@ __all__ = [
     "step_flops",
     "arithmetic_intensity",
     "step_time",
+    "step_time_parts",
     "verify_cost",
     "draft_cost",
     "ridge_batch",
@@ -76,9 +78,6 @@ __all__ = [
 ]
 
 
-# ---------------------------------------------------------------------------
-# validation helpers for scalar dataclass fields
-# ---------------------------------------------------------------------------
 
 def _scalar_positive(value, name: str, unit: str) -> float:
     if np.ndim(value) != 0:
@@ -92,15 +91,18 @@ def _scalar_int(value, name: str, minimum: int = 1) -> int:
     return int(check_integer(value, name, minimum=minimum))
 
 
+#: The attributes a calibration must have (see :class:`specdec.calibration.Calibration`).
+_CALIBRATION_FIELDS = ("bw_efficiency", "flops_efficiency", "overlap", "step_overhead", "layer_overhead",
+                       "allreduce_latency", "link_efficiency", "communication", "kv_write", "causal_attention",
+                       "is_ideal")
+
+
 def _check_name(value) -> str:
     if not isinstance(value, str):
         raise TypeError(f"name must be a string, got {describe(value)}")
     return value
 
 
-# ---------------------------------------------------------------------------
-# the two dataclasses
-# ---------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Model:
@@ -132,15 +134,8 @@ class Model:
         Query heads per layer; default ``d_model // head_dim``. Sets the
         attention FLOPs (``n_heads * head_dim`` per layer per position).
 
-    Attributes
-    ----------
-    weight_bytes : float
-        ``n_params * bytes_per_param``: bytes read per forward pass.
-    kv_bytes_per_token : float
-        ``2 * n_layers * n_kv_heads * head_dim * kv_bytes_per_elem``: bytes
-        of KV cache one token occupies (a key and a value per layer).
-    d_attn : int
-        ``n_heads * head_dim``, the width of the attention computation.
+    Its properties are ``weight_bytes`` (read per pass), ``kv_bytes_per_token``
+    (a key and a value per layer) and ``d_attn`` (``n_heads * head_dim``).
 
     Examples
     --------
@@ -200,18 +195,22 @@ class Model:
 class Hardware:
     """An accelerator (or a tensor-parallel group) as the roofline model sees it.
 
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from"; the
+    calibration in chapter "A calibrated roofline".
 
     Parameters
     ----------
-    bandwidth : float
-        Memory bandwidth in bytes/s, > 0.
-    flops : float
-        Peak arithmetic in FLOP/s for the weights' number format, > 0.
-    memory : float
-        Accelerator memory in bytes, > 0.
+    bandwidth, flops, memory : float
+        Memory bandwidth (bytes/s), peak arithmetic for the weights' number
+        format (FLOP/s) and memory (bytes) of the whole group, each > 0.
     name : str, optional
         Label used in figures and tables.
+    tp : int, optional
+        Devices in the tensor-parallel group, >= 1 (:meth:`scaled` sets it).
+    link_bandwidth : float, optional
+        Interconnect bytes/s per device and direction, > 0 (default ``inf``).
+    calibration : specdec.calibration.Calibration, optional
+        Default ``None``: the ideal roofline (see :meth:`calibrated`).
 
     Examples
     --------
@@ -227,6 +226,9 @@ class Hardware:
     flops: float
     memory: float
     name: str = ""
+    tp: int = 1
+    link_bandwidth: float = math.inf
+    calibration: Any = None
 
     def __post_init__(self):
         set_ = object.__setattr__
@@ -234,39 +236,63 @@ class Hardware:
         set_(self, "flops", _scalar_positive(self.flops, "flops", "(FLOP/s)"))
         set_(self, "memory", _scalar_positive(self.memory, "memory", "(bytes)"))
         set_(self, "name", _check_name(self.name))
+        set_(self, "tp", _scalar_int(self.tp, "tp"))
+        if not (isinstance(self.link_bandwidth, (int, float, np.floating)) and self.link_bandwidth == math.inf):
+            set_(self, "link_bandwidth", _scalar_positive(self.link_bandwidth, "link_bandwidth", "(bytes/s)"))
+        cal = self.calibration
+        if cal is not None and not all(hasattr(cal, f) for f in _CALIBRATION_FIELDS):
+            raise TypeError(f"calibration must be a specdec.calibration.Calibration or None, got {describe(cal)}")
+
+    @property
+    def is_ideal(self) -> bool:
+        """True on the ideal roofline (no calibration, or one whose every term is ideal)."""
+        return self.calibration is None or self.calibration.is_ideal
 
     def scaled(self, n: int) -> "Hardware":
         """A tensor-parallel group of ``n`` identical devices.
 
-        Bandwidth, FLOP/s and memory all multiply by ``n``; communication
-        between the devices is ignored (an optimistic assumption: all-reduces
-        add a few percent to tens of percent to a decode step in practice).
-
-        Parameters
-        ----------
-        n : int
-            Number of devices, >= 1.
-
-        Returns
-        -------
-        Hardware
-            The group, named ``"{n}x {name}"``.
+        Bandwidth, FLOP/s, memory and ``tp`` multiply by ``n`` (an int >= 1);
+        the calibration is kept. On the ideal roofline communication between
+        the devices is free. Returns the group, named ``"{n}x {name}"``.
 
         Examples
         --------
         >>> import specdec as sd
         >>> g = sd.hardware.H100.scaled(8)
-        >>> g.name, g.bandwidth / 1e12
-        ('8x H100 SXM', 26.8)
+        >>> g.name, g.bandwidth / 1e12, g.tp
+        ('8x H100 SXM', 26.8, 8)
         """
         n = _scalar_int(n, "n")
-        return Hardware(self.bandwidth * n, self.flops * n, self.memory * n,
-                        name=f"{n}x {self.name}" if self.name else f"{n}x")
+        return replace(self, bandwidth=self.bandwidth * n, flops=self.flops * n, memory=self.memory * n,
+                       name=f"{n}x {self.name}" if self.name else f"{n}x", tp=self.tp * n)
+
+    def calibrated(self, calibration, **changes) -> "Hardware":
+        """The same hardware with a calibration, optionally changed field by field.
+
+        ``calibration`` is a :class:`specdec.calibration.Calibration` (the
+        fitted ones are in that module); ``changes`` replace its fields, e.g.
+        ``step_overhead=2e-3`` for an engine with a slower scheduler.
+        :meth:`ideal` goes back. Defined in chapter "A calibrated roofline".
+
+        Examples
+        --------
+        >>> import specdec as sd
+        >>> from specdec.calibration import Calibration
+        >>> slow = sd.hardware.H100.calibrated(Calibration(step_overhead=1e-3))
+        >>> round(sd.hardware.step_time(sd.hardware.LLAMA_8B, slow) * 1e3, 3), slow.is_ideal
+        (5.794, False)
+        >>> slow.ideal() == sd.hardware.H100
+        True
+        """
+        if calibration is None or not all(hasattr(calibration, f) for f in _CALIBRATION_FIELDS):
+            raise TypeError(f"calibration must be a specdec.calibration.Calibration, got {describe(calibration)}")
+        return replace(self, calibration=replace(calibration, **changes) if changes else calibration)
+
+    def ideal(self) -> "Hardware":
+        """The same hardware on the ideal roofline (no calibration)."""
+        return replace(self, calibration=None)
 
 
-# ---------------------------------------------------------------------------
-# presets (public configurations and datasheets)
-# ---------------------------------------------------------------------------
 
 LLAMA_8B = Model(
     n_params=8_030_261_248, n_layers=32, d_model=4096, n_kv_heads=8, head_dim=128, n_heads=32,
@@ -302,32 +328,29 @@ num_key_value_heads 8, head_dim 64, intermediate_size 8192, vocab_size
 128256, tied embeddings): 1,235,814,400 parameters.
 """
 
-H100 = Hardware(bandwidth=3.35e12, flops=989e12, memory=80e9, name="H100 SXM")
+H100 = Hardware(bandwidth=3.35e12, flops=989e12, memory=80e9, name="H100 SXM", link_bandwidth=450e9)
 """NVIDIA H100 SXM5 80 GB.
 
 Source: NVIDIA H100 Tensor Core GPU datasheet: GPU memory 80 GB, memory
 bandwidth 3.35 TB/s, BF16 Tensor Core 1,979 TFLOPS *with sparsity*, so
 989 TFLOPS dense (the figure used here). Memory is taken as the datasheet's
-80 GB = 80e9 bytes.
+80 GB = 80e9 bytes. NVLink 900 GB/s (both directions): 450 GB/s per direction.
 """
 
-A100 = Hardware(bandwidth=2.039e12, flops=312e12, memory=80e9, name="A100 80GB SXM")
+A100 = Hardware(bandwidth=2.039e12, flops=312e12, memory=80e9, name="A100 80GB SXM", link_bandwidth=300e9)
 """NVIDIA A100 80 GB SXM.
 
 Source: NVIDIA A100 Tensor Core GPU datasheet: GPU memory 80 GB HBM2e,
 memory bandwidth 2,039 GB/s, BF16 Tensor Core 312 TFLOPS dense (624 with
-sparsity).
+sparsity); NVLink 600 GB/s (both directions): 300 GB/s per direction.
 """
 
 #: Model presets by key (see each object's docstring for its source).
 MODELS = {"llama-3.1-8b": LLAMA_8B, "llama-3.1-70b": LLAMA_70B, "llama-3.2-1b": LLAMA_1B}
-#: Single-GPU presets by key; use ``.scaled(n)`` for a tensor-parallel group.
+#: Single-GPU presets by key (ideal roofline); use ``.scaled(n)`` for a tensor-parallel group.
 GPUS = {"h100-sxm": H100, "a100-80gb": A100}
 
 
-# ---------------------------------------------------------------------------
-# bytes, FLOPs, step time
-# ---------------------------------------------------------------------------
 
 def _check_model(model, name="model") -> Model:
     return check_instance(model, Model, name)
@@ -341,29 +364,12 @@ def validate_setup(target, draft, hardware):
     """Check a target model, an optional draft model and the hardware, in one call.
 
     The explorers and the deployment functions take these three together;
-    this is their one check. ``draft`` may be ``None`` (no draft model, e.g.
-    prediction heads or n-gram lookup).
+    this is their one check. ``target`` is a :class:`Model`, ``draft`` a
+    :class:`Model` or ``None`` (prediction heads, n-gram lookup), ``hardware``
+    a :class:`Hardware`; returns ``(target, draft, hardware)`` unchanged and
+    raises ``TypeError`` naming the argument of the wrong type.
 
     Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
-
-    Parameters
-    ----------
-    target : Model
-        The target model.
-    draft : Model or None
-        The draft model.
-    hardware : Hardware
-        The accelerator (or tensor-parallel group).
-
-    Returns
-    -------
-    tuple
-        ``(target, draft, hardware)``, unchanged.
-
-    Raises
-    ------
-    TypeError
-        Naming the argument that has the wrong type.
 
     Examples
     --------
@@ -387,20 +393,61 @@ def _shape_args(batch, context, new_tokens):
     return b, c, n
 
 
-def _bytes(model: Model, b, c, n, kv_write: bool):
-    kv = model.kv_bytes_per_token
+def _kv_flag(kv_write, hardware: Hardware) -> bool:
+    """``kv_write`` of a step function: None takes the hardware's calibration default."""
+    if kv_write is None:
+        return bool(hardware.calibration.kv_write) if hardware.calibration is not None else False
+    return check_bool(kv_write, "kv_write")
+
+
+def _bytes(model: Model, b, c, n, kv_write: bool, replication: float = 1.0):
+    kv = model.kv_bytes_per_token if replication == 1.0 else model.kv_bytes_per_token * replication
     total = model.weight_bytes + b * c * kv
     if kv_write:
         total = total + b * n * kv
     return total
 
 
-def _flops(model: Model, b, c, n):
+def _flops(model: Model, b, c, n, causal: bool = False):
+    if causal:  # new token i (1..n) also attends to the i new positions up to itself
+        return b * n * (2.0 * model.n_params + 4.0 * model.n_layers * model.d_attn * (c + (n + 1.0) / 2.0))
     return b * n * (2.0 * model.n_params + 4.0 * model.n_layers * model.d_attn * c)
 
 
+#: Bytes per activation element sent by the tensor-parallel all-reduces (bf16).
+_ACT_BYTES = 2.0
+
+
+def _rates(model: Model, hw: Hardware):
+    """Achievable bandwidth and FLOP/s, and the KV replication when tp exceeds the KV heads."""
+    cal = hw.calibration
+    if hw.is_ideal:
+        return hw.bandwidth, hw.flops, 1.0
+    return hw.bandwidth * cal.bw_efficiency, hw.flops * cal.flops_efficiency, max(1.0, hw.tp / model.n_kv_heads)
+
+
+def _parts(model: Model, hw: Hardware, b, c, n, kv_write: bool):
+    """(memory time, compute time, fixed time, communication time) of one pass, seconds."""
+    bw, fl, rep = _rates(model, hw)
+    mem = _bytes(model, b, c, n, kv_write, rep) / bw
+    if hw.is_ideal:
+        return mem, _flops(model, b, c, n) / fl, 0.0 * mem, 0.0 * mem
+    cal = hw.calibration
+    comp = _flops(model, b, c, n, cal.causal_attention) / fl
+    fixed = cal.step_overhead + cal.layer_overhead * model.n_layers + 0.0 * mem
+    comm = 0.0 * mem
+    if cal.communication and hw.tp > 1:  # two all-reduces per layer; ring volume per device
+        volume = 2.0 * (hw.tp - 1) / hw.tp * b * n * model.d_model * _ACT_BYTES
+        comm = 2.0 * model.n_layers * (cal.allreduce_latency + volume / (cal.link_efficiency * hw.link_bandwidth))
+    return mem, comp, fixed, comm
+
+
 def _step(model: Model, hw: Hardware, b, c, n, kv_write: bool):
-    return np.maximum(_bytes(model, b, c, n, kv_write) / hw.bandwidth, _flops(model, b, c, n) / hw.flops)
+    if hw.is_ideal:
+        return np.maximum(_bytes(model, b, c, n, kv_write) / hw.bandwidth, _flops(model, b, c, n) / hw.flops)
+    mem, comp, fixed, comm = _parts(model, hw, b, c, n, kv_write)
+    core = np.maximum(mem, comp) + (1.0 - hw.calibration.overlap) * np.minimum(mem, comp)
+    return fixed + core + comm
 
 
 def step_bytes(model, batch=1, context=0, new_tokens=1, *, kv_write=False):
@@ -418,18 +465,15 @@ def step_bytes(model, batch=1, context=0, new_tokens=1, *, kv_write=False):
     Parameters
     ----------
     model : Model
-    batch : int or array_like of int
-        Sequences in the batch, >= 1.
-    context : int or array_like of int
-        Tokens already in each sequence's KV cache, >= 0.
-    new_tokens : int or array_like of int
-        Tokens processed per sequence in this pass, >= 1 (1 for a decode
-        step, ``k + 1`` for verification).
+    batch, context, new_tokens : int or array_like of int
+        Sequences in the batch (>= 1), tokens already in each sequence's KV
+        cache (>= 0) and tokens processed per sequence in this pass (>= 1: 1
+        for a decode step, ``k + 1`` for verification).
     kv_write : bool, optional
-        Also count writing the new tokens' keys and values,
-        ``B * n * m_KV`` bytes. Off by default, so that a plain decode step at
-        context 0 is exactly one read of the weights; the writes are below
-        3 % of the traffic for every preset at batch <= 256, k <= 10.
+        Also count writing the new tokens' keys and values, ``B * n * m_KV``
+        bytes. Off by default, so that a plain decode step at context 0 is
+        exactly one weight read (the writes are below 3 % of the traffic for
+        every preset at batch <= 256, k <= 10).
 
     Returns
     -------
@@ -459,21 +503,11 @@ def step_flops(model, batch=1, context=0, new_tokens=1):
     positions cost ``2 d_attn C`` and the weighted sum of values another
     ``2 d_attn C``, with ``d_attn = n_heads * head_dim``. Attention among the
     ``n`` new tokens themselves (at most ``n (n+1) / 2`` extra positions) is
-    neglected; this keeps the FLOPs linear in ``n``, so
-    ``verify_cost <= k + 1`` holds exactly.
+    neglected (a calibration with ``causal_attention`` counts it); this keeps
+    the FLOPs linear in ``n``, so ``verify_cost <= k + 1`` holds exactly.
+    Arguments as in :func:`step_bytes`; returns FLOPs.
 
     Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
-
-    Parameters
-    ----------
-    model : Model
-    batch, context, new_tokens : int or array_like of int
-        As in :func:`step_bytes`.
-
-    Returns
-    -------
-    float or numpy.ndarray
-        FLOPs.
 
     Examples
     --------
@@ -491,22 +525,10 @@ def arithmetic_intensity(model, batch=1, context=0, new_tokens=1, *, kv_write=Fa
     """FLOPs per byte moved by one forward pass.
 
     A pass is compute-bound when its intensity exceeds the hardware's
-    ``flops / bandwidth`` (the ridge point of the roofline).
+    ``flops / bandwidth`` (the ridge point of the roofline). Arguments as in
+    :func:`step_bytes`; returns FLOP/byte.
 
     Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
-
-    Parameters
-    ----------
-    model : Model
-    batch, context, new_tokens : int or array_like of int
-        As in :func:`step_bytes`.
-    kv_write : bool, optional
-        As in :func:`step_bytes`.
-
-    Returns
-    -------
-    float or numpy.ndarray
-        FLOP/byte.
 
     Examples
     --------
@@ -524,14 +546,15 @@ def arithmetic_intensity(model, batch=1, context=0, new_tokens=1, *, kv_write=Fa
                      is_scalar_input(batch, context, new_tokens))
 
 
-def step_time(model, hardware, batch=1, context=0, new_tokens=1, *, kv_write=False):
+def step_time(model, hardware, batch=1, context=0, new_tokens=1, *, kv_write=None):
     r"""Roofline time of one forward pass, in seconds.
 
     .. math:: T = \max\left(\frac{\text{bytes}}{BW}, \frac{\text{FLOPs}}{F}\right)
 
     with bytes from :func:`step_bytes` and FLOPs from :func:`step_flops`. At
     batch 1, context 0 and one new token this is exactly
-    ``model.weight_bytes / hardware.bandwidth``.
+    ``model.weight_bytes / hardware.bandwidth``. On a calibrated
+    ``hardware`` the time has the calibration's terms (module docstring).
 
     Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
 
@@ -542,7 +565,8 @@ def step_time(model, hardware, batch=1, context=0, new_tokens=1, *, kv_write=Fal
     batch, context, new_tokens : int or array_like of int
         As in :func:`step_bytes`; broadcast together.
     kv_write : bool, optional
-        As in :func:`step_bytes`.
+        As in :func:`step_bytes`; default ``None``: the hardware's (off on
+        the ideal roofline, on in the fitted calibrations).
 
     Returns
     -------
@@ -560,12 +584,42 @@ def step_time(model, hardware, batch=1, context=0, new_tokens=1, *, kv_write=Fal
     """
     model = _check_model(model)
     hardware = _check_hardware(hardware)
-    kv_write = check_bool(kv_write, "kv_write")
+    kv_write = _kv_flag(kv_write, hardware)
     b, c, n = _shape_args(batch, context, new_tokens)
     return to_output(_step(model, hardware, b, c, n, kv_write), is_scalar_input(batch, context, new_tokens))
 
 
-def verify_cost(model, hardware, k, batch=1, context=0, *, kv_write=False):
+def step_time_parts(model, hardware, batch=1, context=0, new_tokens=1, *, kv_write=None):
+    """The terms of :func:`step_time`: memory, compute, overlap, fixed cost and communication.
+
+    ``total = fixed + max(memory, compute) + (1 - overlap) * min(memory,
+    compute) + communication`` equals :func:`step_time` (on the ideal
+    roofline ``fixed`` and ``communication`` are 0 and the overlap is 1).
+
+    Arguments as in :func:`step_time`. Returns a dict of ``memory`` and
+    ``compute`` (at the achievable rates), ``fixed``, ``communication`` and
+    ``total``, in seconds. Defined in chapter "A calibrated roofline".
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> p = sd.hardware.step_time_parts(sd.hardware.LLAMA_8B, sd.hardware.H100)
+    >>> round(p["memory"] * 1e3, 2), p["fixed"], p["communication"], round(p["total"] * 1e3, 2)
+    (4.79, 0.0, 0.0, 4.79)
+    """
+    model = _check_model(model)
+    hardware = _check_hardware(hardware)
+    kv_write = _kv_flag(kv_write, hardware)
+    b, c, n = _shape_args(batch, context, new_tokens)
+    scalar = is_scalar_input(batch, context, new_tokens)
+    mem, comp, fixed, comm = _parts(model, hardware, b, c, n, kv_write)
+    total = _step(model, hardware, b, c, n, kv_write)
+    return {key: to_output(np.broadcast_to(value, np.shape(total)) + 0.0, scalar)
+            for key, value in (("memory", mem), ("compute", comp), ("fixed", fixed), ("communication", comm),
+                               ("total", total))}
+
+
+def verify_cost(model, hardware, k, batch=1, context=0, *, kv_write=None):
     r"""``c_verify``: a verification pass over ``k`` drafts, in target decode steps.
 
     .. math:: c_v(k) = \frac{T(B, C, n = k + 1)}{T(B, C, n = 1)}
@@ -584,15 +638,13 @@ def verify_cost(model, hardware, k, batch=1, context=0, *, kv_write=False):
     hardware : Hardware
     k : int or array_like of int
         Draft tokens per round, >= 1.
-    batch, context : int or array_like of int
-        As in :func:`step_bytes`.
-    kv_write : bool, optional
-        As in :func:`step_bytes`.
+    batch, context, kv_write
+        As in :func:`step_time`.
 
     Returns
     -------
     float or numpy.ndarray
-        Dimensionless ratio.
+        Dimensionless ratio (on a calibrated hardware it can exceed 1 at batch 1).
 
     Examples
     --------
@@ -605,7 +657,7 @@ def verify_cost(model, hardware, k, batch=1, context=0, *, kv_write=False):
     """
     model = _check_model(model)
     hardware = _check_hardware(hardware)
-    kv_write = check_bool(kv_write, "kv_write")
+    kv_write = _kv_flag(kv_write, hardware)
     kk = check_integer(k, "k", minimum=1).astype(float)
     b, c, _ = _shape_args(batch, context, 1)
     check_broadcast(k=kk, batch=b, context=c)
@@ -613,7 +665,7 @@ def verify_cost(model, hardware, k, batch=1, context=0, *, kv_write=False):
     return to_output(out, is_scalar_input(k, batch, context))
 
 
-def draft_cost(draft, target, hardware, batch=1, context=0, *, draft_hardware=None, kv_write=False, kv_budget=None):
+def draft_cost(draft, target, hardware, batch=1, context=0, *, draft_hardware=None, kv_write=None, kv_budget=None):
     r"""``c_draft``: one draft decode step as a fraction of one target decode step.
 
     .. math:: c_d = \frac{T_\text{draft}(B, \min(C, \text{budget}), 1)}{T_\text{target}(B, C, 1)}
@@ -623,12 +675,11 @@ def draft_cost(draft, target, hardware, batch=1, context=0, *, draft_hardware=No
 
     With ``kv_budget`` the draft's KV cache is capped at that many tokens per
     sequence (StreamingLLM-style sparse or windowed caches, as MagicDec uses):
-    it reads a fixed amount of cache however long the context, while the
-    target reads all of it. At large batch and long context the target's step
-    is dominated by its KV reads, so ``c_draft`` falls and speculation's
-    speedup *grows* with batch. (A capped cache usually lowers ``alpha`` as
-    well; that is not modelled here.) Pass the result as
-    ``draft_cost_override`` to :func:`specdec.deployment.speculative_costs`.
+    it reads a fixed amount of cache however long the context, so at large
+    batch and long context ``c_draft`` falls and speculation's speedup *grows*
+    with batch (a capped cache usually lowers ``alpha`` too; not modelled).
+    Pass the result as ``draft_cost_override`` to
+    :func:`specdec.deployment.speculative_costs`.
 
     Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from"; the
     capped cache in chapter "When speculation does not help".
@@ -638,12 +689,10 @@ def draft_cost(draft, target, hardware, batch=1, context=0, *, draft_hardware=No
     draft, target : Model
     hardware : Hardware
         Where the target runs (and the draft, unless ``draft_hardware``).
-    batch, context : int or array_like of int
-        As in :func:`step_bytes`.
+    batch, context, kv_write
+        As in :func:`step_time`.
     draft_hardware : Hardware, optional
         Where the draft runs.
-    kv_write : bool, optional
-        As in :func:`step_bytes`.
     kv_budget : int, optional
         Largest number of cached tokens the draft attends to, a single whole
         number >= 0. Default ``None``: the full cache.
@@ -671,7 +720,7 @@ def draft_cost(draft, target, hardware, batch=1, context=0, *, draft_hardware=No
     target = _check_model(target, "target")
     hardware = _check_hardware(hardware)
     dhw = hardware if draft_hardware is None else _check_hardware(draft_hardware, "draft_hardware")
-    kv_write = check_bool(kv_write, "kv_write")
+    kv_write = _kv_flag(kv_write, hardware)
     b, c, _ = _shape_args(batch, context, 1)
     c_draft = c if kv_budget is None else np.minimum(c, float(check_scalar(kv_budget, "kv_budget", check_integer,
                                                                             minimum=0)))
@@ -689,19 +738,10 @@ def ridge_batch(model, hardware):
     time and extra tokens are nearly free; above it each token costs its
     arithmetic. KV-cache traffic moves the real crossover later (see
     :func:`crossover_batch`). The model size cancels: the ridge belongs to
-    the hardware and the number format.
+    the hardware and the number format (on a calibrated hardware, with the
+    achievable rates). Returns tokens per step, not rounded.
 
     Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
-
-    Parameters
-    ----------
-    model : Model
-    hardware : Hardware
-
-    Returns
-    -------
-    float
-        Tokens per step (not rounded).
 
     Examples
     --------
@@ -711,10 +751,11 @@ def ridge_batch(model, hardware):
     """
     model = _check_model(model)
     hardware = _check_hardware(hardware)
-    return float(hardware.flops / hardware.bandwidth * model.bytes_per_param / 2.0)
+    bw, fl, _ = _rates(model, hardware)  # achievable rates on a calibrated hardware
+    return float(fl / bw * model.bytes_per_param / 2.0)
 
 
-def crossover_batch(model, hardware, context=0, new_tokens=1, *, kv_write=False):
+def crossover_batch(model, hardware, context=0, new_tokens=1, *, kv_write=None):
     r"""Batch at which a pass turns compute-bound, KV-cache traffic included.
 
     Bytes and FLOPs both grow linearly in the batch ``B``:
@@ -732,19 +773,8 @@ def crossover_batch(model, hardware, context=0, new_tokens=1, *, kv_write=False)
 
     Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
 
-    Parameters
-    ----------
-    model : Model
-    hardware : Hardware
-    context, new_tokens : int or array_like of int
-        As in :func:`step_bytes`.
-    kv_write : bool, optional
-        As in :func:`step_bytes`.
-
-    Returns
-    -------
-    float or numpy.ndarray
-        Batch (real, not rounded), or ``inf``.
+    Arguments as in :func:`step_time`; returns the batch (real, not
+    rounded) or ``inf``.
 
     Examples
     --------
@@ -757,17 +787,19 @@ def crossover_batch(model, hardware, context=0, new_tokens=1, *, kv_write=False)
     """
     model = _check_model(model)
     hardware = _check_hardware(hardware)
-    kv_write = check_bool(kv_write, "kv_write")
+    kv_write = _kv_flag(kv_write, hardware)
     _, c, n = _shape_args(1, context, new_tokens)
-    per_seq_bytes = _bytes(model, 1.0, c, n, kv_write) - model.weight_bytes
-    per_seq_flops = _flops(model, 1.0, c, n)
-    denom = per_seq_flops / hardware.flops - per_seq_bytes / hardware.bandwidth
+    bw, fl, rep = _rates(model, hardware)
+    causal = not hardware.is_ideal and hardware.calibration.causal_attention
+    per_seq_bytes = _bytes(model, 1.0, c, n, kv_write, rep) - model.weight_bytes
+    per_seq_flops = _flops(model, 1.0, c, n, causal)
+    denom = per_seq_flops / fl - per_seq_bytes / bw
     with np.errstate(divide="ignore"):
-        out = np.where(denom > 0, (model.weight_bytes / hardware.bandwidth) / np.where(denom > 0, denom, 1.0), np.inf)
+        out = np.where(denom > 0, (model.weight_bytes / bw) / np.where(denom > 0, denom, 1.0), np.inf)
     return to_output(out, is_scalar_input(context, new_tokens))
 
 
-def utilization(model, hardware, batch, new_tokens=1, context=0, *, kv_write=False):
+def utilization(model, hardware, batch, new_tokens=1, context=0, *, kv_write=None):
     """Fraction of the hardware's peak FLOP/s a pass uses.
 
     ``FLOPs / (step_time * flops)``: equals 1 when compute-bound, and
@@ -775,19 +807,7 @@ def utilization(model, hardware, batch, new_tokens=1, context=0, *, kv_write=Fal
 
     Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
 
-    Parameters
-    ----------
-    model : Model
-    hardware : Hardware
-    batch, new_tokens, context : int or array_like of int
-        As in :func:`step_bytes`.
-    kv_write : bool, optional
-        As in :func:`step_bytes`.
-
-    Returns
-    -------
-    float or numpy.ndarray
-        In (0, 1].
+    Arguments as in :func:`step_time`; returns a fraction in (0, 1].
 
     Examples
     --------
@@ -797,7 +817,7 @@ def utilization(model, hardware, batch, new_tokens=1, context=0, *, kv_write=Fal
     """
     model = _check_model(model)
     hardware = _check_hardware(hardware)
-    kv_write = check_bool(kv_write, "kv_write")
+    kv_write = _kv_flag(kv_write, hardware)
     b, c, n = _shape_args(batch, context, new_tokens)
     out = _flops(model, b, c, n) / (_step(model, hardware, b, c, n, kv_write) * hardware.flops)
     return to_output(out, is_scalar_input(batch, new_tokens, context))

@@ -12,7 +12,7 @@ emits the tokens on that path plus the one token the target adds, so
 .. math:: E[L] = 1 + \\sum_i \\prod_{j \\in \\text{path}(i)} a_j .
 
 A chain (``parents = [-1, 0, 1, ...]``, every ``accept = alpha``) is the
-book's usual round and gives :func:`specdec.expected_tokens`.
+book's usual round and gives :func:`specdec.acceptance.expected_tokens`.
 
 The verification pass processes every node at once (tree attention: a mask
 lets each node see only its ancestors), so its cost grows with the number
@@ -25,11 +25,9 @@ draft's ``r``-th candidate at depth ``d`` is accepted with probability
 ``a[d, r]`` given that its parent was, whatever the rest of the tree. The
 search is exactly optimal under that model (see :func:`best_tree`).
 
-The last part is SpecInfer-style multi-draft verification: several
-candidates at one position checked one after the other against a residual
-that shrinks after every rejection. Its output follows the target exactly;
-:func:`multi_draft_step` simulates it so the tests can check that with a
-chi-square test, as :func:`specdec.sampling.speculative_step` is checked.
+SpecInfer-style multi-draft verification (several candidates at one
+position, checked one after the other against a shrinking residual) is
+:func:`specdec.verification.multi_draft_step`.
 
 Every function validates its arguments and accepts Python numbers or
 arrays; scalar calls return Python numbers.
@@ -47,7 +45,6 @@ import numpy as np
 # can be repointed when the package is restructured.
 from ._validate import (
     check_rng,
-    check_distribution,
     check_integer,
     check_nonnegative,
     check_positive,
@@ -56,7 +53,6 @@ from ._validate import (
     to_output,
 )
 from .hardware import verify_cost
-from .sampling import residual_distribution
 
 __all__ = [
     "DraftTree",
@@ -64,8 +60,6 @@ __all__ = [
     "best_tree",
     "best_tree_for_speedup",
     "chain_parents",
-    "multi_draft_accept_probabilities",
-    "multi_draft_step",
     "random_trees",
     "rank_accept_from_topk",
     "tree_depths",
@@ -81,13 +75,6 @@ __all__ = [
 SIBLING_SUM_SLACK = 1e-12
 
 _CHAPTER = "Token trees"
-
-
-# --------------------------------------------------------------------------
-# argument helpers
-# --------------------------------------------------------------------------
-
-
 
 
 def _count(value: Any, name: str, minimum: int = 1, maximum: int | None = None) -> int:
@@ -303,7 +290,7 @@ def tree_expected_tokens(parents, accept):
     The accepted nodes form a path from the root (siblings are alternatives,
     at most one is accepted); the round emits the path's tokens plus the one
     token the target adds. A chain with every ``accept`` equal to ``alpha``
-    gives :func:`specdec.expected_tokens`.
+    gives :func:`specdec.acceptance.expected_tokens`.
 
     Defined in chapter "Token trees".
 
@@ -481,50 +468,34 @@ def tree_new_tokens(n_nodes):
     return to_output(n + 1, is_scalar_input(n_nodes), kind=int)
 
 
-def tree_verify_cost(model, hardware, n_nodes, batch=1, context=0, *, kv_write=False):
-    """``c_verify`` of a draft tree on the roofline: verifying ``n_nodes`` tokens at once.
+def tree_verify_cost(model, hardware, n_nodes, batch=1, context=0, *, kv_write=None):
+    """``c_verify`` of a draft tree: :func:`specdec.hardware.verify_cost` with ``k = n_nodes``.
 
-    :func:`specdec.hardware.verify_cost` with ``k = n_nodes``, i.e. a pass
-    over ``n_nodes + 1`` tokens per sequence (:func:`tree_new_tokens`) as a
-    fraction of one plain decode step. The roofline neglects attention
-    among the new tokens, so the tree's mask does not change the cost: a
-    64-node tree costs what a 64-token chain would.
+    The pass covers ``n_nodes + 1`` tokens per sequence (:func:`tree_new_tokens`),
+    as a fraction of one plain decode step. The ideal roofline ignores
+    attention among the new tokens, so a 64-node tree costs what a 64-token
+    chain would (1 at batch 1); a calibrated hardware
+    (:mod:`specdec.calibration`) adds it, with the arithmetic that does not
+    overlap the weight read, so the cost grows with the node count at any
+    batch. Arguments as in :func:`specdec.hardware.verify_cost`; returns a
+    ratio, in ``[1, n_nodes + 1]`` on the ideal roofline.
 
     Defined in chapter "Token trees".
-
-    Parameters
-    ----------
-    model : specdec.hardware.Model
-        The target model.
-    hardware : specdec.hardware.Hardware
-    n_nodes : int or array_like of int
-        Tree nodes, >= 1.
-    batch, context : int or array_like of int
-        As in :func:`specdec.hardware.step_bytes`.
-    kv_write : bool, optional
-        As in :func:`specdec.hardware.step_bytes`.
-
-    Returns
-    -------
-    float or numpy.ndarray
-        Dimensionless ratio, in ``[1, n_nodes + 1]``.
 
     Examples
     --------
     >>> import specdec as sd
+    >>> from specdec import calibration
     >>> h = sd.hardware
     >>> sd.trees.tree_verify_cost(h.LLAMA_70B, h.H100.scaled(8), 63)
     1.0
     >>> round(sd.trees.tree_verify_cost(h.LLAMA_70B, h.H100.scaled(8), 63, batch=32), 3)
     6.937
+    >>> round(sd.trees.tree_verify_cost(h.LLAMA_8B, calibration.H100_CALIBRATED, 63), 3)
+    1.191
     """
     check_integer(n_nodes, "n_nodes", minimum=1)
     return verify_cost(model, hardware, n_nodes, batch, context, kv_write=kv_write)
-
-
-# --------------------------------------------------------------------------
-# the best tree for a node budget
-# --------------------------------------------------------------------------
 
 
 def _check_rank_accept(rank_accept: Any) -> np.ndarray:
@@ -776,6 +747,11 @@ class TreeSpeedup:
     expected_tokens: np.ndarray
     speedups: np.ndarray
 
+    @property
+    def best_by_budget(self) -> np.ndarray:
+        """Best speedup among trees of at most ``n`` nodes, entry ``n - 1`` (non-decreasing)."""
+        return np.maximum.accumulate(self.speedups.max(axis=0))
+
 
 def best_tree_for_speedup(rank_accept, max_nodes, c_verify, c_draft=0.0, max_depth=None):
     r"""The draft tree that maximizes speedup when its cost grows with nodes and depth.
@@ -864,184 +840,3 @@ def best_tree_for_speedup(rank_accept, max_nodes, c_verify, c_draft=0.0, max_dep
     tree = _build_tree(sorted_rows, order, parent, depth, r, value)
     cost = tree.max_depth * cd + float(cv[size - 1])
     return TreeSpeedup(tree=tree, speedup=tree.expected_tokens / cost, cost=cost, expected_tokens=et, speedups=sp)
-
-
-# --------------------------------------------------------------------------
-# multi-draft verification (SpecInfer-style recursive rejection sampling)
-# --------------------------------------------------------------------------
-
-
-def _check_pq(p, q):
-    pa = check_distribution(p, "p")
-    qa = check_distribution(q, "q")
-    if pa.ndim != 1 or qa.ndim != 1 or pa.shape != qa.shape:
-        raise ValueError(f"p and q must be 1-D probability vectors over the same vocabulary; got shapes "
-                         f"{pa.shape} and {qa.shape}")
-    return pa, qa
-
-
-def _residual_chain(pa, qa, m):
-    """r_0 = p, r_{i+1} = residual(r_i, q): the targets candidate i is checked against."""
-    out = [pa]
-    for _ in range(m):
-        r = out[-1]
-        out.append(residual_distribution(r / r.sum(), qa))
-    return np.array(out)
-
-
-def multi_draft_accept_probabilities(p, q, n_candidates):
-    r"""Probability that candidate ``j`` is the one accepted, for ``m`` i.i.d. candidates from ``q``.
-
-    Recursive rejection sampling checks candidate ``j`` against
-    :math:`r_j`, where :math:`r_0 = p` and
-    :math:`r_{j+1} = \mathrm{norm}(\max(r_j - q, 0))`; candidate ``j`` is
-    reached with probability :math:`\prod_{i<j} (1 - \beta_i)` and accepted
-    with :math:`\beta_j = \sum_x \min(r_j(x), q(x))`. These are the
-    ``accept`` of ``m`` sibling nodes in a tree verified this way: they sum
-    to the probability that some candidate is accepted, at most 1.
-
-    Defined in chapter "Token trees".
-
-    Parameters
-    ----------
-    p, q : array_like, shape (V,)
-        Target and draft distributions.
-    n_candidates : int
-        Candidates drawn i.i.d. from ``q``, in [1, 1000].
-
-    Returns
-    -------
-    numpy.ndarray, shape (n_candidates,)
-        Probability that candidate ``j`` (0-based) is accepted.
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> a = sd.trees.multi_draft_accept_probabilities([0.5, 0.3, 0.2], [0.2, 0.3, 0.5], 2)
-    >>> a.round(4).tolist(), round(float(a.sum()), 4)
-    ([0.7, 0.06], 0.76)
-    """
-    pa, qa = _check_pq(p, q)
-    m = _count(n_candidates, "n_candidates", maximum=1000)
-    chain = _residual_chain(pa, qa, m)
-    beta = np.minimum(chain[:m], qa).sum(axis=1)
-    reach = np.concatenate([[1.0], np.cumprod(1.0 - beta)[:-1]])
-    return reach * beta
-
-
-def _sample_rows(probs: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """One inverse-CDF draw per row of ``probs`` (rows need not be normalized)."""
-    c = np.cumsum(probs, axis=1)
-    idx = (c <= u[:, None] * c[:, -1:]).sum(axis=1)
-    return np.minimum(idx, probs.shape[1] - 1)
-
-
-def multi_draft_step(p, q, n_candidates, size, rng, *, replacement=True, residual="recursive"):
-    """Simulate one position verified against several draft candidates.
-
-    ``n_candidates`` tokens are drawn from ``q`` (independently, or without
-    replacement: each later candidate from ``q`` with the earlier ones
-    removed and renormalized). Candidate ``j`` is accepted with probability
-    ``min(1, r_j(x) / q_j(x))``, where ``q_j`` is the distribution it was
-    drawn from and ``r_j`` the current target: ``r_0 = p`` and after each
-    rejection ``r_{j+1} = norm(max(r_j - q_j, 0))``. The first accepted
-    candidate is emitted; if all are rejected a token is drawn from the last
-    residual. The emitted token follows ``p`` exactly, for either way of
-    drawing the candidates (SpecInfer's multi-step speculative sampling; the
-    without-replacement form as in recursive speculative decoding).
-
-    ``residual="fixed"`` is a deliberate bug for the tests: every candidate
-    is checked against ``p`` itself and the fallback is ``norm(max(p - q, 0))``;
-    its output does not follow ``p``.
-
-    Defined in chapter "Token trees".
-
-    Parameters
-    ----------
-    p, q : array_like, shape (V,)
-        Target and draft distributions.
-    n_candidates : int
-        Candidates per position, in [1, 64].
-    size : int
-        Independent trials, >= 1.
-    rng : numpy.random.Generator or int
-        Seeded generator or seed.
-    replacement : bool, optional
-        Draw candidates i.i.d. (default) or without replacement.
-    residual : {"recursive", "fixed"}, optional
-        The exact algorithm (default) or the flawed one.
-
-    Returns
-    -------
-    tokens : numpy.ndarray of int64, shape (size,)
-        Emitted token ids.
-    accepted : numpy.ndarray of int64, shape (size,)
-        Index of the accepted candidate, or -1 when every candidate was rejected.
-
-    Examples
-    --------
-    >>> import numpy as np, specdec as sd
-    >>> t, j = sd.trees.multi_draft_step([0.5, 0.3, 0.2], [0.2, 0.3, 0.5], 2, 200_000, rng=0)
-    >>> (np.bincount(t, minlength=3) / t.size).round(2).tolist()   # p
-    [0.5, 0.3, 0.2]
-    >>> round(float((j >= 0).mean()), 2)       # multi_draft_accept_probabilities sums to 0.76
-    0.76
-    """
-    pa, qa = _check_pq(p, q)
-    m = _count(n_candidates, "n_candidates", maximum=64)
-    n = _count(size, "size")
-    g = check_rng(rng)
-    if not isinstance(replacement, (bool, np.bool_)):
-        raise TypeError(f"replacement must be True or False; got {replacement!r}")
-    if residual not in ("recursive", "fixed"):
-        raise ValueError(f"residual must be 'recursive' or 'fixed'; got {residual!r}")
-    v = pa.size
-    tokens = np.full(n, -1, dtype=np.int64)
-    accepted = np.full(n, -1, dtype=np.int64)
-    alive = np.arange(n)
-    if replacement:
-        chain = _residual_chain(pa, qa, m)
-        if residual == "fixed":
-            chain = np.vstack([np.repeat(pa[None, :], m, axis=0), residual_distribution(pa, qa)[None, :]])
-        for j in range(m):  # loop over candidates; trials vectorized
-            if alive.size == 0:
-                break
-            x = g.choice(v, size=alive.size, p=qa)
-            ok = g.random(alive.size) * qa[x] < chain[j][x]
-            tokens[alive[ok]] = x[ok]
-            accepted[alive[ok]] = j
-            alive = alive[~ok]
-        if alive.size:
-            last = chain[m] / chain[m].sum()
-            tokens[alive] = g.choice(v, size=alive.size, p=last)
-        return tokens, accepted
-    r = np.repeat(pa[None, :], n, axis=0)
-    drawn = np.zeros((n, v), dtype=bool)
-    for j in range(m):
-        if alive.size == 0:
-            break
-        qj = np.where(drawn[alive], 0.0, qa)
-        mass = qj.sum(axis=1)
-        live = mass > 0
-        alive, qj, mass = alive[live], qj[live], mass[live]
-        if alive.size == 0:
-            break
-        qj = qj / mass[:, None]
-        x = _sample_rows(qj, g.random(alive.size))
-        rows = np.arange(alive.size)
-        target = r[alive] if residual == "recursive" else np.broadcast_to(pa, qj.shape)
-        ok = g.random(alive.size) * qj[rows, x] < target[rows, x]
-        tokens[alive[ok]] = x[ok]
-        accepted[alive[ok]] = j
-        bad = ~ok
-        if residual == "recursive" and bad.any():
-            nr = np.maximum(target[bad] - qj[bad], 0.0)
-            s = nr.sum(axis=1, keepdims=True)
-            r[alive[bad]] = np.where(s > 0, nr / np.where(s > 0, s, 1.0), target[bad])
-        drawn[alive[bad], x[bad]] = True
-        alive = alive[bad]
-    rest = np.flatnonzero(tokens < 0)
-    if rest.size:
-        final = r[rest] if residual == "recursive" else np.broadcast_to(residual_distribution(pa, qa), (rest.size, v))
-        tokens[rest] = _sample_rows(final, g.random(rest.size))
-    return tokens, accepted

@@ -43,6 +43,7 @@ a candidate is kept when its probability is strictly greater, and
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -54,6 +55,7 @@ from ._validate import (
     check_distribution,
     check_integer,
     check_nonnegative,
+    check_positive,
     check_probability,
     to_output,
 )
@@ -67,7 +69,11 @@ __all__ = [
     "RULES",
     "acceptance_probability",
     "emitted_distribution",
+    "chi_square_test",
     "entropy",
+    "mean_acceptance",
+    "multi_draft_accept_probabilities",
+    "multi_draft_step",
     "one_hot_residual",
     "typical_threshold",
     "verify_step",
@@ -86,6 +92,10 @@ MEDUSA_LOG_OFFSET = 1e-5
 _CHAPTER = "Verification rules"
 
 
+def _count(value: Any, name: str, minimum: int = 1, maximum: int | None = None) -> int:
+    if np.ndim(value) != 0:
+        raise TypeError(f"{name} must be a single whole number, got an array of shape {np.shape(value)}")
+    return int(check_integer(value, name, minimum=minimum, maximum=maximum))
 
 
 def _check_rule(rule: Any) -> str:
@@ -462,3 +472,327 @@ def verify_step(p, q, size, rng, rule="rejection", *, correction="target", epsil
             allowed = np.where(pa >= thr, pa, 0.0)
             tokens[bad] = g.choice(v, size=n_bad, p=allowed / allowed.sum())
     return tokens, ok
+
+
+# --------------------------------------------------------------------------
+# multi-draft verification (SpecInfer-style recursive rejection sampling)
+# --------------------------------------------------------------------------
+
+
+def _check_pq(p, q):
+    pa = check_distribution(p, "p")
+    qa = check_distribution(q, "q")
+    if pa.ndim != 1 or qa.ndim != 1 or pa.shape != qa.shape:
+        raise ValueError(f"p and q must be 1-D probability vectors over the same vocabulary; got shapes "
+                         f"{pa.shape} and {qa.shape}")
+    return pa, qa
+
+
+def _residual_chain(pa, qa, m):
+    """r_0 = p, r_{i+1} = residual(r_i, q): the targets candidate i is checked against."""
+    out = [pa]
+    for _ in range(m):
+        r = out[-1]
+        out.append(residual_distribution(r / r.sum(), qa))
+    return np.array(out)
+
+
+def multi_draft_accept_probabilities(p, q, n_candidates):
+    r"""Probability that candidate ``j`` is the one accepted, for ``m`` i.i.d. candidates from ``q``.
+
+    Recursive rejection sampling checks candidate ``j`` against
+    :math:`r_j`, where :math:`r_0 = p` and
+    :math:`r_{j+1} = \mathrm{norm}(\max(r_j - q, 0))`; candidate ``j`` is
+    reached with probability :math:`\prod_{i<j} (1 - \beta_i)` and accepted
+    with :math:`\beta_j = \sum_x \min(r_j(x), q(x))`. These are the
+    ``accept`` of ``m`` sibling nodes in a tree verified this way: they sum
+    to the probability that some candidate is accepted, at most 1.
+
+    Defined in chapter "Token trees".
+
+    Parameters
+    ----------
+    p, q : array_like, shape (V,)
+        Target and draft distributions.
+    n_candidates : int
+        Candidates drawn i.i.d. from ``q``, in [1, 1000].
+
+    Returns
+    -------
+    numpy.ndarray, shape (n_candidates,)
+        Probability that candidate ``j`` (0-based) is accepted.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> a = sd.verification.multi_draft_accept_probabilities([0.5, 0.3, 0.2], [0.2, 0.3, 0.5], 2)
+    >>> a.round(4).tolist(), round(float(a.sum()), 4)
+    ([0.7, 0.06], 0.76)
+    """
+    pa, qa = _check_pq(p, q)
+    m = _count(n_candidates, "n_candidates", maximum=1000)
+    chain = _residual_chain(pa, qa, m)
+    beta = np.minimum(chain[:m], qa).sum(axis=1)
+    reach = np.concatenate([[1.0], np.cumprod(1.0 - beta)[:-1]])
+    return reach * beta
+
+
+def _sample_rows(probs: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """One inverse-CDF draw per row of ``probs`` (rows need not be normalized)."""
+    c = np.cumsum(probs, axis=1)
+    idx = (c <= u[:, None] * c[:, -1:]).sum(axis=1)
+    return np.minimum(idx, probs.shape[1] - 1)
+
+
+def multi_draft_step(p, q, n_candidates, size, rng, *, replacement=True, residual="recursive"):
+    """Simulate one position verified against several draft candidates.
+
+    ``n_candidates`` tokens are drawn from ``q`` (independently, or without
+    replacement: each later candidate from ``q`` with the earlier ones
+    removed and renormalized). Candidate ``j`` is accepted with probability
+    ``min(1, r_j(x) / q_j(x))``, where ``q_j`` is the distribution it was
+    drawn from and ``r_j`` the current target: ``r_0 = p`` and after each
+    rejection ``r_{j+1} = norm(max(r_j - q_j, 0))``. The first accepted
+    candidate is emitted; if all are rejected a token is drawn from the last
+    residual. The emitted token follows ``p`` exactly, for either way of
+    drawing the candidates (SpecInfer's multi-step speculative sampling; the
+    without-replacement form as in recursive speculative decoding).
+
+    ``residual="fixed"`` is a deliberate bug for the tests: every candidate
+    is checked against ``p`` itself and the fallback is ``norm(max(p - q, 0))``;
+    its output does not follow ``p``.
+
+    Defined in chapter "Token trees".
+
+    Parameters
+    ----------
+    p, q : array_like, shape (V,)
+        Target and draft distributions.
+    n_candidates : int
+        Candidates per position, in [1, 64].
+    size : int
+        Independent trials, >= 1.
+    rng : numpy.random.Generator or int
+        Seeded generator or seed.
+    replacement : bool, optional
+        Draw candidates i.i.d. (default) or without replacement.
+    residual : {"recursive", "fixed"}, optional
+        The exact algorithm (default) or the flawed one.
+
+    Returns
+    -------
+    tokens : numpy.ndarray of int64, shape (size,)
+        Emitted token ids.
+    accepted : numpy.ndarray of int64, shape (size,)
+        Index of the accepted candidate, or -1 when every candidate was rejected.
+
+    Examples
+    --------
+    >>> import numpy as np, specdec as sd
+    >>> t, j = sd.verification.multi_draft_step([0.5, 0.3, 0.2], [0.2, 0.3, 0.5], 2, 200_000, rng=0)
+    >>> (np.bincount(t, minlength=3) / t.size).round(2).tolist()   # p
+    [0.5, 0.3, 0.2]
+    >>> round(float((j >= 0).mean()), 2)       # multi_draft_accept_probabilities sums to 0.76
+    0.76
+    """
+    pa, qa = _check_pq(p, q)
+    m = _count(n_candidates, "n_candidates", maximum=64)
+    n = _count(size, "size")
+    g = check_rng(rng)
+    if not isinstance(replacement, (bool, np.bool_)):
+        raise TypeError(f"replacement must be True or False; got {replacement!r}")
+    if residual not in ("recursive", "fixed"):
+        raise ValueError(f"residual must be 'recursive' or 'fixed'; got {residual!r}")
+    v = pa.size
+    tokens = np.full(n, -1, dtype=np.int64)
+    accepted = np.full(n, -1, dtype=np.int64)
+    alive = np.arange(n)
+    if replacement:
+        chain = _residual_chain(pa, qa, m)
+        if residual == "fixed":
+            chain = np.vstack([np.repeat(pa[None, :], m, axis=0), residual_distribution(pa, qa)[None, :]])
+        for j in range(m):  # loop over candidates; trials vectorized
+            if alive.size == 0:
+                break
+            x = g.choice(v, size=alive.size, p=qa)
+            ok = g.random(alive.size) * qa[x] < chain[j][x]
+            tokens[alive[ok]] = x[ok]
+            accepted[alive[ok]] = j
+            alive = alive[~ok]
+        if alive.size:
+            last = chain[m] / chain[m].sum()
+            tokens[alive] = g.choice(v, size=alive.size, p=last)
+        return tokens, accepted
+    r = np.repeat(pa[None, :], n, axis=0)
+    drawn = np.zeros((n, v), dtype=bool)
+    for j in range(m):
+        if alive.size == 0:
+            break
+        qj = np.where(drawn[alive], 0.0, qa)
+        mass = qj.sum(axis=1)
+        live = mass > 0
+        alive, qj, mass = alive[live], qj[live], mass[live]
+        if alive.size == 0:
+            break
+        qj = qj / mass[:, None]
+        x = _sample_rows(qj, g.random(alive.size))
+        rows = np.arange(alive.size)
+        target = r[alive] if residual == "recursive" else np.broadcast_to(pa, qj.shape)
+        ok = g.random(alive.size) * qj[rows, x] < target[rows, x]
+        tokens[alive[ok]] = x[ok]
+        accepted[alive[ok]] = j
+        bad = ~ok
+        if residual == "recursive" and bad.any():
+            nr = np.maximum(target[bad] - qj[bad], 0.0)
+            s = nr.sum(axis=1, keepdims=True)
+            r[alive[bad]] = np.where(s > 0, nr / np.where(s > 0, s, 1.0), target[bad])
+        drawn[alive[bad], x[bad]] = True
+        alive = alive[bad]
+    rest = np.flatnonzero(tokens < 0)
+    if rest.size:
+        final = r[rest] if residual == "recursive" else np.broadcast_to(residual_distribution(pa, qa), (rest.size, v))
+        tokens[rest] = _sample_rows(final, g.random(rest.size))
+    return tokens, accepted
+
+
+# --------------------------------------------------------------------------
+# checking a simulation, and acceptance over many contexts
+# --------------------------------------------------------------------------
+
+
+def _upper_gamma_q(a: float, x: float) -> float:
+    """Regularized upper incomplete gamma Q(a, x): series below a + 1, continued fraction above."""
+    if x <= 0.0:
+        return 1.0
+    log_front = -x + a * math.log(x) - math.lgamma(a)
+    if x < a + 1.0:
+        term = total = 1.0 / a
+        n = a
+        while abs(term) > 1e-16 * abs(total):
+            n += 1.0
+            term *= x / n
+            total += term
+        return max(0.0, 1.0 - total * math.exp(log_front))
+    b, c, d = x + 1.0 - a, 1.0 / 1e-300, 1.0 / (x + 1.0 - a)
+    h = d
+    for i in range(1, 10_000):  # Lentz's continued fraction
+        an = -i * (i - a)
+        b += 2.0
+        d = an * d + b
+        d = 1e-300 if abs(d) < 1e-300 else d
+        c = b + an / c
+        c = 1e-300 if abs(c) < 1e-300 else c
+        d = 1.0 / d
+        h *= d * c
+        if abs(d * c - 1.0) < 1e-16:
+            break
+    return math.exp(log_front) * h
+
+
+def chi_square_test(tokens, p):
+    """Pearson's goodness-of-fit test of sampled tokens against a distribution.
+
+    The statistic is :math:`\\sum_x (n_x - N p(x))^2 / (N p(x))` over the
+    tokens with ``p > 0``; its p-value is the chi-square tail with (support
+    size - 1) degrees of freedom, computed here from the regularized
+    incomplete gamma function. A token with ``p = 0`` that occurs gives a
+    p-value of 0 (the sample cannot come from ``p``). The chapters run it on
+    simulations: a large p-value means no evidence against ``p``; a tiny one
+    that the emitted tokens do not follow ``p``.
+
+    Defined in chapter "Verification rules".
+
+    Parameters
+    ----------
+    tokens : array_like of int, 1-D
+        Sampled token ids, each in ``0 .. V - 1``.
+    p : array_like, shape (V,)
+        The distribution to test against.
+
+    Returns
+    -------
+    dict
+        ``statistic``, ``dof`` and ``p_value``.
+
+    Examples
+    --------
+    >>> import numpy as np, specdec as sd
+    >>> t = np.random.default_rng(0).choice(3, size=10_000, p=[0.5, 0.3, 0.2])
+    >>> sd.verification.chi_square_test(t, [0.5, 0.3, 0.2])["p_value"] > 0.01
+    True
+    >>> sd.verification.chi_square_test(t, [0.4, 0.4, 0.2])["p_value"] < 1e-10
+    True
+    """
+    pa = check_distribution(p, "p")
+    if pa.ndim != 1:
+        raise ValueError(f"p must be a 1-D distribution; got shape {pa.shape}")
+    t = check_integer(tokens, "tokens", minimum=0, maximum=pa.size - 1)
+    if t.ndim != 1 or t.size == 0:
+        raise ValueError(f"tokens must be a non-empty 1-D array of token ids; got shape {t.shape}")
+    counts = np.bincount(t.astype(np.int64), minlength=pa.size).astype(float)
+    support = pa > 0
+    dof = int(support.sum()) - 1
+    if counts[~support].sum() > 0:
+        return {"statistic": math.inf, "dof": dof, "p_value": 0.0}
+    expected = pa[support] * t.size
+    stat = float(np.sum((counts[support] - expected) ** 2 / expected))
+    p_value = 1.0 if dof < 1 else _upper_gamma_q(dof / 2.0, stat / 2.0)
+    return {"statistic": stat, "dof": dof, "p_value": p_value}
+
+
+def mean_acceptance(target_logits, draft_logits, temperature, rule="rejection", *, epsilon=MEDUSA_EPSILON,
+                    delta=MEDUSA_DELTA):
+    """Average acceptance probability over many contexts at a sampling temperature.
+
+    Both models' logits are tempered (softmax of ``logits / temperature``);
+    ``"one-hot"`` is what vLLM does by default with EAGLE, draft-model and
+    n-gram drafts: the draft proposes its greedy token (``argmax`` of its
+    logits, whatever the temperature) and the target accepts it with
+    probability ``p_T(token)``. ``"rejection"`` is Leviathan et al.'s
+    ``sum(min(p_T, q_T))`` with the draft sampling at the same temperature.
+
+    Defined in chapter "Verification rules".
+
+    Parameters
+    ----------
+    target_logits, draft_logits : array_like, shape (n_contexts, V)
+        E.g. :func:`specdec.synthetic.synthetic_logit_pair`.
+    temperature : float or array_like
+        Sampling temperature(s), > 0.
+    rule : {"rejection", "one-hot", "typical", "sampled-match"}, optional
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Mean over contexts, one per temperature.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> t, d = sd.synthetic.synthetic_logit_pair("flat", vocab=200, n_contexts=64, noise=0.5, rng=0)
+    >>> a = sd.verification.mean_acceptance(t, d, [0.5, 1.0], "rejection")
+    >>> b = sd.verification.mean_acceptance(t, d, [0.5, 1.0], "one-hot")
+    >>> bool((b <= a).all())
+    True
+    """
+    tl = np.asarray(target_logits, dtype=float)
+    dl = np.asarray(draft_logits, dtype=float)
+    if tl.ndim != 2 or tl.shape != dl.shape:
+        raise ValueError(f"target_logits and draft_logits must be 2-D of the same shape; got {tl.shape} and "
+                         f"{dl.shape}")
+    temps = check_positive(temperature, "temperature")
+    if rule not in ("rejection", "one-hot", "typical", "sampled-match"):
+        raise ValueError(f"rule must be 'rejection', 'one-hot', 'typical' or 'sampled-match'; got {rule!r}")
+    out = []
+    for t in np.atleast_1d(temps):  # loop over temperatures; contexts vectorized
+        p = np.exp((tl - tl.max(axis=1, keepdims=True)) / t)
+        p /= p.sum(axis=1, keepdims=True)
+        if rule == "one-hot":
+            q = np.zeros_like(p)
+            q[np.arange(q.shape[0]), np.argmax(dl, axis=1)] = 1.0
+        else:
+            q = np.exp((dl - dl.max(axis=1, keepdims=True)) / t)
+            q /= q.sum(axis=1, keepdims=True)
+        kw = {"epsilon": epsilon, "delta": delta} if rule == "typical" else {}
+        out.append(float(np.mean(acceptance_probability(p, q, "rejection" if rule == "one-hot" else rule, **kw))))
+    return to_output(np.array(out).reshape(np.shape(temps)), np.ndim(temperature) == 0)

@@ -41,9 +41,9 @@ def test_every_quoted_input_has_a_known_source_and_status(name):
 def test_new_sources_do_not_clash_with_literature():
     assert not set(dr.DRAFTER_SOURCES) & set(lit.SOURCES)
     with pytest.raises(ValueError, match="source must be a key"):
-        dr._Cited(1.0, "nobody2099", "nowhere", "verified")
+        dr.Cited(1.0, "nobody2099", "nowhere", "verified")
     with pytest.raises(ValueError, match="status must be"):
-        dr._Cited(1.0, "li2025eagle3", "Abstract", "probably")
+        dr.Cited(1.0, "li2025eagle3", "Abstract", "probably")
 
 
 def test_leviathan_bigram_check_reproduces_125():
@@ -184,3 +184,21 @@ def test_draft_catalogue_covers_the_four_families():
         assert r["source"] in lit.SOURCES or r["source"] in dr.DRAFTER_SOURCES
     eagle3 = [r for r in rows if r["method"] == "EAGLE3"]
     assert len(eagle3) == 1 and eagle3[0]["target"] == "vicuna-13b"
+
+
+def test_prompt_lookup_speedup_by_hand():
+    """Rounds without a proposal cost one step; a round verifying j proposals costs c_verify[j - 1]."""
+    run = dr.PromptLookupRun(proposed=np.array([0, 3, 3, 1]), accepted=np.array([0, 3, 1, 0]))
+    cv = np.array([1.1, 1.2, 1.3])
+    tokens = 1 + 4 + 2 + 1
+    cost = 1.0 + 1.3 + 1.3 + 1.1
+    assert abs(run.speedup(cv) - tokens / cost) <= 1e-14 * tokens / cost
+    with pytest.raises(ValueError, match="c_verify"):
+        run.speedup([1.0, 1.0])
+
+
+def test_hf_defaults_record_the_change():
+    d = dr.HF_DEFAULTS.value
+    assert d["4.40.0"]["num_assistant_tokens_schedule"] == "heuristic"
+    assert d["5.24.0"]["num_assistant_tokens_schedule"] == "constant"
+    assert d["5.24.0"]["num_assistant_tokens"] == sd.dynamic.HF_HEURISTIC["start"]

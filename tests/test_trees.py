@@ -19,6 +19,7 @@ from test_verification import SIGNIFICANCE, chi2_pvalue
 import specdec as sd
 import specdec.drafters as dr
 import specdec.trees as tr
+import specdec.verification as vr
 
 # --------------------------------------------------------------------------
 # an exact reference: enumerate the outcomes of a verification round
@@ -367,7 +368,7 @@ PAIRS = {
 def test_multi_draft_output_follows_p(name, m, replacement):
     """Recursive rejection sampling over m candidates emits tokens following p (chi-square, level 1e-3)."""
     p, q = PAIRS[name]
-    tokens, accepted = tr.multi_draft_step(p, q, m, 200_000, np.random.default_rng(100 + m), replacement=replacement)
+    tokens, accepted = vr.multi_draft_step(p, q, m, 200_000, np.random.default_rng(100 + m), replacement=replacement)
     assert chi2_pvalue(tokens, p) > SIGNIFICANCE
     assert accepted.min() >= -1 and accepted.max() < m
 
@@ -376,7 +377,7 @@ def test_multi_draft_output_follows_p(name, m, replacement):
 def test_fixed_residual_bug_is_detected(replacement):
     """Checking every candidate against p itself (no recursive residual) fails the same test."""
     p, q = PAIRS["random"]
-    tokens, _ = tr.multi_draft_step(p, q, 3, 200_000, np.random.default_rng(7), replacement=replacement,
+    tokens, _ = vr.multi_draft_step(p, q, 3, 200_000, np.random.default_rng(7), replacement=replacement,
                                     residual="fixed")
     assert chi2_pvalue(tokens, p) < SIGNIFICANCE
 
@@ -386,17 +387,17 @@ def test_multi_draft_accept_probabilities_match_simulation(name):
     """Which candidate is accepted follows multi_draft_accept_probabilities (chi-square over m + 1 outcomes)."""
     p, q = PAIRS[name]
     m = 3
-    probs = tr.multi_draft_accept_probabilities(p, q, m)
-    _, accepted = tr.multi_draft_step(p, q, m, 200_000, np.random.default_rng(9))
+    probs = vr.multi_draft_accept_probabilities(p, q, m)
+    _, accepted = vr.multi_draft_step(p, q, m, 200_000, np.random.default_rng(9))
     law = np.concatenate([probs, [1.0 - probs.sum()]])
     assert chi2_pvalue(np.where(accepted < 0, m, accepted), law) > SIGNIFICANCE
 
 
 def test_multi_draft_accept_probabilities_hand_values():
     """p = (.5, .3, .2), q = (.2, .3, .5): beta_0 = .7, residual (1, 0, 0), beta_1 = .2, so (.7, .3 * .2)."""
-    a = tr.multi_draft_accept_probabilities([0.5, 0.3, 0.2], [0.2, 0.3, 0.5], 3)
+    a = vr.multi_draft_accept_probabilities([0.5, 0.3, 0.2], [0.2, 0.3, 0.5], 3)
     assert_allclose(a, [0.7, 0.06, 0.3 * 0.8 * 0.2], rtol=1e-13)
-    one = tr.multi_draft_accept_probabilities(PAIRS["random"][0], PAIRS["random"][1], 1)
+    one = vr.multi_draft_accept_probabilities(PAIRS["random"][0], PAIRS["random"][1], 1)
     assert one[0] == pytest.approx(sd.acceptance_rate(*PAIRS["random"]), rel=1e-14)
     # as sibling accept in a tree they satisfy the "sum to at most 1" rule
     tr.tree_expected_tokens([-1] * 3, a)
@@ -405,12 +406,35 @@ def test_multi_draft_accept_probabilities_hand_values():
 def test_multi_draft_validation():
     p, q = PAIRS["random"]
     with pytest.raises(ValueError, match=r"n_candidates must be a whole number in \[1, 64\]"):
-        tr.multi_draft_step(p, q, 0, 10, 0)
+        vr.multi_draft_step(p, q, 0, 10, 0)
     with pytest.raises(ValueError, match="residual must be"):
-        tr.multi_draft_step(p, q, 2, 10, 0, residual="none")
+        vr.multi_draft_step(p, q, 2, 10, 0, residual="none")
     with pytest.raises(TypeError, match="replacement must be True or False"):
-        tr.multi_draft_step(p, q, 2, 10, 0, replacement=1)
+        vr.multi_draft_step(p, q, 2, 10, 0, replacement=1)
     with pytest.raises(TypeError, match="unseeded"):
-        tr.multi_draft_step(p, q, 2, 10, None)
+        vr.multi_draft_step(p, q, 2, 10, None)
     with pytest.raises(ValueError, match="same vocabulary"):
-        tr.multi_draft_step(p, q[:5] / q[:5].sum(), 2, 10, 0)
+        vr.multi_draft_step(p, q[:5] / q[:5].sum(), 2, 10, 0)
+
+
+def test_best_by_budget_is_the_running_best_and_attained():
+    cv = 1.0 + 0.02 * np.arange(1, 41)
+    r = tr.best_tree_for_speedup([0.6, 0.2, 0.1], 40, cv, c_draft=0.03)
+    b = r.best_by_budget
+    assert (np.diff(b) >= 0).all()
+    assert abs(b[-1] - r.speedup) <= 1e-12 * r.speedup
+    # every budget's best is achieved by some tree of at most that many nodes (check by re-searching)
+    for n in (1, 5, 12, 40):
+        sub = tr.best_tree_for_speedup([0.6, 0.2, 0.1], n, cv[:n], c_draft=0.03)
+        assert abs(sub.speedup - b[n - 1]) <= 1e-12 * b[n - 1]
+
+
+def test_tree_verify_cost_grows_with_nodes_on_the_calibrated_roofline():
+    from specdec import calibration as cal
+
+    h = sd.hardware
+    n = np.arange(1, 129)
+    ideal = tr.tree_verify_cost(h.LLAMA_8B, h.H100, n)
+    calibrated = tr.tree_verify_cost(h.LLAMA_8B, cal.H100_CALIBRATED, n)
+    assert (ideal == 1.0).all()
+    assert (np.diff(calibrated) > 0).all() and calibrated[0] > 1.0

@@ -261,3 +261,57 @@ def test_bad_input_messages():
         vf.typical_threshold(P1, epsilon=[0.1, 0.2])
     with pytest.raises(ValueError, match="1-D"):
         vf.verify_step(np.tile(P1, (2, 1)), Q1, 10, 0)
+
+
+# --------------------------------------------------------------------------
+# chi_square_test and mean_acceptance (the chapter's tools)
+# --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("counts", [[510, 490], [5, 5, 5, 5, 80], [1000, 1200, 900, 950, 1010, 1040, 990, 905, 1005,
+                                                                      1000], [3, 0, 9], [2500, 2400, 2600, 2500]])
+def test_chi_square_test_matches_hand_statistic_and_independent_tail(counts):
+    """Statistic by hand; p-value against this file's own series for the chi-square tail."""
+    counts = np.array(counts)
+    tokens = np.repeat(np.arange(counts.size), counts)
+    p = np.full(counts.size, 1.0 / counts.size)
+    r = sd.verification.chi_square_test(tokens, p)
+    expected = tokens.size * p
+    stat = float(((counts - expected) ** 2 / expected).sum())
+    assert_allclose(r["statistic"], stat, rtol=1e-12)
+    assert r["dof"] == counts.size - 1
+    # (the reference series computes 1 - P by subtraction: accurate to about 1e-15 absolute in the far tail)
+    assert_allclose(r["p_value"], chi2_sf(stat, counts.size - 1), rtol=1e-8, atol=1e-13)
+
+
+def test_chi_square_test_on_samples():
+    g = np.random.default_rng(5)
+    p = np.array([0.5, 0.3, 0.2])
+    good = sd.verification.chi_square_test(g.choice(3, 50_000, p=p), p)
+    assert good["dof"] == 2 and good["p_value"] > SIGNIFICANCE
+    assert_allclose(good["p_value"], chi2_sf(good["statistic"], 2), rtol=1e-8)
+    bad = sd.verification.chi_square_test(g.choice(3, 50_000, p=[0.45, 0.35, 0.2]), p)
+    assert bad["p_value"] < 1e-12
+    impossible = sd.verification.chi_square_test(np.array([0, 1, 2]), [0.5, 0.5, 0.0])
+    assert impossible["p_value"] == 0.0
+    with pytest.raises(ValueError, match="tokens"):
+        sd.verification.chi_square_test(np.array([0, 3]), p)
+
+
+def test_mean_acceptance_by_hand():
+    """Two contexts, two tokens: the rules' mean acceptance written out."""
+    tl = np.log(np.array([[0.8, 0.2], [0.4, 0.6]]))
+    dl = np.log(np.array([[0.5, 0.5], [0.9, 0.1]]))
+    p, q = np.exp(tl), np.exp(dl)
+    assert_allclose(sd.verification.mean_acceptance(tl, dl, 1.0, "rejection"), np.minimum(p, q).sum(axis=1).mean(),
+                    rtol=1e-12)
+    greedy_token = np.argmax(dl, axis=1)   # context 0: a tie, argmax takes token 0
+    assert_allclose(sd.verification.mean_acceptance(tl, dl, 1.0, "one-hot"),
+                    p[np.arange(2), greedy_token].mean(), rtol=1e-12)
+    pt = p ** 2 / (p ** 2).sum(axis=1, keepdims=True)     # temperature 0.5
+    qt = q ** 2 / (q ** 2).sum(axis=1, keepdims=True)
+    assert_allclose(sd.verification.mean_acceptance(tl, dl, 0.5, "rejection"), np.minimum(pt, qt).sum(axis=1).mean(),
+                    rtol=1e-12)
+    both = sd.verification.mean_acceptance(tl, dl, [0.5, 1.0], "sampled-match")
+    assert both.shape == (2,)
+    with pytest.raises(ValueError, match="rule"):
+        sd.verification.mean_acceptance(tl, dl, 1.0, "greedy")

@@ -1,0 +1,505 @@
+"""Figures for Part IV: "Drafts in today's engines", "Verification rules", "Token trees",
+"Dynamic speculation length" and "Throughput at a latency target".
+
+Presentation only: every number drawn comes from :mod:`specdec.drafters`,
+:mod:`specdec.verification`, :mod:`specdec.trees`, :mod:`specdec.dynamic`,
+:mod:`specdec.goodput` and :mod:`specdec.hardware`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._validate import check_integer, check_probability
+from ..drafters import simulate_prompt_lookup, synthetic_copy_text
+from ..dynamic import compare_schedules, oracle_gain
+from ..goodput import goodput_curve
+from ..hardware import draft_cost, step_time_parts
+from ..trees import best_tree_for_speedup
+from ..verification import RULES, acceptance_probability, emitted_distribution, mean_acceptance
+from ._style import COLORS, SEQUENCE, new_figure
+
+__all__ = [
+    "draft_round_costs",
+    "prompt_lookup_vs_copy",
+    "prompt_lookup_histogram",
+    "draft_cost_floor",
+    "verification_rules_bars",
+    "acceptance_vs_temperature",
+    "tree_budget_curves",
+    "draw_tree",
+    "schedule_speedups",
+    "oracle_gain_curves",
+    "goodput_curves",
+]
+
+_FAMILY_COLORS = {"head": COLORS["target"], "head + retrieval": COLORS["neutral"], "parallel heads": COLORS["verify"],
+                  "n-gram": COLORS["draft"], "n-gram / retrieval": COLORS["accent"], "n-gram (Jacobi)": "#F0E442",
+                  "separate small model": COLORS["overhead"], "multi-token prediction": "#000000"}
+
+
+def _axes(axes, width=6.4, height=4.0, ncols=1):
+    if axes is None:
+        return new_figure(width, height, ncols=ncols)
+    for ax in np.atleast_1d(axes):
+        ax.clear()
+    return np.atleast_1d(axes)[0].figure, axes
+
+
+# --------------------------------------------------------------------------
+# Drafts in today's engines
+# --------------------------------------------------------------------------
+
+def draft_round_costs(rows, speedups=(1.0, 1.5, 2.0, 2.5, 3.0), axes=None):
+    """Published tokens per round against the implied round cost, one marker per method, iso-speedup lines.
+
+    A method at ``(E[L], cost)`` has speedup ``E[L] / cost``: the dotted
+    lines are constant speedup.
+
+    Defined in chapter "Drafts in today's engines".
+
+    Parameters
+    ----------
+    rows : list of dict
+        From :func:`specdec.drafters.draft_catalogue`.
+    speedups : sequence of float, optional
+        Iso-speedup lines drawn.
+    axes : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    fig, ax = _axes(axes, 6.6, 4.4)
+    xs = np.array([r["mean_accepted_tokens"] for r in rows])
+    x = np.linspace(1.0, xs.max() * 1.08, 50)
+    top = max(2.1, max(r["implied_round_cost"] for r in rows) * 1.1)
+    for s in speedups:
+        ax.plot(x, x / s, color=COLORS["baseline"], lw=0.8, ls=":")
+        xe = min(x[-1], 0.97 * top * s)   # label where the line leaves the plot
+        ax.annotate(f"{s:g}x", (xe, xe / s), fontsize=7, color=COLORS["baseline"], ha="right", va="bottom")
+    seen = set()
+    for r in rows:
+        fam = r["family"]
+        ax.scatter([r["mean_accepted_tokens"]], [r["implied_round_cost"]], color=_FAMILY_COLORS.get(fam, "#999999"),
+                   s=30, zorder=3, label=None if fam in seen else fam,
+                   marker="s" if r["status"] != "verified" else "o")
+        seen.add(fam)
+        ax.annotate(r["method"], (r["mean_accepted_tokens"], r["implied_round_cost"]), textcoords="offset points",
+                    xytext=(4, 3), fontsize=7)
+    ax.set_xlabel("published tokens per round E[L] (bonus token included)")
+    ax.set_ylabel("implied round cost E[L] / speedup (plain steps)")
+    ax.set_ylim(0.9, top)
+    ax.legend(fontsize=7, loc="upper left")
+    return fig
+
+
+def prompt_lookup_vs_copy(copy_probs, c_verify, *, mean_copy_length=20.0, n_tokens=8000, prompt_tokens=1000,
+                          vocab=32000, max_ngram=3, num_pred=10, rng=0, axes=None):
+    """Prompt lookup on synthetic text that repeats itself: tokens per round and speedup against the copy rate.
+
+    Each point simulates :func:`specdec.drafters.simulate_prompt_lookup` on
+    :func:`specdec.drafters.synthetic_copy_text` with that copy probability;
+    the speedup prices every round with ``c_verify`` (a round without a
+    match is a plain step).
+
+    Defined in chapter "Drafts in today's engines".
+
+    Parameters
+    ----------
+    copy_probs : sequence of float
+        Probability of starting a copy at a position.
+    c_verify : array_like, shape (num_pred,)
+        Verification cost of ``j`` proposed tokens, entry ``j - 1``.
+    mean_copy_length, n_tokens, prompt_tokens, vocab, max_ngram, num_pred, rng
+        The synthetic text and the lookup (seeded).
+    axes : pair of matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    cps = np.asarray(check_probability(copy_probs, "copy_probs"))
+    fig, axes = _axes(axes, 9.0, 3.6, ncols=2)
+    tokens, speed, match = [], [], []
+    for i, cp in enumerate(cps):
+        text = synthetic_copy_text(int(n_tokens), int(vocab), float(cp), float(mean_copy_length), rng=int(rng) + i)
+        run = simulate_prompt_lookup(text, int(prompt_tokens), int(max_ngram), int(num_pred))
+        tokens.append(run.tokens_per_round)
+        speed.append(run.speedup(c_verify))
+        match.append(run.match_rate)
+    axes[0].plot(cps, tokens, marker="o", color=COLORS["draft"], label="tokens per round")
+    axes[0].plot(cps, 1 + np.array(match), marker=".", ls="--", color=COLORS["baseline"],
+                 label="1 + share of rounds with a match")
+    axes[0].set_xlabel("copy probability of the text")
+    axes[0].set_ylabel("tokens per round")
+    axes[0].legend(fontsize=7)
+    axes[1].plot(cps, speed, marker="o", color=COLORS["target"])
+    axes[1].axhline(1.0, color=COLORS["baseline"], lw=1)
+    axes[1].set_xlabel("copy probability of the text")
+    axes[1].set_ylabel("speedup (c_d = 0, priced c_v)")
+    axes[0].set_title(f"prompt lookup: n-grams up to {int(max_ngram)}, {int(num_pred)} proposed", fontsize=8)
+    axes[1].set_title(f"copies of {mean_copy_length:g} tokens on average", fontsize=8)
+    return fig
+
+
+def prompt_lookup_histogram(run, axes=None):
+    """How many proposed tokens each round of a prompt-lookup run accepted (0 includes rounds without a match).
+
+    Defined in chapter "Drafts in today's engines".
+
+    Parameters
+    ----------
+    run : specdec.drafters.PromptLookupRun
+    axes : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    fig, ax = _axes(axes, 6.4, 3.4)
+    counts = np.bincount(run.accepted, minlength=int(run.proposed.max(initial=0)) + 1)
+    no_match = int((run.proposed == 0).sum())
+    ax.bar(np.arange(counts.size), counts, color=COLORS["draft"], label="rounds with a match")
+    ax.bar([0], [no_match], color=COLORS["baseline"], label="rounds without a match (plain steps)")
+    ax.set_xlabel("proposed tokens accepted in the round")
+    ax.set_ylabel("rounds")
+    ax.set_title(f"{run.n_rounds} rounds, {run.tokens_per_round:.2f} tokens per round", fontsize=9)
+    ax.legend(fontsize=7)
+    return fig
+
+
+def draft_cost_floor(drafts, target, hardware, context=512, axes=None):
+    """c_draft against draft size on a hardware's ideal roofline and calibration: the fixed cost is a floor.
+
+    Defined in chapter "Drafts in today's engines".
+
+    Parameters
+    ----------
+    drafts : sequence of specdec.hardware.Model
+    target : specdec.hardware.Model
+    hardware : specdec.hardware.Hardware
+        A calibrated GPU (its ideal roofline is drawn too).
+    context : int, optional
+    axes : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    fig, ax = _axes(axes, 6.4, 4.0)
+    size = np.array([d.n_params for d in drafts])
+    order = np.argsort(size)
+    for hw, color, name in ((hardware.ideal(), COLORS["baseline"], "ideal roofline"),
+                            (hardware, COLORS["target"], "calibrated")):
+        cd = np.array([float(draft_cost(d, target, hw, 1, context)) for d in drafts])
+        ax.plot(size[order], cd[order], marker="o", color=color, label=name)
+        for d, c in zip(drafts, cd):
+            ax.annotate(d.name, (d.n_params, c), textcoords="offset points", xytext=(4, -10 if hw.is_ideal else 4),
+                        fontsize=7, color=color)
+    t0 = step_time_parts(target, hardware, 1, context)
+    ax.axhline(float(t0["fixed"] / t0["total"]), color=COLORS["accent"], ls=":", lw=1,
+               label="fixed cost / T0 (the floor)")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("draft parameters")
+    ax.set_ylabel("c_d (one draft step / one target step)")
+    ax.set_title(f"target {target.name} on {hardware.name}, batch 1, context {int(context)}", fontsize=8)
+    ax.legend(fontsize=7, loc="upper left")
+    return fig
+
+
+# --------------------------------------------------------------------------
+# Verification rules
+# --------------------------------------------------------------------------
+
+def verification_rules_bars(p, q, *, epsilon=0.09, delta=0.3, axes=None):
+    """The token one verified position emits, rule by rule, against the target ``p``.
+
+    One group of bars per token: the target ``p`` and the exact emitted
+    distribution under each rule (:func:`specdec.verification.emitted_distribution`;
+    ``"one-hot"`` with the draft's greedy token). The legend gives each
+    rule's acceptance probability.
+
+    Defined in chapter "Verification rules".
+
+    Parameters
+    ----------
+    p, q : array_like, shape (V,)
+    epsilon, delta : float, optional
+        Typical acceptance's thresholds.
+    axes : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    pa, qa = np.asarray(p, float), np.asarray(q, float)
+    onehot = np.eye(pa.size)[int(np.argmax(qa))]
+    fig, ax = _axes(axes, 7.2, 3.8)
+    series = [("target p", pa, None)]
+    for rule in RULES:
+        qq = onehot if rule == "one-hot" else qa
+        kw = {"epsilon": epsilon, "delta": delta} if rule == "typical" else {}
+        series.append((rule, emitted_distribution(pa, qq, rule, **kw), acceptance_probability(pa, qq, rule, **kw)))
+    width = 0.8 / len(series)
+    x = np.arange(pa.size)
+    for i, (name, dist, acc) in enumerate(series):
+        label = name if acc is None else f"{name} (accepts {acc:.2f})"
+        ax.bar(x + (i - len(series) / 2 + 0.5) * width, dist, width, color=SEQUENCE[i % len(SEQUENCE)], label=label,
+               edgecolor="black" if acc is None else "none", lw=0.6)
+    ax.set_xticks(x, [str(i) for i in x])
+    ax.set_xlabel("token")
+    ax.set_ylabel("probability of being emitted")
+    ax.legend(fontsize=7, ncol=2)
+    return fig
+
+
+def acceptance_vs_temperature(workloads, temperatures, axes=None):
+    """Mean acceptance against sampling temperature: the draft's sample vs its greedy (one-hot) token.
+
+    Defined in chapter "Verification rules".
+
+    Parameters
+    ----------
+    workloads : dict
+        Name -> ``(target_logits, draft_logits)`` (e.g. from
+        :func:`specdec.synthetic.synthetic_logit_pair`).
+    temperatures : array_like
+    axes : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    t = np.asarray(temperatures, float)
+    fig, ax = _axes(axes, 6.4, 5.0)
+    for i, (name, (tl, dl)) in enumerate(workloads.items()):
+        color = SEQUENCE[i % len(SEQUENCE)]
+        ax.plot(t, mean_acceptance(tl, dl, t, "rejection"), color=color, marker="o", ms=3,
+                label=f"{name}: draft samples, sum min(p, q)")
+        ax.plot(t, mean_acceptance(tl, dl, t, "one-hot"), color=color, ls="--", marker="s", ms=3,
+                label=f"{name}: draft proposes its greedy token (vLLM default)")
+    ax.set_xlabel("sampling temperature")
+    ax.set_ylabel("mean acceptance probability")
+    ax.set_ylim(0, 1)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=1, frameon=False)
+    return fig
+
+
+# --------------------------------------------------------------------------
+# Token trees
+# --------------------------------------------------------------------------
+
+def tree_budget_curves(rank_accept, max_nodes, costs, c_draft=0.0, axes=None):
+    """Best expected tokens and best speedup against the node budget, for several verification costs.
+
+    Defined in chapter "Token trees".
+
+    Parameters
+    ----------
+    rank_accept : array_like
+        As in :func:`specdec.trees.best_tree`.
+    max_nodes : int
+    costs : dict
+        Name -> ``c_verify`` array of length ``max_nodes``.
+    c_draft : float, optional
+        Per tree level.
+    axes : pair of matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    n = int(check_integer(max_nodes, "max_nodes", minimum=1))
+    fig, axes = _axes(axes, 9.6, 3.6, ncols=2)
+    nodes = np.arange(1, n + 1)
+    first = True
+    for i, (name, cv) in enumerate(costs.items()):
+        r = best_tree_for_speedup(rank_accept, n, cv, c_draft)
+        if first:
+            axes[0].plot(nodes, r.expected_tokens.max(axis=0), color=COLORS["draft"])
+            first = False
+        color = SEQUENCE[i % len(SEQUENCE)]
+        axes[1].plot(nodes, r.best_by_budget, color=color, label=name)
+        axes[1].plot([r.tree.n_nodes], [r.speedup], marker="o", color=color)
+        axes[1].annotate(f"{r.tree.n_nodes} nodes", (r.tree.n_nodes, r.speedup), textcoords="offset points",
+                         xytext=(4, 4), fontsize=7, color=color)
+    axes[0].set_xlabel("node budget")
+    axes[0].set_ylabel("best E[L] (tokens per round)")
+    axes[1].set_xlabel("node budget")
+    axes[1].set_ylabel("best speedup within the budget")
+    axes[0].set_xscale("log", base=2)
+    axes[1].set_xscale("log", base=2)
+    axes[1].legend(fontsize=7)
+    return fig
+
+
+def draw_tree(tree, axes=None, max_label=24):
+    """A draft tree drawn by depth (left to right) and rank (top to bottom), nodes shaded by path probability.
+
+    Defined in chapter "Token trees".
+
+    Parameters
+    ----------
+    tree : specdec.trees.DraftTree
+    axes : matplotlib Axes, optional
+    max_label : int, optional
+        Nodes up to this count get their rank written in.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    fig, ax = _axes(axes, 6.4, 3.6)
+    n = tree.n_nodes
+    children = {i: [] for i in range(-1, n)}
+    for i in np.argsort(tree.rank, kind="stable"):
+        children[int(tree.parents[i])].append(int(i))
+    y = np.zeros(n)
+    leaf = [0.0]
+
+    def place(node):  # depth-first in rank order: leaves get 0, 1, 2, ...; a parent sits at its children's mean
+        kids = children[node]
+        if not kids:
+            y[node] = leaf[0]
+            leaf[0] += 1.0
+            return y[node]
+        values = [place(c) for c in kids]
+        if node >= 0:
+            y[node] = float(np.mean(values))
+        return float(np.mean(values))
+
+    root_y = place(-1) if n else 0.0
+    x = tree.depth.astype(float)
+    ax.scatter([0], [root_y], s=120, color=COLORS["baseline"], zorder=3)
+    for i in range(n):
+        px, py = (0.0, root_y) if tree.parents[i] < 0 else (x[tree.parents[i]], y[tree.parents[i]])
+        ax.plot([px, x[i]], [py, y[i]], color="#999999", lw=0.8, zorder=1)
+    sc = ax.scatter(x, y, c=tree.path_probability, cmap="viridis", vmin=0, vmax=1, s=90, zorder=3)
+    if n <= max_label:
+        for i in range(n):
+            ax.annotate(str(int(tree.rank[i])), (x[i], y[i]), ha="center", va="center", fontsize=6, color="white")
+    ax.invert_yaxis()
+    ax.set_xticks(range(int(x.max()) + 1 if n else 1))
+    ax.set_xlabel("depth (0 = the last accepted token)")
+    ax.set_yticks([])
+    fig.colorbar(sc, ax=ax, label="P(node accepted)")
+    ax.set_title(f"{n} nodes, E[L] = {tree.expected_tokens:.3f}", fontsize=9)
+    return fig
+
+
+# --------------------------------------------------------------------------
+# Dynamic speculation length
+# --------------------------------------------------------------------------
+
+_POLICY_NAMES = {"fixed": "fixed k", "hf-heuristic": "HF heuristic (+2 / -1)",
+                 "per-request-optimal": "best k per request", "oracle": "oracle"}
+
+
+def schedule_speedups(alpha_sets, n_tokens, *, k=5, start=20.0, k_max=64, c_draft=0.0, c_verify=1.0, rng=0,
+                      axes=None):
+    """Speedup of each draft-length policy on workloads whose acceptance spreads more and more.
+
+    Defined in chapter "Dynamic speculation length".
+
+    Parameters
+    ----------
+    alpha_sets : dict
+        Label -> per-request acceptance rates (e.g. :func:`specdec.dynamic.beta_alphas`).
+    n_tokens, k, start, k_max, c_draft, c_verify, rng
+        As in :func:`specdec.dynamic.compare_schedules`.
+    axes : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    fig, ax = _axes(axes, 6.8, 4.0)
+    labels = list(alpha_sets)
+    results = {lab: compare_schedules(a, n_tokens, rng, k=k, start=start, k_max=k_max, c_draft=c_draft,
+                                      c_verify=c_verify) for lab, a in alpha_sets.items()}
+    x = np.arange(len(labels))
+    width = 0.2
+    for i, policy in enumerate(_POLICY_NAMES):
+        s = [results[lab][policy].speedup for lab in labels]
+        ax.bar(x + (i - 1.5) * width, s, width, color=SEQUENCE[i], label=_POLICY_NAMES[policy])
+    ax.set_xticks(x, labels, fontsize=8)
+    ax.set_ylabel("speedup over plain decoding")
+    ax.axhline(1.0, color=COLORS["baseline"], lw=1)
+    ax.legend(fontsize=7, ncol=2, loc="lower left")
+    return fig
+
+
+def oracle_gain_curves(alphas, cs, axes=None):
+    """How much an oracle draft length beats the best fixed one, against alpha, one line per draft cost.
+
+    Defined in chapter "Dynamic speculation length".
+
+    Parameters
+    ----------
+    alphas : array_like
+        Acceptance rates in [0, 1).
+    cs : sequence of float
+        Draft-to-target step ratios.
+    axes : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    a = np.asarray(alphas, float)
+    fig, ax = _axes(axes, 6.4, 3.8)
+    for i, c in enumerate(cs):
+        ax.plot(a, (np.asarray(oracle_gain(a, c)) - 1) * 100, color=SEQUENCE[i % len(SEQUENCE)], label=f"c = {c:g}")
+    ax.axhline(60, color=COLORS["accent"], ls=":", lw=1, label="the paper's 'up to ~60%'")
+    ax.set_xlabel("alpha")
+    ax.set_ylabel("oracle over best fixed gamma (%)")
+    ax.legend(fontsize=7)
+    return fig
+
+
+# --------------------------------------------------------------------------
+# Throughput at a latency target
+# --------------------------------------------------------------------------
+
+def goodput_curves(comparison, tpot_targets, tpot_target=None, axes=None):
+    """TPOT against throughput as the batch grows, and goodput against the TPOT target, with and without speculation.
+
+    Defined in chapter "Throughput at a latency target".
+
+    Parameters
+    ----------
+    comparison : specdec.goodput.EqualLatencyComparison
+    tpot_targets : array_like
+        Targets (seconds) for the right panel.
+    tpot_target : float, optional
+        The comparison's own target, drawn on both panels.
+    axes : pair of matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    targets = np.asarray(tpot_targets, float)
+    fig, axes = _axes(axes, 10.0, 3.8, ncols=2)
+    for curve, color, name in ((comparison.baseline_curve, COLORS["target"], "plain decoding"),
+                               (comparison.speculative_curve, COLORS["draft"], "speculative")):
+        fits = curve.fits
+        axes[0].plot(curve.throughput[fits], curve.tpot[fits] * 1e3, color=color, label=name)
+        axes[1].plot(targets * 1e3, goodput_curve(curve, targets), color=color, label=name)
+    for g, color in ((comparison.baseline, COLORS["target"]), (comparison.speculative, COLORS["draft"])):
+        if g.feasible:
+            axes[0].plot([g.throughput], [g.tpot * 1e3], marker="o", color=color)
+    if tpot_target is not None:
+        axes[0].axhline(float(tpot_target) * 1e3, color=COLORS["accent"], ls=":", lw=1, label="TPOT target")
+        axes[1].axvline(float(tpot_target) * 1e3, color=COLORS["accent"], ls=":", lw=1)
+    q = comparison.baseline_curve.quantile
+    axes[0].set_xlabel("throughput per replica (tokens/s)")
+    axes[0].set_ylabel(f"TPOT, p{q * 100:.0f} (ms)")
+    axes[0].set_xscale("log")
+    axes[0].legend(fontsize=7)
+    axes[1].set_xlabel(f"TPOT target, p{q * 100:.0f} (ms)")
+    axes[1].set_ylabel("goodput (tokens/s)")
+    axes[1].legend(fontsize=7)
+    return fig

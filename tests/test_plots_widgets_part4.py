@@ -1,0 +1,121 @@
+"""Part IV's figures and explorers: they draw what specdec computes, start at the chapters' figures, and store
+a static snapshot (never kernel state) when a notebook is saved."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+import specdec as sd  # noqa: E402
+from specdec import calibration as cal  # noqa: E402
+from specdec import hardware as hw  # noqa: E402
+from specdec.plots import calibration as cp  # noqa: E402
+from specdec.plots import engines as ep  # noqa: E402
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def test_calibration_figures_plot_the_table():
+    rows = cal.residual_table()
+    fig = cp.calibration_residuals(rows)
+    ax = fig.axes[0]
+    filled = np.concatenate([c.get_offsets()[:, 1] for c in ax.collections[1:] if c.get_facecolor().size and
+                             c.get_facecolor()[0][3] > 0])
+    assert sorted(np.round(filled, 9)) == sorted(np.round([r["model_ms"] for r in rows], 9))
+    for f in (cp.step_time_breakdown(), cp.calibrated_speedup_vs_batch(), cp.large_draft_speedups(np.array([0.5, 0.8])),
+              cp.calibration_overview(hw.LLAMA_70B, hw.LLAMA_8B, cal.H100_CALIBRATED.scaled(8))):
+        assert isinstance(f, Figure)
+
+
+def test_breakdown_bars_add_up_to_the_step_time():
+    g = cal.H100_CALIBRATED.scaled(8)
+    cases = [("decode", hw.LLAMA_70B, g, 1, 0, 1), ("verify", hw.LLAMA_70B, g, 4, 1024, 6)]
+    fig = cp.step_time_breakdown(cases)
+    bars = fig.axes[0].patches
+    for i, (_, m, hwr, b, c, n) in enumerate(cases):
+        ends = [p.get_x() + p.get_width() for p in bars if abs(p.get_y() + p.get_height() / 2 - i) < 1e-9]
+        assert abs(max(ends) - hw.step_time(m, hwr, b, c, n) * 1e3) <= 1e-9
+
+
+def test_engine_figures_draw():
+    cv = hw.verify_cost(cal.LLAMA2_7B, cal.A100_CALIBRATED, np.arange(1, 11), 1, 512)
+    ra = sd.widgets.medusa_rank_accept()
+    figs = [ep.draft_round_costs(sd.drafters.draft_catalogue()),
+            ep.prompt_lookup_vs_copy([0.0, 0.1], cv, n_tokens=3000, prompt_tokens=500),
+            ep.prompt_lookup_histogram(sd.widgets.prompt_lookup_run(n_tokens=3000, prompt_tokens=500)),
+            ep.draft_cost_floor([cal.VICUNA_68M, hw.LLAMA_1B], cal.LLAMA2_7B, cal.A100_CALIBRATED),
+            ep.verification_rules_bars(sd.synthetic.EXAMPLE_TARGET, sd.synthetic.EXAMPLE_DRAFT),
+            ep.acceptance_vs_temperature({"flat": sd.synthetic.synthetic_logit_pair("flat", vocab=50, n_contexts=8)},
+                                         [0.5, 1.0]),
+            ep.tree_budget_curves(ra, 16, {"flat": np.ones(16)}),
+            ep.draw_tree(sd.trees.best_tree(6, ra)),
+            ep.schedule_speedups({"w": sd.dynamic.beta_alphas(20, 0.7, 2.0, rng=0)}, 40),
+            ep.oracle_gain_curves([0.5, 0.8], [0.0, 0.05])]
+    assert all(isinstance(f, Figure) for f in figs)
+
+
+def test_prompt_lookup_speedup_is_what_the_figure_draws():
+    cv = hw.verify_cost(cal.LLAMA2_7B, cal.A100_CALIBRATED, np.arange(1, 11), 1, 512)
+    fig = ep.prompt_lookup_vs_copy([0.1], cv, n_tokens=3000, prompt_tokens=500)
+    run = sd.drafters.simulate_prompt_lookup(sd.drafters.synthetic_copy_text(3000, 32000, 0.1, 20.0, rng=0), 500, 3, 10)
+    assert fig.axes[1].lines[0].get_ydata()[0] == run.speedup(cv)
+    assert fig.axes[0].lines[0].get_ydata()[0] == run.tokens_per_round
+
+
+EXPLORERS = {
+    "calibration_explorer": {},
+    "prompt_lookup_explorer": {},
+    "verification_explorer": {},
+    "tree_explorer": {},
+    "dynamic_k_explorer": {},
+    "goodput_explorer": {},
+}
+
+
+@pytest.mark.parametrize("name", list(EXPLORERS))
+def test_explorer_bundle_has_a_snapshot_and_no_repr(name):
+    e = getattr(sd.widgets, name)(**EXPLORERS[name])
+    bundle = e._repr_mimebundle_()
+    html = bundle["text/html"]
+    assert "specdec-explorer" in html and "disabled" in html and "run the notebook" in html
+    assert "children=" not in bundle["text/plain"] and len(bundle["text/plain"]) < 200
+    assert all(value in html for _, value in e._rows)
+    assert e.image.value[:4] == b"\x89PNG"
+
+
+def test_calibration_explorer_defaults_equal_the_chapter_numbers():
+    e = sd.widgets.calibration_explorer()
+    g = cal.H100_CALIBRATED.scaled(8)
+    assert abs(e.values["t0"] - hw.step_time(hw.LLAMA_70B, g)) <= 1e-12 * e.values["t0"]
+    assert abs(e.values["speedup"] - sd.deployment.speculative_speedup(hw.LLAMA_70B, hw.LLAMA_8B, g, 0.8, 5,
+                                                                       kv_write=True)) <= 1e-9
+    assert e.values["break_even_batch"] == cal.break_even_summary(contexts=(0,))[1]["break_even"]
+    e.controls["calibrated"].value = False
+    assert abs(e.values["t0"] - hw.step_time(hw.LLAMA_70B, hw.H100.scaled(8))) <= 1e-15
+    e.controls["k"].value = 3
+    assert e.values["k"] == 3 and abs(e.values["c_verify"] - 1.0) <= 1e-15
+
+
+def test_explorers_follow_their_controls():
+    t = sd.widgets.tree_explorer()
+    assert t.values["nodes_used"] == 14
+    t.controls["n_nodes"].value = 5
+    assert t.values["nodes_used"] == 5
+    assert abs(t.values["expected_tokens"] - sd.trees.best_tree(5, sd.widgets.medusa_rank_accept(), 3).expected_tokens) \
+        <= 1e-12
+    v = sd.widgets.verification_explorer()
+    assert v.values["rejection"]["total_variation"] <= 1e-12 and v.values["typical"]["total_variation"] > 0.05
+    g = sd.widgets.goodput_explorer(tpot_ms=8.0)
+    assert g.values["goodput_baseline"] == 0.0 and g.values["goodput_speculative"] > 0
+
+
+def test_explorer_arguments_are_checked():
+    with pytest.raises(ValueError, match="gpu"):
+        sd.widgets.calibration_explorer(gpu="tpu")
+    with pytest.raises(ValueError, match="target"):
+        sd.widgets.calibration_explorer(target="GPT-5")
