@@ -93,9 +93,10 @@ def _check_tokens(tokens) -> np.ndarray:
     return t
 
 
-def _time_repeats(fn, repeats: int, timer) -> np.ndarray:
-    """Call ``fn`` once untimed (warm-up), then ``repeats`` timed calls; return the durations."""
-    fn()
+def _time_repeats(fn, repeats: int, timer, warm: bool = True) -> np.ndarray:
+    """Call ``fn`` once untimed (warm-up, unless ``warm`` is False), then ``repeats`` timed calls; the durations."""
+    if warm:
+        fn()
     out = np.empty(repeats)
     for i in range(repeats):  # the timed calls themselves cannot be vectorized
         start = timer()
@@ -240,7 +241,7 @@ def matmul_knee(d, hardware, bytes_per_elem=4):
 # the measurements
 # ---------------------------------------------------------------------------
 def time_matmul(d=4096, tokens=DEFAULT_TOKENS, repeats=5, dtype="float32", seed=0, threads=None,
-                timer=time.perf_counter):
+                timer=time.perf_counter, *, between=None):
     """Median seconds per ``(d x d) @ (d x t)`` product for each token count ``t``.
 
     Each product runs once untimed (warm-up), then ``repeats`` times between
@@ -264,6 +265,9 @@ def time_matmul(d=4096, tokens=DEFAULT_TOKENS, repeats=5, dtype="float32", seed=
         In [1, 1024]; default the BLAS library's count.
     timer : callable, optional
         ``() -> seconds``.
+    between : callable, optional
+        Called (untimed here) before each token count's runs; :func:`measure_matmul`
+        measures the bandwidth and peak there, spread over the whole experiment.
 
     Returns
     -------
@@ -287,8 +291,12 @@ def time_matmul(d=4096, tokens=DEFAULT_TOKENS, repeats=5, dtype="float32", seed=
     weights = rng.standard_normal((dd, dd), dtype=np.float32).astype(dt, copy=False)
     block = rng.standard_normal((dd, int(t.max())), dtype=np.float32).astype(dt, copy=False)
     result = np.empty(t.size)
+    if between is not None and not callable(between):
+        raise TypeError(f"between must be a callable or None, got {describe(between)}")
     with blas_thread_limit(n_threads):
         for i, n in enumerate(t):  # one measurement per token count
+            if between is not None:
+                between()
             x = np.ascontiguousarray(block[:, :n])
             out = np.empty((dd, n), dtype=dt)
             result[i] = np.median(_time_repeats(lambda: np.matmul(weights, x, out=out), reps, timer))
@@ -298,9 +306,11 @@ def time_matmul(d=4096, tokens=DEFAULT_TOKENS, repeats=5, dtype="float32", seed=
 def measure_bandwidth(n_bytes=256e6, repeats=5, threads=None, timer=time.perf_counter):
     """Memory bandwidth, bytes/s, of a streaming read of an ``n_bytes`` buffer (best of ``repeats``).
 
-    The float32 buffer is split into ``threads`` contiguous parts, each summed
-    by its own thread (numpy releases the interpreter lock while summing): every
-    byte is read once, as a matrix product reads its weights.
+    The float32 buffer is split into ``threads`` contiguous parts, each reduced
+    to its maximum by its own thread (numpy's vectorized reduction, run without
+    the interpreter lock): every byte is read once, as a matrix product reads
+    its weights, with too little arithmetic per byte to slow the read (a sum,
+    with its pairwise rounding, is slower than memory on some CPUs).
 
     Defined in chapter "Measure your machine".
 
@@ -333,10 +343,10 @@ def measure_bandwidth(n_bytes=256e6, repeats=5, threads=None, timer=time.perf_co
     buffer = np.ones(int(nb // 4), dtype=np.float32)
     parts = np.array_split(buffer, n_threads)
     if n_threads == 1:
-        best = _time_repeats(lambda: np.add.reduce(buffer), reps, timer).min()
+        best = _time_repeats(lambda: np.maximum.reduce(buffer), reps, timer).min()
     else:
         with ThreadPoolExecutor(max_workers=n_threads) as pool:
-            best = _time_repeats(lambda: list(pool.map(np.add.reduce, parts)), reps, timer).min()
+            best = _time_repeats(lambda: list(pool.map(np.maximum.reduce, parts)), reps, timer).min()
     return float(buffer.nbytes / best)
 
 
@@ -378,6 +388,39 @@ def measure_peak_flops(n=2048, repeats=3, dtype="float32", threads=None, timer=t
     with blas_thread_limit(n_threads):
         best = _time_repeats(lambda: np.matmul(a, b, out=out), reps, timer).min()
     return float(2.0 * nn**3 / best)
+
+
+class _MachineProbe:
+    """One streaming read and one square product per call, keeping the fastest of each (for measure_matmul)."""
+
+    def __init__(self, n_bytes, n, dtype, threads, timer):
+        self.buffer = np.ones(int(n_bytes // 4), dtype=np.float32)
+        self.parts = np.array_split(self.buffer, threads)
+        self.pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
+        rng = np.random.default_rng(0)
+        self.a = rng.standard_normal((n, n)).astype(dtype)
+        self.b = rng.standard_normal((n, n)).astype(dtype)
+        self.out = np.empty((n, n), dtype=dtype)
+        self.n, self.timer, self.read_best, self.product_best = n, timer, math.inf, math.inf
+
+    def read(self):
+        if self.pool is None:
+            return np.maximum.reduce(self.buffer)
+        return list(self.pool.map(np.maximum.reduce, self.parts))
+
+    def __call__(self):
+        if math.isinf(self.read_best):      # first call: warm both up, untimed
+            self.read()
+            np.matmul(self.a, self.b, out=self.out)
+        self.read_best = min(self.read_best, float(_time_repeats(self.read, 1, self.timer, warm=False)[0]))
+        product = _time_repeats(lambda: np.matmul(self.a, self.b, out=self.out), 1, self.timer, warm=False)
+        self.product_best = min(self.product_best, float(product[0]))
+
+    def hardware(self, memory):
+        if self.pool is not None:
+            self.pool.shutdown()
+        return Hardware(bandwidth=self.buffer.nbytes / self.read_best, flops=2.0 * self.n**3 / self.product_best,
+                        memory=memory, name="this machine (measured)")
 
 
 def _physical_memory() -> float:
@@ -691,9 +734,12 @@ def measure_matmul(d=None, tokens=DEFAULT_TOKENS, repeats=5, dtype="float32", ha
 
     ``d`` defaults to :func:`matrix_size_for_cache` of :func:`last_level_cache`;
     ``threads`` to the BLAS library's count, used by the products, the read
-    and the FLOP/s product; unless ``hardware`` is given, :func:`measure_machine`
-    reads a buffer as large as the weights. Then :func:`time_matmul` and
-    :func:`predict_matmul_time`.
+    and the FLOP/s product. Unless ``hardware`` is given, the bandwidth (a
+    streaming read of as many bytes as the weights, as :func:`measure_bandwidth`)
+    and the peak (a 2048 x 2048 product, as :func:`measure_peak_flops`) are
+    measured once before each token count and the fastest of each is kept, so
+    that a slowdown by other programs during one part of the experiment does
+    not bias them. Then :func:`time_matmul` and :func:`predict_matmul_time`.
 
     Defined in chapter "Measure your machine".
 
@@ -730,13 +776,14 @@ def measure_matmul(d=None, tokens=DEFAULT_TOKENS, repeats=5, dtype="float32", ha
         d = matrix_size_for_cache(cache.bytes, bytes_per_elem=dt.itemsize)
     dd = int(check_integer(d, "d", minimum=16, maximum=16384))
     n_threads = check_threads(threads)
+    if hardware is not None and not isinstance(hardware, Hardware):
+        raise TypeError(f"hardware must be a specdec.hardware.Hardware or None, got {type(hardware).__name__}")
     with blas_thread_limit(n_threads) as blas:
-        if hardware is None:
-            hardware = measure_machine(n_bytes=max(1e5, float(dt.itemsize * dd * dd)), dtype=dt.name,
-                                       threads=n_threads, timer=timer)
-        elif not isinstance(hardware, Hardware):
-            raise TypeError(f"hardware must be a specdec.hardware.Hardware or None, got {type(hardware).__name__}")
-        seconds = time_matmul(dd, t, repeats, dt.name, seed, n_threads, timer)
+        probe = None if hardware is not None else _MachineProbe(max(1e5, float(dt.itemsize * dd * dd)), 2048,
+                                                                 dt, n_threads, timer)
+        seconds = time_matmul(dd, t, repeats, dt.name, seed, n_threads, timer, between=probe)
+        if probe is not None:
+            hardware = probe.hardware(_physical_memory())
     predicted = np.asarray(predict_matmul_time(dd, t, hardware, dt.itemsize), dtype=float)
     return MatmulMeasurement(d=dd, dtype=dt.name, tokens=t, seconds=seconds, hardware=hardware,
                              predicted=predicted, threads=n_threads, cache=cache, blas=blas)

@@ -374,3 +374,52 @@ def test_check_of_flat_times_is_not_flat_then_rising():
 def test_an_assumed_cache_gives_no_cache_ratio():
     cache = ms.CacheSize(bytes=ms.FALLBACK_CACHE_BYTES, level=None, source="assumed: test")
     assert _toy_measurement(np.ones(4) * 1e-3, cache=cache).check().cache_ratio is None
+
+
+def test_measure_matmul_spreads_the_bandwidth_and_peak_measurements_and_keeps_the_fastest():
+    """Before each token count: one read of as many bytes as the weights, one 2048^3 product; then the runs."""
+    clock = FakeClock([0.5, 2.0, 1.0,      # t = 1: read, square product, the timed product
+                       0.25, 4.0, 3.0])    # t = 2
+    m = ms.measure_matmul(d=256, tokens=[1, 2], repeats=1, threads=1, timer=clock)
+    assert clock.calls == 12
+    assert_allclose(m.seconds, [1.0, 3.0], rtol=1e-12)
+    assert_allclose(m.hardware.bandwidth, 4 * 256 * 256 / 0.25, rtol=1e-12)   # the weights' bytes, fastest read
+    assert_allclose(m.hardware.flops, 2 * 2048**3 / 2.0, rtol=1e-12)          # fastest square product
+    assert_allclose(m.predicted, ms.predict_matmul_time(256, [1, 2], m.hardware), rtol=1e-15)
+    with pytest.raises(TypeError, match="between"):
+        ms.time_matmul(d=32, tokens=[1], repeats=1, between=3)
+
+
+# --------------------------------------------------------------------------
+# the chapter's figures and explorer (presentation: shapes and the numbers they show)
+# --------------------------------------------------------------------------
+def test_prediction_and_measurement_figures():
+    import specdec.plots.measure as pm
+
+    fig = pm.matmul_prediction(4096, HW)
+    ax = fig.axes[0]
+    x, y = ax.lines[0].get_data()
+    assert_allclose(y, np.asarray(ms.predict_matmul_time(4096, x.astype(int), HW)) * 1e3, rtol=1e-12)
+    d = 2048
+    seconds = np.maximum(3 * 4 * d * d / HW.bandwidth, 2 * d * d * TOKENS / (0.7 * HW.flops))
+    fig = pm.matmul_measurement(_toy_measurement(seconds, TOKENS))
+    assert len(fig.axes) == 2
+    labels = [line.get_label() for line in fig.axes[0].lines]
+    assert "measured, t = 1 (matrix-vector)" in labels and any(lbl.startswith("fitted knee") for lbl in labels)
+    with pytest.raises(TypeError, match="measurement"):
+        pm.matmul_measurement("not a measurement")
+
+
+def test_explorer_values_follow_its_controls():
+    w = sd.widgets.matmul_roofline_explorer(bandwidth_gbs=80, gflops=2000, d=4096, bytes_per_elem=4)
+    desktop = sd.hardware.Hardware(bandwidth=80e9, flops=2e12, memory=1e9)
+    assert_allclose(w.values["knee"], ms.matmul_knee(4096, desktop), rtol=1e-12)
+    assert_allclose(w.values["ridge"], 2e12 / 80e9 * 4 / 2, rtol=1e-12)
+    w.controls["bytes"].value = 2
+    w.controls["d"].value = 8192
+    assert_allclose(w.values["knee"], ms.matmul_knee(8192, desktop, 2), rtol=1e-12)
+    assert_allclose(w.values["t1"], ms.predict_matmul_time(8192, 1, desktop, 2), rtol=1e-12)
+    assert w.image.value[:4] == b"\x89PNG"
+    for bad in (dict(bandwidth_gbs=0.5), dict(gflops=5), dict(d=1000), dict(bytes_per_elem=8)):
+        with pytest.raises(ValueError):
+            sd.widgets.matmul_roofline_explorer(**bad)
