@@ -80,7 +80,7 @@ def last_level_cache(sysfs=_SYSFS_CACHE) -> CacheSize:
 
     Read from Linux's ``/sys/devices/system/cpu/cpu0/cache/index*/``, else from
     ``os.sysconf`` (``SC_LEVEL3_CACHE_SIZE``, ``SC_LEVEL2_CACHE_SIZE``) where the
-    platform has them; otherwise :data:`FALLBACK_CACHE_BYTES` is assumed and the
+    platform has them; otherwise ``FALLBACK_CACHE_BYTES`` is assumed and the
     result says so.
 
     Defined in chapter "Measure your machine".
@@ -148,7 +148,7 @@ def matrix_size_for_cache(cache_bytes, factor=CACHE_FACTOR, bytes_per_elem=4, mu
     cache_bytes : float
         Last-level cache, bytes, > 0.
     factor, bytes_per_elem : float, optional
-        Times the cache (default :data:`CACHE_FACTOR`) and bytes per number (default 4), > 0.
+        Times the cache (default ``CACHE_FACTOR``) and bytes per number (default 4), > 0.
     multiple, d_max : int, optional
         Rounding, in [1, 4096] (default 256), and largest ``d`` (default 16384).
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import os
+import textwrap
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -255,7 +256,7 @@ def time_matmul(d=4096, tokens=DEFAULT_TOKENS, repeats=5, dtype="float32", seed=
     d : int, optional
         Weight matrix size, in [16, 16384]. Default 4096 (:func:`matrix_size_for_cache` sizes it past the cache).
     tokens : sequence of int, optional
-        Each in [1, 4096]. Default :data:`DEFAULT_TOKENS`.
+        Each in [1, 4096]. Default ``DEFAULT_TOKENS``.
     repeats : int, optional
         In [1, 1000]. Default 5.
     dtype : {"float32", "float64"}, optional
@@ -584,8 +585,17 @@ class RooflineCheck:
         """The bound holds and the times are flat, then rising."""
         return self.holds and self.flat_then_rising
 
-    def verdict(self) -> str:
-        """The result in sentences computed from the numbers (so never a claim they contradict)."""
+    def verdict(self, width=None) -> str:
+        """The result in sentences computed from the numbers (so never a claim they contradict).
+
+        ``width`` (an int >= 20) wraps the text to lines of at most that many characters.
+        """
+        text = self._verdict()
+        if width is None:
+            return text
+        return textwrap.fill(text, width=int(check_integer(width, "width", minimum=20)))
+
+    def _verdict(self) -> str:
         if self.agrees:
             head = "Verdict: consistent with the roofline. "
         elif self.holds:
@@ -690,7 +700,7 @@ class MatmulMeasurement:
         Parameters
         ----------
         tolerance : float, optional
-            Relative tolerance of the lower bound, in [0, 1). Default :data:`BOUND_TOLERANCE`.
+            Relative tolerance of the lower bound, in [0, 1). Default ``BOUND_TOLERANCE``.
 
         Returns
         -------

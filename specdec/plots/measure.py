@@ -6,6 +6,7 @@ Presentation only: every number drawn comes from :mod:`specdec.measure`.
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.ticker import FormatStrFormatter, LogLocator, NullFormatter
 
 from .._validate import check_instance, check_integer, check_positive
 from ..hardware import Hardware
@@ -15,9 +16,17 @@ from ._style import COLORS, new_figure
 __all__ = ["matmul_prediction", "matmul_measurement"]
 
 
-def _panels(axes):
+def _plain_log(ax):
+    """A log y axis labelled with plain numbers (0.5, 1, 2) rather than powers of ten."""
+    ax.set_yscale("log")
+    ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    ax.yaxis.set_major_formatter(FormatStrFormatter("%g"))
+    ax.yaxis.set_minor_formatter(NullFormatter())
+
+
+def _panels(axes, height=3.6):
     if axes is None:
-        return new_figure(9.0, 3.6, ncols=2)
+        return new_figure(9.0, height, ncols=2)
     axes = list(axes)
     for ax in axes:
         ax.clear()
@@ -65,7 +74,7 @@ def matmul_prediction(d, hardware, bytes_per_elem=4, t_max=64, axes=None):
         ax.set_xlabel("tokens t multiplied at once")
         ax.set_ylabel(ylabel)
     ax1.set_ylim(bottom=0)
-    ax2.set_yscale("log")
+    _plain_log(ax2)
     ax1.legend(fontsize=9, loc="upper left")
     name = hardware.name or "this hardware"
     ax1.set_title(f"{dd} x {dd} weights, {b:g} bytes per number", fontsize=10)
@@ -99,7 +108,7 @@ def matmul_measurement(measurement, tolerance=BOUND_TOLERANCE, axes=None):
     """
     m = check_instance(measurement, MatmulMeasurement, "measurement")
     check = m.check(tolerance)
-    fig, (ax1, ax2) = _panels(axes)
+    fig, (ax1, ax2) = _panels(axes, height=4.3)
     t = np.asarray(m.tokens, dtype=float)
     tt = np.arange(1, int(t.max()) + 1)
     pred = np.asarray(predict_matmul_time(m.d, tt, m.hardware, m.bytes_per_elem)) * 1e3
@@ -127,8 +136,11 @@ def matmul_measurement(measurement, tolerance=BOUND_TOLERANCE, axes=None):
         ax.set_xlabel("tokens t multiplied at once")
         ax.set_ylabel(ylabel)
     ax1.set_ylim(bottom=0)
-    ax2.set_yscale("log")
-    ax1.legend(fontsize=8, loc="upper left")
+    _plain_log(ax2)
+    if axes is None:
+        fig.legend(*ax1.get_legend_handles_labels(), loc="outside lower center", ncols=4, fontsize=8)
+    else:
+        ax1.legend(fontsize=8, loc="upper left")
     threads = f", {m.threads} threads" if m.threads else ""
     ax1.set_title(f"{m.d} x {m.d} {m.dtype} weights ({m.weight_bytes / 2**20:.0f} MiB){threads}", fontsize=10)
     ax2.set_title(f"read {m.hardware.bandwidth / 1e9:.1f} GB/s, peak {m.hardware.flops / 1e9:.0f} GFLOP/s",

@@ -107,7 +107,7 @@ def matmul_roofline_explorer(bandwidth_gbs=80.0, gflops=2000.0, d=4096, bytes_pe
     gflops : float, optional
         Peak arithmetic in GFLOP/s, in [10, 1000000]. Default 2000.
     d : int, optional
-        One of :data:`MATMUL_SIZES`. Default 4096.
+        One of ``MATMUL_SIZES``. Default 4096.
     bytes_per_elem : {2, 4}, optional
         Bytes per number. Default 4 (float32).
 
