@@ -243,11 +243,14 @@ def matmul_knee(d, hardware, bytes_per_elem=4):
 # ---------------------------------------------------------------------------
 def time_matmul(d=4096, tokens=DEFAULT_TOKENS, repeats=5, dtype="float32", seed=0, threads=None,
                 timer=time.perf_counter, *, between=None):
-    """Median seconds per ``(d x d) @ (d x t)`` product for each token count ``t``.
+    """Fastest seconds per ``(d x d) @ (d x t)`` product for each token count ``t``.
 
-    Each product runs once untimed (warm-up), then ``repeats`` times between
-    two calls of ``timer``, with ``threads`` BLAS threads; weights from
-    ``np.random.default_rng(seed)``.
+    Each product runs once untimed (warm-up); then ``repeats`` passes time
+    every token count once in turn, each run between two calls of ``timer``,
+    with ``threads`` BLAS threads (weights from ``np.random.default_rng(seed)``).
+    Other programs can only add time, and taking turns spreads a burst of
+    them over all token counts, so the fastest run of each is kept (the
+    bandwidth and peak are fastest-of too).
 
     Defined in chapter "Measure your machine".
 
@@ -267,13 +270,13 @@ def time_matmul(d=4096, tokens=DEFAULT_TOKENS, repeats=5, dtype="float32", seed=
     timer : callable, optional
         ``() -> seconds``.
     between : callable, optional
-        Called (untimed here) before each token count's runs; :func:`measure_matmul`
+        Called (untimed here) before every timed product; :func:`measure_matmul`
         measures the bandwidth and peak there, spread over the whole experiment.
 
     Returns
     -------
     numpy.ndarray
-        One median per token count, in the order of ``tokens``.
+        The fastest run per token count, in the order of ``tokens``.
 
     Examples
     --------
@@ -291,16 +294,20 @@ def time_matmul(d=4096, tokens=DEFAULT_TOKENS, repeats=5, dtype="float32", seed=
     rng = np.random.default_rng(sd_)
     weights = rng.standard_normal((dd, dd), dtype=np.float32).astype(dt, copy=False)
     block = rng.standard_normal((dd, int(t.max())), dtype=np.float32).astype(dt, copy=False)
-    result = np.empty(t.size)
     if between is not None and not callable(between):
         raise TypeError(f"between must be a callable or None, got {describe(between)}")
+    inputs = [np.ascontiguousarray(block[:, :n]) for n in t]
+    outputs = [np.empty((dd, int(n)), dtype=dt) for n in t]
+    runs = np.empty((reps, t.size))
     with blas_thread_limit(n_threads):
-        for i, n in enumerate(t):  # one measurement per token count
-            if between is not None:
-                between()
-            x = np.ascontiguousarray(block[:, :n])
-            out = np.empty((dd, n), dtype=dt)
-            result[i] = np.median(_time_repeats(lambda: np.matmul(weights, x, out=out), reps, timer))
+        for x, out in zip(inputs, outputs):  # warm-up, untimed
+            np.matmul(weights, x, out=out)
+        for r in range(reps):  # passes over all token counts, so that a slow spell hits all of them
+            for i, (x, out) in enumerate(zip(inputs, outputs)):
+                if between is not None:
+                    between()
+                runs[r, i] = _time_repeats(lambda: np.matmul(weights, x, out=out), 1, timer, warm=False)[0]
+    result = runs.min(axis=0)
     return result
 
 
@@ -640,7 +647,7 @@ class MatmulMeasurement:
     d : int
     dtype : str
     tokens, seconds : numpy.ndarray
-        Token counts and median measured seconds per product.
+        Token counts and the fastest measured seconds per product.
     hardware : specdec.hardware.Hardware
         Measured bandwidth and FLOP/s.
     predicted : numpy.ndarray
@@ -747,7 +754,7 @@ def measure_matmul(d=None, tokens=DEFAULT_TOKENS, repeats=5, dtype="float32", ha
     and the FLOP/s product. Unless ``hardware`` is given, the bandwidth (a
     streaming read of as many bytes as the weights, as :func:`measure_bandwidth`)
     and the peak (a 2048 x 2048 product, as :func:`measure_peak_flops`) are
-    measured once before each token count and the fastest of each is kept, so
+    measured before every timed product and the fastest of each is kept, so
     that a slowdown by other programs during one part of the experiment does
     not bias them. Then :func:`time_matmul` and :func:`predict_matmul_time`.
 

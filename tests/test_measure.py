@@ -33,10 +33,11 @@ class FakeClock:
         return value
 
 
-def test_time_matmul_returns_the_median_of_the_repeats_per_token_count():
+def test_time_matmul_takes_turns_and_returns_the_fastest_run_per_token_count():
+    """Passes over the token counts in turn: runs alternate t = 1, t = 2, t = 1, ..."""
     clock = FakeClock([5.0, 1.0, 3.0, 2.0, 8.0, 4.0])
     out = ms.time_matmul(d=32, tokens=[1, 2], repeats=3, timer=clock)
-    assert_allclose(out, [3.0, 4.0], rtol=1e-12)
+    assert_allclose(out, [3.0, 1.0], rtol=1e-12)   # t = 1 ran 5, 3, 8; t = 2 ran 1, 2, 4
     assert clock.calls == 12  # two clock reads per timed run, none for the warm-ups
 
 
@@ -377,12 +378,14 @@ def test_an_assumed_cache_gives_no_cache_ratio():
 
 
 def test_measure_matmul_spreads_the_bandwidth_and_peak_measurements_and_keeps_the_fastest():
-    """Before each token count: one read of as many bytes as the weights, one 2048^3 product; then the runs."""
-    clock = FakeClock([0.5, 2.0, 1.0,      # t = 1: read, square product, the timed product
-                       0.25, 4.0, 3.0])    # t = 2
-    m = ms.measure_matmul(d=256, tokens=[1, 2], repeats=1, threads=1, timer=clock)
-    assert clock.calls == 12
-    assert_allclose(m.seconds, [1.0, 3.0], rtol=1e-12)
+    """Before every timed product: one read of as many bytes as the weights, one 2048^3 product."""
+    clock = FakeClock([0.5, 2.0, 1.0,      # pass 1, t = 1: read, square product, the timed product
+                       0.25, 4.0, 3.0,     # pass 1, t = 2
+                       0.75, 3.0, 0.5,     # pass 2, t = 1
+                       1.0, 5.0, 6.0])     # pass 2, t = 2
+    m = ms.measure_matmul(d=256, tokens=[1, 2], repeats=2, threads=1, timer=clock)
+    assert clock.calls == 24
+    assert_allclose(m.seconds, [0.5, 3.0], rtol=1e-12)
     assert_allclose(m.hardware.bandwidth, 4 * 256 * 256 / 0.25, rtol=1e-12)   # the weights' bytes, fastest read
     assert_allclose(m.hardware.flops, 2 * 2048**3 / 2.0, rtol=1e-12)          # fastest square product
     assert_allclose(m.predicted, ms.predict_matmul_time(256, [1, 2], m.hardware), rtol=1e-15)
