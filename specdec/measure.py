@@ -1,48 +1,75 @@
 """Timing a matrix product on the reader's machine, next to its roofline prediction.
 
-A decode step is, at heart, a weight matrix multiplied by one token vector
-per sequence. This module times exactly that with numpy: a ``d x d`` weight
-matrix times a ``d x t`` block of ``t`` token vectors, for ``t = 1, 2, ...,
-64``. It also measures the machine's two roofline numbers (memory bandwidth
-from a large array copy, peak FLOP/s from a large square matrix product),
-so that the measured times can be plotted against what
-:mod:`specdec.hardware`'s model predicts for this machine: a flat,
-memory-bound region (reading the weights dominates) that bends into a
-rising, compute-bound one at the *knee*.
-
-Measurements vary from run to run and machine to machine; only the shape
-is robust. Every timing function accepts a ``timer`` (default
-:func:`time.perf_counter`) so the bookkeeping can be tested with a fake clock.
+A decode step is, at heart, a weight matrix times one token vector per
+sequence. This module times a ``d x d`` weight matrix times ``t = 1 .. 64``
+token vectors with numpy, and measures the machine's bandwidth and FLOP/s so
+that the times can be set beside the roofline: flat while the weight read
+dominates, rising past the *knee*. To measure what it claims, the weights
+are several times larger than the last-level cache (:func:`last_level_cache`),
+the bandwidth is a streaming read of as many bytes as the weights
+(:func:`measure_bandwidth`), and the product, the read and the FLOP/s
+measurement all use the BLAS library's thread count (:func:`blas_threads`,
+pinned by :func:`blas_thread_limit` through ``threadpoolctl`` when installed,
+else through OpenBLAS's own call). :meth:`MatmulMeasurement.check` states
+whether a measurement agrees with its prediction. Every timing function
+takes a ``timer`` (default :func:`time.perf_counter`) for tests with a fake clock.
 """
 
 from __future__ import annotations
 
+import math
 import os
+import textwrap
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
 from ._validate import check_broadcast, check_instance, check_integer, check_positive, describe, is_scalar_input, to_output
+from ._machine import (
+    CACHE_FACTOR,
+    FALLBACK_CACHE_BYTES,
+    BlasThreads,
+    CacheSize,
+    blas_thread_limit,
+    blas_threads,
+    check_threads,
+    last_level_cache,
+    matrix_size_for_cache,
+)
 from .hardware import Hardware
 
 __all__ = [
     "DEFAULT_TOKENS",
+    "CACHE_FACTOR",
+    "FALLBACK_CACHE_BYTES",
+    "BOUND_TOLERANCE",
     "matmul_bytes",
     "matmul_flops",
     "predict_matmul_time",
     "matmul_knee",
+    "CacheSize",
+    "last_level_cache",
+    "matrix_size_for_cache",
+    "BlasThreads",
+    "blas_threads",
+    "blas_thread_limit",
     "time_matmul",
     "measure_bandwidth",
     "measure_peak_flops",
     "measure_machine",
     "fit_roofline",
+    "RooflineCheck",
     "MatmulMeasurement",
     "measure_matmul",
 ]
 
 #: Token counts timed by default: dense at the small end where the knee usually is.
 DEFAULT_TOKENS = (1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64)
+#: A measured point counts as below the roofline when it is faster than ``(1 - tolerance)``
+#: times the prediction: the measured bandwidth and FLOP/s are themselves estimates.
+BOUND_TOLERANCE = 0.10
 
 _DTYPES = {"float32": np.float32, "float64": np.float64}
 
@@ -67,9 +94,10 @@ def _check_tokens(tokens) -> np.ndarray:
     return t
 
 
-def _time_repeats(fn, repeats: int, timer) -> np.ndarray:
-    """Call ``fn`` once untimed (warm-up), then ``repeats`` timed calls; return the durations."""
-    fn()
+def _time_repeats(fn, repeats: int, timer, warm: bool = True) -> np.ndarray:
+    """Call ``fn`` once untimed (warm-up, unless ``warm`` is False), then ``repeats`` timed calls; the durations."""
+    if warm:
+        fn()
     out = np.empty(repeats)
     for i in range(repeats):  # the timed calls themselves cannot be vectorized
         start = timer()
@@ -79,25 +107,20 @@ def _time_repeats(fn, repeats: int, timer) -> np.ndarray:
 
 
 def matmul_bytes(d, tokens, bytes_per_elem=4):
-    """Bytes a ``(d x d) @ (d x t)`` product must move: weights, inputs, outputs.
-
-    ``bytes_per_elem * (d*d + 2*d*t)``.
+    """Bytes a ``(d x d) @ (d x t)`` product must move: ``bytes_per_elem * (d*d + 2*d*t)``.
 
     Defined in chapter "Measure your machine".
 
     Parameters
     ----------
-    d : int or array_like of int
-        Size of the square weight matrix, >= 1.
-    tokens : int or array_like of int
-        Token vectors ``t`` multiplied at once, >= 1.
+    d, tokens : int or array_like of int
+        Weight matrix size and token vectors ``t`` multiplied at once, >= 1.
     bytes_per_elem : float, optional
         Bytes per number, > 0 (4 for float32).
 
     Returns
     -------
     float or numpy.ndarray
-        Bytes.
 
     Examples
     --------
@@ -119,15 +142,12 @@ def matmul_flops(d, tokens):
 
     Parameters
     ----------
-    d : int or array_like of int
-        Size of the square weight matrix, >= 1.
-    tokens : int or array_like of int
-        Token vectors multiplied at once, >= 1.
+    d, tokens : int or array_like of int
+        Weight matrix size and token vectors multiplied at once, >= 1.
 
     Returns
     -------
     float or numpy.ndarray
-        FLOPs.
 
     Examples
     --------
@@ -146,36 +166,29 @@ def predict_matmul_time(d, tokens, hardware, bytes_per_elem=4):
 
     .. math:: T(t) = \max\left(\frac{b\,(d^2 + 2 d t)}{BW}, \frac{2 d^2 t}{F}\right)
 
-    Flat while the weight read dominates, then linear in ``t``; the knee is
-    near ``t = F / BW * b / 2`` tokens (:func:`specdec.hardware.ridge_batch`
-    for a model with ``b`` bytes per parameter).
+    Flat while the weight read dominates, then linear in ``t`` past the knee
+    (:func:`matmul_knee`), near ``t = F / BW * b / 2``.
 
     Defined in chapter "Measure your machine".
 
     Parameters
     ----------
-    d : int or array_like of int
-        Size of the square weight matrix, >= 1.
-    tokens : int or array_like of int
-        Token vectors multiplied at once, >= 1.
+    d, tokens : int or array_like of int
+        Weight matrix size and token vectors multiplied at once, >= 1.
     hardware : specdec.hardware.Hardware
-        Bandwidth and FLOP/s of the machine (e.g. from :func:`measure_machine`).
+        Bandwidth and FLOP/s (e.g. from :func:`measure_machine`).
     bytes_per_elem : float, optional
         Bytes per number, > 0. Default 4 (float32).
 
     Returns
     -------
     float or numpy.ndarray
-        Seconds per product.
 
     Examples
     --------
-    A machine with 20 GB/s and 200 GFLOP/s; float32 weights of 2048 x 2048:
-
     >>> import specdec as sd
     >>> hw = sd.hardware.Hardware(bandwidth=20e9, flops=200e9, memory=8e9)
-    >>> t = sd.measure.predict_matmul_time(2048, [1, 64], hw)
-    >>> (t * 1e3).round(2)
+    >>> (sd.measure.predict_matmul_time(2048, [1, 64], hw) * 1e3).round(2)
     array([0.84, 2.68])
     """
     check_instance(hardware, Hardware, "hardware")
@@ -188,29 +201,25 @@ def predict_matmul_time(d, tokens, hardware, bytes_per_elem=4):
 def matmul_knee(d, hardware, bytes_per_elem=4):
     r"""Tokens at which the predicted product time turns from memory- to compute-bound.
 
-    Setting the two terms of :func:`predict_matmul_time` equal,
-    ``b (d^2 + 2 d t) / BW = 2 d^2 t / F``, gives
-
-    .. math:: t^\ast = \frac{b\,d^2 / BW}{2 d^2 / F - 2 b d / BW}
-
-    slightly above the weights-only ridge ``F / BW * b / 2`` because the
-    activations' bytes grow with ``t`` too. ``inf`` if the product never
-    turns compute-bound (``d`` too small for the machine).
+    Setting ``b (d^2 + 2 d t) / BW = 2 d^2 t / F`` gives
+    :math:`t^\ast = \frac{b\,d^2 / BW}{2 d^2 / F - 2 b d / BW}`, slightly above
+    the weights-only ridge ``F / BW * b / 2``; ``inf`` if the product never
+    turns compute-bound.
 
     Defined in chapter "Measure your machine".
 
     Parameters
     ----------
     d : int or array_like of int
-        Size of the square weight matrix, >= 1.
+        Weight matrix size, >= 1.
     hardware : specdec.hardware.Hardware
     bytes_per_elem : float, optional
-        Bytes per number, > 0. Default 4 (float32).
+        Bytes per number, > 0. Default 4.
 
     Returns
     -------
     float or numpy.ndarray
-        Tokens (real, not rounded).
+        Tokens (not rounded).
 
     Examples
     --------
@@ -229,36 +238,45 @@ def matmul_knee(d, hardware, bytes_per_elem=4):
     return to_output(out, is_scalar_input(d, bytes_per_elem))
 
 
-def time_matmul(d=2048, tokens=DEFAULT_TOKENS, repeats=5, dtype="float32", seed=0, timer=time.perf_counter):
-    """Measure seconds per ``(d x d) @ (d x t)`` product for each token count ``t``.
+# ---------------------------------------------------------------------------
+# the measurements
+# ---------------------------------------------------------------------------
+def time_matmul(d=4096, tokens=DEFAULT_TOKENS, repeats=5, dtype="float32", seed=0, threads=None,
+                timer=time.perf_counter, *, between=None):
+    """Fastest seconds per ``(d x d) @ (d x t)`` product for each token count ``t``.
 
-    For each ``t`` the product is run once untimed (warm-up) and then
-    ``repeats`` times, each bracketed by two calls of ``timer``; the median
-    of the ``repeats`` durations is returned. The weights are filled from
-    ``np.random.default_rng(seed)``.
+    Each product runs once untimed (warm-up); then ``repeats`` passes time
+    every token count once in turn, each run between two calls of ``timer``,
+    with ``threads`` BLAS threads (weights from ``np.random.default_rng(seed)``).
+    Other programs can only add time, and taking turns spreads a burst of
+    them over all token counts, so the fastest run of each is kept (the
+    bandwidth and peak are fastest-of too).
 
     Defined in chapter "Measure your machine".
 
     Parameters
     ----------
     d : int, optional
-        Size of the square weight matrix, in [16, 16384]. Default 2048
-        (16 MiB in float32: larger than most CPU caches, small enough to be quick).
+        Weight matrix size, in [16, 16384]. Default 4096 (:func:`matrix_size_for_cache` sizes it past the cache).
     tokens : sequence of int, optional
-        Token counts, each in [1, 4096]. Default :data:`DEFAULT_TOKENS`.
+        Each in [1, 4096]. Default ``DEFAULT_TOKENS``.
     repeats : int, optional
-        Timed runs per token count, in [1, 1000]. Default 5.
+        In [1, 1000]. Default 5.
     dtype : {"float32", "float64"}, optional
-        Number format. Default ``"float32"``.
     seed : int, optional
-        Seed of the random weights, >= 0.
+        >= 0.
+    threads : int, optional
+        In [1, 1024]; default the BLAS library's count.
     timer : callable, optional
-        ``() -> seconds``; default :func:`time.perf_counter`.
+        ``() -> seconds``.
+    between : callable, optional
+        Called (untimed here) before every timed product; :func:`measure_matmul`
+        measures the bandwidth and peak there, spread over the whole experiment.
 
     Returns
     -------
     numpy.ndarray
-        Median seconds per product, one per token count (same order as ``tokens``).
+        The fastest run per token count, in the order of ``tokens``.
 
     Examples
     --------
@@ -271,82 +289,94 @@ def time_matmul(d=2048, tokens=DEFAULT_TOKENS, repeats=5, dtype="float32", seed=
     reps = int(check_integer(repeats, "repeats", minimum=1, maximum=1000))
     dt = _check_dtype(dtype)
     sd_ = int(check_integer(seed, "seed", minimum=0))
+    n_threads = check_threads(threads)
     timer = _check_timer(timer)
     rng = np.random.default_rng(sd_)
-    weights = rng.standard_normal((dd, dd)).astype(dt)
-    block = rng.standard_normal((dd, int(t.max()))).astype(dt)
-    result = np.empty(t.size)
-    for i, n in enumerate(t):  # one measurement per token count
-        x = np.ascontiguousarray(block[:, :n])
-        out = np.empty((dd, n), dtype=dt)
-        result[i] = np.median(_time_repeats(lambda: np.matmul(weights, x, out=out), reps, timer))
+    weights = rng.standard_normal((dd, dd), dtype=np.float32).astype(dt, copy=False)
+    block = rng.standard_normal((dd, int(t.max())), dtype=np.float32).astype(dt, copy=False)
+    if between is not None and not callable(between):
+        raise TypeError(f"between must be a callable or None, got {describe(between)}")
+    inputs = [np.ascontiguousarray(block[:, :n]) for n in t]
+    outputs = [np.empty((dd, int(n)), dtype=dt) for n in t]
+    runs = np.empty((reps, t.size))
+    with blas_thread_limit(n_threads):
+        for x, out in zip(inputs, outputs):  # warm-up, untimed
+            np.matmul(weights, x, out=out)
+        for r in range(reps):  # passes over all token counts, so that a slow spell hits all of them
+            for i, (x, out) in enumerate(zip(inputs, outputs)):
+                if between is not None:
+                    between()
+                runs[r, i] = _time_repeats(lambda: np.matmul(weights, x, out=out), 1, timer, warm=False)[0]
+    result = runs.min(axis=0)
     return result
 
 
-def measure_bandwidth(n_bytes=64e6, repeats=5, timer=time.perf_counter):
-    """Memory bandwidth in bytes/s from copying a large array (best of ``repeats``).
+def measure_bandwidth(n_bytes=256e6, repeats=5, threads=None, timer=time.perf_counter):
+    """Memory bandwidth, bytes/s, of a streaming read of an ``n_bytes`` buffer (best of ``repeats``).
 
-    Counts ``2 * n_bytes`` per copy (one read, one write), as the STREAM
-    "copy" benchmark does.
+    The float32 buffer is split into ``threads`` contiguous parts, each reduced
+    to its maximum by its own thread (numpy's vectorized reduction, run without
+    the interpreter lock): every byte is read once, as a matrix product reads
+    its weights, with too little arithmetic per byte to slow the read (a sum,
+    with its pairwise rounding, is slower than memory on some CPUs).
 
     Defined in chapter "Measure your machine".
 
     Parameters
     ----------
     n_bytes : float, optional
-        Size of the copied array in bytes, in [1e5, 4e9]. Default 64 MB (well
-        beyond the caches).
+        In [1e5, 4e9]. Default 256 MB; give the weights' size to read as much as the product.
     repeats : int, optional
-        Timed copies, in [1, 1000]. Default 5.
+        In [1, 1000]. Default 5.
+    threads : int, optional
+        In [1, 1024]; default the BLAS library's count (:func:`blas_threads`).
     timer : callable, optional
-        ``() -> seconds``.
 
     Returns
     -------
     float
-        Bytes per second.
 
     Examples
     --------
     >>> import specdec as sd
-    >>> sd.measure.measure_bandwidth(n_bytes=1e6, repeats=2) > 0
+    >>> sd.measure.measure_bandwidth(n_bytes=1e6, repeats=2, threads=1) > 0
     True
     """
     nb = float(check_positive(n_bytes, "n_bytes", "(bytes)"))
     if not 1e5 <= nb <= 4e9:
         raise ValueError(f"n_bytes must be in [1e5, 4e9] bytes; got {describe(nb)}")
     reps = int(check_integer(repeats, "repeats", minimum=1, maximum=1000))
+    n_threads = check_threads(threads)
     timer = _check_timer(timer)
-    n = int(nb // 8)
-    src = np.ones(n)
-    dst = np.empty_like(src)
-    best = _time_repeats(lambda: np.copyto(dst, src), reps, timer).min()
-    return float(2 * n * 8 / best)
+    buffer = np.ones(int(nb // 4), dtype=np.float32)
+    parts = np.array_split(buffer, n_threads)
+    if n_threads == 1:
+        best = _time_repeats(lambda: np.maximum.reduce(buffer), reps, timer).min()
+    else:
+        with ThreadPoolExecutor(max_workers=n_threads) as pool:
+            best = _time_repeats(lambda: list(pool.map(np.maximum.reduce, parts)), reps, timer).min()
+    return float(buffer.nbytes / best)
 
 
-def measure_peak_flops(n=1024, repeats=3, dtype="float32", timer=time.perf_counter):
-    """Peak FLOP/s from an ``n x n`` matrix product (best of ``repeats``).
-
-    ``2 n^3`` FLOPs per product; a square product of this size is
-    compute-bound on any current machine.
+def measure_peak_flops(n=2048, repeats=3, dtype="float32", threads=None, timer=time.perf_counter):
+    """Peak FLOP/s from an ``n x n`` product (``2 n^3`` FLOPs; best of ``repeats``), with ``threads`` BLAS threads.
 
     Defined in chapter "Measure your machine".
 
     Parameters
     ----------
     n : int, optional
-        Matrix size, in [16, 16384]. Default 1024.
+        In [16, 16384]. Default 2048.
     repeats : int, optional
-        Timed products, in [1, 1000]. Default 3.
+        In [1, 1000]. Default 3.
     dtype : {"float32", "float64"}, optional
-        Number format. Default ``"float32"``.
+    threads : int, optional
+        In [1, 1024]; default the BLAS library's count.
     timer : callable, optional
-        ``() -> seconds``.
 
     Returns
     -------
     float
-        FLOP per second.
 
     Examples
     --------
@@ -357,13 +387,48 @@ def measure_peak_flops(n=1024, repeats=3, dtype="float32", timer=time.perf_count
     nn = int(check_integer(n, "n", minimum=16, maximum=16384))
     reps = int(check_integer(repeats, "repeats", minimum=1, maximum=1000))
     dt = _check_dtype(dtype)
+    n_threads = check_threads(threads)
     timer = _check_timer(timer)
     rng = np.random.default_rng(0)
     a = rng.standard_normal((nn, nn)).astype(dt)
     b = rng.standard_normal((nn, nn)).astype(dt)
     out = np.empty((nn, nn), dtype=dt)
-    best = _time_repeats(lambda: np.matmul(a, b, out=out), reps, timer).min()
+    with blas_thread_limit(n_threads):
+        best = _time_repeats(lambda: np.matmul(a, b, out=out), reps, timer).min()
     return float(2.0 * nn**3 / best)
+
+
+class _MachineProbe:
+    """One streaming read and one square product per call, keeping the fastest of each (for measure_matmul)."""
+
+    def __init__(self, n_bytes, n, dtype, threads, timer):
+        self.buffer = np.ones(int(n_bytes // 4), dtype=np.float32)
+        self.parts = np.array_split(self.buffer, threads)
+        self.pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
+        rng = np.random.default_rng(0)
+        self.a = rng.standard_normal((n, n)).astype(dtype)
+        self.b = rng.standard_normal((n, n)).astype(dtype)
+        self.out = np.empty((n, n), dtype=dtype)
+        self.n, self.timer, self.read_best, self.product_best = n, timer, math.inf, math.inf
+
+    def read(self):
+        if self.pool is None:
+            return np.maximum.reduce(self.buffer)
+        return list(self.pool.map(np.maximum.reduce, self.parts))
+
+    def __call__(self):
+        if math.isinf(self.read_best):      # first call: warm both up, untimed
+            self.read()
+            np.matmul(self.a, self.b, out=self.out)
+        self.read_best = min(self.read_best, float(_time_repeats(self.read, 1, self.timer, warm=False)[0]))
+        product = _time_repeats(lambda: np.matmul(self.a, self.b, out=self.out), 1, self.timer, warm=False)
+        self.product_best = min(self.product_best, float(product[0]))
+
+    def hardware(self, memory):
+        if self.pool is not None:
+            self.pool.shutdown()
+        return Hardware(bandwidth=self.buffer.nbytes / self.read_best, flops=2.0 * self.n**3 / self.product_best,
+                        memory=memory, name="this machine (measured)")
 
 
 def _physical_memory() -> float:
@@ -373,25 +438,18 @@ def _physical_memory() -> float:
         return 8e9
 
 
-def measure_machine(n_bytes=64e6, n=1024, repeats=3, dtype="float32", memory=None, timer=time.perf_counter):
-    """This machine as a :class:`specdec.hardware.Hardware`: measured bandwidth and FLOP/s.
+def measure_machine(n_bytes=256e6, n=2048, repeats=3, dtype="float32", memory=None, threads=None,
+                    timer=time.perf_counter):
+    """This machine as a :class:`specdec.hardware.Hardware`: :func:`measure_bandwidth` and :func:`measure_peak_flops`.
 
     Defined in chapter "Measure your machine".
 
     Parameters
     ----------
-    n_bytes : float, optional
-        Array size for :func:`measure_bandwidth`.
-    n : int, optional
-        Matrix size for :func:`measure_peak_flops`.
-    repeats : int, optional
-        Repeats for both, in [1, 1000].
-    dtype : {"float32", "float64"}, optional
-        Number format of the FLOP/s measurement.
+    n_bytes, n, repeats, dtype, threads, timer
+        As in :func:`measure_bandwidth` and :func:`measure_peak_flops` (both use ``threads``).
     memory : float, optional
-        Memory in bytes, > 0; default the physical memory reported by the OS.
-    timer : callable, optional
-        ``() -> seconds``.
+        Bytes, > 0; default the physical memory the OS reports.
 
     Returns
     -------
@@ -401,39 +459,37 @@ def measure_machine(n_bytes=64e6, n=1024, repeats=3, dtype="float32", memory=Non
     Examples
     --------
     >>> import specdec as sd
-    >>> hw = sd.measure.measure_machine(n_bytes=1e6, n=64, repeats=1)
-    >>> hw.name
+    >>> sd.measure.measure_machine(n_bytes=1e6, n=64, repeats=1).name
     'this machine (measured)'
     """
     mem = _physical_memory() if memory is None else float(check_positive(memory, "memory", "(bytes)"))
-    bw = measure_bandwidth(n_bytes, repeats, timer)
-    fl = measure_peak_flops(n, repeats, dtype, timer)
+    n_threads = check_threads(threads)
+    bw = measure_bandwidth(n_bytes, repeats, n_threads, timer)
+    fl = measure_peak_flops(n, repeats, dtype, n_threads, timer)
     return Hardware(bandwidth=bw, flops=fl, memory=mem, name="this machine (measured)")
 
 
 def fit_roofline(tokens, seconds):
     """Fit ``T(t) = max(T_flat, s * t)`` to measured times; return ``(T_flat, s, knee)``.
 
-    Every split of the sorted token counts into a flat part (its mean is
-    ``T_flat``) and a proportional part (least-squares slope through the
-    origin ``s``) is tried at once, and the split with the smallest squared
-    relative error wins (on ties, the longest flat part).
-    ``knee = T_flat / s`` tokens. A flat part alone
-    (no proportional points) gives ``s = 0`` and ``knee = inf``.
+    Every split of the sorted token counts into a flat part (mean ``T_flat``)
+    and a proportional part (least-squares slope ``s`` through the origin) is
+    tried at once; the smallest squared relative error wins (ties: the longest
+    flat part). ``knee = T_flat / s``; no proportional points give ``s = 0``,
+    ``knee = inf``.
 
     Defined in chapter "Measure your machine".
 
     Parameters
     ----------
     tokens : array_like of int
-        Token counts (>= 1), at least 2, any order.
+        At least 2 token counts (>= 1), any order.
     seconds : array_like of float
         Measured times, > 0, same length.
 
     Returns
     -------
     tuple of float
-        ``(T_flat seconds, s seconds per token, knee tokens)``.
 
     Examples
     --------
@@ -466,6 +522,120 @@ def fit_roofline(tokens, seconds):
     return tf, sl, (tf / sl if sl > 0 else float("inf"))
 
 
+
+
+def _times(x: float) -> str:
+    return f"{x:.2f} times"
+
+
+@dataclass(frozen=True)
+class RooflineCheck:
+    """Whether a measurement agrees with its roofline prediction: the numbers and the verdict.
+
+    Built by :meth:`MatmulMeasurement.check`. The bound *holds* when no point
+    is faster than ``(1 - tolerance)`` times its prediction; the times are *flat,
+    then rising* when a fit of ``max(T_flat, s t)`` to the matrix-matrix points
+    (``t >= 2``; ``t = 1`` runs a matrix-vector kernel) puts the knee inside
+    their range. The measurement *agrees* when both hold.
+
+    Defined in chapter "Measure your machine".
+
+    Attributes
+    ----------
+    tolerance : float
+    n_points, n_below : int
+        Points timed; points faster than ``(1 - tolerance)`` x prediction.
+    worst_ratio, first_ratio : float
+        Smallest measured/predicted time; the same at the smallest ``t`` (``first_tokens``).
+    first_tokens : int
+    flat_ratio : float
+        Fitted flat level / the weights' read time (``bytes / BW``).
+    arithmetic_ratio : float
+        FLOP/s of the fitted rising part / the measured peak (0 without one).
+    knee_measured, knee_predicted : float
+        Fitted knee (``inf`` without a rising part) and :func:`matmul_knee`.
+    fit_range : tuple of int
+        Smallest and largest fitted token count.
+    n_rising : int
+        Fitted points past the knee.
+    cache_ratio : float or None
+        Weight bytes / last-level cache bytes (None if the cache size was assumed).
+    """
+
+    tolerance: float
+    n_points: int
+    n_below: int
+    worst_ratio: float
+    first_tokens: int
+    first_ratio: float
+    flat_ratio: float
+    arithmetic_ratio: float
+    knee_measured: float
+    knee_predicted: float
+    fit_range: tuple
+    n_rising: int
+    cache_ratio: float | None
+
+    @property
+    def holds(self) -> bool:
+        """No point is faster than ``(1 - tolerance)`` times its prediction."""
+        return self.n_below == 0
+
+    @property
+    def flat_then_rising(self) -> bool:
+        """The fitted knee lies in the fitted range with at least two points past it."""
+        return bool(math.isfinite(self.knee_measured) and self.knee_measured >= self.fit_range[0]
+                    and self.n_rising >= 2)
+
+    @property
+    def agrees(self) -> bool:
+        """The bound holds and the times are flat, then rising."""
+        return self.holds and self.flat_then_rising
+
+    def verdict(self, width=None) -> str:
+        """The result in sentences computed from the numbers (so never a claim they contradict).
+
+        ``width`` (an int >= 20) wraps the text to lines of at most that many characters.
+        """
+        text = self._verdict()
+        if width is None:
+            return text
+        return textwrap.fill(text, width=int(check_integer(width, "width", minimum=20)))
+
+    def _verdict(self) -> str:
+        if self.agrees:
+            head = "Verdict: consistent with the roofline. "
+        elif self.holds:
+            head = "Verdict: consistent with the roofline as a bound, but not flat-then-rising. "
+        else:
+            head = "Verdict: NOT consistent with the roofline. "
+        if self.holds:
+            bound = (f"No point beats the bound: all {self.n_points} take at least {1 - self.tolerance:.0%} of "
+                     f"their predicted time (the closest takes {_times(self.worst_ratio)} its prediction).")
+        else:
+            bound = (f"{self.n_below} of {self.n_points} points beat the bound by more than {self.tolerance:.0%} "
+                     f"(the fastest takes {_times(self.worst_ratio)} its prediction): fewer bytes came from memory, "
+                     "or faster, than the measured bandwidth allows, as when the weights sit in a cache or another "
+                     "program slowed the bandwidth or FLOP/s measurement.")
+        first = (f" At t = {self.first_tokens} the product takes {_times(self.first_ratio)} the predicted "
+                 "weight-read time.")
+        if self.flat_then_rising:
+            shape = (f" From t = {self.fit_range[0]} the times stay flat at {_times(self.flat_ratio)} the "
+                     f"weight-read time up to a knee at {self.knee_measured:.1f} tokens (predicted "
+                     f"{self.knee_predicted:.1f}), then rise with the arithmetic at "
+                     f"{self.arithmetic_ratio:.0%} of the measured peak FLOP/s.")
+        else:
+            knee = ("no rising part of two or more points" if self.n_rising < 2
+                    else f"a rise from the start, knee at {self.knee_measured:.1f} tokens")
+            shape = (f" The times from t = {self.fit_range[0]} to {self.fit_range[1]} do not turn from flat to "
+                     f"rising inside that range (the fit finds {knee}; predicted knee {self.knee_predicted:.1f}).")
+        cache = ""
+        if self.cache_ratio is not None and self.cache_ratio < 2:
+            cache = (f" The weights are only {_times(self.cache_ratio)} the last-level cache: part of them may "
+                     "come from the cache.")
+        return head + bound + first + shape + cache
+
+
 @dataclass(frozen=True)
 class MatmulMeasurement:
     """Measured matrix-product times on this machine and their roofline prediction.
@@ -475,17 +645,17 @@ class MatmulMeasurement:
     Attributes
     ----------
     d : int
-        Weight matrix size.
     dtype : str
-        Number format.
-    tokens : numpy.ndarray
-        Token counts timed.
-    seconds : numpy.ndarray
-        Median measured seconds per product.
+    tokens, seconds : numpy.ndarray
+        Token counts and the fastest measured seconds per product.
     hardware : specdec.hardware.Hardware
-        The machine's measured bandwidth and FLOP/s.
+        Measured bandwidth and FLOP/s.
     predicted : numpy.ndarray
-        :func:`predict_matmul_time` for ``tokens`` on ``hardware``.
+        :func:`predict_matmul_time` at ``tokens``.
+    threads : int or None
+        Threads of the products and of both machine measurements.
+    cache : CacheSize or None
+    blas : BlasThreads or None
     """
 
     d: int
@@ -494,6 +664,9 @@ class MatmulMeasurement:
     seconds: np.ndarray
     hardware: Hardware
     predicted: np.ndarray
+    threads: int | None = None
+    cache: CacheSize | None = None
+    blas: BlasThreads | None = None
 
     @property
     def bytes_per_elem(self) -> int:
@@ -501,37 +674,102 @@ class MatmulMeasurement:
         return int(np.dtype(self.dtype).itemsize)
 
     @property
+    def weight_bytes(self) -> int:
+        """Bytes of the weight matrix, ``bytes_per_elem * d**2``."""
+        return self.bytes_per_elem * self.d * self.d
+
+    @property
     def predicted_knee(self) -> float:
         """Tokens at which the prediction turns compute-bound (bytes term = FLOPs term)."""
         return float(matmul_knee(self.d, self.hardware, self.bytes_per_elem))
 
     @property
+    def fit_tokens(self) -> np.ndarray:
+        """Token counts used by :attr:`measured_fit`: the matrix-matrix products (``t >= 2``), if 2 or more."""
+        t = np.asarray(self.tokens)
+        return t[t >= 2] if (t >= 2).sum() >= 2 else t
+
+    @property
     def measured_fit(self) -> tuple:
-        """:func:`fit_roofline` of the measured times: ``(T_flat, s, knee)``."""
-        return fit_roofline(self.tokens, self.seconds)
+        """:func:`fit_roofline` of the measured times at :attr:`fit_tokens`: ``(T_flat, s, knee)``."""
+        t = np.asarray(self.tokens)
+        keep = np.isin(t, self.fit_tokens)
+        return fit_roofline(t[keep], np.asarray(self.seconds)[keep])
 
     @property
     def seconds_per_token(self) -> np.ndarray:
         """Measured seconds per product divided by the tokens it handled."""
         return self.seconds / self.tokens
 
+    def check(self, tolerance=BOUND_TOLERANCE) -> RooflineCheck:
+        """Compare the measurement with its prediction: :class:`RooflineCheck`.
 
-def measure_matmul(d=2048, tokens=DEFAULT_TOKENS, repeats=5, dtype="float32", hardware=None, seed=0,
-                   timer=time.perf_counter):
+        Parameters
+        ----------
+        tolerance : float, optional
+            Relative tolerance of the lower bound, in [0, 1). Default ``BOUND_TOLERANCE``.
+
+        Returns
+        -------
+        RooflineCheck
+
+        Examples
+        --------
+        Times exactly on a roofline of 1 ms up to 10 tokens:
+
+        >>> import numpy as np, specdec as sd
+        >>> hw = sd.hardware.Hardware(bandwidth=4 * 256**2 / 1e-3, flops=2 * 256**2 * 10 / 1e-3, memory=1e9)
+        >>> t = np.array([1, 2, 4, 8, 16, 32])
+        >>> m = sd.measure.MatmulMeasurement(256, "float32", t, np.maximum(1e-3, 1e-4 * t), hw,
+        ...                                  sd.measure.predict_matmul_time(256, t, hw))
+        >>> c = m.check()
+        >>> c.holds, c.flat_then_rising, round(c.knee_measured, 1)
+        (True, True, 10.0)
+        """
+        tol = float(check_positive(tolerance, "tolerance")) if tolerance != 0 else 0.0
+        if not 0 <= tol < 1:
+            raise ValueError(f"tolerance must be in [0, 1); got {describe(tolerance)}")
+        ratio = np.asarray(self.seconds, dtype=float) / np.asarray(self.predicted, dtype=float)
+        t_flat, slope, knee = self.measured_fit
+        read_time = self.weight_bytes / self.hardware.bandwidth
+        first = int(np.argmin(self.tokens))
+        fit_t = self.fit_tokens
+        arithmetic = (2.0 * self.d * self.d / slope) / self.hardware.flops if slope > 0 else 0.0
+        cache_ratio = None if self.cache is None or self.cache.assumed else self.weight_bytes / self.cache.bytes
+        return RooflineCheck(
+            tolerance=tol, n_points=int(ratio.size), n_below=int((ratio < 1 - tol).sum()),
+            worst_ratio=float(ratio.min()), first_tokens=int(self.tokens[first]), first_ratio=float(ratio[first]),
+            flat_ratio=float(t_flat / read_time), arithmetic_ratio=float(arithmetic), knee_measured=float(knee),
+            knee_predicted=self.predicted_knee, fit_range=(int(fit_t.min()), int(fit_t.max())),
+            n_rising=int((fit_t > knee).sum()),
+            cache_ratio=cache_ratio)
+
+
+def measure_matmul(d=None, tokens=DEFAULT_TOKENS, repeats=5, dtype="float32", hardware=None, seed=0, threads=None,
+                   cache=None, timer=time.perf_counter):
     """Time the products and predict them from this machine's measured roofline.
 
-    :func:`time_matmul` for the times; :func:`measure_machine` (unless
-    ``hardware`` is given) for bandwidth and FLOP/s; :func:`predict_matmul_time`
-    for the prediction. With the defaults it takes a few seconds at most.
+    ``d`` defaults to :func:`matrix_size_for_cache` of :func:`last_level_cache`;
+    ``threads`` to the BLAS library's count, used by the products, the read
+    and the FLOP/s product. Unless ``hardware`` is given, the bandwidth (a
+    streaming read of as many bytes as the weights, as :func:`measure_bandwidth`)
+    and the peak (a 2048 x 2048 product, as :func:`measure_peak_flops`) are
+    measured before every timed product and the fastest of each is kept, so
+    that a slowdown by other programs during one part of the experiment does
+    not bias them. Then :func:`time_matmul` and :func:`predict_matmul_time`.
 
     Defined in chapter "Measure your machine".
 
     Parameters
     ----------
-    d, tokens, repeats, dtype, seed, timer
+    d : int, optional
+        In [16, 16384]; default sized from the cache.
+    tokens, repeats, dtype, seed, threads, timer
         As in :func:`time_matmul`.
     hardware : specdec.hardware.Hardware, optional
-        Use these numbers instead of measuring the machine.
+        Numbers to use instead of measuring the machine.
+    cache : CacheSize, optional
+        Default :func:`last_level_cache`.
 
     Returns
     -------
@@ -541,18 +779,28 @@ def measure_matmul(d=2048, tokens=DEFAULT_TOKENS, repeats=5, dtype="float32", ha
     --------
     >>> import specdec as sd
     >>> hw = sd.hardware.Hardware(bandwidth=20e9, flops=200e9, memory=8e9)
-    >>> m = sd.measure.measure_matmul(d=64, tokens=[1, 2, 4], repeats=2, hardware=hw)
-    >>> m.seconds.shape, m.predicted.shape
-    ((3,), (3,))
+    >>> sd.measure.measure_matmul(d=64, tokens=[1, 2, 4], repeats=2, hardware=hw).seconds.shape
+    (3,)
     """
     dt = _check_dtype(dtype)
     t = _check_tokens(tokens)
     timer = _check_timer(timer)
-    if hardware is None:
-        hardware = measure_machine(dtype=dt.name, timer=timer)
-    elif not isinstance(hardware, Hardware):
+    if cache is None:
+        cache = last_level_cache()
+    else:
+        check_instance(cache, CacheSize, "cache")
+    if d is None:
+        d = matrix_size_for_cache(cache.bytes, bytes_per_elem=dt.itemsize)
+    dd = int(check_integer(d, "d", minimum=16, maximum=16384))
+    n_threads = check_threads(threads)
+    if hardware is not None and not isinstance(hardware, Hardware):
         raise TypeError(f"hardware must be a specdec.hardware.Hardware or None, got {type(hardware).__name__}")
-    seconds = time_matmul(d, t, repeats, dt.name, seed, timer)
-    predicted = np.asarray(predict_matmul_time(int(d), t, hardware, dt.itemsize), dtype=float)
-    return MatmulMeasurement(d=int(d), dtype=dt.name, tokens=t, seconds=seconds, hardware=hardware,
-                             predicted=predicted)
+    with blas_thread_limit(n_threads) as blas:
+        probe = None if hardware is not None else _MachineProbe(max(1e5, float(dt.itemsize * dd * dd)), 2048,
+                                                                 dt, n_threads, timer)
+        seconds = time_matmul(dd, t, repeats, dt.name, seed, n_threads, timer, between=probe)
+        if probe is not None:
+            hardware = probe.hardware(_physical_memory())
+    predicted = np.asarray(predict_matmul_time(dd, t, hardware, dt.itemsize), dtype=float)
+    return MatmulMeasurement(d=dd, dtype=dt.name, tokens=t, seconds=seconds, hardware=hardware,
+                             predicted=predicted, threads=n_threads, cache=cache, blas=blas)

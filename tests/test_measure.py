@@ -1,6 +1,9 @@
-"""Tests of specdec.measure: bookkeeping with a fake clock, the roofline prediction, the knee fit.
+"""Tests of specdec.measure: bookkeeping with a fake clock, the roofline prediction, the knee fit,
+the machine probes (cache size, BLAS threads) and the verdict of a measurement against its prediction.
 
-No test asserts anything about real timings (they depend on the machine and its load).
+No test asserts anything about real timings (they depend on the machine and its load); the byte and
+FLOP counts are checked against the analytic formulas, the verdict against synthetic measurements whose
+answer is known by construction.
 """
 
 import numpy as np
@@ -30,25 +33,33 @@ class FakeClock:
         return value
 
 
-def test_time_matmul_returns_the_median_of_the_repeats_per_token_count():
+def test_time_matmul_takes_turns_and_returns_the_fastest_run_per_token_count():
+    """Passes over the token counts in turn: runs alternate t = 1, t = 2, t = 1, ..."""
     clock = FakeClock([5.0, 1.0, 3.0, 2.0, 8.0, 4.0])
     out = ms.time_matmul(d=32, tokens=[1, 2], repeats=3, timer=clock)
-    assert_allclose(out, [3.0, 4.0], rtol=1e-12)
+    assert_allclose(out, [3.0, 1.0], rtol=1e-12)   # t = 1 ran 5, 3, 8; t = 2 ran 1, 2, 4
     assert clock.calls == 12  # two clock reads per timed run, none for the warm-ups
 
 
-def test_bandwidth_and_peak_flops_use_the_best_run():
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_bandwidth_counts_one_read_of_the_buffer_and_uses_the_best_run(threads):
+    """A streaming read: n_bytes (a float32 buffer) per timed read, whatever the number of reading threads."""
     clock = FakeClock([0.5, 0.25, 0.75])
-    n = int(1e6 // 8)
-    assert_allclose(ms.measure_bandwidth(n_bytes=1e6, repeats=3, timer=clock), 2 * n * 8 / 0.25, rtol=1e-12)
+    n_floats = int(1e6 // 4)
+    bw = ms.measure_bandwidth(n_bytes=1e6, repeats=3, threads=threads, timer=clock)
+    assert_allclose(bw, 4 * n_floats / 0.25, rtol=1e-12)
+    assert clock.calls == 6
+
+
+def test_peak_flops_use_the_best_run():
     clock = FakeClock([2.0, 1.0])
-    assert_allclose(ms.measure_peak_flops(n=64, repeats=2, timer=clock), 2 * 64**3 / 1.0, rtol=1e-12)
+    assert_allclose(ms.measure_peak_flops(n=64, repeats=2, threads=1, timer=clock), 2 * 64**3 / 1.0, rtol=1e-12)
 
 
 def test_measure_machine_builds_hardware_from_the_measurements():
-    clock = FakeClock([0.01, 0.02])  # bandwidth copy, then the square product
-    hw = ms.measure_machine(n_bytes=1e6, n=100, repeats=1, memory=16e9, timer=clock)
-    assert_allclose(hw.bandwidth, 2 * 125000 * 8 / 0.01, rtol=1e-12)
+    clock = FakeClock([0.01, 0.02])  # the read, then the square product
+    hw = ms.measure_machine(n_bytes=1e6, n=100, repeats=1, memory=16e9, threads=1, timer=clock)
+    assert_allclose(hw.bandwidth, 1e6 / 0.01, rtol=1e-12)
     assert_allclose(hw.flops, 2 * 100**3 / 0.02, rtol=1e-12)
     assert hw.memory == 16e9 and hw.name == "this machine (measured)"
 
@@ -114,7 +125,9 @@ def test_a_real_but_tiny_measurement_has_the_right_shapes():
     m = ms.measure_matmul(d=64, tokens=[1, 2, 8], repeats=1, hardware=HW)
     assert m.seconds.shape == (3,) and (m.seconds > 0).all()
     assert len(m.measured_fit) == 3
+    assert m.threads == ms.blas_threads().threads
     assert ms.measure_bandwidth(n_bytes=1e6, repeats=1) > 0
+    assert ms.measure_bandwidth(n_bytes=1e6, repeats=1, threads=2) > 0
     assert ms.measure_peak_flops(n=32, repeats=1, dtype="float64") > 0
 
 
@@ -137,6 +150,13 @@ def test_a_real_but_tiny_measurement_has_the_right_shapes():
     (lambda: ms.fit_roofline([1, 2], [1.0]), "seconds"),
     (lambda: ms.fit_roofline([1, 2], [1.0, -1.0]), "seconds"),
     (lambda: ms.fit_roofline([1], [1.0]), "at least 2"),
+    (lambda: ms.measure_bandwidth(n_bytes=1e6, threads=0), "threads"),
+    (lambda: ms.time_matmul(d=64, threads=2000), "threads"),
+    (lambda: ms.matrix_size_for_cache(0), "cache_bytes"),
+    (lambda: ms.matrix_size_for_cache(1e6, factor=-1), "factor"),
+    (lambda: ms.matrix_size_for_cache(1e6, multiple=0), "multiple"),
+    (lambda: _toy_measurement(np.ones(4) * 1e-3).check(tolerance=1.0), "tolerance"),
+    (lambda: _toy_measurement(np.ones(4) * 1e-3).check(tolerance=-0.1), "tolerance"),
 ])
 def test_value_errors_name_the_parameter(call, match):
     with pytest.raises(ValueError, match=match):
@@ -152,6 +172,8 @@ def test_type_errors():
         ms.measure_matmul(d=64, tokens=[1], repeats=1, hardware="laptop")
     with pytest.raises(TypeError, match="d"):
         ms.time_matmul(d="64")
+    with pytest.raises(TypeError, match="cache"):
+        ms.measure_matmul(d=64, tokens=[1], repeats=1, hardware=HW, cache=32e6)
 
 
 def test_measured_vs_predicted_figure_from_a_fake_measurement():
@@ -161,3 +183,246 @@ def test_measured_vs_predicted_figure_from_a_fake_measurement():
     fig = sd.plots.matmul_measured_vs_predicted(m)
     assert len(fig.axes) == 2
     assert m.measured_fit[2] == pytest.approx(20.0, rel=1e-12)
+
+
+# --------------------------------------------------------------------------
+# the machine: last-level cache and matrix size
+# --------------------------------------------------------------------------
+def _fake_sysfs(root, entries):
+    for i, (level, kind, size) in enumerate(entries):
+        d = root / f"index{i}"
+        d.mkdir()
+        (d / "level").write_text(f"{level}\n")
+        (d / "type").write_text(f"{kind}\n")
+        (d / "size").write_text(f"{size}\n")
+    return root
+
+
+def test_last_level_cache_reads_the_largest_data_or_unified_level(tmp_path):
+    root = _fake_sysfs(tmp_path, [(1, "Data", "32K"), (1, "Instruction", "32K"), (2, "Unified", "1024K"),
+                                  (3, "Unified", "32768K")])
+    cache = ms.last_level_cache(root)
+    assert cache.bytes == 32 * 2**20 and cache.level == 3 and cache.source.endswith("index3")
+    assert not cache.assumed
+
+
+def test_last_level_cache_ignores_instruction_caches_and_parses_megabytes(tmp_path):
+    root = _fake_sysfs(tmp_path, [(1, "Data", "48K"), (2, "Unified", "2M"), (3, "Instruction", "64M")])
+    cache = ms.last_level_cache(root)
+    assert (cache.bytes, cache.level) == (2 * 2**20, 2)
+
+
+def test_last_level_cache_falls_back_and_says_so(tmp_path, monkeypatch):
+    import specdec._machine as machine
+
+    monkeypatch.setattr(machine.os, "sysconf_names", {}, raising=False)
+    cache = ms.last_level_cache(tmp_path / "missing")
+    assert cache.bytes == ms.FALLBACK_CACHE_BYTES == 64 * 2**20
+    assert cache.level is None and cache.assumed and "assumed" in cache.source
+
+
+@pytest.mark.parametrize("cache", [1, 1000, 2**20, 3 * 2**20, 32 * 2**20, 96 * 2**20, 10**9])
+def test_matrix_size_is_the_smallest_multiple_beyond_factor_times_the_cache(cache):
+    """Against a brute-force scan of the multiples of 256."""
+    d = ms.matrix_size_for_cache(cache)
+    expected = next(m for m in range(256, 10**6, 256) if 4 * m * m >= ms.CACHE_FACTOR * cache)
+    assert d == min(expected, 16384)
+    if d < 16384:
+        assert 4 * d * d >= 4 * cache and 4 * (d - 256) ** 2 < 4 * cache or d == 256
+
+
+def test_matrix_size_respects_bytes_multiple_and_cap():
+    assert ms.matrix_size_for_cache(2**20, factor=2, bytes_per_elem=8, multiple=1) == 512  # 8 * 512**2 = 2 MiB
+    assert ms.matrix_size_for_cache(2**40) == 16384
+    assert ms.matrix_size_for_cache(2**40, d_max=8192) == 8192
+
+
+# --------------------------------------------------------------------------
+# BLAS threads
+# --------------------------------------------------------------------------
+def test_blas_thread_limit_pins_and_restores_the_count():
+    before = ms.blas_threads()
+    assert before.threads >= 1
+    if before.controllable:
+        with ms.blas_thread_limit(1) as inside:
+            assert inside.threads == 1 and ms.blas_threads().threads == 1
+        assert ms.blas_threads().threads == before.threads
+    else:
+        other = before.threads + 1
+        with pytest.raises(ValueError, match="threads"):
+            with ms.blas_thread_limit(other):
+                pass
+    with ms.blas_thread_limit(None) as same:
+        assert same.threads == before.threads
+
+
+def test_blas_threads_without_a_controllable_library_assumes_and_refuses_to_change(monkeypatch):
+    """No threadpoolctl, no OpenBLAS: the count comes from the environment, and cannot be changed."""
+    import specdec._machine as machine
+
+    monkeypatch.setattr(machine, "_threadpoolctl", lambda: None)
+    monkeypatch.setattr(machine, "_openblas", lambda: None)
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")
+    info = ms.blas_threads()
+    assert (info.threads, info.controllable, info.library) == (3, False, "unknown")
+    assert "OMP_NUM_THREADS" in info.source
+    with ms.blas_thread_limit(3) as same:
+        assert same.threads == 3
+    with pytest.raises(ValueError, match="OPENBLAS_NUM_THREADS=2"):
+        with ms.blas_thread_limit(2):
+            pass
+    monkeypatch.delenv("OMP_NUM_THREADS")
+    monkeypatch.delenv("MKL_NUM_THREADS", raising=False)
+    assert ms.blas_threads().threads == len(machine.os.sched_getaffinity(0))
+
+
+def test_measurements_run_under_the_requested_thread_count(monkeypatch):
+    """time_matmul and measure_peak_flops enter blas_thread_limit with the count they were given."""
+    import contextlib
+
+    import specdec.measure as measure
+
+    seen = []
+
+    @contextlib.contextmanager
+    def spy(threads=None):
+        seen.append(threads)
+        yield ms.BlasThreads(threads, "fake", True, "test")
+
+    monkeypatch.setattr(measure, "blas_thread_limit", spy)
+    ms.time_matmul(d=32, tokens=[1, 2], repeats=1, threads=3, timer=FakeClock([1.0, 1.0]))
+    ms.measure_peak_flops(n=32, repeats=1, threads=3, timer=FakeClock([1.0]))
+    m = ms.measure_matmul(d=32, tokens=[1, 2], repeats=1, threads=3, hardware=HW, timer=FakeClock([1.0, 1.0]))
+    assert seen == [3, 3, 3, 3] and m.threads == 3
+
+
+def test_measure_matmul_sizes_the_matrix_from_the_cache():
+    cache = ms.CacheSize(bytes=2**20, level=2, source="test")
+    m = ms.measure_matmul(tokens=[1, 2], repeats=1, hardware=HW, cache=cache, timer=FakeClock([1.0, 1.0]))
+    assert m.d == 1024 and m.weight_bytes == 4 * 2**20 and m.cache is cache  # 4 x 1 MiB of float32
+    assert m.blas is not None and m.blas.threads == m.threads
+
+
+# --------------------------------------------------------------------------
+# the verdict
+# --------------------------------------------------------------------------
+def _toy_measurement(seconds, tokens=(1, 2, 4, 8, 16, 32, 64, 128)[:4], d=2048, cache=None):
+    tokens = np.asarray(tokens)
+    return ms.MatmulMeasurement(d=d, dtype="float32", tokens=tokens, seconds=np.asarray(seconds, dtype=float),
+                                hardware=HW, predicted=ms.predict_matmul_time(d, tokens, HW), cache=cache)
+
+
+TOKENS = np.array(ms.DEFAULT_TOKENS)
+
+
+def test_check_of_times_on_the_roofline_agrees_and_finds_the_knee():
+    """Times equal to the weights-only roofline: bound holds, knee at the ridge F / BW * b / 2 = 20 tokens."""
+    d = 2048
+    read = 4 * d * d / HW.bandwidth
+    seconds = np.maximum(read, 2 * d * d * TOKENS / HW.flops)
+    c = _toy_measurement(seconds, TOKENS).check()
+    assert c.holds and c.flat_then_rising and c.agrees and c.n_below == 0
+    assert_allclose(c.knee_measured, HW.flops / HW.bandwidth * 4 / 2, rtol=1e-9)
+    assert_allclose([c.flat_ratio, c.arithmetic_ratio], [1.0, 1.0], rtol=1e-9)
+    assert c.fit_range == (2, 64) and c.first_tokens == 1
+    text = c.verdict()
+    assert text.startswith("Verdict: consistent with the roofline.")
+    assert f"all {TOKENS.size} take" in text and f"{c.knee_measured:.1f} tokens" in text
+
+
+@pytest.mark.parametrize("flat, rate", [(3.0, 0.7), (1.5, 0.9), (2.2, 0.5)])
+def test_check_recovers_a_flat_factor_and_an_arithmetic_fraction(flat, rate):
+    """Synthetic GEMM times: flat at `flat` x the read time, rising at `rate` x peak; knee = flat * rate * ridge."""
+    d = 2048
+    read = 4 * d * d / HW.bandwidth
+    seconds = np.maximum(flat * read, 2 * d * d * TOKENS / (rate * HW.flops))
+    seconds[0] = read  # the matrix-vector product on the line
+    c = _toy_measurement(seconds, TOKENS).check()
+    assert c.holds and c.flat_then_rising
+    assert_allclose([c.flat_ratio, c.arithmetic_ratio], [flat, rate], rtol=1e-9)
+    assert_allclose(c.knee_measured, flat * rate * HW.flops / HW.bandwidth * 2, rtol=1e-9)
+    assert_allclose(c.first_ratio, read / float(ms.predict_matmul_time(d, 1, HW)), rtol=1e-12)
+    assert f"{c.flat_ratio:.2f} times the weight-read time" in c.verdict()
+
+
+def test_check_flags_points_that_beat_the_bound():
+    d = 2048
+    pred = np.asarray(ms.predict_matmul_time(d, TOKENS, HW))
+    seconds = pred * 1.2
+    seconds[:3] = pred[:3] * np.array([0.3, 0.95, 0.85])  # one far below, one inside the tolerance, one just below
+    cache = ms.CacheSize(bytes=4 * d * d, level=3, source="test")  # the weights fit in the cache
+    c = _toy_measurement(seconds, TOKENS, cache=cache).check()
+    assert c.n_below == 2 and not c.holds and not c.agrees
+    assert_allclose(c.worst_ratio, 0.3, rtol=1e-12)
+    assert c.cache_ratio == 1.0
+    text = c.verdict()
+    assert text.startswith("Verdict: NOT consistent") and f"2 of {TOKENS.size} points beat the bound" in text
+    assert "last-level cache" in text
+    assert _toy_measurement(seconds, TOKENS, cache=cache).check(tolerance=0.8).n_below == 0
+
+
+def test_check_of_flat_times_is_not_flat_then_rising():
+    d = 2048
+    read = 4 * d * d / HW.bandwidth
+    seconds = np.full(TOKENS.size, 3 * read)
+    c = _toy_measurement(seconds, TOKENS).check()
+    assert c.holds and not c.flat_then_rising and not c.agrees
+    assert c.n_rising < 2  # at most the last point is "rising": no evidence of a knee
+    assert "no rising part of two or more points" in c.verdict()
+
+
+def test_an_assumed_cache_gives_no_cache_ratio():
+    cache = ms.CacheSize(bytes=ms.FALLBACK_CACHE_BYTES, level=None, source="assumed: test")
+    assert _toy_measurement(np.ones(4) * 1e-3, cache=cache).check().cache_ratio is None
+
+
+def test_measure_matmul_spreads_the_bandwidth_and_peak_measurements_and_keeps_the_fastest():
+    """Before every timed product: one read of as many bytes as the weights, one 2048^3 product."""
+    clock = FakeClock([0.5, 2.0, 1.0,      # pass 1, t = 1: read, square product, the timed product
+                       0.25, 4.0, 3.0,     # pass 1, t = 2
+                       0.75, 3.0, 0.5,     # pass 2, t = 1
+                       1.0, 5.0, 6.0])     # pass 2, t = 2
+    m = ms.measure_matmul(d=256, tokens=[1, 2], repeats=2, threads=1, timer=clock)
+    assert clock.calls == 24
+    assert_allclose(m.seconds, [0.5, 3.0], rtol=1e-12)
+    assert_allclose(m.hardware.bandwidth, 4 * 256 * 256 / 0.25, rtol=1e-12)   # the weights' bytes, fastest read
+    assert_allclose(m.hardware.flops, 2 * 2048**3 / 2.0, rtol=1e-12)          # fastest square product
+    assert_allclose(m.predicted, ms.predict_matmul_time(256, [1, 2], m.hardware), rtol=1e-15)
+    with pytest.raises(TypeError, match="between"):
+        ms.time_matmul(d=32, tokens=[1], repeats=1, between=3)
+
+
+# --------------------------------------------------------------------------
+# the chapter's figures and explorer (presentation: shapes and the numbers they show)
+# --------------------------------------------------------------------------
+def test_prediction_and_measurement_figures():
+    import specdec.plots.measure as pm
+
+    fig = pm.matmul_prediction(4096, HW)
+    ax = fig.axes[0]
+    x, y = ax.lines[0].get_data()
+    assert_allclose(y, np.asarray(ms.predict_matmul_time(4096, x.astype(int), HW)) * 1e3, rtol=1e-12)
+    d = 2048
+    seconds = np.maximum(3 * 4 * d * d / HW.bandwidth, 2 * d * d * TOKENS / (0.7 * HW.flops))
+    fig = pm.matmul_measurement(_toy_measurement(seconds, TOKENS))
+    assert len(fig.axes) == 2
+    labels = [line.get_label() for line in fig.axes[0].lines]
+    assert "measured, t = 1 (matrix-vector)" in labels and any(lbl.startswith("fitted knee") for lbl in labels)
+    with pytest.raises(TypeError, match="measurement"):
+        pm.matmul_measurement("not a measurement")
+
+
+def test_explorer_values_follow_its_controls():
+    w = sd.widgets.matmul_roofline_explorer(bandwidth_gbs=80, gflops=2000, d=4096, bytes_per_elem=4)
+    desktop = sd.hardware.Hardware(bandwidth=80e9, flops=2e12, memory=1e9)
+    assert_allclose(w.values["knee"], ms.matmul_knee(4096, desktop), rtol=1e-12)
+    assert_allclose(w.values["ridge"], 2e12 / 80e9 * 4 / 2, rtol=1e-12)
+    w.controls["bytes"].value = 2
+    w.controls["d"].value = 8192
+    assert_allclose(w.values["knee"], ms.matmul_knee(8192, desktop, 2), rtol=1e-12)
+    assert_allclose(w.values["t1"], ms.predict_matmul_time(8192, 1, desktop, 2), rtol=1e-12)
+    assert w.image.value[:4] == b"\x89PNG"
+    for bad in (dict(bandwidth_gbs=0.5), dict(gflops=5), dict(d=1000), dict(bytes_per_elem=8)):
+        with pytest.raises(ValueError):
+            sd.widgets.matmul_roofline_explorer(**bad)
