@@ -13,6 +13,7 @@ the larger topics are submodules, loaded on first use so that importing
 ``sd.checklist``       the deployment checklist (Workload, assess)
 ``sd.symbolic``        sympy derivations displayed in the chapters
 ``sd.hardware``        roofline model of one forward pass: step time, c_v, c_d
+``sd.calibration``     the roofline calibrated against measurements (chapter 16)
 ``sd.memory``          memory accounting: weights, KV cache, what fits
 ``sd.deployment``      speculation on the roofline: costs, latency,
                        throughput, break-even batch
@@ -75,7 +76,7 @@ __version__ = "0.1.0"
 _SUBMODULES = {
     "acceptance", "economics", "request", "checklist", "symbolic", "hardware", "memory", "deployment",
     "sampling", "synthetic", "estimation", "engine_metrics", "literature", "measure", "plots", "widgets", "exercises", "errata",
-    "drafts", "regimes", "tables", "decision", "cli", "verification", "trees", "dynamic", "goodput", "drafters",
+    "drafts", "regimes", "tables", "decision", "cli", "calibration", "verification", "trees", "dynamic", "goodput", "drafters",
 }
 
 # Functions at the top level that live in a submodule loaded on first use

@@ -46,7 +46,7 @@ __all__ = [
 class SpeculativeCosts:
     """Per-round costs of speculative decoding on the roofline (arrays broadcast).
 
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+    Defined in chapter "The roofline model".
 
     Attributes
     ----------
@@ -119,7 +119,7 @@ class Comparison:
     ``ratio`` is ``speculative / baseline``. Returned by
     :func:`speculative_latency` and :func:`speculative_throughput`.
 
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+    Defined in chapter "The roofline model".
     """
 
     baseline: object
@@ -134,7 +134,7 @@ class Comparison:
 
 
 def speculative_costs(target, draft, hardware, alpha, k, batch=1, context=0, *, t_overhead=0.0,
-                      draft_cost_override=None, draft_hardware=None, extra_bytes=0.0, kv_write=False):
+                      draft_cost_override=None, draft_hardware=None, extra_bytes=0.0, kv_write=None):
     r"""Round costs, speedup, latency and throughput of speculation at a batch and context.
 
     The target runs a plain decode step in ``t0 = T(B, C, 1)`` and verifies in
@@ -151,7 +151,7 @@ def speculative_costs(target, draft, hardware, alpha, k, batch=1, context=0, *, 
     same factor ``S``; the chapters show the frontier over batches and the
     memory limit (``fits``), which is where throughput and latency part ways.
 
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+    Defined in chapter "The roofline model".
 
     Parameters
     ----------
@@ -177,8 +177,11 @@ def speculative_costs(target, draft, hardware, alpha, k, batch=1, context=0, *, 
     extra_bytes : float, optional
         Memory reserved besides weights and KV cache (e.g. heads), >= 0;
         used only for ``fits``.
-    kv_write : bool, optional
-        As in :func:`specdec.hardware.step_bytes`.
+    kv_write : bool or None, optional
+        Count the writes of the new tokens' KV entries, as in
+        :func:`specdec.hardware.step_time`. Default None: the hardware's
+        own setting (off on the ideal roofline of Parts I-III, on for the
+        calibrated presets of chapter 16).
 
     Returns
     -------
@@ -240,14 +243,14 @@ def _speculative_core(target, draft, hardware, alpha, k, batch, context, t_overh
 
 
 def speculative_throughput(target, draft, hardware, alpha, k, batch, context=0, draft_cost_override=None, *,
-                           t_overhead=0.0, draft_hardware=None, kv_write=False):
+                           t_overhead=0.0, draft_hardware=None, kv_write=None):
     """Tokens/s per replica with and without speculation at one batch and context.
 
     Baseline ``batch / t0``; speculative ``batch * E[L] / t_round`` (see
     :func:`speculative_costs`). Memory is not checked here: use
     :func:`speculative_costs` (``fits``) or :func:`specdec.memory.max_concurrent_sequences`.
 
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+    Defined in chapter "The roofline model".
 
     Parameters
     ----------
@@ -276,12 +279,12 @@ def speculative_throughput(target, draft, hardware, alpha, k, batch, context=0, 
 
 
 def speculative_latency(target, draft, hardware, alpha, k, batch=1, context=0, draft_cost_override=None, *,
-                        t_overhead=0.0, draft_hardware=None, kv_write=False):
+                        t_overhead=0.0, draft_hardware=None, kv_write=None):
     """Seconds per output token (per sequence) with and without speculation.
 
     Baseline ``t0``; speculative ``t_round / E[L]`` (see :func:`speculative_costs`).
 
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+    Defined in chapter "The roofline model".
 
     Parameters
     ----------
@@ -311,14 +314,14 @@ def speculative_latency(target, draft, hardware, alpha, k, batch=1, context=0, d
 
 
 def speculative_speedup(target, draft, hardware, alpha, k, batch=1, context=0, *, t_overhead=0.0,
-                        draft_cost_override=None, draft_hardware=None, kv_write=False):
+                        draft_cost_override=None, draft_hardware=None, kv_write=None):
     """Speedup of speculation with roofline costs at a batch and context.
 
     :func:`specdec.economics.speedup_from_costs` with ``c_draft`` from :func:`specdec.hardware.draft_cost`
     (or ``draft_cost_override``) and ``c_verify`` from :func:`specdec.hardware.verify_cost`
     plus ``t_overhead / t0``. Vectorized over every numeric argument.
 
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+    Defined in chapter "The roofline model".
 
     Parameters
     ----------
@@ -349,7 +352,7 @@ def speculative_speedup(target, draft, hardware, alpha, k, batch=1, context=0, *
 
 
 def break_even_batch(target, draft, hardware, alpha, k, context=0, *, t_overhead=0.0, draft_cost_override=None,
-                     draft_hardware=None, batch_max=4096, kv_write=False):
+                     draft_hardware=None, batch_max=4096, kv_write=None):
     """Smallest batch at which speculation's speedup falls below 1.
 
     Scans ``batch = 1 .. batch_max`` in one vectorized evaluation of
@@ -358,7 +361,7 @@ def break_even_batch(target, draft, hardware, alpha, k, context=0, *, t_overhead
     memory-bound), and 1.0 when speculation loses already at batch 1.
     Memory is not checked: the batch may exceed what fits.
 
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+    Defined in chapter "The roofline model".
 
     Parameters
     ----------

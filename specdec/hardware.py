@@ -108,7 +108,7 @@ def _check_name(value) -> str:
 class Model:
     """A dense decoder-only transformer, as the roofline model sees it.
 
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+    Defined in chapter "The roofline model".
 
     Parameters
     ----------
@@ -195,7 +195,7 @@ class Model:
 class Hardware:
     """An accelerator (or a tensor-parallel group) as the roofline model sees it.
 
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from"; the
+    Defined in chapter "The roofline model"; the
     calibration in chapter "A calibrated roofline".
 
     Parameters
@@ -369,7 +369,7 @@ def validate_setup(target, draft, hardware):
     a :class:`Hardware`; returns ``(target, draft, hardware)`` unchanged and
     raises ``TypeError`` naming the argument of the wrong type.
 
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+    Defined in chapter "The roofline model".
 
     Examples
     --------
@@ -460,7 +460,7 @@ def step_bytes(model, batch=1, context=0, new_tokens=1, *, kv_write=False):
     already cached per sequence), ``n`` the new tokens per sequence and
     ``m_KV`` the KV bytes per token.
 
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+    Defined in chapter "The roofline model".
 
     Parameters
     ----------
@@ -507,7 +507,7 @@ def step_flops(model, batch=1, context=0, new_tokens=1):
     the FLOPs linear in ``n``, so ``verify_cost <= k + 1`` holds exactly.
     Arguments as in :func:`step_bytes`; returns FLOPs.
 
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+    Defined in chapter "The roofline model".
 
     Examples
     --------
@@ -528,7 +528,7 @@ def arithmetic_intensity(model, batch=1, context=0, new_tokens=1, *, kv_write=Fa
     ``flops / bandwidth`` (the ridge point of the roofline). Arguments as in
     :func:`step_bytes`; returns FLOP/byte.
 
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+    Defined in chapter "The roofline model".
 
     Examples
     --------
@@ -556,7 +556,7 @@ def step_time(model, hardware, batch=1, context=0, new_tokens=1, *, kv_write=Non
     ``model.weight_bytes / hardware.bandwidth``. On a calibrated
     ``hardware`` the time has the calibration's terms (module docstring).
 
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+    Defined in chapter "The roofline model".
 
     Parameters
     ----------
@@ -629,7 +629,7 @@ def verify_cost(model, hardware, k, batch=1, context=0, *, kv_write=None):
     is memory-bound (the extra tokens ride on the same weight read), ``k + 1``
     when both passes are compute-bound.
 
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+    Defined in chapter "The roofline model".
 
     Parameters
     ----------
@@ -681,7 +681,7 @@ def draft_cost(draft, target, hardware, batch=1, context=0, *, draft_hardware=No
     Pass the result as ``draft_cost_override`` to
     :func:`specdec.deployment.speculative_costs`.
 
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from"; the
+    Defined in chapter "The roofline model"; the
     capped cache in chapter "When speculation does not help".
 
     Parameters
@@ -741,7 +741,7 @@ def ridge_batch(model, hardware):
     the hardware and the number format (on a calibrated hardware, with the
     achievable rates). Returns tokens per step, not rounded.
 
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+    Defined in chapter "The roofline model".
 
     Examples
     --------
@@ -771,7 +771,7 @@ def crossover_batch(model, hardware, context=0, new_tokens=1, *, kv_write=None):
     memory-bound again. Equals :func:`ridge_batch` / ``new_tokens`` at
     context 0 without KV writes.
 
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+    Defined in chapter "The roofline model".
 
     Arguments as in :func:`step_time`; returns the batch (real, not
     rounded) or ``inf``.
@@ -805,7 +805,7 @@ def utilization(model, hardware, batch, new_tokens=1, context=0, *, kv_write=Non
     ``FLOPs / (step_time * flops)``: equals 1 when compute-bound, and
     ``tokens per step / ridge_batch`` for a memory-bound weights-only pass.
 
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+    Defined in chapter "The roofline model".
 
     Arguments as in :func:`step_time`; returns a fraction in (0, 1].
 

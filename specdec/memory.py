@@ -154,7 +154,7 @@ def kv_cache_bytes(model, batch, context):
     ``batch * context * model.kv_bytes_per_token`` (the KV part of
     :func:`memory_footprint`).
 
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+    Defined in chapter "The roofline model".
 
     Parameters
     ----------
@@ -231,7 +231,7 @@ def max_concurrent_sequences(model, hardware, context, draft=None, extra_bytes=0
     target and, with a draft, in the draft too. 0 when the weights alone do
     not fit.
 
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+    Defined in chapter "The roofline model".
 
     Parameters
     ----------
@@ -275,7 +275,7 @@ def concurrency_lost_to_draft(model, hardware, context, draft=None, extra_bytes=
     ``max_concurrent_sequences(model, hardware, context)`` minus the same
     with ``draft``, ``extra_bytes`` and ``k`` candidate slots.
 
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+    Defined in chapter "The roofline model".
 
     Parameters
     ----------

@@ -85,7 +85,7 @@ def public_objects(module_name: str):
 
 def test_the_table_of_contents_has_titles():
     assert "Expected tokens per round" in TITLES
-    assert "The roofline model: where $c_d$ and $c_v$ come from" in TITLES
+    assert "The roofline model" in TITLES
     assert len(TITLES) >= 15
 
 
