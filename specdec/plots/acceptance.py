@@ -229,7 +229,7 @@ class ExpectedTokensOverview:
     def __init__(self, alpha: float = 0.8, k: int = 5, k_max: int = 12, axes=None):
         self.k_max = int(check_integer(k_max, "k_max", minimum=1, maximum=64))
         if axes is None:
-            fig, axes = new_figure(9.6, 3.6, ncols=2)
+            fig, axes = new_figure(7.4, 3.3, ncols=2)
         self.left, self.right = axes
         self.figure = self.left.figure
         for ax in axes:
@@ -243,7 +243,7 @@ class ExpectedTokensOverview:
                                    transform=left.get_xaxis_transform())
         left.set_xlabel("tokens emitted in the round, $L$")
         left.set_ylabel("probability")
-        self.title = left.set_title("", fontsize=10)
+        self.title = left.set_title("", fontsize=9)
         left.grid(alpha=0.25, axis="y")
         ks = np.arange(1, km + 1)
         right.plot(ks, ks + 1, ls="--", color=COLORS["baseline"], lw=1.2, label="ceiling $k+1$")
@@ -256,7 +256,7 @@ class ExpectedTokensOverview:
         right.set_ylabel("$E[L]$")
         right.set_xlim(0.5, km + 0.5)
         right.set_ylim(0, km + 1.5)
-        right.set_title("Expected tokens vs $k$ (arrow: gain of the next draft)", fontsize=10)
+        right.set_title("E[L] against k (arrow: one more draft)", fontsize=9)
         right.legend(fontsize=8, frameon=False, loc="upper left")
         right.grid(alpha=0.25)
         self.limits_key = None

@@ -232,7 +232,7 @@ class SpeedupOverview:
         self.k_max = int(check_integer(k_max, "k_max", minimum=1, maximum=64))
         self.unit = str(unit)
         if axes is None:
-            fig, axes = new_figure(11.0, 3.8, ncols=2, width_ratios=(1.25, 1.0))
+            fig, axes = new_figure(7.4, 6.2, nrows=2, height_ratios=(1.0, 1.1))
         self.left, self.right = axes
         self.figure = self.left.figure
         for ax in axes:
@@ -335,8 +335,9 @@ def speedup_overview(alpha=0.8, k=5, t0=5.2, t_draft=2.5, t_verify=6.0, t_overhe
                      k_max=16, unit="ms", axes=None):
     """Two panels: the round breakdown and the speedup-vs-k curve for one configuration.
 
-    Left, as :func:`round_breakdown`; right, as :func:`speedup_vs_k` (with
-    the quick estimate dashed). This is the figure the explorer
+    Top, as :func:`round_breakdown`; bottom, as :func:`speedup_vs_k` (with
+    the quick estimate dashed); stacked, so both are legible at the book's
+    column width. This is the figure the explorer
     ``sd.widgets.speedup_explorer`` shows and updates in place (see
     :class:`SpeedupOverview`). Defaults: the first source's worked example.
 
