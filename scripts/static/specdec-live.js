@@ -241,9 +241,10 @@
     return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
   }
 
-  function niceTicks(lo, hi, target) {
+  function niceTicks(lo, hi, target, integer) {
     var span = hi - lo, raw = span / (target || 5), mag = Math.pow(10, Math.floor(Math.log10(raw))), step = mag;
-    [1, 2, 2.5, 5, 10].some(function (m) { step = m * mag; return step >= raw; });
+    (integer ? [1, 2, 5, 10] : [1, 2, 2.5, 5, 10]).some(function (m) { step = m * mag; return step >= raw; });
+    if (integer) { step = Math.max(1, Math.round(step)); }
     var ticks = [], first = Math.ceil(lo / step - 1e-9) * step;
     for (var t = first; t <= hi + step * 1e-9; t += step) { ticks.push(Math.round(t / step) * step); }
     return ticks;
@@ -263,7 +264,7 @@
     var o = this.opts;
     parts.push('<defs><clipPath id="' + o.clip + '"><rect x="' + box.x + '" y="' + box.y + '" width="' + box.w +
       '" height="' + box.h + '"/></clipPath></defs>');
-    var xt = o.xticks || niceTicks(xlim[0], xlim[1], 6), yt = o.yticks || niceTicks(ylim[0], ylim[1], 5);
+    var xt = o.xticks || niceTicks(xlim[0], xlim[1], 7, o.xinteger), yt = o.yticks || niceTicks(ylim[0], ylim[1], 5);
     yt.forEach(function (t) {
       if (t < ylim[0] - 1e-12 || t > ylim[1] + 1e-12) { return; }
       var y = self.sy(t).toFixed(1);
@@ -408,7 +409,7 @@
         "; a dashed line marks E[L] = " + pyFormat(v.expected_tokens, ".2f") + ". Right: E[L] against k from 1 to " + km +
         " under the ceiling k + 1, k = " + k + " circled; one more draft adds " + pyFormat(v.next_draft_gain, ".3f") + " tokens.";
       var shown = k + 1 > 12 ? k + 1 : Math.max(k + 1, 6), top = niceTopStep(Math.max.apply(null, v.pmf) * 1.12, 0.25);
-      var left = new Panel(parts, { x: 58, y: 26, w: 290, h: 220 }, [0.3, shown + 0.7], [0, top],
+      var left = new Panel(parts, { x: 58, y: 26, w: 272, h: 220 }, [0.3, shown + 0.7], [0, top],
         { clip: c.id + "-l", xlabel: "tokens emitted in the round, L", ylabel: "probability", xgrid: false,
           xticks: shown <= 17 ? range(1, shown) : range(1, shown).filter(function (t) { return t % 2 === 1; }),
           title: "Distribution of L (alpha = " + pyFormat(v.alpha, "g") + ", k = " + k + ")" });
@@ -420,8 +421,9 @@
       left.text(v.expected_tokens, top, " E[L] = " + pyFormat(v.expected_tokens, ".2f") + " ",
         { color: colors.accent, anchor: onLeft ? "start" : "end", dy: 14 });
       var ks = range(1, km), el = ks.map(function (kk) { return expectedTokens(v.alpha, kk); });
-      var right = new Panel(parts, { x: 438, y: 26, w: 290, h: 220 }, [0.5, km + 0.5], [0, km + 1.5],
-        { clip: c.id + "-r", xlabel: "draft tokens per round, k", ylabel: "E[L]", title: "E[L] against k (arrow: one more draft)" });
+      var right = new Panel(parts, { x: 412, y: 26, w: 278, h: 220 }, [0.5, km + 0.5], [0, km + 1.5],
+        { clip: c.id + "-r", xlabel: "draft tokens per round, k", ylabel: "E[L]", title: "E[L] against k (arrow: one more draft)",
+          xinteger: true });
       right.path(ks, ks.map(function (kk) { return kk + 1; }), { color: colors.baseline, dash: "5,3", width: 1.2 });
       right.path(ks, el, { color: colors.target, marker: 2.6 });
       right.circle(k, v.expected_tokens, 6.5, { stroke: colors.accent, width: 2 });
@@ -431,7 +433,7 @@
         right.text(k + 1.2, following, "+" + pyFormat(following - v.expected_tokens, ".3f"), { color: colors.accent, dy: 12 });
       }
       right.legend([{ label: "ceiling k+1", color: colors.baseline, dash: "5,3" }, { label: "E[L]", color: colors.target }], "upper left");
-      return svgOpen(740, 290, label) + parts.join("") + "</svg>";
+      return svgOpen(700, 290, label) + parts.join("") + "</svg>";
     }
   };
 
@@ -476,7 +478,7 @@
         ", the exact curve above the source's quick estimate; k = " + k + " circled, the best k = " + v.best_k +
         " starred at " + pyFormat(v.best_speedup, ".2f") + "x.";
       var xTop = niceTop125(Math.max(t0 * (k + 1), t0 * tokens, v.t_round) * 1.45);
-      var top = new Panel(parts, { x: 150, y: 26, w: 570, h: 170 }, [0, xTop], [-0.6, 2.9],
+      var top = new Panel(parts, { x: 150, y: 26, w: 540, h: 170 }, [0, xTop], [-0.6, 2.9],
         { clip: c.id + "-t", xlabel: "time (ms)", yticks: [], xgrid: true,
           title: "One round vs plain decoding: speedup = " + pyFormat(t0 * tokens, ".2f") + " / " +
             pyFormat(v.t_round, ".2f") + " = " + pyFormat(v.speedup, ".2f") + "x" });
@@ -498,8 +500,8 @@
         { label: "overhead", color: colors.overhead, box: true }, { label: "plain target step (T0)", color: colors.target, box: true }],
         "upper right");
       var yTop = Math.max(1.5, niceTop125(Math.max.apply(null, v.curve) * 1.25));
-      var bottom = new Panel(parts, { x: 70, y: 262, w: 650, h: 210 }, [0.5, km + 0.5], [0, yTop],
-        { clip: c.id + "-b", xlabel: "draft tokens per round, k", ylabel: "speedup",
+      var bottom = new Panel(parts, { x: 70, y: 262, w: 620, h: 210 }, [0.5, km + 0.5], [0, yTop],
+        { clip: c.id + "-b", xlabel: "draft tokens per round, k", ylabel: "speedup", xinteger: true,
           title: "Speedup vs k (T_verify " + (v.verify_slope === 0 ? "constant in k" : "+" + pyFormat(v.verify_slope, "g") + " ms per extra draft") + ")" });
       bottom.path([0.5, km + 0.5], [1, 1], { color: colors.baseline, width: 1, dash: "2,3" });
       bottom.text(km, 1, "break-even ", { anchor: "end", dy: -4, color: colors.baseline });
@@ -510,7 +512,7 @@
       parts.push('<text x="' + bx.toFixed(1) + '" y="' + (by + 5).toFixed(1) + '" text-anchor="middle" font-size="17" fill="' + colors.accent + '">\u2605</text>');
       bottom.legend([{ label: "speedup (exact)", color: colors.target }, { label: "source's quick estimate", color: colors.neutral, dash: "5,3" }],
         "lower right");
-      return svgOpen(740, 512, label) + parts.join("") + "</svg>";
+      return svgOpen(700, 512, label) + parts.join("") + "</svg>";
     }
   };
 
@@ -567,8 +569,8 @@
         pyFormat(v.alpha, ".2f") + " is a dashed line. Right: speedup against alpha at k = " + v.k + ", " +
         pyFormat(v.speedup, ".2f") + "x at the measured alpha: " + v.verdict + ".";
       var ks = range(1, km), be = ks.map(function (kk) { return breakEvenAlpha(kk, v.c_draft, v.c_verify); });
-      var left = new Panel(parts, { x: 62, y: 26, w: 280, h: 210 }, [1, km], [0, 1.02],
-        { clip: c.id + "-l", xlabel: "k (drafts per round)", ylabel: "acceptance rate alpha" });
+      var left = new Panel(parts, { x: 62, y: 26, w: 268, h: 210 }, [1, km], [0, 1.02],
+        { clip: c.id + "-l", xlabel: "k (drafts per round)", ylabel: "acceptance rate alpha", xinteger: true });
       left.area(ks, be.map(function (b) { return isNaN(b) ? 1.02 : b; }), ks.map(function () { return 1.02; }),
         { fill: colors.verify, opacity: 0.15 });
       left.path(ks, be, { color: colors.target, width: 2 });
@@ -578,7 +580,7 @@
         { label: "net saving", color: colors.verify, box: true, opacity: 0.3 }], "upper left");
       var a = linspace(0, 1, c.constants.n_points), s = a.map(function (x) { return speedupFromCosts(x, v.k, v.c_draft, v.c_verify); });
       var topS = Math.max(Math.max.apply(null, s), 1.2) * 1.08;
-      var right = new Panel(parts, { x: 438, y: 26, w: 290, h: 210 }, [0, 1], [0, topS],
+      var right = new Panel(parts, { x: 412, y: 26, w: 278, h: 210 }, [0, 1], [0, topS],
         { clip: c.id + "-r", xlabel: "acceptance rate alpha", ylabel: "speedup",
           title: "k = " + v.k + ", c_d = " + pyFormat(v.c_draft, ".3g") + ", c_v = " + pyFormat(v.c_verify, ".3g") +
             ", alpha = " + pyFormat(v.alpha, ".2f") });
@@ -590,7 +592,7 @@
       }
       right.circle(v.alpha, v.speedup, 5, { fill: colors.accent });
       right.text(v.alpha, v.speedup, "  " + pyFormat(v.speedup, ".2f") + "x", { color: colors.accent, dy: -6 });
-      return svgOpen(740, 280, label) + parts.join("") + "</svg>";
+      return svgOpen(700, 280, label) + parts.join("") + "</svg>";
     }
   };
 
@@ -620,7 +622,7 @@
         " it reads " + pyFormat(v.draft_acceptance_rate, ".3f") + ". Right: the mean acceptance length against alpha at k = " + v.k +
         ", with the target's token (" + pyFormat(v.length_with_bonus, ".3f") + " here) and without it (" +
         pyFormat(v.length_without_bonus, ".3f") + ").";
-      var left = new Panel(parts, { x: 62, y: 26, w: 280, h: 220 }, [0, 1], [0, 1],
+      var left = new Panel(parts, { x: 62, y: 26, w: 268, h: 220 }, [0, 1], [0, 1],
         { clip: c.id + "-l", xlabel: "acceptance rate alpha", ylabel: "draft acceptance rate" });
       left.path(grid, grid, { color: colors.baseline, width: 1, dash: "5,3" });
       var items = [{ label: "alpha itself (k = 1)", color: colors.baseline, dash: "5,3" }];
@@ -633,7 +635,7 @@
       left.legend(items, "upper left");
       left.circle(v.alpha, v.draft_acceptance_rate, 3.5, { fill: "#000" });
       left.text(v.alpha, v.draft_acceptance_rate, pyFormat(v.draft_acceptance_rate, ".3f"), { dx: 6, dy: 14 });
-      var right = new Panel(parts, { x: 438, y: 26, w: 290, h: 220 }, [0, 1], [0, v.k + 1.2],
+      var right = new Panel(parts, { x: 412, y: 26, w: 278, h: 220 }, [0, 1], [0, v.k + 1.2],
         { clip: c.id + "-r", xlabel: "acceptance rate alpha", ylabel: "mean acceptance length", title: "k = " + v.k });
       var el = grid.map(function (a) { return expectedTokens(a, v.k); });
       right.path(grid, el, { color: colors.target, width: 2 });
@@ -644,7 +646,7 @@
       });
       right.legend([{ label: "with the target's token, E[L]", color: colors.target },
         { label: "accepted drafts only, E[L] - 1", color: colors.draft, dash: "7,3,2,3" }], "upper left");
-      return svgOpen(740, 290, label) + parts.join("") + "</svg>";
+      return svgOpen(700, 290, label) + parts.join("") + "</svg>";
     }
   };
 
@@ -656,7 +658,7 @@
     ".specdec-live-ui label>span.specdec-label{flex:0 0 9.5em;font-size:0.92em}",
     ".specdec-live-ui input[type=range]{flex:1 1 auto;min-width:7em;width:100%}",
     ".specdec-live-ui output{flex:0 0 3.8em;font-family:monospace;text-align:right}",
-    ".specdec-live-ui table.specdec-readout{border-collapse:collapse;margin-top:0.5em}",
+    ".specdec-live-ui table.specdec-readout{border-collapse:collapse;margin:0.5em 0 0 0}",
     ".specdec-live-ui table.specdec-readout td{padding:1px 12px 1px 0;vertical-align:top}",
     ".specdec-live-ui td.specdec-num{text-align:right;font-family:monospace;white-space:nowrap}",
     ".specdec-live-ui .specdec-error{color:#D55E00}",

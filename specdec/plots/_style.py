@@ -30,7 +30,7 @@ SEQUENCE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#
 
 
 #: Widest figure (inches at 100 dpi) the book's text column shows at its own size.
-CONTENT_WIDTH = 7.4
+CONTENT_WIDTH = 7.0
 #: Smallest font size (points) a figure of the book uses: 9.7 CSS px at 100 dpi.
 MIN_FONT_SIZE = 7.0
 
@@ -48,7 +48,7 @@ def new_figure(width: float = 6.4, height: float = 4.0, ncols: int = 1, nrows: i
     >>> import specdec as sd
     >>> fig, axes = sd.plots.new_figure(11.0, 3.8, ncols=2)
     >>> [float(x) for x in fig.get_size_inches()]
-    [7.4, 3.8]
+    [7.0, 3.8]
     """
     width = min(float(width), CONTENT_WIDTH)
     fig, axes = plt.subplots(nrows, ncols, figsize=(width, height), layout="constrained", squeeze=True, **kwargs)

@@ -12,7 +12,7 @@ import numpy as np
 
 from .._validate import check_integer, check_probability
 from ..acceptance import accepted_tokens_pmf, expected_tokens
-from ._style import COLORS, SEQUENCE, new_figure
+from ._style import COLORS, CONTENT_WIDTH, SEQUENCE, new_figure
 
 __all__ = [
     "expected_tokens_vs_k",
@@ -229,7 +229,7 @@ class ExpectedTokensOverview:
     def __init__(self, alpha: float = 0.8, k: int = 5, k_max: int = 12, axes=None):
         self.k_max = int(check_integer(k_max, "k_max", minimum=1, maximum=64))
         if axes is None:
-            fig, axes = new_figure(7.4, 3.3, ncols=2)
+            fig, axes = new_figure(CONTENT_WIDTH, 3.3, ncols=2)
         self.left, self.right = axes
         self.figure = self.left.figure
         for ax in axes:

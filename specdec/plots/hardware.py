@@ -14,7 +14,7 @@ from .._validate import check_integer, check_probability
 from ..deployment import break_even_batch, speculative_costs, speculative_speedup
 from ..hardware import arithmetic_intensity, ridge_batch, step_flops, step_time, verify_cost
 from ..memory import max_concurrent_sequences
-from ._style import COLORS, SEQUENCE, new_figure
+from ._style import COLORS, CONTENT_WIDTH, SEQUENCE, new_figure
 
 __all__ = [
     "roofline_diagram",
@@ -302,7 +302,7 @@ class RooflineView:
                  axes=None):
         self.k_max = int(check_integer(k_max, "k_max", minimum=max(int(k), 1), maximum=64))
         self.batch_max = int(check_integer(batch_max, "batch_max", minimum=2, maximum=100_000))
-        self.figure, (ax1, ax2) = _fresh(axes, 2, 7.4, 3.3)
+        self.figure, (ax1, ax2) = _fresh(axes, 2, CONTENT_WIDTH, 3.3)
         self.left, self.right = ax1, ax2
         self.ks = np.arange(1, self.k_max + 1)
         ax1.plot(self.ks, self.ks + 1, color=COLORS["baseline"], ls="--", lw=1, label="k + 1")
@@ -418,7 +418,7 @@ def matmul_measured_vs_predicted(measurement, axes=None):
     matplotlib.figure.Figure
     """
     m = measurement
-    fig, (ax1, ax2) = _fresh(axes, 2, 7.4, 3.2)
+    fig, (ax1, ax2) = _fresh(axes, 2, CONTENT_WIDTH, 3.2)
     t = np.asarray(m.tokens, dtype=float)
     tt = np.arange(1, int(t.max()) + 1)
     from ..measure import predict_matmul_time  # local: plots may import formulas, not the reverse

@@ -13,7 +13,7 @@ import numpy as np
 
 from .._validate import check_integer, check_nonnegative, check_positive, check_probability
 from .. import literature as _lit
-from ._style import COLORS, SEQUENCE, new_figure
+from ._style import COLORS, CONTENT_WIDTH, SEQUENCE, new_figure
 
 __all__ = [
     "literature_optimal_gamma",
@@ -278,7 +278,7 @@ class ServingMetricsView:
         a0 = float(check_probability(alpha, "alpha"))
         self.ks = tuple(int(x) for x in np.atleast_1d(check_integer(ks, "ks", minimum=1, maximum=64)))
         if axes is None:
-            self.figure, axes = new_figure(7.4, 3.4, ncols=2)
+            self.figure, axes = new_figure(CONTENT_WIDTH, 3.4, ncols=2)
         else:
             self.figure = axes[0].figure
         left, right = self.left, self.right = axes

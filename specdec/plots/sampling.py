@@ -21,7 +21,7 @@ from .. import synthetic as syn
 from ..acceptance import alpha_from_draft_acceptance_rate, draft_acceptance_rate
 from .._validate import check_integer, check_probability
 from ..acceptance import acceptance_rate, accepted_tokens_pmf, expected_tokens
-from ._style import COLORS, SEQUENCE, new_figure
+from ._style import COLORS, CONTENT_WIDTH, SEQUENCE, new_figure
 
 __all__ = [
     "sampling_residual",
@@ -71,7 +71,7 @@ def sampling_residual(p=syn.EXAMPLE_TARGET, q=syn.EXAMPLE_DRAFT, axes=None):
     pa, qa = np.asarray(p, float), np.asarray(q, float)
     alpha = acceptance_rate(pa, qa)
     residual = sm.residual_distribution(pa, qa)
-    fig, (ax0, ax1) = _figure(axes, 2, 7.4, 3.3)
+    fig, (ax0, ax1) = _figure(axes, 2, CONTENT_WIDTH, 3.3)
     x = np.arange(pa.size)
     w = 0.4
     ax0.bar(x - w / 2, pa, w, color=COLORS["target"], label="target p")
@@ -131,7 +131,7 @@ def sampling_exactness(p=syn.EXAMPLE_TARGET, q=syn.EXAMPLE_DRAFT, sizes=None, se
         conv = sm.convergence_to_target(p, q, sizes, np.random.default_rng(seed))
     pa = np.asarray(p, float)
     n = conv["sizes"]
-    fig, (ax0, ax1) = _figure(axes, 2, 7.4, 3.4)
+    fig, (ax0, ax1) = _figure(axes, 2, CONTENT_WIDTH, 3.4)
     for name, color in SCHEME_COLORS.items():
         tv = sm.total_variation(conv[name], pa)
         ax0.loglog(n, tv, marker="o", ms=2.5, color=color, label=name)
@@ -150,7 +150,7 @@ def sampling_exactness(p=syn.EXAMPLE_TARGET, q=syn.EXAMPLE_DRAFT, sizes=None, se
     ax1.set_xlabel("token")
     ax1.set_ylabel("frequency")
     ax1.set_title(f"frequencies after n = {int(n[-1]):,} tokens", fontsize=10)
-    ax1.legend(frameon=False, fontsize=8)
+    ax1.legend(fontsize=8, loc="upper right")     # framed: it sits over the bars
     return fig
 
 
@@ -232,18 +232,21 @@ def sampling_tokens_per_round(alpha=0.8, ks=(1, 2, 4, 8), k_max=12, axes=None):
     a = float(check_probability(alpha, "alpha"))
     kk = np.asarray(check_integer(ks, "ks", minimum=1))
     km = int(check_integer(k_max, "k_max", minimum=int(kk.max())))
-    fig, (ax0, ax1) = _figure(axes, 2, 7.4, 3.3)
+    fig, (ax0, ax1) = _figure(axes, 2, CONTENT_WIDTH, 3.3)
     k_all = np.arange(1, km + 1)
     ax0.plot(k_all, expected_tokens(a, k_all), color=COLORS["target"], marker="o", ms=3, label=f"E[L], alpha = {a:g}")
     ax0.plot(k_all, k_all + 1, color=COLORS["baseline"], ls=":", label="ceiling k + 1")
     el = expected_tokens(a, kk)
     ax0.plot(kk, el, "s", color=COLORS["accent"], ms=7, mfc="none", label="the source's k values")
-    for k, v in zip(kk, el):
-        ax0.annotate(f"{v:.2f}", (k, v), textcoords="offset points", xytext=(4, -12), fontsize=8)
+    for i, (k, v) in enumerate(zip(kk, el)):   # below-right and above-left in turn, so neighbours never touch
+        ax0.annotate(f"{v:.2f}", (k, v), textcoords="offset points", xytext=(5, -13) if i % 2 == 0 else (-7, 6),
+                     ha="left" if i % 2 == 0 else "right", fontsize=8)
     limit = expected_tokens(a, 10**20) if a < 1 else km + 1     # E[L] as k grows without bound: 1 / (1 - alpha)
     ax0.axhline(limit, color=COLORS["neutral"], ls="--", lw=1, label="limit 1 / (1 - alpha)")
     ax0.set_xlabel("draft tokens per round k")
     ax0.set_ylabel("tokens per round")
+    ax0.set_ylim(0, None)                      # room under the lowest marked value for its label
+    ax0.xaxis.get_major_locator().set_params(integer=True)
     ax0.legend(frameon=False, fontsize=8)
     labels = [f"{k0}->{k1}" for k0, k1 in zip(kk[:-1], kk[1:])]
     gain = np.diff(el)
@@ -376,7 +379,7 @@ class AlphaFromLogView:
     def __init__(self, counts, k, alpha_true=None, ks=(1, 2, 4, 8), axes=None, k_max=16):
         kk = int(check_integer(k, "k", minimum=1))
         self.k_max = max(int(check_integer(k_max, "k_max", minimum=1)), kk)
-        self.figure, (ax0, ax1) = _figure(axes, 2, 7.4, 3.4)
+        self.figure, (ax0, ax1) = _figure(axes, 2, CONTENT_WIDTH, 3.4)
         self.left, self.right = ax0, ax1
         n = np.arange(self.k_max + 1)
         self.bars = list(ax0.bar(n, np.zeros(n.size), 0.6, color=COLORS["neutral"], label="log: share of rounds"))

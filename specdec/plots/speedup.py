@@ -14,7 +14,7 @@ import numpy as np
 from .._validate import check_integer, check_nonnegative, check_positive, check_probability
 from ..acceptance import expected_tokens
 from ..economics import quick_estimate, round_time, round_times_vs_k, speedup
-from ._style import COLORS, new_figure
+from ._style import COLORS, CONTENT_WIDTH, new_figure
 
 __all__ = [
     "round_breakdown",
@@ -109,7 +109,7 @@ def round_breakdown(alpha=0.8, k=5, t0=5.2, t_draft=2.5, t_verify=6.0, t_overhea
     """
     values = _check_example(alpha, k, t0, t_draft, t_verify, t_overhead)
     if ax is None:
-        fig, ax = new_figure(7.2, 3.4)
+        fig, ax = new_figure(CONTENT_WIDTH, 3.4)
     _draw_breakdown(ax, *values, str(unit))
     return ax.figure
 
@@ -133,8 +133,8 @@ def _draw_speedup_vs_k(ax, alpha, k, t0, t_draft, t_verify, t_overhead, verify_s
     ax.set_ylabel("speedup")
     ax.set_xlim(0.5, k_max + 0.5)
     ax.set_ylim(0, max(1.5, float(exact.max()) * 1.25))
-    slope = "constant" if verify_slope == 0 else f"+{verify_slope:g} per extra position"
-    ax.set_title(f"Speedup vs $k$ ($T_{{draft}}\\propto k$, $T_{{verify}}$ {slope})", fontsize=10)
+    slope = "constant" if verify_slope == 0 else f"+{verify_slope:g} per draft"
+    ax.set_title(f"Speedup vs k (T_verify {slope})", fontsize=9)     # T_draft is proportional to k
     ax.legend(fontsize=8, frameon=False, loc="lower right")
     ax.grid(alpha=0.25)
 
@@ -232,7 +232,7 @@ class SpeedupOverview:
         self.k_max = int(check_integer(k_max, "k_max", minimum=1, maximum=64))
         self.unit = str(unit)
         if axes is None:
-            fig, axes = new_figure(7.4, 6.2, nrows=2, height_ratios=(1.0, 1.1))
+            fig, axes = new_figure(CONTENT_WIDTH, 6.2, nrows=2, height_ratios=(1.0, 1.1))
         self.left, self.right = axes
         self.figure = self.left.figure
         for ax in axes:

@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import drafts as _drafts
 from .. import economics
-from ._style import COLORS, SEQUENCE, new_figure
+from ._style import COLORS, CONTENT_WIDTH, SEQUENCE, new_figure
 
 __all__ = [
     "threshold_vs_k",
@@ -18,7 +18,7 @@ __all__ = [
 ]
 
 #: Size (inches) of the threshold explorer's figure and :func:`threshold_panel`: the book's column width.
-THRESHOLD_FIGSIZE = (7.4, 3.4)
+THRESHOLD_FIGSIZE = (CONTENT_WIDTH, 3.4)
 
 
 def _draw_threshold_curves(ax, ks, curves, title):
@@ -80,7 +80,7 @@ def threshold_vs_k(ks, constant_curves, growing_curves, titles=("constant verifi
     2
     """
     ks = np.asarray(ks)
-    fig, (left, right) = new_figure(7.4, 3.6, ncols=2, sharey=True)
+    fig, (left, right) = new_figure(CONTENT_WIDTH, 3.6, ncols=2, sharey=True)
     _draw_threshold_curves(left, ks, constant_curves, titles[0])
     _draw_threshold_curves(right, ks, growing_curves, titles[1])
     right.set_ylabel("")

@@ -82,7 +82,7 @@ def table_html(rows) -> str:
     --------
     >>> from specdec.widgets._base import table_html
     >>> table_html([("x", "a < b", "1.00")])
-    '<table class="specdec-readout" style="border-collapse:collapse"><tr><td style="padding:1px 12px 1px 0">a &lt; b</td><td data-key="x" style="text-align:right;font-family:monospace;white-space:nowrap">1.00</td></tr></table>'
+    '<table class="specdec-readout" style="border-collapse:collapse;margin:0.3em 0"><tr><td style="padding:1px 12px 1px 0">a &lt; b</td><td data-key="x" style="text-align:right;font-family:monospace;white-space:nowrap">1.00</td></tr></table>'
     """
     def value_style(text):
         if len(text) <= 32:
@@ -94,7 +94,7 @@ def table_html(rows) -> str:
         f'<td data-key="{html.escape(key)}" style="{value_style(text)}">{html.escape(text)}</td></tr>'
         for key, label, text in rows
     )
-    return f'<table class="specdec-readout" style="border-collapse:collapse">{cells}</table>'
+    return f'<table class="specdec-readout" style="border-collapse:collapse;margin:0.3em 0">{cells}</table>'
 
 
 def _tidy(x):
