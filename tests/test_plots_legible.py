@@ -7,7 +7,7 @@ text of ``MIN_FONT_SIZE`` (7 pt = 9.7 px) stays above 9 px. For every figure
 function, called as its chapter calls it: the figure is at most
 ``CONTENT_WIDTH`` wide, no text is smaller than ``MIN_FONT_SIZE``, and no
 text sticks out of the figure (the "tight" bounding box the notebook's
-inline backend saves is at most 0.25 in wider than the figure, its usual
+inline backend saves is at most 0.15 in wider than the figure: its own
 padding), so nothing is clipped or shrunk further, and no two texts (titles,
 labels, tick labels, legends, annotations) are drawn over each other.
 """
@@ -140,4 +140,4 @@ def test_figure_fits_the_column_with_legible_text(name):
     from PIL import Image
 
     shown = Image.open(io.BytesIO(buffer.getvalue())).size[0]
-    assert shown <= (width + 0.25) * 100, f"{name}: text sticks out of the figure ({shown} px for {width} in)"
+    assert shown <= (width + 0.15) * 100, f"{name}: text sticks out of the figure ({shown} px for {width} in)"

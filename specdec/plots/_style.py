@@ -2,10 +2,10 @@
 
 Figures are sized for the page they are shown on. A notebook shows a figure
 at 100 dpi (``figure.dpi``); the HTML book's text column is about 770 CSS
-pixels wide, so a figure at most :data:`CONTENT_WIDTH` inches wide is shown
+pixels wide, so a figure at most ``CONTENT_WIDTH`` inches wide is shown
 at its own size there and in JupyterLab, never scaled down, and its
 smallest text (7 pt, legends and annotations) is about 9.7 px tall. Wider
-requests are narrowed to :data:`CONTENT_WIDTH` by :func:`new_figure`.
+requests are narrowed to ``CONTENT_WIDTH`` by :func:`new_figure`.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ MIN_FONT_SIZE = 7.0
 def new_figure(width: float = 6.4, height: float = 4.0, ncols: int = 1, nrows: int = 1, **kwargs):
     """Return ``(fig, axes)`` with constrained layout, already closed in pyplot's registry.
 
-    ``width`` is in inches, at most :data:`CONTENT_WIDTH` (a wider request
+    ``width`` is in inches, at most ``CONTENT_WIDTH`` (a wider request
     is narrowed to it, the height kept, so the figure is never shown scaled
     down). Closing means the figure is shown only where a notebook displays
     it (never twice), and no figure leaks when an explorer redraws.

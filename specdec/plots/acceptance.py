@@ -201,7 +201,7 @@ class ExpectedTokensOverview:
     Built once for ``k_max``; :meth:`update` changes ``alpha`` and ``k`` by
     moving the existing artists (no axes are cleared), so an explorer can
     redraw only ``dynamic_artists`` over a cached background. Axis limits
-    depend on the inputs only through :attr:`limits_key`; when it changes
+    depend on the inputs only through ``limits_key``; when it changes
     the whole figure must be redrawn.
 
     Defined in chapter "Expected tokens per round".
@@ -269,7 +269,7 @@ class ExpectedTokensOverview:
                 self.arrow, self.gain_text]
 
     def update(self, alpha: float, k: int) -> None:
-        """Move the artists to a new ``(alpha, k)``; sets :attr:`limits_key`."""
+        """Move the artists to a new ``(alpha, k)``; sets ``limits_key``."""
         a = float(check_probability(alpha, "alpha"))
         kk = int(check_integer(k, "k", minimum=1, maximum=self.k_max))
         pmf = accepted_tokens_pmf(a, kk)

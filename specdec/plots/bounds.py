@@ -194,8 +194,8 @@ def verify_cost_overview(target, hardware, k_max=10, batches=(1, 32, 64, 128, 25
     _batch_axis(right, batch_max)
     right.set_xlabel("batch (concurrent sequences)")
     right.set_ylabel(r"$c_v$ at the chosen k" if dynamic else rf"$c_v$ at k = {k_fixed}")
-    right.set_title("verification against batch (k from the slider; dashed: k + 1)" if dynamic
-                    else f"k = {k_fixed}: verification against batch (dashed: k + 1)", fontsize=9)
+    right.set_title("c_v against batch at the slider's k\n(dashed: k + 1)" if dynamic
+                    else f"c_v against batch at k = {k_fixed} (dashed: k + 1)", fontsize=9)
     right.legend(fontsize=7, frameon=False, loc="upper left")
     return fig
 

@@ -361,7 +361,7 @@ class RooflineView:
         elif top > current or top < 0.5 * current:
             self.right.set_ylim(0, math.ceil(top * 4) / 4)
         self.right.set_xlim(1, bm)
-        self.right.set_title(f"{_label(target, 'target')} + {_label(draft, 'draft')} on "
+        self.right.set_title(f"{_label(target, 'target')} + {_label(draft, 'draft')}\non "
                              f"{_label(hardware, 'hardware')}", fontsize=9)
         return (self.right.get_title(), bm, self.right.get_ylim())
 

@@ -87,9 +87,9 @@ def regime_maps(batch_map, prefill_map, *, low_alpha=None, batch_lines=None, pre
     left.set_ylabel("batch (concurrent sequences)")
     right.set_ylabel("prefill share of plain request time")
     s = batch_map.settings
-    left.set_title(f"over batch (context {s['context']:,}, k = {s['k']})", fontsize=10)
+    left.set_title(f"over batch\n(context {s['context']:,}, k = {s['k']})", fontsize=9)
     sp = prefill_map.settings
-    right.set_title(f"over prefill share (decode at batch {sp['batch']}, k = {sp['k']})", fontsize=10)
+    right.set_title(f"over prefill share\n(decode at batch {sp['batch']}, k = {sp['k']})", fontsize=9)
     box = dict(boxstyle="round,pad=0.25", fc="white", ec="0.4", alpha=0.9)
     if low_alpha is not None:
         for ax in (left, right):

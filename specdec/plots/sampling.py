@@ -301,7 +301,7 @@ def sampling_temperature(temperatures=None, noise=1.0, sharpness=1.0, vocab=200,
     Parameters
     ----------
     temperatures : array_like, optional
-        Default :data:`TEMPERATURE_GRID` (0.1, 0.2, ..., 2.0).
+        Default ``TEMPERATURE_GRID`` (0.1, 0.2, ..., 2.0).
     noise, sharpness : float
         Draft parameters of the solid curves (see
         :func:`specdec.synthetic.synthetic_logit_pair`).

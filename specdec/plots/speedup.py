@@ -4,7 +4,7 @@ Presentation only: every number drawn comes from :mod:`specdec.economics`
 (``sd.speedup``, ``sd.quick_estimate``, ``sd.round_time``) and
 :mod:`specdec.acceptance`. The one modelling choice made here is how the
 round's times change when ``k`` changes, for the speedup-vs-k curve; it is
-spelled out (and parameterized) in :func:`specdec.round_times_vs_k`.
+spelled out (and parameterized) in :func:`specdec.economics.round_times_vs_k`.
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ def round_breakdown(alpha=0.8, k=5, t0=5.2, t_draft=2.5, t_verify=6.0, t_overhea
     k : int, optional
         Draft tokens per round, whole number in [1, 64].
     t0, t_draft, t_verify, t_overhead : float, optional
-        Times as in :func:`specdec.speedup` (``t_draft`` covers all ``k`` steps).
+        Times as in :func:`specdec.economics.speedup` (``t_draft`` covers all ``k`` steps).
     unit : str, optional
         Time unit shown on the axis. Default ``"ms"``.
     ax : matplotlib.axes.Axes, optional
@@ -141,12 +141,12 @@ def _draw_speedup_vs_k(ax, alpha, k, t0, t_draft, t_verify, t_overhead, verify_s
 
 def speedup_vs_k(alpha=0.8, k=5, t0=5.2, t_draft=2.5, t_verify=6.0, t_overhead=0.5, verify_slope=0.0,
                  k_max=16, show_quick=True, ax=None):
-    """Speedup against the draft length, with the times rescaled by :func:`specdec.round_times_vs_k`.
+    """Speedup against the draft length, with the times rescaled by :func:`specdec.economics.round_times_vs_k`.
 
     The times are those measured at ``k`` (the circled point); other ``k``
     use draft time proportional to ``k`` and verification time growing by
     ``verify_slope`` per extra position. The best ``k`` is starred; the
-    source's quick estimate (:func:`specdec.quick_estimate`) is drawn dashed
+    source's quick estimate (:func:`specdec.economics.quick_estimate`) is drawn dashed
     for comparison.
 
     Defined in chapter "The speedup formula".
@@ -158,7 +158,7 @@ def speedup_vs_k(alpha=0.8, k=5, t0=5.2, t_draft=2.5, t_verify=6.0, t_overhead=0
     k : int, optional
         Draft length at which the times were measured, in [1, k_max].
     t0, t_draft, t_verify, t_overhead : float, optional
-        Times at ``k`` as in :func:`specdec.speedup`.
+        Times at ``k`` as in :func:`specdec.economics.speedup`.
     verify_slope : float, optional
         Extra verification time per extra draft position, >= 0. Default 0.
     k_max : int, optional
@@ -205,7 +205,7 @@ class SpeedupOverview:
     Built once for ``k_max``; :meth:`update` moves the existing artists, so
     an explorer can redraw only ``dynamic_artists`` over a cached
     background. The axis limits depend on the inputs only through
-    :attr:`limits_key` (they snap to round numbers); when it changes the
+    ``limits_key`` (they snap to round numbers); when it changes the
     whole figure must be redrawn.
 
     Defined in chapter "The speedup formula".
@@ -282,7 +282,7 @@ class SpeedupOverview:
                 self.exact_line, self.quick_line, self.circle, self.star, self.curve_title]
 
     def update(self, alpha, k, t0, t_draft, t_verify, t_overhead, verify_slope=0.0) -> None:
-        """Move the artists to new inputs; sets :attr:`limits_key`."""
+        """Move the artists to new inputs; sets ``limits_key``."""
         alpha, k, t0, t_draft, t_verify, t_overhead = _check_example(alpha, k, t0, t_draft, t_verify, t_overhead)
         if k > self.k_max:
             raise ValueError(f"k must be in [1, k_max = {self.k_max}]; got {k}")

@@ -93,7 +93,7 @@ def speedup_heatmap(alphas, ks, c_draft, base=1.0, per_draft=0.0, title=None):
     Colour is :func:`specdec.drafts.speedup_grid` (diverging at 1: red
     loses, blue wins); the black contour is speedup = 1, i.e. the break-even
     alpha for each ``k``; white dots mark the best ``k`` for each alpha
-    (:func:`specdec.optimal_k` with a growing ``c_verify``).
+    (:func:`specdec.economics.optimal_k` with a growing ``c_verify``).
 
     Defined in chapter "The break-even condition".
 

@@ -1,7 +1,7 @@
 """ipywidgets explorers for the book (presentation only, no formulas).
 
 One submodule per topic, each owning the explorers of the chapters on that
-topic; every explorer is a :class:`specdec.widgets._base.Explorer` (an
+topic; every explorer is a :class:`Explorer` (an
 ``ipywidgets.VBox``) whose default values reproduce the static figure beside
 it, and every public name is re-exported here (listed explicitly below), so
 chapters write ``sd.widgets.expected_tokens_explorer(...)``.
@@ -18,6 +18,7 @@ converter.
 from __future__ import annotations
 
 from . import acceptance, bounds, capacity, checklist, hardware, literature, sampling, speedup, threshold
+from ._base import Explorer
 from .acceptance import ExpectedTokensExplorer, expected_tokens_explorer
 from .bounds import BatchContextExplorer, VerifyCostExplorer, batch_context_explorer, verify_cost_explorer
 from .capacity import LatencyThroughputExplorer, RegimeExplorer, latency_throughput_explorer, regime_explorer
@@ -30,6 +31,7 @@ from .speedup import SpeedupExplorer, speedup_explorer
 from .threshold import ThresholdExplorer, threshold_explorer
 
 __all__ = [
+    "Explorer",
     "ExpectedTokensExplorer", "expected_tokens_explorer",
     "SpeedupExplorer", "speedup_explorer",
     "VerifyCostExplorer", "verify_cost_explorer",

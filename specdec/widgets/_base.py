@@ -8,14 +8,14 @@ lists its read-out (:meth:`Explorer.rows`), moves its figure's artists
 (:meth:`Explorer.draw`) and describes the image (:meth:`Explorer.alt_text`).
 This class does the rest: the layout, the observers, the image with its
 alt text (rendered at the size it is shown and twice its pixel density,
-through the one redraw cache :class:`specdec.widgets._render.Blitter`),
+through the one redraw cache, ``specdec.widgets._render.Blitter``),
 ``values`` (the numbers of the last update) and what the explorer shows
 where no kernel runs: the ``text/html`` snapshot of its output bundle
 (controls at their defaults, disabled, the read-out, and a line on how to
 make it live), which the published book and an untrusted notebook show.
 The five headline explorers (``live = True``) add the marker and the
 configuration from which the book's own script ``specdec-live.js`` builds
-them, live, in the HTML. Private module: the explorers are the public API.
+them, live, in the HTML. The class is public as ``sd.widgets.Explorer``; the helpers here are private.
 """
 
 from __future__ import annotations
@@ -125,7 +125,7 @@ class Explorer(widgets.VBox):
     * :meth:`rows` ``(values) -> [(key, label, text), ...]``: the read-out;
     * :meth:`draw` ``(values) -> key``: move the figure's artists to the
       values and return everything the rest of the figure shows that can
-      change (the background key of :class:`specdec.widgets._render.Blitter`);
+      change (the background key of the redraw cache, ``Blitter``);
     * :meth:`alt_text` ``(values) -> str``: what the image shows, in words;
     * for live explorers, :meth:`live_constants` ``() -> dict``: every
       constant the JavaScript version needs.
@@ -133,8 +133,8 @@ class Explorer(widgets.VBox):
     Parameters
     ----------
     controls : dict
-        Control name -> ipywidgets control (from :func:`float_slider`,
-        :func:`int_slider`, :func:`choice`), in display order.
+        Control name -> ipywidgets control (from ``float_slider``,
+        ``int_slider``, ``choice`` of this module), in display order.
     columns : list of list of str, optional
         The controls' layout, one list per column. Default: one row when
         there are at most three controls, else two columns.

@@ -130,9 +130,9 @@ def roofline_explorer(target="llama-3.1-70b", draft="llama-3.1-8b", gpu="h100-sx
     n_gpus : {1, 2, 4, 8}, optional
         Tensor-parallel group size.
     batch : int, optional
-        One of :data:`ROOFLINE_BATCHES`.
+        One of ``ROOFLINE_BATCHES``.
     context : int, optional
-        One of :data:`ROOFLINE_CONTEXTS`.
+        One of ``ROOFLINE_CONTEXTS``.
     k : int, optional
         Drafts per round, in [1, 10].
     alpha : float, optional

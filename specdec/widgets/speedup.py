@@ -130,10 +130,10 @@ def speedup_explorer(alpha=WORKED_EXAMPLE["alpha"], k=WORKED_EXAMPLE["k"], t0=WO
     k : int, optional
         Draft tokens per round, in [1, k_max]. Default 5.
     t0, t_draft, t_verify, t_overhead : float, optional
-        Times in ms, as in :func:`specdec.speedup`. Defaults 5.2, 2.5, 6.0, 0.5.
+        Times in ms, as in :func:`specdec.economics.speedup`. Defaults 5.2, 2.5, 6.0, 0.5.
     verify_slope : float, optional
         Extra verification ms per extra draft position, for the speedup-vs-k
-        curve (see :func:`specdec.round_times_vs_k`). Default 0.
+        curve (see :func:`specdec.economics.round_times_vs_k`). Default 0.
     k_max : int, optional
         Largest k on the slider and the curve, in [2, 64]. Default 16.
 
