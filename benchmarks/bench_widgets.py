@@ -11,7 +11,10 @@ shared: wall time includes waiting for a CPU), and the median's ratio to the
 explorer's median before the rewrite (README history, also in
 ``BEFORE_MS`` below). Run from the repository root::
 
-    python benchmarks/bench_widgets.py [--repeats 3] [--only speedup]
+    python benchmarks/bench_widgets.py [--repeats 3] [--only speedup] [--no-cache]
+
+``--no-cache`` keeps no background (every update redraws the whole figure):
+the measurement behind keeping one redraw cache.
 
 The controls are found by walking the widget tree, so the script times the
 explorers the same way whatever their implementation.
@@ -98,8 +101,11 @@ def moves(control):
     return out
 
 
-def time_explorer(factory, repeats):
+def time_explorer(factory, repeats, no_cache=False):
     w = factory()
+    if no_cache and getattr(w, "_blit", None) is not None:
+        w._blit.max_backgrounds = 0            # every update draws the whole figure again
+        w._blit.backgrounds.clear()
     wall, cpu, errors = [], [], 0
     for _ in range(repeats):
         for control in controls(w):
@@ -122,14 +128,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3, help="passes over every control's sequence (default 3)")
     parser.add_argument("--only", default="", help="time only explorers whose name contains this")
+    parser.add_argument("--no-cache", action="store_true", help="redraw the whole figure on every update")
     args = parser.parse_args()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"explorer update per control change; {args.repeats} passes; 1-min load {load:.1f} on {os.cpu_count()} CPUs")
+    mode = "full redraw every time (--no-cache)" if args.no_cache else "one redraw cache"
+    print(f"explorer update per control change, {mode}; {args.repeats} passes; "
+          f"1-min load {load:.1f} on {os.cpu_count()} CPUs")
     print(f"{'explorer':20s} {'changes':>7s} {'raised':>6s} {'median':>9s} {'p90':>9s} {'CPU med':>9s} {'before':>8s} {'ratio':>6s}")
     for name, factory in explorers():
         if args.only not in name:
             continue
-        n, errors, median, p90, cpu = time_explorer(factory, args.repeats)
+        n, errors, median, p90, cpu = time_explorer(factory, args.repeats, args.no_cache)
         before = BEFORE_MS.get(name)
         ratio = f"{median * 1e3 / before:6.2f}" if before else "     -"
         before_text = f"{before:6.1f}ms" if before else "       -"

@@ -340,7 +340,7 @@ def test_checklist_layout_puts_the_read_out_under_the_controls():
     """The read-out spans the explorer's width under the sliders (it was beside them, hidden under the table)."""
     explorer = sd.widgets.checklist_explorer()
     assert explorer.children[1] is explorer.readout
-    assert all(c.layout.width == "27em" for c in explorer.controls.values())
+    assert all(c.layout.width == "31em" for c in explorer.controls.values())
 
 
 def test_checklist_html_is_the_explorer_read_out_and_reports_bad_input():

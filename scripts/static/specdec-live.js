@@ -659,8 +659,8 @@
     ".specdec-live-ui input[type=range]{flex:1 1 auto;min-width:7em;width:100%}",
     ".specdec-live-ui output{flex:0 0 3.8em;font-family:monospace;text-align:right}",
     ".specdec-live-ui table.specdec-readout{border-collapse:collapse;margin:0.5em 0 0 0}",
-    ".specdec-live-ui table.specdec-readout td{padding:1px 12px 1px 0;vertical-align:top}",
-    ".specdec-live-ui td.specdec-num{text-align:right;font-family:monospace;white-space:nowrap}",
+    ".specdec-live-ui table.specdec-readout td{padding:1px 12px 1px 0;vertical-align:top;text-align:left}",
+    ".specdec-live-ui table.specdec-readout td.specdec-num{text-align:right;font-family:monospace;white-space:nowrap}",
     ".specdec-live-ui .specdec-error{color:#D55E00}",
     ".specdec-live-ui .specdec-note{margin:0.5em 0 0;font-style:italic;color:#555;font-size:0.92em}"
   ].join("\n");
@@ -729,8 +729,8 @@
       root.removeAttribute("data-error");
       var rows = impl.rows(v, config), html = '<table class="specdec-readout">';
       rows.forEach(function (r) {
-        var long = String(r[2]).length > 32;
-        html += "<tr><td>" + esc(r[1]) + '</td><td class="' + (long ? "" : "specdec-num") + '" data-key="' + esc(r[0]) +
+        var number = /^[-+]?[0-9.]/.test(String(r[2])) && String(r[2]).length <= 32;   // as specdec.widgets' read-out
+        html += "<tr><td>" + esc(r[1]) + '</td><td class="' + (number ? "specdec-num" : "") + '" data-key="' + esc(r[0]) +
           '" data-value="' + esc(String(r[3])) + '">' + esc(r[2]) + "</td></tr>";
       });
       body.innerHTML = html + "</table>";

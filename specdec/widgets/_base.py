@@ -24,6 +24,7 @@ import base64
 import html
 import json
 import math
+import re
 
 import ipywidgets as widgets
 
@@ -39,6 +40,8 @@ SNAPSHOT_NOTE = ("Snapshot at the default values (controls disabled): run this c
 LIVE_NOTE = ("Live in your browser: these numbers come from the book's JavaScript port of specdec, "
              "tested against it; run the notebook in JupyterLab for the kernel version.")
 
+#: A read-out value that starts like a number ("3.69", "-0.5", "61.5%", "2.13x", "7"): right-aligned, monospace.
+NUMERIC = re.compile(r"[-+]?[0-9.]")
 LABEL_WIDTH = "10em"
 CONTROL_WIDTH = "25em"
 
@@ -76,21 +79,21 @@ def choice(value, options, label, *, name=None, slider=False, width=CONTROL_WIDT
 def table_html(rows) -> str:
     """The read-out: an HTML table of ``(key, label, text)`` rows, each value cell tagged ``data-key``.
 
-    Short values are right-aligned numbers; long ones (a sentence) wrap.
+    Numbers are right-aligned in a monospace font; words and sentences are left-aligned and wrap.
 
     Examples
     --------
     >>> from specdec.widgets._base import table_html
     >>> table_html([("x", "a < b", "1.00")])
-    '<table class="specdec-readout" style="border-collapse:collapse;margin:0.3em 0"><tr><td style="padding:1px 12px 1px 0">a &lt; b</td><td data-key="x" style="text-align:right;font-family:monospace;white-space:nowrap">1.00</td></tr></table>'
+    '<table class="specdec-readout" style="border-collapse:collapse;margin:0.3em 0"><tr><td style="padding:1px 12px 1px 0;text-align:left">a &lt; b</td><td data-key="x" style="text-align:right;font-family:monospace;white-space:nowrap">1.00</td></tr></table>'
     """
     def value_style(text):
-        if len(text) <= 32:
+        if NUMERIC.match(text) and len(text) <= 32:
             return "text-align:right;font-family:monospace;white-space:nowrap"
         return "text-align:left"
 
     cells = "".join(
-        f'<tr><td style="padding:1px 12px 1px 0">{html.escape(label)}</td>'
+        f'<tr><td style="padding:1px 12px 1px 0;text-align:left">{html.escape(label)}</td>'
         f'<td data-key="{html.escape(key)}" style="{value_style(text)}">{html.escape(text)}</td></tr>'
         for key, label, text in rows
     )

@@ -81,7 +81,7 @@ class ChecklistExplorer(Explorer):
             raise TypeError(f"workload must be a specdec.checklist.Workload, got {type(w).__name__}")
         u = w.time_unit
         self.fixed = {"time_unit": w.time_unit, "name": w.name}
-        wide = {"label_width": "12em", "width": "27em"}
+        wide = {"label_width": "12em", "width": "31em"}
 
         def fslider(value, lo, hi, step, text):
             return float_slider(value, lo, hi, step, text, ".3g", **wide)
