@@ -662,7 +662,8 @@
     ".specdec-live-ui table.specdec-readout td{padding:1px 12px 1px 0;vertical-align:top;text-align:left}",
     ".specdec-live-ui table.specdec-readout td.specdec-num{text-align:right;font-family:monospace;white-space:nowrap}",
     ".specdec-live-ui .specdec-error{color:#D55E00}",
-    ".specdec-live-ui .specdec-note{margin:0.5em 0 0;font-style:italic;color:#555;font-size:0.92em}"
+    ".specdec-live-ui .specdec-note{margin:0.5em 0 0;font-style:italic;color:#555;font-size:0.92em}",
+    ".specdec-live-ui svg{background:#fff;color:#222}"      /* like the figures' PNGs, also under a dark theme */
   ].join("\n");
 
   function addStyle() {
