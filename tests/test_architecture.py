@@ -20,12 +20,7 @@ PKG = ROOT / "specdec"
 
 #: Private names one module may import from another, with the reason. Nothing else is allowed
 #: (``specdec._validate`` is the shared private validation module and is exempt by design).
-ALLOWED_PRIVATE = {
-    # The text-caching blitter is shared by three explorers of one subpackage until the explorer
-    # rewrite (issue 18 item 4) replaces the blitting caches with one; then these two entries go.
-    ("specdec.widgets.literature", "specdec.widgets.acceptance", "_CachingBlitter"),
-    ("specdec.widgets.speedup", "specdec.widgets.acceptance", "_CachingBlitter"),
-}
+ALLOWED_PRIVATE: set = set()
 
 
 def module_name(path: pathlib.Path) -> str:

@@ -9,7 +9,10 @@ of ``_toc.yml`` (one test per page, named after it) we check that:
 - MathJax typeset the math: the page's math containers hold ``mjx-container``
   elements and no raw ``$$``, ``\\[`` or ``\\(`` is left in the visible text;
 - every ``<img>`` loaded (``naturalWidth > 0``);
-- where the page embeds widget views, each one rendered into widget elements;
+- each live explorer (``specdec-live``) started, every other explorer's controls are
+  disabled and its note is visible;
+- every figure is shown at 93 % of its size or more, so its smallest text (7 pt at
+  100 dpi, 9.7 px) stays at 9 px or more;
 - the browser console shows no error except those in ``CONSOLE_ALLOW_LIST``;
 - a full-page screenshot (the top 20,000 px of very long pages) is saved as
   ``_build/screenshots/<page>.png``.
@@ -37,6 +40,8 @@ LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 # Screenshots show the whole page up to this height (every chapter fits); the
 # API reference is ~180,000 px tall and its full image alone took ~17 s to encode.
 SCREENSHOT_MAX_HEIGHT = 20_000
+# 9 px over the 9.72 px of the figures' smallest text (7 pt at 100 dpi, specdec.plots._style.MIN_FONT_SIZE).
+MIN_FIGURE_SCALE = 0.93
 
 
 def screenshot_path(docname: str) -> pathlib.Path:
@@ -46,7 +51,7 @@ def screenshot_path(docname: str) -> pathlib.Path:
 
 
 def test_page_in_browser(browser, book_server, built_html, docname):
-    """The page renders offline: math typeset, images and widgets shown, no console errors."""
+    """The page renders offline: math typeset, images legible, explorers live or disabled, no console errors."""
     external, http_errors, console_errors = [], [], []
     context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
     context.set_default_timeout(TIMEOUT_MS)
@@ -101,20 +106,29 @@ def test_page_in_browser(browser, book_server, built_html, docname):
         )
         assert not broken, f"{docname}: images that did not load: {broken}"
 
-        # --- widgets ------------------------------------------------------------
-        n_views = page.locator('script[type="application/vnd.jupyter.widget-view+json"]').count()
-        if n_views:
-            page.wait_for_function(
-                """n => document.querySelectorAll('.widget-subarea .jupyter-widgets').length > 0
-                       && Array.from(document.querySelectorAll('.widget-subarea'))
-                              .filter(el => el.querySelector('.jupyter-widgets')).length >= n""",
-                arg=n_views,
-            )
-            empty = page.evaluate(
-                """() => Array.from(document.querySelectorAll('.widget-subarea'))
-                      .filter(el => el.getBoundingClientRect().height < 5).length"""
-            )
-            assert not empty, f"{docname}: {empty} of {n_views} widget views rendered with no height"
+        # --- explorers: the headline ones become live, the others stay disabled snapshots ----------
+        for i in range(page.locator("article .specdec-explorer").count()):
+            root = page.locator("article .specdec-explorer").nth(i)
+            name = root.get_attribute("data-explorer")
+            if "specdec-live" in (root.get_attribute("class") or ""):
+                page.wait_for_function("r => ['ready', 'failed'].includes(r.getAttribute('data-live'))",
+                                       arg=root.element_handle())
+                assert root.get_attribute("data-live") == "ready", f"{docname}: live explorer {name} did not start"
+                assert root.locator("svg[role=img], table.specdec-readout").count() >= 1
+            else:
+                fields = root.locator("input, select")
+                assert all(fields.nth(j).is_disabled() for j in range(fields.count())), \
+                    f"{docname}: explorer {name} has controls that move but change nothing"
+                assert root.locator(".specdec-note").is_visible(), f"{docname}: explorer {name} has no visible note"
+
+        # --- figures are shown at (nearly) their own size: their 7 pt text stays >= 9 px ---------
+        small = page.evaluate(
+            """() => Array.from(document.querySelectorAll('article .cell_output img'))
+                  .map(img => [img.getAttribute('src'), img.naturalWidth, img.getBoundingClientRect().width])
+                  .filter(([src, natural, shown]) => natural > 0 && shown / natural < MIN_SCALE)"""
+            .replace("MIN_SCALE", str(MIN_FIGURE_SCALE)))
+        assert not small, (f"{docname}: figures shown below {MIN_FIGURE_SCALE:.0%} of their size, so their "
+                           f"smallest text is under 9 px: {small[:3]}")
 
         page.wait_for_timeout(300)  # let late console errors arrive
         height = page.evaluate("() => document.documentElement.scrollHeight")

@@ -2,12 +2,13 @@
 
 Each test runs once per page of ``_toc.yml`` and names the page when it fails:
 the page exists, has no unresolved cross-reference, no execution error output,
-no LaTeX that escaped typesetting, no Markdown table left as text, loads nothing from another host, and pages
-whose notebook stores widget state embed it with the vendored widget manager.
+no LaTeX that escaped typesetting, no Markdown table left as text, loads nothing from another host, and shows
+each explorer as a disabled snapshot or a live explorer (never a widget view that needs a kernel).
 """
 
 from __future__ import annotations
 
+import json
 import pathlib
 import re
 
@@ -149,34 +150,54 @@ def test_no_third_party_resources(built_html, docname):
     assert not bad, f"{docname}: loads from another host:\n  " + "\n  ".join(bad)
 
 
-def test_widgets_embedded_with_vendored_manager(built_html, docname):
-    """A notebook with stored widget state gets the state and the local widget manager."""
+def test_explorers_are_live_or_disabled_snapshots(built_html, docname):
+    """Each explorer output of the notebook is on the page: a disabled snapshot with its note, or live.
+
+    No page embeds a widget view or widget state (they need a kernel and the
+    ipywidgets HTML manager, which the book no longer ships); every page loads
+    the book's own ``specdec-live.js``, which makes the explorers marked
+    ``specdec-live`` live.
+    """
+    soup = load(built_html, docname)
+    srcs = [s.get("src", "") for s in soup.find_all("script")]
+    assert any(src.split("?")[0].endswith("_static/specdec-live.js") for src in srcs), \
+        f"{docname}: the page does not load _static/specdec-live.js"
+    assert soup.find("script", type="application/vnd.jupyter.widget-view+json") is None, f"{docname}: a widget view"
+    assert soup.find("script", type="application/vnd.jupyter.widget-state+json") is None, f"{docname}: widget state"
     source = source_of(docname)
     if source is None or source.suffix != ".ipynb":
         return
     import nbformat
 
+    from specdec.widgets._base import SNAPSHOT_NOTE
+
     nb = nbformat.read(source, as_version=4)
-    views = [
-        output for cell in nb.cells if cell.cell_type == "code" for output in cell.get("outputs", [])
-        if "application/vnd.jupyter.widget-view+json" in output.get("data", {})
+    stored = [
+        BeautifulSoup(output["data"]["text/html"], "html.parser").select_one(".specdec-explorer")
+        for cell in nb.cells if cell.cell_type == "code" for output in cell.get("outputs", [])
+        if "specdec-explorer" in output.get("data", {}).get("text/html", "")
     ]
-    if not views:
-        return
-    soup = load(built_html, docname)
-    state = soup.find("script", type="application/vnd.jupyter.widget-state+json")
-    assert state is not None, (
-        f"{docname}: notebook has widget outputs but the page has no widget state "
-        "(execute it with scripts/execute_notebooks.py, which stores widget state)"
-    )
-    srcs = [s.get("src", "") for s in soup.find_all("script")]
-    for needed in ("_static/requirejs/require.js", "_static/html-manager/embed-amd.js"):
-        assert any(needed in src for src in srcs), f"{docname}: page with widgets does not load {needed}"
+    shown = article(soup).select("div.specdec-explorer")
+    assert [e.get("data-explorer") for e in shown] == [e.get("data-explorer") for e in stored], \
+        f"{docname}: explorers stored and explorers on the page differ"
+    for explorer in shown:
+        name = explorer.get("data-explorer")
+        fields = explorer.find_all(["input", "select"])
+        assert fields and all(f.has_attr("disabled") for f in fields), f"{docname}: {name} has a control that moves"
+        assert explorer.select("[data-key]"), f"{docname}: {name} has no read-out"
+        note = explorer.select_one(".specdec-note")
+        assert note is not None and note.get_text(" ", strip=True) == SNAPSHOT_NOTE, f"{docname}: {name}: no note"
+        assert "data:image" not in str(explorer), f"{docname}: {name} repeats the figure as an image"
+        if "specdec-live" in explorer.get("class", []):
+            config = json.loads(explorer["data-config"])
+            assert config["explorer"] == name and config["controls"], f"{docname}: {name}: bad data-config"
+        else:
+            assert not explorer.has_attr("data-config"), f"{docname}: {name}"
 
 
 def test_vendored_assets_present(built_html):
-    """MathJax, RequireJS and the widget manager were copied into the book."""
-    for name in ("mathjax/tex-chtml.js", "mathjax/output/chtml/fonts/woff-v2", "requirejs/require.js", "html-manager/embed-amd.js"):
+    """MathJax and the live explorers' script were copied into the book."""
+    for name in ("mathjax/tex-chtml.js", "mathjax/output/chtml/fonts/woff-v2", "specdec-live.js"):
         assert (built_html / "_static" / name).exists(), f"_static/{name} missing: run `bash scripts/build-book.sh`"
 
 

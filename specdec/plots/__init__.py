@@ -10,7 +10,7 @@ explicitly below, so chapters write ``sd.plots.expected_tokens_vs_k(...)``.
 from __future__ import annotations
 
 from . import acceptance, bounds, capacity, drafts, hardware, literature, regimes, sampling, speedup, threshold
-from ._style import COLORS, SEQUENCE, new_figure
+from ._style import COLORS, CONTENT_WIDTH, SEQUENCE, new_figure  # noqa: F401  (CONTENT_WIDTH: sd.plots.CONTENT_WIDTH)
 from .acceptance import (
     expected_tokens_vs_k,
     marginal_gain_vs_k,
@@ -45,8 +45,7 @@ from .hardware import (
     roofline_latency_throughput,
     roofline_concurrency,
     roofline_overview,
-    roofline_overview_artists,
-    roofline_overview_update,
+    RooflineView,
     matmul_measured_vs_predicted,
 )
 from .literature import (
@@ -54,10 +53,8 @@ from .literature import (
     literature_t5_expected_vs_measured,
     literature_bonus_token_error,
     literature_serving_metrics,
-    mark_bonus_token_alpha,
-    mark_serving_metrics_alpha,
-    set_bonus_token_curves,
-    set_serving_metrics_k,
+    BonusTokenView,
+    ServingMetricsView,
     LITERATURE_DEFAULT_CS,
 )
 from .regimes import (
@@ -71,6 +68,7 @@ from .sampling import (
     sampling_tokens_per_round,
     sampling_temperature,
     sampling_alpha_from_log,
+    AlphaFromLogView,
 )
 from .speedup import (
     round_breakdown,
@@ -84,6 +82,7 @@ from .threshold import (
     speedup_heatmap,
     threshold_panel,
     ThresholdPanel,
+    THRESHOLD_FIGSIZE,
 )
 
 __all__ = [
@@ -115,17 +114,14 @@ __all__ = [
     "roofline_latency_throughput",
     "roofline_concurrency",
     "roofline_overview",
-    "roofline_overview_artists",
-    "roofline_overview_update",
+    "RooflineView",
     "matmul_measured_vs_predicted",
     "literature_optimal_gamma",
     "literature_t5_expected_vs_measured",
     "literature_bonus_token_error",
     "literature_serving_metrics",
-    "mark_bonus_token_alpha",
-    "mark_serving_metrics_alpha",
-    "set_bonus_token_curves",
-    "set_serving_metrics_k",
+    "BonusTokenView",
+    "ServingMetricsView",
     "LITERATURE_DEFAULT_CS",
     "REGIME_COLORS",
     "regime_maps",
@@ -135,6 +131,7 @@ __all__ = [
     "sampling_tokens_per_round",
     "sampling_temperature",
     "sampling_alpha_from_log",
+    "AlphaFromLogView",
     "round_breakdown",
     "speedup_vs_k",
     "speedup_overview",
@@ -144,6 +141,7 @@ __all__ = [
     "speedup_heatmap",
     "threshold_panel",
     "ThresholdPanel",
+    "THRESHOLD_FIGSIZE",
     "acceptance", "bounds", "capacity", "drafts", "hardware", "literature", "regimes", "sampling", "speedup",
     "threshold",
 ]

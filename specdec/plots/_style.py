@@ -1,4 +1,12 @@
-"""Shared look of the book's figures: size, colours, and labelling helpers."""
+"""Shared look of the book's figures: size, colours, and labelling helpers.
+
+Figures are sized for the page they are shown on. A notebook shows a figure
+at 100 dpi (``figure.dpi``); the HTML book's text column is about 770 CSS
+pixels wide, so a figure at most ``CONTENT_WIDTH`` inches wide is shown
+at its own size there and in JupyterLab, never scaled down, and its
+smallest text (7 pt, legends and annotations) is about 9.7 px tall. Wider
+requests are narrowed to ``CONTENT_WIDTH`` by :func:`new_figure`.
+"""
 
 from __future__ import annotations
 
@@ -21,12 +29,28 @@ COLORS = {
 SEQUENCE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
 
 
-def new_figure(width: float = 6.4, height: float = 4.0, ncols: int = 1, nrows: int = 1, **kwargs):
-    """Return ``(fig, axes)``, already closed in pyplot's registry.
+#: Widest figure (inches at 100 dpi) the book's text column shows at its own size.
+CONTENT_WIDTH = 7.0
+#: Smallest font size (points) a figure of the book uses: 9.7 CSS px at 100 dpi.
+MIN_FONT_SIZE = 7.0
 
-    Closing means the figure is shown only where a notebook displays or
-    passes it to ``glue`` (never twice), and no figure leaks when a widget redraws.
+
+def new_figure(width: float = 6.4, height: float = 4.0, ncols: int = 1, nrows: int = 1, **kwargs):
+    """Return ``(fig, axes)`` with constrained layout, already closed in pyplot's registry.
+
+    ``width`` is in inches, at most ``CONTENT_WIDTH`` (a wider request
+    is narrowed to it, the height kept, so the figure is never shown scaled
+    down). Closing means the figure is shown only where a notebook displays
+    it (never twice), and no figure leaks when an explorer redraws.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> fig, axes = sd.plots.new_figure(11.0, 3.8, ncols=2)
+    >>> [float(x) for x in fig.get_size_inches()]
+    [7.0, 3.8]
     """
+    width = min(float(width), CONTENT_WIDTH)
     fig, axes = plt.subplots(nrows, ncols, figsize=(width, height), layout="constrained", squeeze=True, **kwargs)
     plt.close(fig)
     return fig, axes

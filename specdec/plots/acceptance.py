@@ -12,7 +12,7 @@ import numpy as np
 
 from .._validate import check_integer, check_probability
 from ..acceptance import accepted_tokens_pmf, expected_tokens
-from ._style import COLORS, SEQUENCE, new_figure
+from ._style import COLORS, CONTENT_WIDTH, SEQUENCE, new_figure
 
 __all__ = [
     "expected_tokens_vs_k",
@@ -201,7 +201,7 @@ class ExpectedTokensOverview:
     Built once for ``k_max``; :meth:`update` changes ``alpha`` and ``k`` by
     moving the existing artists (no axes are cleared), so an explorer can
     redraw only ``dynamic_artists`` over a cached background. Axis limits
-    depend on the inputs only through :attr:`limits_key`; when it changes
+    depend on the inputs only through ``limits_key``; when it changes
     the whole figure must be redrawn.
 
     Defined in chapter "Expected tokens per round".
@@ -229,7 +229,7 @@ class ExpectedTokensOverview:
     def __init__(self, alpha: float = 0.8, k: int = 5, k_max: int = 12, axes=None):
         self.k_max = int(check_integer(k_max, "k_max", minimum=1, maximum=64))
         if axes is None:
-            fig, axes = new_figure(9.6, 3.6, ncols=2)
+            fig, axes = new_figure(CONTENT_WIDTH, 3.3, ncols=2)
         self.left, self.right = axes
         self.figure = self.left.figure
         for ax in axes:
@@ -243,7 +243,7 @@ class ExpectedTokensOverview:
                                    transform=left.get_xaxis_transform())
         left.set_xlabel("tokens emitted in the round, $L$")
         left.set_ylabel("probability")
-        self.title = left.set_title("", fontsize=10)
+        self.title = left.set_title("", fontsize=9)
         left.grid(alpha=0.25, axis="y")
         ks = np.arange(1, km + 1)
         right.plot(ks, ks + 1, ls="--", color=COLORS["baseline"], lw=1.2, label="ceiling $k+1$")
@@ -256,7 +256,7 @@ class ExpectedTokensOverview:
         right.set_ylabel("$E[L]$")
         right.set_xlim(0.5, km + 0.5)
         right.set_ylim(0, km + 1.5)
-        right.set_title("Expected tokens vs $k$ (arrow: gain of the next draft)", fontsize=10)
+        right.set_title("E[L] against k (arrow: one more draft)", fontsize=9)
         right.legend(fontsize=8, frameon=False, loc="upper left")
         right.grid(alpha=0.25)
         self.limits_key = None
@@ -269,7 +269,7 @@ class ExpectedTokensOverview:
                 self.arrow, self.gain_text]
 
     def update(self, alpha: float, k: int) -> None:
-        """Move the artists to a new ``(alpha, k)``; sets :attr:`limits_key`."""
+        """Move the artists to a new ``(alpha, k)``; sets ``limits_key``."""
         a = float(check_probability(alpha, "alpha"))
         kk = int(check_integer(k, "k", minimum=1, maximum=self.k_max))
         pmf = accepted_tokens_pmf(a, kk)

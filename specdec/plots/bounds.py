@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import deployment, economics, hardware as hw_mod, memory, request
 from ..checklist import WORTH_IT_SPEEDUP
-from ._style import COLORS, SEQUENCE, new_figure
+from ._style import COLORS, CONTENT_WIDTH, SEQUENCE, new_figure
 
 
 def _batch_axis(ax, batch_max) -> None:
@@ -18,7 +18,8 @@ def _batch_axis(ax, batch_max) -> None:
     from matplotlib.ticker import NullLocator
 
     ax.set_xscale("log", base=2)
-    ticks = [2**i for i in range(0, int(np.log2(batch_max)) + 1)]
+    top = int(np.log2(batch_max))
+    ticks = [2**i for i in range(0, top + 1, 1 if top <= 6 else 2)]    # every power of 4 on a wide axis
     ax.set_xticks(ticks, labels=[str(t) for t in ticks])
     ax.xaxis.set_minor_locator(NullLocator())
     ax.set_xlim(1, batch_max)
@@ -155,7 +156,7 @@ def verify_cost_overview(target, hardware, k_max=10, batches=(1, 32, 64, 128, 25
     2
     """
     if axes is None:
-        fig, axes = new_figure(10.0, 4.0, ncols=2)
+        fig, axes = new_figure(CONTENT_WIDTH, 3.8, ncols=2)
     else:
         fig = axes[0].figure
         for ax in axes:
@@ -193,8 +194,8 @@ def verify_cost_overview(target, hardware, k_max=10, batches=(1, 32, 64, 128, 25
     _batch_axis(right, batch_max)
     right.set_xlabel("batch (concurrent sequences)")
     right.set_ylabel(r"$c_v$ at the chosen k" if dynamic else rf"$c_v$ at k = {k_fixed}")
-    right.set_title("verification against batch (k from the slider; dashed: k + 1)" if dynamic
-                    else f"k = {k_fixed}: verification against batch (dashed: k + 1)", fontsize=9)
+    right.set_title("c_v against batch at the slider's k\n(dashed: k + 1)" if dynamic
+                    else f"c_v against batch at k = {k_fixed} (dashed: k + 1)", fontsize=9)
     right.legend(fontsize=7, frameon=False, loc="upper left")
     return fig
 
@@ -242,7 +243,7 @@ def no_help_batch(target, draft, hardware, alphas=(0.6, 0.7, 0.8, 0.9), k=5, bat
     >>> len(fig.axes)
     2
     """
-    fig, (left, right) = new_figure(10.0, 4.0, ncols=2)
+    fig, (left, right) = new_figure(CONTENT_WIDTH, 3.5, ncols=2)
     bs = np.arange(1, int(batch_max) + 1)
     for i, a in enumerate(alphas):
         s = deployment.speculative_speedup(target, draft, hardware, a, k, batch=bs, context=context)
@@ -324,7 +325,7 @@ def no_help_context(target, draft, hardware, alpha=0.8, k=5, contexts=(1024, 819
     2
     """
     if axes is None:
-        fig, axes = new_figure(10.0, 4.0, ncols=2, sharey=True)
+        fig, axes = new_figure(CONTENT_WIDTH, 3.5, ncols=2, sharey=True)
     else:
         fig = axes[0].figure
         for ax in axes:
@@ -345,7 +346,7 @@ def no_help_context(target, draft, hardware, alpha=0.8, k=5, contexts=(1024, 819
             title = "draft reads its whole KV cache"
         else:
             title = "draft KV capped (slider)" if dynamic else f"draft KV capped at {budget:,} tokens"
-        ax.set_title(title if dynamic else f"{title} (alpha = {alpha:g}, k = {k})", fontsize=9)
+        ax.set_title(title if dynamic else f"{title}\n(alpha = {alpha:g}, k = {k})", fontsize=9)
         ax.legend(fontsize=7, frameon=False, loc="upper left")
     axes[0].set_ylabel("speedup over plain decoding")
     axes[0].set_ylim(0, ymax)
@@ -423,10 +424,10 @@ def no_help_acceptance(k=5, t0=5.2, t_draft=2.5, t_verify=6.0, t_overhead=0.5, a
     ax.plot(alpha, s_2, color=COLORS["draft"], lw=2, ls="--", label=f"round = {round_in_t0:g} T0 (source's sketch)")
     ax.axhline(1.0, color=COLORS["baseline"], lw=1)
     ax.axvline(alpha_mark, color=COLORS["accent"], ls=":", lw=1)
-    for s_curve, color in ((s_ex, COLORS["target"]), (s_2, COLORS["draft"])):
+    for s_curve, color, offset in ((s_ex, COLORS["target"], (-30, 6)), (s_2, COLORS["draft"], (6, -14))):
         y = float(np.interp(alpha_mark, alpha, s_curve))
         ax.plot([alpha_mark], [y], "o", color=color)
-        ax.annotate(f"{y:.2f}", (alpha_mark, y), xytext=(-30, 6), textcoords="offset points", fontsize=8, color=color)
+        ax.annotate(f"{y:.2f}", (alpha_mark, y), xytext=offset, textcoords="offset points", fontsize=8, color=color)
     ax.set_xlim(0, 1)
     ax.set_ylim(0, None)
     ax.set_xlabel(r"acceptance rate $\alpha$")

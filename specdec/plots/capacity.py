@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import deployment as _dep
 from .. import regimes as _rg
-from ._style import COLORS, new_figure
+from ._style import COLORS, CONTENT_WIDTH, new_figure
 
 __all__ = ["latency_throughput_batches", "latency_throughput_curves", "latency_throughput_vs_batch",
            "concurrency_vs_context"]
@@ -123,7 +123,7 @@ def latency_throughput_vs_batch(target, draft, hardware, alpha=0.8, k=5, context
     batches = latency_throughput_batches(batch_max)
     v = latency_throughput_curves(target, draft, hardware, alpha, k, context, batches)
     cap = v["cap"]
-    fig, (left, right) = new_figure(9.0, 3.6, ncols=2)
+    fig, (left, right) = new_figure(CONTENT_WIDTH, 3.4, ncols=2)
     base_kw = dict(color=COLORS["baseline"], lw=2)
     spec_kw = dict(color=COLORS["target"], lw=2)
     left.plot(batches, v["lat_base"], label="plain decoding", gid="lat-base", **base_kw)
@@ -192,7 +192,7 @@ def concurrency_vs_context(target, draft, hardware, alpha=0.8, k=5, contexts=Non
         contexts = np.unique(np.round(np.geomspace(512, 131072, 33)).astype(np.int64))
     contexts = np.asarray(contexts)
     cap = _rg.capacity_comparison(target, draft, hardware, alpha, k, contexts)
-    fig, (left, right) = new_figure(9.0, 3.4, ncols=2)
+    fig, (left, right) = new_figure(CONTENT_WIDTH, 3.2, ncols=2)
     left.plot(contexts, cap.batch_baseline, color=COLORS["baseline"], lw=2, label=f"{target.name} alone")
     left.plot(contexts, cap.batch_speculative, color=COLORS["target"], lw=2,
               label=f"+ {draft.name} draft, k = {k} slots")
@@ -200,14 +200,14 @@ def concurrency_vs_context(target, draft, hardware, alpha=0.8, k=5, contexts=Non
                       label="sequences lost to the draft")
     left.set_yscale("log")
     left.set_ylabel("sequences that fit")
-    left.legend(fontsize=8)
+    left.legend(fontsize=8, loc="lower left")
     right.plot(contexts, cap.speedup_at_speculative_batch, color=COLORS["verify"], lw=2, ls="--",
                label="speedup at the same batch")
     right.plot(contexts, cap.throughput_ratio, color=COLORS["target"], lw=2,
                label="tokens/s at capacity, speculative / plain")
     right.axhline(1.0, color="black", lw=1)
     right.set_ylabel("ratio")
-    right.legend(fontsize=8)
+    right.legend(fontsize=8, loc="lower right")
     for ax in (left, right):
         ax.set_xscale("log", base=2)
         ax.set_xlabel("context (tokens per sequence)")

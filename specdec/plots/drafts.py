@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import drafts as _drafts
-from ._style import COLORS, SEQUENCE, new_figure
+from ._style import COLORS, CONTENT_WIDTH, SEQUENCE, new_figure
 
 __all__ = ["draft_size_tradeoff", "arrangement_thresholds"]
 
@@ -48,7 +48,7 @@ def draft_size_tradeoff(ks=(2, 4, 8), c_verify=1.0, alpha_ref=0.8, ratio_ref=0.1
     """
     r = np.logspace(-4, 0, int(n_points))
     alpha = _drafts.toy_draft_alpha(r, alpha_ref, ratio_ref)
-    fig, (left, right) = new_figure(10.0, 4.0, ncols=2)
+    fig, (left, right) = new_figure(CONTENT_WIDTH, 3.6, ncols=2)
     left.plot(r, alpha, color=COLORS["verify"], lw=2, label=r"TOY acceptance $\alpha(r)$")
     left.plot(r, r + draft_overhead, color=COLORS["draft"], lw=2, label=r"draft cost $c_d = r$"
               + (f" + {draft_overhead:g}" if draft_overhead else ""))
@@ -66,12 +66,12 @@ def draft_size_tradeoff(ks=(2, 4, 8), c_verify=1.0, alpha_ref=0.8, ratio_ref=0.1
         s = _drafts.separate_draft_speedup(r, int(k), c_verify, alpha_ref, ratio_ref, draft_overhead)
         best_r, best_s = _drafts.optimal_draft_ratio(int(k), c_verify, alpha_ref, ratio_ref, draft_overhead,
                                                      ratios=r)
-        right.plot(r, s, color=color, lw=2, label=f"k = {int(k)}: best r = {best_r:.3f}, {best_s:.2f}x")
+        right.plot(r, s, color=color, lw=2, label=f"k = {int(k)}: best r {best_r:.3f}, {best_s:.2f}x")
         right.plot([best_r], [best_s], "o", color=color, ms=6)
         top = max(top, best_s)
     right.axhline(1.0, color=COLORS["baseline"], lw=1)
     right.set_xscale("log")
-    right.set_ylim(0, top * 1.15)
+    right.set_ylim(0, top * 1.4)                 # room for the legend above the curves
     right.set_xlabel("draft size / target size, r")
     right.set_ylabel("speedup")
     right.set_title(f"speedup with c_verify = {c_verify:g}", fontsize=10)
@@ -116,7 +116,7 @@ def arrangement_thresholds(arrangements, k_max=None):
     """
     arrangements = list(arrangements)
     km = max(a.k_max for a in arrangements) if k_max is None else int(k_max)
-    fig, (left, right) = new_figure(10.0, 4.0, ncols=2)
+    fig, (left, right) = new_figure(CONTENT_WIDTH, 4.2, ncols=2)
     top = 1.0
     for i, arr in enumerate(arrangements):
         color = SEQUENCE[i % len(SEQUENCE)]
@@ -136,19 +136,21 @@ def arrangement_thresholds(arrangements, k_max=None):
     left.set_ylim(0, 1.02)
     left.set_xlabel("k (drafts per round)")
     left.set_ylabel(r"acceptance rate $\alpha$")
-    left.set_title("threshold (solid) vs what the draft achieves (dashed)", fontsize=10)
+    left.set_title("threshold (solid) vs what the draft\nachieves (dashed)", fontsize=9)
     from matplotlib.lines import Line2D
 
-    styles = [Line2D([], [], color="black", lw=2, label=r"break-even $\alpha$"),
-              Line2D([], [], color="black", lw=1.2, ls="--", marker="o", ms=4, label=r"achieved (equivalent) $\alpha$")]
-    left.legend(handles=styles, fontsize=8, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
+    styles = [Line2D([], [], color="black", lw=2, label=r"break-even $\alpha$ (left)"),
+              Line2D([], [], color="black", lw=1.2, ls="--", marker="o", ms=4,
+                     label=r"achieved (equivalent) $\alpha$ (left)")]
     left.grid(alpha=0.3)
     right.axhline(1.0, color=COLORS["baseline"], lw=1)
     right.set_xlim(1, km)
     right.set_ylim(0, top * 1.12)
     right.set_xlabel("k (drafts per round)")
     right.set_ylabel("speedup")
-    right.set_title("speedup (best k ringed)", fontsize=10)
-    right.legend(fontsize=8, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
+    right.set_title("speedup (best k ringed)", fontsize=9)
     right.grid(alpha=0.3)
+    # one legend under both panels: the two line styles, then one colour per arrangement
+    fig.legend(handles=styles + right.get_lines()[: 2 * len(arrangements): 2], fontsize=8, frameon=False,
+               loc="outside lower center", ncols=2)
     return fig

@@ -6,13 +6,15 @@ Presentation only: every number drawn comes from :mod:`specdec.hardware`,
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .._validate import check_integer, check_probability
 from ..deployment import break_even_batch, speculative_costs, speculative_speedup
 from ..hardware import arithmetic_intensity, ridge_batch, step_flops, step_time, verify_cost
 from ..memory import max_concurrent_sequences
-from ._style import COLORS, SEQUENCE, new_figure
+from ._style import COLORS, CONTENT_WIDTH, SEQUENCE, new_figure
 
 __all__ = [
     "roofline_diagram",
@@ -21,8 +23,7 @@ __all__ = [
     "roofline_latency_throughput",
     "roofline_concurrency",
     "roofline_overview",
-    "roofline_overview_artists",
-    "roofline_overview_update",
+    "RooflineView",
     "matmul_measured_vs_predicted",
 ]
 
@@ -270,6 +271,101 @@ def roofline_concurrency(target, hardware, draft=None, k=5, contexts=(512, 1024,
     return fig
 
 
+class RooflineView:
+    """The two panels of :func:`roofline_overview`, updatable in place for the chapter's explorer.
+
+    Left: ``c_verify`` against ``k`` at the chosen batch and context, with
+    ``k + 1`` for reference and the chosen ``k`` ringed. Right: the
+    roofline speedup against batch at the chosen context, the chosen batch
+    ringed and the ridge point dotted. :meth:`update` moves the curves,
+    rings and titles (:attr:`dynamic_artists`) and returns the key of the
+    rest (the right panel's title and axes).
+
+    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+
+    Parameters
+    ----------
+    target, draft, hardware, alpha, k, batch, context, k_max, batch_max, axes
+        As in :func:`roofline_overview`.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> h = sd.hardware
+    >>> view = sd.plots.RooflineView(h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8))
+    >>> key = view.update(h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8), 0.8, 5, 64, 4096, keep_ylim=True)
+    >>> view.left_title.get_text()
+    'verification cost: batch 64, context 4096'
+    """
+
+    def __init__(self, target, draft, hardware, alpha=0.8, k=5, batch=1, context=0, k_max=10, batch_max=512,
+                 axes=None):
+        self.k_max = int(check_integer(k_max, "k_max", minimum=max(int(k), 1), maximum=64))
+        self.batch_max = int(check_integer(batch_max, "batch_max", minimum=2, maximum=100_000))
+        self.figure, (ax1, ax2) = _fresh(axes, 2, CONTENT_WIDTH, 3.3)
+        self.left, self.right = ax1, ax2
+        self.ks = np.arange(1, self.k_max + 1)
+        ax1.plot(self.ks, self.ks + 1, color=COLORS["baseline"], ls="--", lw=1, label="k + 1")
+        (self.cv,) = ax1.plot(self.ks, self.ks + 1.0, marker="o", ms=3, color=COLORS["verify"],
+                              label="c_verify at this batch")
+        (self.ring,) = ax1.plot([1], [1.0], marker="o", ms=9, mfc="none", color=COLORS["accent"])
+        ax1.set_ylim(0.8, self.k_max + 1.5)
+        ax1.set_xlabel("k")
+        ax1.set_ylabel("T_verify / T0")
+        self.left_title = ax1.set_title(" ", fontsize=9)
+        ax1.legend(fontsize=8, loc="upper left")
+        ax2.axhline(1.0, color=COLORS["baseline"], lw=1)
+        self.ridge = ax2.axvline(1.0, color=COLORS["baseline"], ls=":", lw=1)
+        (self.speed,) = ax2.plot([1, 2], [1, 1], color=COLORS["draft"], label="speedup at this alpha and k")
+        (self.here,) = ax2.plot([1], [1.0], marker="o", ms=9, mfc="none", color=COLORS["accent"])
+        ax2.set_xscale("log", base=2)
+        ax2.set_xlabel("batch (dotted: ridge point)")
+        ax2.set_ylabel("speedup")
+        ax2.legend(fontsize=8, loc="lower left")
+        self.batches = None
+        self.update(target, draft, hardware, alpha, k, batch, context)
+
+    @property
+    def dynamic_artists(self) -> list:
+        """The curves, rings, ridge line and left title (everything else depends on the key of :meth:`update`)."""
+        return [self.cv, self.ring, self.left_title, self.ridge, self.speed, self.here]
+
+    def update(self, target, draft, hardware, alpha, k, batch, context, keep_ylim=False):
+        """Move the figure to new values; return the key of the rest (right title, batch axis, y limit).
+
+        With ``keep_ylim`` the right panel keeps its y limit unless the curve
+        rises above it or falls below half of it (then the new limit is
+        rounded up to a quarter), so nearby values share one background.
+        """
+        a = float(check_probability(alpha, "alpha"))
+        kk = int(check_integer(k, "k", minimum=1, maximum=self.k_max))
+        b = int(check_integer(batch, "batch", minimum=1))
+        c = int(check_integer(context, "context", minimum=0))
+        bm = max(self.batch_max, b)
+        if self.batches is None or self.batches[-1] != bm:
+            self.batches = np.unique(np.geomspace(1, bm, 160).astype(int))
+        cv = np.asarray(verify_cost(target, hardware, self.ks, b, c))
+        self.cv.set_ydata(cv)
+        self.ring.set_data([kk], [cv[kk - 1]])
+        self.left_title.set_text(f"verification cost: batch {b}, context {c}")
+        s = np.asarray(speculative_speedup(target, draft, hardware, a, kk, self.batches, c))
+        s_here = float(speculative_speedup(target, draft, hardware, a, kk, b, c))
+        rb = ridge_batch(target, hardware)
+        self.ridge.set_xdata([rb, rb])
+        self.speed.set_data(self.batches, s)
+        self.here.set_data([b], [s_here])
+        top = max(float(s.max()), s_here) * 1.1
+        current = self.right.get_ylim()[1]
+        if not keep_ylim:
+            self.right.set_ylim(0, top)
+        elif top > current or top < 0.5 * current:
+            self.right.set_ylim(0, math.ceil(top * 4) / 4)
+        self.right.set_xlim(1, bm)
+        self.right.set_title(f"{_label(target, 'target')} + {_label(draft, 'draft')}\non "
+                             f"{_label(hardware, 'hardware')}", fontsize=9)
+        return (self.right.get_title(), bm, self.right.get_ylim())
+
+
 def roofline_overview(target, draft, hardware, alpha=0.8, k=5, batch=1, context=0, k_max=10, batch_max=512,
                       axes=None):
     """Two panels for the explorer: ``c_verify`` against ``k`` and speedup against batch.
@@ -277,7 +373,8 @@ def roofline_overview(target, draft, hardware, alpha=0.8, k=5, batch=1, context=
     Left: ``c_verify`` for ``k = 1 .. k_max`` at ``batch`` and ``context``,
     with ``k + 1`` for reference and the chosen ``k`` marked. Right: the
     roofline speedup against batch at ``context``, with the chosen batch
-    marked and 1 drawn.
+    marked and 1 drawn. The chapter's explorer moves it in place
+    (:class:`RooflineView`).
 
     Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
 
@@ -297,109 +394,7 @@ def roofline_overview(target, draft, hardware, alpha=0.8, k=5, batch=1, context=
     -------
     matplotlib.figure.Figure
     """
-    fig, _ = roofline_overview_artists(target, draft, hardware, alpha, k, batch, context, k_max, batch_max, axes)
-    return fig
-
-
-def roofline_overview_artists(target, draft, hardware, alpha=0.8, k=5, batch=1, context=0, k_max=10,
-                              batch_max=512, axes=None):
-    """:func:`roofline_overview`, also returning the artists an in-place update moves.
-
-    The explorer of the chapter draws the figure once with this function and
-    then moves its artists with :func:`roofline_overview_update`.
-
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
-
-    Parameters
-    ----------
-    target, draft, hardware, alpha, k, batch, context, k_max, batch_max, axes
-        As in :func:`roofline_overview`.
-
-    Returns
-    -------
-    tuple
-        ``(figure, artists)``: the :class:`matplotlib.figure.Figure` and a
-        dict of the artists and grids :func:`roofline_overview_update` needs.
-    """
-    a = float(check_probability(alpha, "alpha"))
-    kk = int(check_integer(k, "k", minimum=1))
-    b = int(check_integer(batch, "batch", minimum=1))
-    c = int(check_integer(context, "context", minimum=0))
-    km = int(check_integer(k_max, "k_max", minimum=max(kk, 1), maximum=64))
-    bm = int(check_integer(batch_max, "batch_max", minimum=max(b, 2), maximum=100_000))
-    fig, (ax1, ax2) = _fresh(axes, 2, 9.0, 3.6)
-    ks = np.arange(1, km + 1)
-    cv = np.asarray(verify_cost(target, hardware, ks, b, c))
-    ax1.plot(ks, ks + 1, color=COLORS["baseline"], ls="--", lw=1, label="k + 1")
-    (cv_line,) = ax1.plot(ks, cv, marker="o", ms=3, color=COLORS["verify"], label=f"c_verify, batch {b}")
-    (ring,) = ax1.plot([kk], [cv[kk - 1]], marker="o", ms=9, mfc="none", color=COLORS["accent"])
-    ax1.set_ylim(0.8, km + 1.5)
-    ax1.set_xlabel("k")
-    ax1.set_ylabel("T_verify / T0")
-    ax1.set_title(f"verification cost, context {c}", fontsize=9)
-    legend1 = ax1.legend(fontsize=8, loc="upper left")
-    batches = np.unique(np.geomspace(1, bm, 160).astype(int))
-    s = np.asarray(speculative_speedup(target, draft, hardware, a, kk, batches, c))
-    s_here = float(speculative_speedup(target, draft, hardware, a, kk, b, c))
-    ax2.axhline(1.0, color=COLORS["baseline"], lw=1)
-    ridge = ax2.axvline(ridge_batch(target, hardware), color=COLORS["baseline"], ls=":", lw=1)
-    (speed,) = ax2.plot(batches, s, color=COLORS["draft"], label=f"alpha {a:g}, k {kk}")
-    (here,) = ax2.plot([b], [s_here], marker="o", ms=9, mfc="none", color=COLORS["accent"])
-    ax2.set_xscale("log", base=2)
-    ax2.set_ylim(0, max(float(s.max()), s_here) * 1.1)
-    ax2.set_xlabel("batch (dotted: ridge point)")
-    ax2.set_ylabel("speedup")
-    ax2.set_title(f"{_label(target, 'target')} + {_label(draft, 'draft')} on {_label(hardware, 'hardware')}",
-                  fontsize=9)
-    legend2 = ax2.legend(fontsize=8, loc="lower left")
-    artists = {"axes": (ax1, ax2), "ks": ks, "batches": batches, "cv": cv_line, "ring": ring, "ridge": ridge,
-               "speed": speed, "here": here, "title": ax1.title, "legend_verify": legend1,
-               "legend_speed": legend2}
-    return fig, artists
-
-
-def roofline_overview_update(artists, target, draft, hardware, alpha, k, batch, context):
-    """Move the artists of :func:`roofline_overview_artists` to new values, in place.
-
-    Changes only data, the left title and the legend texts (never limits,
-    nor the right panel's title, which names the models and hardware).
-
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
-
-    Parameters
-    ----------
-    artists : dict
-        From :func:`roofline_overview_artists`.
-    target, draft, hardware, alpha, k, batch, context
-        The new values, as in :func:`roofline_overview` (``k`` at most the
-        figure's ``k_max``).
-
-    Returns
-    -------
-    float
-        The upper y limit :func:`roofline_overview` would choose for the
-        right panel, so the caller can decide whether the limits must change.
-    """
-    a = float(check_probability(alpha, "alpha"))
-    kk = int(check_integer(k, "k", minimum=1, maximum=int(artists["ks"][-1])))
-    b = int(check_integer(batch, "batch", minimum=1))
-    c = int(check_integer(context, "context", minimum=0))
-    ks, batches = artists["ks"], artists["batches"]
-    cv = np.asarray(verify_cost(target, hardware, ks, b, c))
-    artists["cv"].set_ydata(cv)
-    artists["cv"].set_label(f"c_verify, batch {b}")
-    artists["legend_verify"].get_texts()[1].set_text(f"c_verify, batch {b}")
-    artists["ring"].set_data([kk], [cv[kk - 1]])
-    artists["title"].set_text(f"verification cost, context {c}")
-    s = np.asarray(speculative_speedup(target, draft, hardware, a, kk, batches, c))
-    s_here = float(speculative_speedup(target, draft, hardware, a, kk, b, c))
-    rb = ridge_batch(target, hardware)
-    artists["ridge"].set_xdata([rb, rb])
-    artists["speed"].set_ydata(s)
-    artists["speed"].set_label(f"alpha {a:g}, k {kk}")
-    artists["legend_speed"].get_texts()[0].set_text(f"alpha {a:g}, k {kk}")
-    artists["here"].set_data([b], [s_here])
-    return max(float(s.max()), s_here) * 1.1
+    return RooflineView(target, draft, hardware, alpha, k, batch, context, k_max, batch_max, axes).figure
 
 
 def matmul_measured_vs_predicted(measurement, axes=None):
@@ -423,7 +418,7 @@ def matmul_measured_vs_predicted(measurement, axes=None):
     matplotlib.figure.Figure
     """
     m = measurement
-    fig, (ax1, ax2) = _fresh(axes, 2, 9.0, 3.6)
+    fig, (ax1, ax2) = _fresh(axes, 2, CONTENT_WIDTH, 3.2)
     t = np.asarray(m.tokens, dtype=float)
     tt = np.arange(1, int(t.max()) + 1)
     from ..measure import predict_matmul_time  # local: plots may import formulas, not the reverse

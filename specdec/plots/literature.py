@@ -13,17 +13,15 @@ import numpy as np
 
 from .._validate import check_integer, check_nonnegative, check_positive, check_probability
 from .. import literature as _lit
-from ._style import COLORS, SEQUENCE, new_figure
+from ._style import COLORS, CONTENT_WIDTH, SEQUENCE, new_figure
 
 __all__ = [
     "literature_optimal_gamma",
     "literature_t5_expected_vs_measured",
     "literature_bonus_token_error",
     "literature_serving_metrics",
-    "mark_bonus_token_alpha",
-    "mark_serving_metrics_alpha",
-    "set_bonus_token_curves",
-    "set_serving_metrics_k",
+    "BonusTokenView",
+    "ServingMetricsView",
     "LITERATURE_DEFAULT_CS",
 ]
 
@@ -134,9 +132,90 @@ def literature_t5_expected_vs_measured(ax=None):
     return fig
 
 
+class BonusTokenView:
+    """The figure of :func:`literature_bonus_token_error`, updatable in place for its explorer.
+
+    :meth:`update` moves the marked alpha (a segment and its two labels,
+    :attr:`dynamic_artists`) and, when ``k`` or ``c_draft`` change, the
+    curves, title and y limit exactly as a fresh figure draws them; it
+    returns the key of everything but the marked alpha.
+
+    Defined in chapter "Published results, recomputed".
+
+    Parameters
+    ----------
+    k, c_draft, c_verify, alpha, n_points, ax
+        As in :func:`literature_bonus_token_error`.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> view = sd.plots.BonusTokenView()
+    >>> view.update(4, 0.1, 0.7)
+    (4, 0.1)
+    >>> view.label_correct.get_text()   # E[L](0.7, 4) / (4 * 0.1 + 1) = 2.7731 / 1.4
+    '1.98x'
+    """
+
+    def __init__(self, k: int = 5, c_draft: float = 0.05, c_verify: float = 1.0, alpha: float = 0.8,
+                 n_points: int = 300, ax=None):
+        kk = int(check_integer(k, "k", minimum=1, maximum=64))
+        cd = float(check_nonnegative(c_draft, "c_draft", "(fraction of a target step)"))
+        self.c_verify = float(check_positive(c_verify, "c_verify", "(fraction of a target step)"))
+        a0 = float(check_probability(alpha, "alpha"))
+        n = int(check_integer(n_points, "n_points", minimum=10, maximum=5000))
+        self.figure, ax = _fig_ax(ax)
+        ax.clear()
+        self.ax = ax
+        self.grid = np.linspace(0, 1, n)
+        (self.curve_correct,) = ax.plot(self.grid, self.grid, color=COLORS["target"], lw=2,
+                                        label=r"with the target's token: $E[L]/(k c_d + c_v)$")
+        (self.curve_without,) = ax.plot(self.grid, self.grid, color=COLORS["accent"], lw=2, ls="-.",
+                                        label=r"calculator error: $(E[L]-1)/(k c_d + c_v)$")
+        ax.axhline(1, color=COLORS["baseline"], lw=1, ls="--", label="no speedup")
+        (self.marked,) = ax.plot([a0, a0], [0.0, 0.0], color="0.3", lw=1, marker="o", ms=4)
+        self.label_correct = ax.annotate("", (a0, 0.0), xytext=(-34, 6), textcoords="offset points", fontsize=8)
+        self.label_without = ax.annotate("", (a0, 0.0), xytext=(6, -12), textcoords="offset points", fontsize=8)
+        ax.set_xlabel(r"acceptance rate $\alpha$")
+        ax.set_ylabel("predicted speedup")
+        ax.set_xlim(0, 1)
+        ax.legend(loc="upper left", fontsize=8, frameon=False)
+        ax.grid(alpha=0.25)
+        self.key = None
+        self.update(kk, cd, a0)
+
+    @property
+    def dynamic_artists(self) -> list:
+        """The artists that follow alpha (everything else depends only on the key :meth:`update` returns)."""
+        return [self.marked, self.label_correct, self.label_without]
+
+    def update(self, k: int, c_draft: float, alpha: float):
+        """Move the figure to ``(k, c_draft, alpha)``; return ``(k, c_draft)``, the key of the rest."""
+        kk = int(check_integer(k, "k", minimum=1, maximum=64))
+        cd = float(check_nonnegative(c_draft, "c_draft", "(fraction of a target step)"))
+        a0 = float(check_probability(alpha, "alpha"))
+        key = (kk, cd)
+        if key != self.key:
+            r = _lit.bonus_token_error(self.grid, kk, cd, self.c_verify)
+            self.curve_correct.set_ydata(r["correct"])
+            self.curve_without.set_ydata(r["without_bonus"])
+            self.ax.set_title(f"$k = {kk}$, $c_d = {cd:g}$, $c_v = {self.c_verify:g}$", fontsize=9)
+            self.ax.set_ylim(0, max(float(np.max(r["correct"])) * 1.08, 1.2))
+            self.key = key
+        p = _lit.bonus_token_error(a0, kk, cd, self.c_verify)
+        self.marked.set_data([a0, a0], [p["without_bonus"], p["correct"]])
+        for label, name in ((self.label_correct, "correct"), (self.label_without, "without_bonus")):
+            label.xy = (a0, p[name])
+            label.set_text(f"{p[name]:.2f}x")
+        return key
+
+
 def literature_bonus_token_error(k: int = 5, c_draft: float = 0.05, c_verify: float = 1.0, alpha: float = 0.8,
                                  n_points: int = 300, ax=None):
     """Speedup against alpha with E[L] and with the no-bonus formula E[L] - 1.
+
+    The chapter's explorer shows this figure and moves it in place
+    (:class:`BonusTokenView`).
 
     Defined in chapter "Published results, recomputed".
 
@@ -166,36 +245,103 @@ def literature_bonus_token_error(k: int = 5, c_draft: float = 0.05, c_verify: fl
     >>> len(fig.axes[0].lines) >= 3
     True
     """
-    kk = int(check_integer(k, "k", minimum=1, maximum=64))
-    cd = float(check_nonnegative(c_draft, "c_draft", "(fraction of a target step)"))
-    cv = float(check_positive(c_verify, "c_verify", "(fraction of a target step)"))
-    a0 = float(check_probability(alpha, "alpha"))
-    n = int(check_integer(n_points, "n_points", minimum=10, maximum=5000))
-    fig, ax = _fig_ax(ax)
-    ax.clear()
-    grid = np.linspace(0, 1, n)
-    r = _lit.bonus_token_error(grid, kk, cd, cv)
-    ax.plot(grid, r["correct"], color=COLORS["target"], lw=2, label=r"with the target's token: $E[L]/(k c_d + c_v)$",
-            gid="curve-correct")
-    ax.plot(grid, r["without_bonus"], color=COLORS["accent"], lw=2, ls="-.",
-            label=r"calculator error: $(E[L]-1)/(k c_d + c_v)$", gid="curve-without_bonus")
-    ax.axhline(1, color=COLORS["baseline"], lw=1, ls="--", label="no speedup")
-    ax.plot([a0, a0], [0.0, 0.0], color="0.3", lw=1, marker="o", ms=4, gid="marked")
-    ax.annotate("", (a0, 0.0), xytext=(-34, 6), textcoords="offset points", fontsize=8, gid="marked-correct")
-    ax.annotate("", (a0, 0.0), xytext=(6, -12), textcoords="offset points", fontsize=8, gid="marked-without")
-    mark_bonus_token_alpha(ax, kk, cd, cv, a0)
-    ax.set_xlabel(r"acceptance rate $\alpha$")
-    ax.set_ylabel("predicted speedup")
-    ax.set_title(f"$k = {kk}$, $c_d = {cd:g}$, $c_v = {cv:g}$", fontsize=9)
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, max(float(np.max(r["correct"])) * 1.08, 1.2))
-    ax.legend(loc="upper left", fontsize=8, frameon=False)
-    ax.grid(alpha=0.25)
-    return fig
+    return BonusTokenView(k, c_draft, c_verify, alpha, n_points, ax).figure
+
+
+class ServingMetricsView:
+    """The figure of :func:`literature_serving_metrics`, updatable in place for its explorer.
+
+    :meth:`update` moves the three marked points and their labels
+    (:attr:`dynamic_artists`) and, when ``k`` changes, the right panel's
+    curves, title and y limit exactly as a fresh figure draws them; it
+    returns ``k``, the key of everything but the marked points.
+
+    Defined in chapter "What serving engines print".
+
+    Parameters
+    ----------
+    k, alpha, ks, axes
+        As in :func:`literature_serving_metrics`.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> view = sd.plots.ServingMetricsView()
+    >>> view.update(8, 0.6)
+    8
+    >>> [t.get_text() for t in view.labels]
+    ['0.184', '2.475', '1.475']
+    """
+
+    def __init__(self, k: int = 4, alpha: float = 0.8, ks=(1, 2, 4, 8), axes=None):
+        kk = int(check_integer(k, "k", minimum=1, maximum=64))
+        a0 = float(check_probability(alpha, "alpha"))
+        self.ks = tuple(int(x) for x in np.atleast_1d(check_integer(ks, "ks", minimum=1, maximum=64)))
+        if axes is None:
+            self.figure, axes = new_figure(CONTENT_WIDTH, 3.4, ncols=2)
+        else:
+            self.figure = axes[0].figure
+        left, right = self.left, self.right = axes
+        left.clear()
+        right.clear()
+        grid = self.grid = np.linspace(0, 1, 201)
+        left.plot(grid, grid, color=COLORS["baseline"], ls="--", lw=1, label=r"$\alpha$ itself ($k = 1$)")
+        rates = _lit.metric_readings(grid[:, None], np.asarray(self.ks)[None, :])["draft_acceptance_rate"]
+        for j, kj in enumerate(self.ks):
+            if kj != 1:
+                left.plot(grid, rates[:, j], color=SEQUENCE[j % len(SEQUENCE)], lw=1.8, label=f"$k = {kj}$")
+        left.set_xlabel(r"acceptance rate $\alpha$")
+        left.set_ylabel("draft acceptance rate\n= accepted / drafted")
+        left.set_xlim(0, 1)
+        left.set_ylim(0, 1)
+        left.legend(loc="upper left", fontsize=8, frameon=False)
+        left.grid(alpha=0.25)
+        (self.curve_with,) = right.plot(grid, grid, color=COLORS["target"], lw=2, label="with the target's token, $E[L]$")
+        (self.curve_without,) = right.plot(grid, grid, color=COLORS["draft"], lw=2, ls="-.",
+                                           label="accepted drafts only, $E[L] - 1$")
+        self.points, self.labels = [], []
+        for ax, offset in ((left, (6, -12)), (right, (-40, 4)), (right, (-40, 4))):
+            self.points.append(ax.plot([a0], [0.0], "o", color="k", ms=5)[0])
+            self.labels.append(ax.annotate("", (a0, 0.0), xytext=offset, textcoords="offset points", fontsize=8))
+        right.set_xlabel(r"acceptance rate $\alpha$")
+        right.set_ylabel("mean acceptance length\n(tokens per round)")
+        right.set_xlim(0, 1)
+        right.legend(loc="upper left", fontsize=8, frameon=False)
+        right.grid(alpha=0.25)
+        self.k = None
+        self.update(kk, a0)
+
+    @property
+    def dynamic_artists(self) -> list:
+        """The marked points and their labels (everything else depends only on ``k``)."""
+        return [*self.points, *self.labels]
+
+    def update(self, k: int, alpha: float) -> int:
+        """Move the figure to ``(k, alpha)``; return ``k``, the key of the rest of the figure."""
+        kk = int(check_integer(k, "k", minimum=1, maximum=64))
+        a0 = float(check_probability(alpha, "alpha"))
+        if kk != self.k:
+            m = _lit.metric_readings(self.grid, kk)
+            self.curve_with.set_ydata(m["length_with_bonus"])
+            self.curve_without.set_ydata(m["length_without_bonus"])
+            self.right.set_title(f"$k = {kk}$", fontsize=9)
+            self.right.set_ylim(0, kk + 1.2)
+            self.k = kk
+        m0 = _lit.metric_readings(a0, kk)
+        for point, label, key in zip(self.points, self.labels,
+                                     ("draft_acceptance_rate", "length_with_bonus", "length_without_bonus")):
+            value = float(m0[key])
+            point.set_data([a0], [value])
+            label.xy = (a0, value)
+            label.set_text(f"{value:.3f}")
+        return kk
 
 
 def literature_serving_metrics(k: int = 4, alpha: float = 0.8, ks=(1, 2, 4, 8), axes=None):
     """What engines print against alpha: draft acceptance rate (left), acceptance length (right).
+
+    The chapter's explorer shows this figure and moves it in place
+    (:class:`ServingMetricsView`).
 
     Defined in chapter "What serving engines print".
 
@@ -221,174 +367,4 @@ def literature_serving_metrics(k: int = 4, alpha: float = 0.8, ks=(1, 2, 4, 8), 
     >>> len(fig.axes)
     2
     """
-    kk = int(check_integer(k, "k", minimum=1, maximum=64))
-    a0 = float(check_probability(alpha, "alpha"))
-    kl = np.atleast_1d(check_integer(ks, "ks", minimum=1, maximum=64))
-    if axes is None:
-        fig, axes = new_figure(9.6, 4.0, ncols=2)
-    else:
-        fig = axes[0].figure
-    left, right = axes
-    left.clear()
-    right.clear()
-    grid = np.linspace(0, 1, 201)
-    left.plot(grid, grid, color=COLORS["baseline"], ls="--", lw=1, label=r"$\alpha$ itself ($k = 1$)")
-    rates = _lit.metric_readings(grid[:, None], kl[None, :])["draft_acceptance_rate"]
-    for j, kj in enumerate(kl):
-        if kj == 1:
-            continue
-        left.plot(grid, rates[:, j], color=SEQUENCE[j % len(SEQUENCE)], lw=1.8, label=f"$k = {kj}$")
-    left.plot([a0], [0.0], "o", color="k", ms=5, gid="marked-draft_acceptance_rate")
-    left.annotate("", (a0, 0.0), xytext=(6, -12), textcoords="offset points", fontsize=8,
-                  gid="label-draft_acceptance_rate")
-    left.set_xlabel(r"acceptance rate $\alpha$")
-    left.set_ylabel("draft acceptance rate = accepted / drafted")
-    left.set_xlim(0, 1)
-    left.set_ylim(0, 1)
-    left.legend(loc="upper left", fontsize=8, frameon=False)
-    left.grid(alpha=0.25)
-    m = _lit.metric_readings(grid, kk)
-    right.plot(grid, m["length_with_bonus"], color=COLORS["target"], lw=2, label="with the target's token, $E[L]$",
-               gid="curve-length_with_bonus")
-    right.plot(grid, m["length_without_bonus"], color=COLORS["draft"], lw=2, ls="-.",
-               label="accepted drafts only, $E[L] - 1$", gid="curve-length_without_bonus")
-    for key in ("length_with_bonus", "length_without_bonus"):
-        right.plot([a0], [0.0], "o", color="k", ms=5, gid=f"marked-{key}")
-        right.annotate("", (a0, 0.0), xytext=(-40, 4), textcoords="offset points", fontsize=8, gid=f"label-{key}")
-    mark_serving_metrics_alpha(axes, kk, a0)
-    right.set_xlabel(r"acceptance rate $\alpha$")
-    right.set_ylabel("mean acceptance length (tokens per round)")
-    right.set_title(f"$k = {kk}$", fontsize=9)
-    right.set_xlim(0, 1)
-    right.set_ylim(0, kk + 1.2)
-    right.legend(loc="upper left", fontsize=8, frameon=False)
-    right.grid(alpha=0.25)
-    return fig
-
-
-# ---------------------------------------------------------------- in-place updates for the explorers
-def _by_gid(ax, prefix: str) -> dict:
-    """The lines and annotations of ``ax`` whose gid starts with ``prefix``, by gid."""
-    return {a.get_gid(): a for a in (*ax.lines, *ax.texts) if (a.get_gid() or "").startswith(prefix)}
-
-
-def mark_bonus_token_alpha(ax, k: int, c_draft: float, c_verify: float, alpha: float) -> list:
-    """Move the marked alpha of a :func:`literature_bonus_token_error` axes; return the artists moved.
-
-    Only the marker segment and its two labels depend on ``alpha``; the
-    curves, title and limits depend on ``(k, c_draft, c_verify)`` alone.
-    The explorer of the chapter calls it instead of redrawing.
-
-    Defined in chapter "Published results, recomputed".
-
-    Parameters
-    ----------
-    ax : matplotlib.axes.Axes
-        The axes of a :func:`literature_bonus_token_error` figure.
-    k, c_draft, c_verify, alpha
-        As in :func:`literature_bonus_token_error`.
-
-    Returns
-    -------
-    list
-        The matplotlib artists that moved.
-    """
-    p = _lit.bonus_token_error(alpha, k, c_draft, c_verify)
-    a = _by_gid(ax, "marked")
-    a["marked"].set_data([alpha, alpha], [p["without_bonus"], p["correct"]])
-    for name in ("correct", "without_bonus"):
-        label = a["marked-correct" if name == "correct" else "marked-without"]
-        label.xy = (alpha, p[name])
-        label.set_text(f"{p[name]:.2f}x")
-    return [a["marked"], a["marked-correct"], a["marked-without"]]
-
-
-def mark_serving_metrics_alpha(axes, k: int, alpha: float) -> list:
-    """Move the marked alpha of a :func:`literature_serving_metrics` figure; return the artists moved.
-
-    Only the three points and their labels depend on ``alpha``; everything
-    else depends on ``k`` (right panel) or nothing (left panel).
-
-    Defined in chapter "What serving engines print".
-
-    Parameters
-    ----------
-    axes : sequence of two matplotlib Axes
-        The axes of a :func:`literature_serving_metrics` figure.
-    k, alpha
-        As in :func:`literature_serving_metrics`.
-
-    Returns
-    -------
-    list
-        The matplotlib artists that moved.
-    """
-    m0 = _lit.metric_readings(alpha, k)
-    moved = []
-    for ax, keys in zip(axes, (("draft_acceptance_rate",), ("length_with_bonus", "length_without_bonus"))):
-        a = {**_by_gid(ax, "marked-"), **_by_gid(ax, "label-")}
-        for key in keys:
-            value = float(m0[key])
-            a[f"marked-{key}"].set_data([alpha], [value])
-            a[f"label-{key}"].xy = (alpha, value)
-            a[f"label-{key}"].set_text(f"{value:.3f}")
-            moved += [a[f"marked-{key}"], a[f"label-{key}"]]
-    return moved
-
-
-def set_bonus_token_curves(ax, k: int, c_draft: float, c_verify: float) -> None:
-    """Redraw-free change of a :func:`literature_bonus_token_error` axes to new ``(k, c_draft, c_verify)``.
-
-    Sets the curves, title and y limits exactly as a fresh call would
-    (same grid, same formulas); the marked alpha is moved separately by
-    :func:`mark_bonus_token_alpha`.
-
-    Defined in chapter "Published results, recomputed".
-
-    Parameters
-    ----------
-    ax : matplotlib.axes.Axes
-        The axes of a :func:`literature_bonus_token_error` figure.
-    k, c_draft, c_verify
-        As in :func:`literature_bonus_token_error`.
-
-    Returns
-    -------
-    None
-    """
-    curves = _by_gid(ax, "curve-")
-    grid = np.asarray(curves["curve-correct"].get_xdata())
-    r = _lit.bonus_token_error(grid, k, c_draft, c_verify)
-    for name in ("correct", "without_bonus"):
-        curves[f"curve-{name}"].set_ydata(r[name])
-    ax.set_title(f"$k = {k}$, $c_d = {c_draft:g}$, $c_v = {c_verify:g}$", fontsize=9)
-    ax.set_ylim(0, max(float(np.max(r["correct"])) * 1.08, 1.2))
-
-
-def set_serving_metrics_k(axes, k: int) -> None:
-    """Redraw-free change of a :func:`literature_serving_metrics` figure's right panel to a new ``k``.
-
-    Sets its curves, title and y limits exactly as a fresh call would; the
-    marked alpha is moved separately by :func:`mark_serving_metrics_alpha`.
-
-    Defined in chapter "What serving engines print".
-
-    Parameters
-    ----------
-    axes : sequence of two matplotlib Axes
-        The axes of a :func:`literature_serving_metrics` figure.
-    k : int
-        Draft tokens per round, >= 1.
-
-    Returns
-    -------
-    None
-    """
-    right = axes[1]
-    curves = _by_gid(right, "curve-")
-    grid = np.asarray(curves["curve-length_with_bonus"].get_xdata())
-    m = _lit.metric_readings(grid, k)
-    for key in ("length_with_bonus", "length_without_bonus"):
-        curves[f"curve-{key}"].set_ydata(m[key])
-    right.set_title(f"$k = {k}$", fontsize=9)
-    right.set_ylim(0, k + 1.2)
+    return ServingMetricsView(k, alpha, ks, axes).figure

@@ -11,7 +11,7 @@ from matplotlib.colors import BoundaryNorm, ListedColormap
 from matplotlib.patches import Patch
 
 from .. import regimes as _rg
-from ._style import COLORS, new_figure
+from ._style import COLORS, CONTENT_WIDTH, new_figure
 
 __all__ = ["REGIME_COLORS", "regime_maps"]
 
@@ -81,15 +81,15 @@ def regime_maps(batch_map, prefill_map, *, low_alpha=None, batch_lines=None, pre
     >>> len(sd.plots.regime_maps(bm, pm, low_alpha=0.42).axes)
     2
     """
-    fig, (left, right) = new_figure(9.6, 4.2, ncols=2)
+    fig, (left, right) = new_figure(CONTENT_WIDTH, 3.8, ncols=2)
     _panel(left, batch_map, log=True)
     _panel(right, prefill_map, log=False)
     left.set_ylabel("batch (concurrent sequences)")
     right.set_ylabel("prefill share of plain request time")
     s = batch_map.settings
-    left.set_title(f"over batch (context {s['context']:,}, k = {s['k']})", fontsize=10)
+    left.set_title(f"over batch\n(context {s['context']:,}, k = {s['k']})", fontsize=9)
     sp = prefill_map.settings
-    right.set_title(f"over prefill share (decode at batch {sp['batch']}, k = {sp['k']})", fontsize=10)
+    right.set_title(f"over prefill share\n(decode at batch {sp['batch']}, k = {sp['k']})", fontsize=9)
     box = dict(boxstyle="round,pad=0.25", fc="white", ec="0.4", alpha=0.9)
     if low_alpha is not None:
         for ax in (left, right):

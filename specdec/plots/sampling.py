@@ -21,7 +21,7 @@ from .. import synthetic as syn
 from ..acceptance import alpha_from_draft_acceptance_rate, draft_acceptance_rate
 from .._validate import check_integer, check_probability
 from ..acceptance import acceptance_rate, accepted_tokens_pmf, expected_tokens
-from ._style import COLORS, SEQUENCE, new_figure
+from ._style import COLORS, CONTENT_WIDTH, SEQUENCE, new_figure
 
 __all__ = [
     "sampling_residual",
@@ -30,6 +30,7 @@ __all__ = [
     "sampling_tokens_per_round",
     "sampling_temperature",
     "sampling_alpha_from_log",
+    "AlphaFromLogView",
 ]
 
 SCHEME_COLORS = {"speculative": COLORS["target"], "correction from target": COLORS["accent"],
@@ -70,7 +71,7 @@ def sampling_residual(p=syn.EXAMPLE_TARGET, q=syn.EXAMPLE_DRAFT, axes=None):
     pa, qa = np.asarray(p, float), np.asarray(q, float)
     alpha = acceptance_rate(pa, qa)
     residual = sm.residual_distribution(pa, qa)
-    fig, (ax0, ax1) = _figure(axes, 2, 9.0, 3.6)
+    fig, (ax0, ax1) = _figure(axes, 2, CONTENT_WIDTH, 3.3)
     x = np.arange(pa.size)
     w = 0.4
     ax0.bar(x - w / 2, pa, w, color=COLORS["target"], label="target p")
@@ -81,7 +82,7 @@ def sampling_residual(p=syn.EXAMPLE_TARGET, q=syn.EXAMPLE_DRAFT, axes=None):
     ax0.set_xticks(x)
     ax0.set_xlabel("token")
     ax0.set_ylabel("probability")
-    ax0.set_title(f"acceptance rate sum(min(p, q)) = {alpha:.2f}")
+    ax0.set_title(f"acceptance rate sum(min(p, q)) = {alpha:.2f}", fontsize=10)
     ax0.legend(frameon=False, fontsize=8)
     excess = sm.residual_distribution(pa, qa, normalize=False)
     ax1.bar(x, residual, 0.6, color=COLORS["verify"], label="residual (normalized)")
@@ -89,7 +90,7 @@ def sampling_residual(p=syn.EXAMPLE_TARGET, q=syn.EXAMPLE_DRAFT, axes=None):
     ax1.set_xticks(x)
     ax1.set_xlabel("token")
     ax1.set_ylabel("probability")
-    ax1.set_title(f"replacement after a rejection (prob. {1 - alpha:.2f})")
+    ax1.set_title(f"replacement after a rejection (prob. {sm.total_variation(pa, qa):.2f})", fontsize=10)
     ax1.legend(frameon=False, fontsize=8)
     return fig
 
@@ -130,7 +131,7 @@ def sampling_exactness(p=syn.EXAMPLE_TARGET, q=syn.EXAMPLE_DRAFT, sizes=None, se
         conv = sm.convergence_to_target(p, q, sizes, np.random.default_rng(seed))
     pa = np.asarray(p, float)
     n = conv["sizes"]
-    fig, (ax0, ax1) = _figure(axes, 2, 9.5, 3.8)
+    fig, (ax0, ax1) = _figure(axes, 2, CONTENT_WIDTH, 3.4)
     for name, color in SCHEME_COLORS.items():
         tv = sm.total_variation(conv[name], pa)
         ax0.loglog(n, tv, marker="o", ms=2.5, color=color, label=name)
@@ -139,7 +140,7 @@ def sampling_exactness(p=syn.EXAMPLE_TARGET, q=syn.EXAMPLE_DRAFT, sizes=None, se
     ax0.set_xlabel("emitted tokens n")
     ax0.set_ylabel("TV distance to target p")
     ax0.legend(frameon=False, fontsize=8)
-    ax0.set_title("distance to the target as samples grow")
+    ax0.set_title("distance to the target as samples grow", fontsize=10)
     x = np.arange(pa.size)
     w = 0.27
     for j, (name, color) in enumerate(SCHEME_COLORS.items()):
@@ -148,8 +149,8 @@ def sampling_exactness(p=syn.EXAMPLE_TARGET, q=syn.EXAMPLE_DRAFT, sizes=None, se
     ax1.set_xticks(x)
     ax1.set_xlabel("token")
     ax1.set_ylabel("frequency")
-    ax1.set_title(f"frequencies after n = {int(n[-1]):,} tokens")
-    ax1.legend(frameon=False, fontsize=8)
+    ax1.set_title(f"frequencies after n = {int(n[-1]):,} tokens", fontsize=10)
+    ax1.legend(fontsize=8, loc="upper right")     # framed: it sits over the bars
     return fig
 
 
@@ -200,7 +201,7 @@ def sampling_wasted_arithmetic(target=hw.LLAMA_70B, hardware=hw.H100.scaled(8), 
     ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel("tokens processed per pass (batch 1)")
     ax.set_ylabel("time per pass (ms)")
-    ax.set_title(f"{target.name} on {hardware.name}")
+    ax.set_title(f"{target.name} on {hardware.name}", fontsize=10)
     ax.legend(frameon=False, fontsize=8)
     return fig
 
@@ -231,18 +232,21 @@ def sampling_tokens_per_round(alpha=0.8, ks=(1, 2, 4, 8), k_max=12, axes=None):
     a = float(check_probability(alpha, "alpha"))
     kk = np.asarray(check_integer(ks, "ks", minimum=1))
     km = int(check_integer(k_max, "k_max", minimum=int(kk.max())))
-    fig, (ax0, ax1) = _figure(axes, 2, 9.0, 3.6)
+    fig, (ax0, ax1) = _figure(axes, 2, CONTENT_WIDTH, 3.3)
     k_all = np.arange(1, km + 1)
     ax0.plot(k_all, expected_tokens(a, k_all), color=COLORS["target"], marker="o", ms=3, label=f"E[L], alpha = {a:g}")
     ax0.plot(k_all, k_all + 1, color=COLORS["baseline"], ls=":", label="ceiling k + 1")
     el = expected_tokens(a, kk)
     ax0.plot(kk, el, "s", color=COLORS["accent"], ms=7, mfc="none", label="the source's k values")
-    for k, v in zip(kk, el):
-        ax0.annotate(f"{v:.2f}", (k, v), textcoords="offset points", xytext=(4, -12), fontsize=8)
-    ax0.axhline(1 / (1 - a) if a < 1 else km + 1, color=COLORS["neutral"], ls="--", lw=1,
-                label="limit 1 / (1 - alpha)")
+    for i, (k, v) in enumerate(zip(kk, el)):   # below-right and above-left in turn, so neighbours never touch
+        ax0.annotate(f"{v:.2f}", (k, v), textcoords="offset points", xytext=(5, -13) if i % 2 == 0 else (-7, 6),
+                     ha="left" if i % 2 == 0 else "right", fontsize=8)
+    limit = expected_tokens(a, 10**20) if a < 1 else km + 1     # E[L] as k grows without bound: 1 / (1 - alpha)
+    ax0.axhline(limit, color=COLORS["neutral"], ls="--", lw=1, label="limit 1 / (1 - alpha)")
     ax0.set_xlabel("draft tokens per round k")
     ax0.set_ylabel("tokens per round")
+    ax0.set_ylim(0, None)                      # room under the lowest marked value for its label
+    ax0.xaxis.get_major_locator().set_params(integer=True)
     ax0.legend(frameon=False, fontsize=8)
     labels = [f"{k0}->{k1}" for k0, k1 in zip(kk[:-1], kk[1:])]
     gain = np.diff(el)
@@ -254,7 +258,7 @@ def sampling_tokens_per_round(alpha=0.8, ks=(1, 2, 4, 8), k_max=12, axes=None):
     ax1.set_xlabel("doubling of k")
     ax1.set_ylabel("per round")
     ax1.legend(frameon=False, fontsize=8)
-    ax1.set_title("each doubling buys less")
+    ax1.set_title("each doubling buys less", fontsize=10)
     return fig
 
 
@@ -297,7 +301,7 @@ def sampling_temperature(temperatures=None, noise=1.0, sharpness=1.0, vocab=200,
     Parameters
     ----------
     temperatures : array_like, optional
-        Default :data:`TEMPERATURE_GRID` (0.1, 0.2, ..., 2.0).
+        Default ``TEMPERATURE_GRID`` (0.1, 0.2, ..., 2.0).
     noise, sharpness : float
         Draft parameters of the solid curves (see
         :func:`specdec.synthetic.synthetic_logit_pair`).
@@ -324,15 +328,123 @@ def sampling_temperature(temperatures=None, noise=1.0, sharpness=1.0, vocab=200,
     key = tuple(float(x) for x in t)
     for kind in ("peaked", "flat"):
         ax.plot(t, _temperature_curve(kind, float(noise), float(sharpness), int(vocab), int(n_contexts), int(seed), key),
-                color=colors[kind], label=f"{label_kind[kind]}, draft noise {noise:g}, sharpness {sharpness:g}")
+                color=colors[kind], label=f"{label_kind[kind]}, noisy draft")
         if show_underconfident:
             ax.plot(t, _temperature_curve(kind, 0.5, 0.6, int(vocab), int(n_contexts), int(seed), key),
                     color=colors[kind], ls="--", label=f"{label_kind[kind]}, under-confident draft")
     ax.set_xlabel("sampling temperature t (both models)")
     ax.set_ylabel("acceptance rate sum(min(p, q))")
     ax.set_ylim(0, 1.02)
+    ax.set_title(temperature_title(noise, sharpness), fontsize=9)
     ax.legend(frameon=False, fontsize=8, loc="lower right")
     return fig
+
+
+def temperature_title(noise, sharpness) -> str:
+    """The title of :func:`sampling_temperature`: the noisy draft's parameters (its explorer moves it).
+
+    Defined in chapter "The acceptance rate and the tokens it yields".
+    """
+    return f"noisy draft (solid): logit noise {float(noise):g}, sharpness {float(sharpness):g}"
+
+
+class AlphaFromLogView:
+    """The figure of :func:`sampling_alpha_from_log`, updatable in place for its explorer.
+
+    Built with bars for up to ``k_max`` accepted drafts; :meth:`update`
+    shows a new log (its histogram, the fitted model, the rate and the alpha
+    it implies) by moving :attr:`dynamic_artists`, and returns the key of
+    the rest (the left panel's y limit, kept while the data fits and raised
+    in tenths otherwise, and ``k``, which sets its x axis).
+
+    Defined in chapter "The acceptance rate and the tokens it yields".
+
+    Parameters
+    ----------
+    counts, k, alpha_true, ks, axes
+        As in :func:`sampling_alpha_from_log`.
+    k_max : int, optional
+        Largest ``k`` a later update may show. Default 16.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import specdec as sd
+    >>> counts = sd.estimation.simulate_accepted_counts(0.8, 4, 300, np.random.default_rng(7))
+    >>> view = sd.plots.AlphaFromLogView(counts, 4, 0.8)
+    >>> sum(bar.get_visible() for bar in view.bars)
+    5
+    """
+
+    def __init__(self, counts, k, alpha_true=None, ks=(1, 2, 4, 8), axes=None, k_max=16):
+        kk = int(check_integer(k, "k", minimum=1))
+        self.k_max = max(int(check_integer(k_max, "k_max", minimum=1)), kk)
+        self.figure, (ax0, ax1) = _figure(axes, 2, CONTENT_WIDTH, 3.4)
+        self.left, self.right = ax0, ax1
+        n = np.arange(self.k_max + 1)
+        self.bars = list(ax0.bar(n, np.zeros(n.size), 0.6, color=COLORS["neutral"], label="log: share of rounds"))
+        (self.model,) = ax0.plot(n, np.zeros(n.size), "o-", color=COLORS["target"], label="model at alpha-hat")
+        ax0.set_xlabel("accepted drafts in a round")
+        ax0.set_ylabel("fraction of rounds")
+        ax0.legend(frameon=False, fontsize=8, loc="upper left")
+        self.left_title = ax0.set_title(" ", fontsize=9)
+        a = np.linspace(0, 1, 201)
+        ax1.plot(a, a, color=COLORS["baseline"], ls=":", label="rate = alpha")
+        for j, kj in enumerate(ks):
+            ax1.plot(a, draft_acceptance_rate(a, kj), color=SEQUENCE[j % len(SEQUENCE)], label=f"k = {kj}")
+        (self.marker,) = ax1.plot([0.0], [0.0], "x", color=COLORS["accent"], ms=8, label="log's accepted/drafted")
+        (self.circle,) = ax1.plot([0.0], [0.0], "o", color=COLORS["accent"], mfc="none", ms=8,
+                                  label="the alpha it implies")
+        (self.link,) = ax1.plot([0.0, 0.0], [0.0, 0.0], color=COLORS["accent"], lw=1)
+        self.truth = ax1.axvline(0.5, color=COLORS["verify"], lw=1, ls="--", label="true alpha",
+                                 visible=alpha_true is not None)
+        ax1.set_xlabel("per-position acceptance alpha")
+        ax1.set_ylabel("draft acceptance rate\n(accepted / drafted)")
+        ax1.legend(frameon=False, fontsize=7, loc="upper left")
+        self.right_title = ax1.set_title(" ", fontsize=9)
+        self.top = None
+        self.update(counts, kk, alpha_true)
+        self.top = ax0.get_ylim()[1]
+
+    @property
+    def dynamic_artists(self) -> list:
+        """The artists that show the log (everything else depends only on the key of :meth:`update`)."""
+        return [*self.bars, self.model, self.left_title, self.marker, self.circle, self.link, self.truth,
+                self.right_title]
+
+    def update(self, counts, k, alpha_true=None):
+        """Show the log ``counts`` of ``k``-draft rounds; return the key of the rest of the figure."""
+        kk = int(check_integer(k, "k", minimum=1, maximum=self.k_max))
+        c = np.asarray(counts)
+        est = estimation.estimate_alpha(c, kk)
+        freq = np.bincount(c, minlength=kk + 1) / c.size
+        pmf = accepted_tokens_pmf(est.alpha, kk)
+        for i, bar in enumerate(self.bars):
+            bar.set_height(float(freq[i]) if i <= kk else 0.0)
+            bar.set_visible(i <= kk)
+        self.model.set_data(np.arange(kk + 1), pmf)
+        self.left_title.set_text(f"{c.size} rounds: alpha-hat {est.alpha:.3f}, 95% interval "
+                                 f"[{est.low:.3f}, {est.high:.3f}]")
+        rate = estimation.read_accepted_counts(c, kk).draft_acceptance_rate
+        implied = alpha_from_draft_acceptance_rate(rate, kk)
+        self.marker.set_data([rate], [rate])
+        self.circle.set_data([implied], [rate])
+        self.link.set_data([rate, implied], [rate, rate])
+        if alpha_true is not None:
+            self.truth.set_xdata([float(alpha_true)] * 2)
+        self.truth.set_visible(alpha_true is not None)
+        self.right_title.set_text(f"rate {rate:.3f} implies alpha {implied:.3f} at k = {kk}")
+        needed = 1.05 * max(float(freq.max()), float(pmf.max()))
+        if self.top is None:
+            top = needed
+        elif needed <= self.top * (1 + 1e-9):   # rounding noise must not move the limit (nor redraw)
+            top = self.top
+        else:
+            top = float(min(np.ceil(round(needed * 10, 9)) / 10, 1.05))
+        self.left.set_ylim(0, top)
+        self.left.set_xlim(-0.6, kk + 0.6)
+        self.left.set_xticks(np.arange(kk + 1))
+        return (top, kk)
 
 
 def sampling_alpha_from_log(counts, k, alpha_true=None, ks=(1, 2, 4, 8), axes=None):
@@ -341,7 +453,8 @@ def sampling_alpha_from_log(counts, k, alpha_true=None, ks=(1, 2, 4, 8), axes=No
     Left: histogram of accepted drafts per round with the capped geometric
     pmf at the estimated alpha; right: the "draft acceptance rate"
     (accepted / drafted) against alpha for several k, below the diagonal,
-    with the log's rate and the alpha it really implies marked.
+    with the log's rate and the alpha it really implies marked. The
+    chapter's explorer moves this figure in place (:class:`AlphaFromLogView`).
 
     Defined in chapter "The acceptance rate and the tokens it yields".
 
@@ -361,32 +474,4 @@ def sampling_alpha_from_log(counts, k, alpha_true=None, ks=(1, 2, 4, 8), axes=No
     -------
     matplotlib.figure.Figure
     """
-    est = estimation.estimate_alpha(counts, k)
-    c = np.asarray(counts)
-    kk = int(k)
-    fig, (ax0, ax1) = _figure(axes, 2, 9.5, 3.8)
-    n = np.arange(kk + 1)
-    freq = np.bincount(c, minlength=kk + 1) / c.size
-    ax0.bar(n, freq, 0.6, color=COLORS["neutral"], label=f"log: {c.size} rounds")
-    ax0.plot(n, accepted_tokens_pmf(est.alpha, kk), "o-", color=COLORS["target"],
-             label=f"model at alpha-hat = {est.alpha:.3f}")
-    ax0.set_xlabel("accepted drafts in a round")
-    ax0.set_ylabel("fraction of rounds")
-    ax0.set_title(f"alpha-hat {est.alpha:.3f}, 95% interval [{est.low:.3f}, {est.high:.3f}]")
-    ax0.legend(frameon=False, fontsize=8)
-    a = np.linspace(0, 1, 201)
-    ax1.plot(a, a, color=COLORS["baseline"], ls=":", label="rate = alpha")
-    for j, kj in enumerate(ks):
-        ax1.plot(a, draft_acceptance_rate(a, kj), color=SEQUENCE[j % len(SEQUENCE)], label=f"k = {kj}")
-    rate = estimation.read_accepted_counts(c, kk).draft_acceptance_rate
-    ax1.plot([rate], [rate], "x", color=COLORS["accent"], ms=8, label=f"log's accepted/drafted = {rate:.3f}")
-    implied = alpha_from_draft_acceptance_rate(rate, kk)
-    ax1.plot([implied], [rate], "o", color=COLORS["accent"], mfc="none", ms=8,
-             label=f"alpha it implies at k = {kk}: {implied:.3f}")
-    ax1.plot([rate, implied], [rate, rate], color=COLORS["accent"], lw=1)
-    if alpha_true is not None:
-        ax1.axvline(float(alpha_true), color=COLORS["verify"], lw=1, ls="--", label=f"true alpha {alpha_true:g}")
-    ax1.set_xlabel("per-position acceptance alpha")
-    ax1.set_ylabel("draft acceptance rate (accepted / drafted)")
-    ax1.legend(frameon=False, fontsize=7, loc="upper left")
-    return fig
+    return AlphaFromLogView(counts, k, alpha_true, ks, axes, k_max=int(k)).figure

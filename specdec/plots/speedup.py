@@ -4,7 +4,7 @@ Presentation only: every number drawn comes from :mod:`specdec.economics`
 (``sd.speedup``, ``sd.quick_estimate``, ``sd.round_time``) and
 :mod:`specdec.acceptance`. The one modelling choice made here is how the
 round's times change when ``k`` changes, for the speedup-vs-k curve; it is
-spelled out (and parameterized) in :func:`specdec.round_times_vs_k`.
+spelled out (and parameterized) in :func:`specdec.economics.round_times_vs_k`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import numpy as np
 from .._validate import check_integer, check_nonnegative, check_positive, check_probability
 from ..acceptance import expected_tokens
 from ..economics import quick_estimate, round_time, round_times_vs_k, speedup
-from ._style import COLORS, new_figure
+from ._style import COLORS, CONTENT_WIDTH, new_figure
 
 __all__ = [
     "round_breakdown",
@@ -90,7 +90,7 @@ def round_breakdown(alpha=0.8, k=5, t0=5.2, t_draft=2.5, t_verify=6.0, t_overhea
     k : int, optional
         Draft tokens per round, whole number in [1, 64].
     t0, t_draft, t_verify, t_overhead : float, optional
-        Times as in :func:`specdec.speedup` (``t_draft`` covers all ``k`` steps).
+        Times as in :func:`specdec.economics.speedup` (``t_draft`` covers all ``k`` steps).
     unit : str, optional
         Time unit shown on the axis. Default ``"ms"``.
     ax : matplotlib.axes.Axes, optional
@@ -109,7 +109,7 @@ def round_breakdown(alpha=0.8, k=5, t0=5.2, t_draft=2.5, t_verify=6.0, t_overhea
     """
     values = _check_example(alpha, k, t0, t_draft, t_verify, t_overhead)
     if ax is None:
-        fig, ax = new_figure(7.2, 3.4)
+        fig, ax = new_figure(CONTENT_WIDTH, 3.4)
     _draw_breakdown(ax, *values, str(unit))
     return ax.figure
 
@@ -133,20 +133,20 @@ def _draw_speedup_vs_k(ax, alpha, k, t0, t_draft, t_verify, t_overhead, verify_s
     ax.set_ylabel("speedup")
     ax.set_xlim(0.5, k_max + 0.5)
     ax.set_ylim(0, max(1.5, float(exact.max()) * 1.25))
-    slope = "constant" if verify_slope == 0 else f"+{verify_slope:g} per extra position"
-    ax.set_title(f"Speedup vs $k$ ($T_{{draft}}\\propto k$, $T_{{verify}}$ {slope})", fontsize=10)
+    slope = "constant" if verify_slope == 0 else f"+{verify_slope:g} per draft"
+    ax.set_title(f"Speedup vs k (T_verify {slope})", fontsize=9)     # T_draft is proportional to k
     ax.legend(fontsize=8, frameon=False, loc="lower right")
     ax.grid(alpha=0.25)
 
 
 def speedup_vs_k(alpha=0.8, k=5, t0=5.2, t_draft=2.5, t_verify=6.0, t_overhead=0.5, verify_slope=0.0,
                  k_max=16, show_quick=True, ax=None):
-    """Speedup against the draft length, with the times rescaled by :func:`specdec.round_times_vs_k`.
+    """Speedup against the draft length, with the times rescaled by :func:`specdec.economics.round_times_vs_k`.
 
     The times are those measured at ``k`` (the circled point); other ``k``
     use draft time proportional to ``k`` and verification time growing by
     ``verify_slope`` per extra position. The best ``k`` is starred; the
-    source's quick estimate (:func:`specdec.quick_estimate`) is drawn dashed
+    source's quick estimate (:func:`specdec.economics.quick_estimate`) is drawn dashed
     for comparison.
 
     Defined in chapter "The speedup formula".
@@ -158,7 +158,7 @@ def speedup_vs_k(alpha=0.8, k=5, t0=5.2, t_draft=2.5, t_verify=6.0, t_overhead=0
     k : int, optional
         Draft length at which the times were measured, in [1, k_max].
     t0, t_draft, t_verify, t_overhead : float, optional
-        Times at ``k`` as in :func:`specdec.speedup`.
+        Times at ``k`` as in :func:`specdec.economics.speedup`.
     verify_slope : float, optional
         Extra verification time per extra draft position, >= 0. Default 0.
     k_max : int, optional
@@ -205,7 +205,7 @@ class SpeedupOverview:
     Built once for ``k_max``; :meth:`update` moves the existing artists, so
     an explorer can redraw only ``dynamic_artists`` over a cached
     background. The axis limits depend on the inputs only through
-    :attr:`limits_key` (they snap to round numbers); when it changes the
+    ``limits_key`` (they snap to round numbers); when it changes the
     whole figure must be redrawn.
 
     Defined in chapter "The speedup formula".
@@ -232,7 +232,7 @@ class SpeedupOverview:
         self.k_max = int(check_integer(k_max, "k_max", minimum=1, maximum=64))
         self.unit = str(unit)
         if axes is None:
-            fig, axes = new_figure(11.0, 3.8, ncols=2, width_ratios=(1.25, 1.0))
+            fig, axes = new_figure(CONTENT_WIDTH, 6.2, nrows=2, height_ratios=(1.0, 1.1))
         self.left, self.right = axes
         self.figure = self.left.figure
         for ax in axes:
@@ -282,7 +282,7 @@ class SpeedupOverview:
                 self.exact_line, self.quick_line, self.circle, self.star, self.curve_title]
 
     def update(self, alpha, k, t0, t_draft, t_verify, t_overhead, verify_slope=0.0) -> None:
-        """Move the artists to new inputs; sets :attr:`limits_key`."""
+        """Move the artists to new inputs; sets ``limits_key``."""
         alpha, k, t0, t_draft, t_verify, t_overhead = _check_example(alpha, k, t0, t_draft, t_verify, t_overhead)
         if k > self.k_max:
             raise ValueError(f"k must be in [1, k_max = {self.k_max}]; got {k}")
@@ -335,8 +335,9 @@ def speedup_overview(alpha=0.8, k=5, t0=5.2, t_draft=2.5, t_verify=6.0, t_overhe
                      k_max=16, unit="ms", axes=None):
     """Two panels: the round breakdown and the speedup-vs-k curve for one configuration.
 
-    Left, as :func:`round_breakdown`; right, as :func:`speedup_vs_k` (with
-    the quick estimate dashed). This is the figure the explorer
+    Top, as :func:`round_breakdown`; bottom, as :func:`speedup_vs_k` (with
+    the quick estimate dashed); stacked, so both are legible at the book's
+    column width. This is the figure the explorer
     ``sd.widgets.speedup_explorer`` shows and updates in place (see
     :class:`SpeedupOverview`). Defaults: the first source's worked example.
 

@@ -7,14 +7,18 @@ import numpy as np
 
 from .. import drafts as _drafts
 from .. import economics
-from ._style import COLORS, SEQUENCE, new_figure
+from ._style import COLORS, CONTENT_WIDTH, SEQUENCE, new_figure
 
 __all__ = [
     "threshold_vs_k",
     "speedup_heatmap",
     "threshold_panel",
     "ThresholdPanel",
+    "THRESHOLD_FIGSIZE",
 ]
+
+#: Size (inches) of the threshold explorer's figure and :func:`threshold_panel`: the book's column width.
+THRESHOLD_FIGSIZE = (CONTENT_WIDTH, 3.4)
 
 
 def _draw_threshold_curves(ax, ks, curves, title):
@@ -76,7 +80,7 @@ def threshold_vs_k(ks, constant_curves, growing_curves, titles=("constant verifi
     2
     """
     ks = np.asarray(ks)
-    fig, (left, right) = new_figure(10.0, 4.0, ncols=2, sharey=True)
+    fig, (left, right) = new_figure(CONTENT_WIDTH, 3.6, ncols=2, sharey=True)
     _draw_threshold_curves(left, ks, constant_curves, titles[0])
     _draw_threshold_curves(right, ks, growing_curves, titles[1])
     right.set_ylabel("")
@@ -89,7 +93,7 @@ def speedup_heatmap(alphas, ks, c_draft, base=1.0, per_draft=0.0, title=None):
     Colour is :func:`specdec.drafts.speedup_grid` (diverging at 1: red
     loses, blue wins); the black contour is speedup = 1, i.e. the break-even
     alpha for each ``k``; white dots mark the best ``k`` for each alpha
-    (:func:`specdec.optimal_k` with a growing ``c_verify``).
+    (:func:`specdec.economics.optimal_k` with a growing ``c_verify``).
 
     Defined in chapter "The break-even condition".
 
@@ -173,7 +177,7 @@ class ThresholdPanel:
     Examples
     --------
     >>> import specdec as sd
-    >>> fig, axes = sd.plots.new_figure(10, 3.8, ncols=2)
+    >>> fig, axes = sd.plots.new_figure(*sd.plots.THRESHOLD_FIGSIZE, ncols=2)
     >>> panel = sd.plots.ThresholdPanel(axes)
     >>> round(panel.update(4, 0.05, 1.1, 0.8), 6)
     0.231278
@@ -246,8 +250,8 @@ class ThresholdPanel:
             current = self.right.get_ylim()[1]
             if top * 1.08 > current or top * 1.08 < 0.5 * current:
                 self.right.set_ylim(0, np.ceil(top * 1.08 * 1.25 * 2) / 2)
-        self.right.set_title(f"k = {int(k)}, c_draft = {c_draft:.3g}, c_verify = {c_verify:.3g}, "
-                             f"measured alpha = {alpha:.2f}", fontsize=10)
+        self.right.set_title(f"k = {int(k)}, c_d = {c_draft:.3g}, c_v = {c_verify:.3g}, alpha = {alpha:.2f}",
+                             fontsize=9)
         return threshold
 
     def dynamic_artists(self):
@@ -292,6 +296,6 @@ def threshold_panel(k=5, c_draft=0.1, c_verify=1.25, alpha=0.8, k_max=16):
     >>> len(fig.axes)
     2
     """
-    fig, axes = new_figure(10.0, 3.8, ncols=2)
+    fig, axes = new_figure(*THRESHOLD_FIGSIZE, ncols=2)
     ThresholdPanel(axes, k_max=k_max).update(k, c_draft, c_verify, alpha)
     return fig

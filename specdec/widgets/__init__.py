@@ -1,23 +1,50 @@
 """ipywidgets explorers for the book (presentation only, no formulas).
 
 One submodule per topic, each owning the explorers of the chapters on that
-topic; every public function returns an ipywidgets widget whose
-default values reproduce the static figure beside it. All public names are
-re-exported here, so chapters write ``sd.widgets.expected_tokens_explorer(...)``.
+topic; every explorer is a :class:`Explorer` (an
+``ipywidgets.VBox``) whose default values reproduce the static figure beside
+it, and every public name is re-exported here (listed explicitly below), so
+chapters write ``sd.widgets.expected_tokens_explorer(...)``.
+
+In a kernel an explorer is live. Where no kernel runs (the published HTML
+book, a notebook opened before it is run) its output shows a snapshot: the
+controls at their defaults, disabled, the read-out and a line on how to run
+it. Five headline explorers are live in the HTML book too, through the
+book's own script ``specdec-live.js``: expected tokens, speedup, the
+decision checklist, the break-even threshold and the serving-metrics
+converter.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
+from . import acceptance, bounds, capacity, checklist, hardware, literature, sampling, speedup, threshold
+from ._base import Explorer
+from .acceptance import ExpectedTokensExplorer, expected_tokens_explorer
+from .bounds import BatchContextExplorer, VerifyCostExplorer, batch_context_explorer, verify_cost_explorer
+from .capacity import LatencyThroughputExplorer, RegimeExplorer, latency_throughput_explorer, regime_explorer
+from .checklist import ChecklistExplorer, checklist_explorer, checklist_html
+from .hardware import ROOFLINE_BATCHES, ROOFLINE_CONTEXTS, RooflineExplorer, roofline_explorer
+from .literature import BonusTokenExplorer, ServingMetricsExplorer, bonus_token_explorer, serving_metrics_explorer
+from .sampling import (SamplingLogExplorer, SamplingResidualExplorer, SamplingTemperatureExplorer,
+                       sampling_log_explorer, sampling_residual_explorer, sampling_temperature_explorer)
+from .speedup import SpeedupExplorer, speedup_explorer
+from .threshold import ThresholdExplorer, threshold_explorer
 
-__all__: list[str] = []
-
-for _info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-    if _info.name.startswith("_"):
-        continue
-    _module = importlib.import_module(f".{_info.name}", __name__)
-    for _name in getattr(_module, "__all__", []):
-        globals()[_name] = getattr(_module, _name)
-        __all__.append(_name)
-    globals()[_info.name] = _module
+__all__ = [
+    "Explorer",
+    "ExpectedTokensExplorer", "expected_tokens_explorer",
+    "SpeedupExplorer", "speedup_explorer",
+    "VerifyCostExplorer", "verify_cost_explorer",
+    "BatchContextExplorer", "batch_context_explorer",
+    "ChecklistExplorer", "checklist_explorer", "checklist_html",
+    "SamplingResidualExplorer", "sampling_residual_explorer",
+    "SamplingTemperatureExplorer", "sampling_temperature_explorer",
+    "SamplingLogExplorer", "sampling_log_explorer",
+    "ThresholdExplorer", "threshold_explorer",
+    "LatencyThroughputExplorer", "latency_throughput_explorer",
+    "RegimeExplorer", "regime_explorer",
+    "RooflineExplorer", "roofline_explorer", "ROOFLINE_BATCHES", "ROOFLINE_CONTEXTS",
+    "BonusTokenExplorer", "bonus_token_explorer",
+    "ServingMetricsExplorer", "serving_metrics_explorer",
+    "acceptance", "bounds", "capacity", "checklist", "hardware", "literature", "sampling", "speedup", "threshold",
+]

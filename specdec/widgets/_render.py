@@ -1,254 +1,154 @@
-"""Presentation helpers shared by the explorers in :mod:`specdec.widgets`.
+"""How an explorer's figure becomes an image: one redraw cache and a fast PNG encoder.
 
-One implementation each of what every explorer needs to show its state:
-:func:`figure_png` (a full render to PNG bytes), :func:`freeze_layout`
-(lay a figure out once, then keep its axes fixed), :func:`table_html` (the
-two-column read-out) and :class:`Blitter` (repaint only the artists that
-change, over a cached background). Private module: the explorers are the
-public API; the names here carry no chapter.
+A full matplotlib redraw of a two-panel explorer figure takes 50 to 70 ms
+here, most of it tick, legend and title text that a slider never changes
+(``benchmarks/bench_widgets.py`` measures it). :class:`Blitter` draws the
+figure without the artists an update moves (its *background*) once per
+background key and keeps the last few backgrounds; each update restores one
+and draws only the moving artists on it. :func:`encode_png` writes the
+pixels as a PNG without PIL's per-row filter search (about twice as fast at
+the same size). Private module: the explorers are the public API; the names
+here carry no chapter.
 """
 
 from __future__ import annotations
 
-import html
-import io
+import struct
+import zlib
+from collections import OrderedDict
 
 import numpy as np
 
-__all__ = ["Blitter", "figure_png", "freeze_layout", "table_html"]
+__all__ = ["Blitter", "encode_png"]
 
 
-def figure_png(fig, dpi: int = 72) -> bytes:
-    """Render a figure to PNG bytes with a full redraw.
+def _chunk(tag: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data) & 0xFFFFFFFF)
+
+
+def encode_png(rgba) -> bytes:
+    """Encode an RGBA pixel array as a PNG (8 bits per channel, filter "up", zlib level 1).
 
     Parameters
     ----------
-    fig : matplotlib.figure.Figure
-        The figure; its layout engine (if any) runs as in any ``savefig``.
-    dpi : int, optional
-        Resolution in dots per inch. Default 72.
+    rgba : numpy.ndarray
+        ``uint8`` array of shape ``(height, width, 4)``, e.g. a canvas's
+        ``buffer_rgba()``.
 
     Returns
     -------
     bytes
-        A PNG image. The ``Software`` metadata is left out, so the bytes are
-        the same for the same figure and matplotlib build.
+        The PNG file; the same bytes for the same pixels.
 
     Examples
     --------
-    >>> from specdec.plots import new_figure
-    >>> from specdec.widgets._render import figure_png
-    >>> fig, ax = new_figure(2.0, 1.5)
-    >>> figure_png(fig)[:4] == b"\\x89PNG"
+    >>> import io, numpy as np
+    >>> from PIL import Image
+    >>> from specdec.widgets._render import encode_png
+    >>> pixels = np.random.default_rng(0).integers(0, 256, (3, 5, 4), dtype=np.uint8)
+    >>> png = encode_png(pixels)
+    >>> png[:4] == b"\\x89PNG" and np.array_equal(np.asarray(Image.open(io.BytesIO(png))), pixels)
     True
     """
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
-    return buffer.getvalue()
-
-
-def freeze_layout(fig, dpi: float | None = None) -> None:
-    """Lay a figure out once, then switch its layout engine off.
-
-    Later redraws keep the axes where they are and skip the layout solver
-    (constrained layout is the slowest part of a redraw, and a layout that
-    moves with the data makes an explorer's image jump).
-
-    The layout engine is run directly rather than through
-    ``fig.canvas.draw()``: a figure closed in pyplot (as
-    :func:`specdec.plots.new_figure` returns it) has a plain
-    ``FigureCanvasBase`` whose ``draw`` does nothing, so the layout would
-    never run and the figure would be frozen at matplotlib's default
-    subplot positions.
-
-    Parameters
-    ----------
-    fig : matplotlib.figure.Figure
-        The figure, with its artists in place. Changed in place.
-    dpi : float, optional
-        The resolution the figure will be rendered at (dots per inch); set
-        on the figure before the layout runs, because constrained layout
-        places the axes slightly differently at different resolutions. With
-        the dpi it is later rendered at, the frozen figure is pixel for
-        pixel the figure a plain ``savefig`` at that dpi draws. Default: the
-        figure's own dpi.
-
-    Returns
-    -------
-    None
-
-    Examples
-    --------
-    >>> from specdec.plots import new_figure
-    >>> from specdec.widgets._render import figure_png, freeze_layout
-    >>> fig, ax = new_figure(4.0, 3.0)
-    >>> before = ax.get_position().bounds
-    >>> freeze_layout(fig, dpi=72)
-    >>> frozen = ax.get_position().bounds
-    >>> frozen != before  # laid out (a closed figure's canvas.draw() would not)
-    True
-    >>> _ = ax.set_title("a much taller title", fontsize=30)
-    >>> _ = figure_png(fig, 72)
-    >>> ax.get_position().bounds == frozen  # the redraw left the axes in place
-    True
-    """
-    if dpi is not None:
-        fig.set_dpi(dpi)
-    engine = fig.get_layout_engine()
-    if engine is not None:
-        engine.execute(fig)
-    fig.set_layout_engine("none")
-
-
-def table_html(rows) -> str:
-    """The explorers' read-out: an HTML table of ``(name, value)`` rows.
-
-    Parameters
-    ----------
-    rows : iterable of (str, str)
-        Row label and its already formatted value (right-aligned, monospace).
-        Both are HTML-escaped.
-
-    Returns
-    -------
-    str
-        An HTML ``<table>`` fragment.
-
-    Examples
-    --------
-    >>> from specdec.widgets._render import table_html
-    >>> table_html([("a < b", "1.00")]).count("<tr>")
-    1
-    >>> "a &lt; b" in table_html([("a < b", "1.00")])
-    True
-    """
-    cells = "".join(
-        f"<tr><td style='padding:1px 10px 1px 0'>{html.escape(name)}</td>"
-        f"<td style='text-align:right;font-family:monospace'>{html.escape(value)}</td></tr>"
-        for name, value in rows
-    )
-    return f"<table>{cells}</table>"
+    px = np.ascontiguousarray(rgba, dtype=np.uint8)
+    if px.ndim != 3 or px.shape[2] != 4:
+        raise ValueError(f"rgba must have shape (height, width, 4); got {px.shape}")
+    height, width = px.shape[:2]
+    rows = px.reshape(height, width * 4)
+    raw = np.empty((height, width * 4 + 1), dtype=np.uint8)
+    raw[:, 0] = 2                          # PNG filter "up": each row minus the row above (mostly zeros)
+    raw[0, 1:] = rows[0]
+    np.subtract(rows[1:], rows[:-1], out=raw[1:, 1:])
+    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) + _chunk(b"IDAT", zlib.compress(raw, 1))
+            + _chunk(b"IEND", b""))
 
 
 class Blitter:
-    """Render a figure to PNG, repainting only its dynamic artists over a cached background.
+    """Render a figure to PNG, redrawing only its moving artists over a cached background.
 
-    Text (ticks, labels, legends) is the slowest part of drawing a
-    matplotlib figure and an explorer's text rarely changes, so the figure
-    without its dynamic artists is drawn once and cached; each render
-    restores that background, draws the dynamic artists on it and encodes
-    the canvas with a fast PNG setting. The background is redrawn whenever
-    the ``key`` passed to :meth:`png` changes (for example a tuple of axis
-    limits).
-
-    Construction gives the figure an Agg canvas if it has none (a figure
-    closed in pyplot has a plain ``FigureCanvasBase``), sets its dpi, draws
-    it once (which runs the layout engine) and then switches the layout
-    engine off, so the axes stay put. That first draw is the figure at its
-    current values, available without a redraw as :meth:`initial_png`.
+    The *background* is the figure drawn without the moving artists
+    (``dynamic``); it depends on the figure's state only through the
+    ``key`` passed to :meth:`png` (for example the axis limits and any text
+    that names a control's value). A key seen before restores its
+    background; a new key draws one (the last ``max_backgrounds`` are kept).
+    The first draw also runs the figure's layout engine, which is then
+    switched off, so the axes stay where they are and the image does not
+    jump while a slider moves.
 
     Parameters
     ----------
     fig : matplotlib.figure.Figure
-        The figure.
-    dpi : int, optional
-        Resolution in dots per inch. Default 72.
-    dynamic : iterable of matplotlib.artist.Artist, optional
-        The artists an update changes. Default: every line of every axes
-        whose ``gid`` is set.
-
-    Attributes
-    ----------
-    lines : dict
-        The dynamic artists that have a ``gid``, by ``gid``.
+        The figure; given an Agg canvas if it has none.
+    dpi : float
+        Resolution of the image in dots per inch.
+    dynamic : iterable of matplotlib.artist.Artist
+        The artists an update moves (never a legend's own texts: a legend is
+        drawn as a whole, so a label that changes belongs in the key).
+    max_backgrounds : int, optional
+        Backgrounds kept. Default 16.
 
     Examples
     --------
     >>> from specdec.plots import new_figure
     >>> from specdec.widgets._render import Blitter
     >>> fig, ax = new_figure(2.0, 1.5)
-    >>> _ = ax.plot([0, 1], [0, 1], gid="curve")
-    >>> blit = Blitter(fig, dpi=50)
-    >>> list(blit.lines)
-    ['curve']
-    >>> blit.lines["curve"].set_ydata([1, 0])
-    >>> blit.png()[:4] == b"\\x89PNG"
-    True
+    >>> (line,) = ax.plot([0, 1], [0, 1])
+    >>> blit = Blitter(fig, 50, [line])
+    >>> first = blit.png(key=ax.get_ylim())
+    >>> line.set_ydata([1, 0])
+    >>> blit.png(key=ax.get_ylim()) != first, blit.redraws
+    (True, 1)
     """
 
-    def __init__(self, fig, dpi: int = 72, dynamic=None):
+    def __init__(self, fig, dpi: float, dynamic, max_backgrounds: int = 16):
         from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-        fig.set_dpi(dpi)
         if not isinstance(fig.canvas, FigureCanvasAgg):
             FigureCanvasAgg(fig)
+        fig.set_dpi(dpi)
         self.fig = fig
-        if dynamic is None:
-            dynamic = [line for ax in fig.axes for line in ax.lines if line.get_gid()]
-        self.dynamic = list(dynamic)
-        self.lines = {artist.get_gid(): artist for artist in self.dynamic if artist.get_gid()}
-        fig.canvas.draw()                 # lays out once (this draw is also the first image)...
-        fig.set_layout_engine("none")     # ...then keeps the axes where they are
-        self.key = None
-        self.background = None            # made on the first png(), not at construction
-
-    def _encode(self) -> bytes:
-        from PIL import Image
-
-        buffer = io.BytesIO()
-        rgba = np.asarray(self.fig.canvas.buffer_rgba())
-        Image.fromarray(rgba[..., :3]).save(buffer, format="png", compress_level=1)
-        return buffer.getvalue()
-
-    def initial_png(self) -> bytes:
-        """PNG of the figure as drawn at construction (no redraw).
-
-        Returns
-        -------
-        bytes
-            A PNG image.
-        """
-        return self._encode()
+        # drawn in matplotlib's order: by zorder, ties in the given order
+        self.dynamic = sorted(dynamic, key=lambda artist: artist.get_zorder())
+        self.max_backgrounds = int(max_backgrounds)
+        self.backgrounds: OrderedDict = OrderedDict()
+        self.redraws = 0          # backgrounds drawn so far (what a benchmark counts)
 
     def png(self, key=None) -> bytes:
-        """PNG of the cached background with the dynamic artists drawn on top.
+        """PNG of the background for ``key`` with the moving artists drawn on top.
 
         Parameters
         ----------
         key : hashable, optional
-            Anything that changes when the background must change (e.g.
-            axis limits); the background is redrawn when it differs from
-            the previous call's. Default ``None`` (background drawn once).
+            Everything the background shows that can change.
 
         Returns
         -------
         bytes
-            A PNG image.
+            The image, from :func:`encode_png`.
         """
-        self._restore_background(key)
-        renderer = self.fig.canvas.get_renderer()
+        canvas = self.fig.canvas
+        background = self.backgrounds.get(key)
+        if background is None:
+            # Animated artists are left out of a full draw; unlike hiding them, this keeps everything
+            # that depends on them (the layout, an axes title's position) as it is.
+            for artist in self.dynamic:
+                artist.set_animated(True)
+            try:
+                canvas.draw()
+            finally:
+                for artist in self.dynamic:
+                    artist.set_animated(False)
+            self.fig.set_layout_engine("none")     # laid out once; later backgrounds keep the axes in place
+            self.redraws += 1
+            self.backgrounds[key] = canvas.copy_from_bbox(self.fig.bbox)
+            while len(self.backgrounds) > self.max_backgrounds:
+                self.backgrounds.popitem(last=False)
+        else:
+            canvas.restore_region(background)
+            self.backgrounds.move_to_end(key)
+        renderer = canvas.get_renderer()
         for artist in self.dynamic:
             if artist.get_visible():
                 artist.draw(renderer)
-        return self._encode()
-
-    def _restore_background(self, key) -> bool:
-        """Put the background for ``key`` on the canvas; return True if it had to be redrawn."""
-        canvas = self.fig.canvas
-        if self.background is not None and key == self.key:
-            canvas.restore_region(self.background)
-            return False
-        # Animated artists are left out of a full draw; unlike hiding them,
-        # this keeps everything that depends on them (an axes title's
-        # position) as it is.
-        for artist in self.dynamic:
-            artist.set_animated(True)
-        try:
-            canvas.draw()
-        finally:
-            for artist in self.dynamic:
-                artist.set_animated(False)
-        self.background = canvas.copy_from_bbox(self.fig.bbox)
-        self.key = key
-        return True
-
+        return encode_png(np.asarray(canvas.buffer_rgba()))

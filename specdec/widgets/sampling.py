@@ -1,44 +1,34 @@
-"""Explorers for Part II, chapters 1 and 2 (the verification pass; the acceptance rate).
+"""Explorers for "Why a decode step wastes arithmetic, and the verification pass" and "The acceptance
+rate and the tokens it yields".
 
 Presentation only: numbers come from :mod:`specdec.sampling`,
-:mod:`specdec.synthetic` and :mod:`specdec.estimation`, and figures
-from :mod:`specdec.plots.sampling`. Each explorer is an ``ipywidgets.VBox``
-with sliders, an HTML read-out and the figure as a PNG image (so the last
-state is embedded in the saved notebook). ``values`` holds the numbers of
-the last update so tests and readers can check them.
-
-The first image is the chapter's static figure at the explorer's values.
-A slider update does not redraw that figure: it changes the data of the
-artists that move (bar heights, line data, titles, legend texts) and
-repaints only those over a cached background (``specdec.widgets._render.Blitter``).
-Axis limits stay those of the first image while the data fits in them and
-otherwise step up in tenths, so the background is redrawn only then.
+:mod:`specdec.synthetic`, :mod:`specdec.estimation` and
+:mod:`specdec.acceptance`; figures from :mod:`specdec.plots.sampling`. A
+slider moves the artists that change (bar heights, line data, titles) over
+one cached background per set of axis limits; limits stay those of the
+first image while the data fits in them and otherwise step up in tenths.
 """
 
 from __future__ import annotations
 
-import ipywidgets as widgets
 import numpy as np
-from matplotlib.artist import Artist
 
 from .. import estimation
 from .. import sampling as sm
 from .. import synthetic as syn
-from ..acceptance import alpha_from_draft_acceptance_rate, alpha_from_mean_acceptance_length
 from .._validate import check_integer, check_nonnegative, check_positive, check_probability
-from ..acceptance import acceptance_rate, accepted_tokens_pmf, expected_tokens
-from ..plots.sampling import (
-    TEMPERATURE_GRID,
-    sampling_alpha_from_log,
-    sampling_residual,
-    sampling_temperature,
-    temperature_curve,
-)
-from ._render import Blitter, table_html
+from ..acceptance import (acceptance_rate, alpha_from_draft_acceptance_rate, alpha_from_mean_acceptance_length,
+                          expected_tokens)
+from ..plots.sampling import (TEMPERATURE_GRID, AlphaFromLogView, sampling_residual, sampling_temperature,
+                              temperature_curve, temperature_title)
+from ._base import Explorer, float_slider, int_slider
 
 __all__ = [
+    "SamplingResidualExplorer",
     "sampling_residual_explorer",
+    "SamplingTemperatureExplorer",
     "sampling_temperature_explorer",
+    "SamplingLogExplorer",
     "sampling_log_explorer",
 ]
 
@@ -50,123 +40,73 @@ def _top(initial, needed):
     return float(min(np.ceil(round(needed * 10, 9)) / 10, 1.05))
 
 
-class _LegendText(Artist):
-    """Stand-in that paints one legend label over the background.
-
-    The label itself stays in its legend, fully transparent, so the legend
-    (drawn once into the background) keeps its layout and the label keeps
-    the position the legend gave it; this artist draws it opaque on top.
-    """
-
-    def __init__(self, text):
-        super().__init__()
-        self.text = text
-
-    def draw(self, renderer):
-        self.text.set_alpha(None)
-        try:
-            self.text.draw(renderer)
-        finally:
-            self.text.set_alpha(0.0)
-
-
-class _Explorer(widgets.VBox):
-    """Common plumbing: sliders -> compute() -> read-out + repaint of the changing artists."""
-
-    def __init__(self, sliders, figure, dpi=72):
-        self.readout = widgets.HTML()
-        self.image = widgets.Image(format="png")
-        self.figure = figure
-        self.dpi = dpi
-        self._start()
-        self.values: dict = {}
-        super().__init__([widgets.HBox(sliders), self.readout, self.image])
-        for s in sliders:
-            s.observe(lambda change: self.update(), names="value")
-        self.update(draw=False)            # the figure was drawn at these values already
-        self.image.value = self._blit.initial_png()
-
-    def _start(self):
-        """Draw the figure once (the first image) and collect the artists an update changes."""
-        dynamic, self.legend_texts = self.artists()
-        self._blit = Blitter(self.figure, self.dpi, dynamic=list(dynamic) + [_LegendText(t) for t in self.legend_texts])
-        for text in self.legend_texts:     # after the first image: from now on they are painted on top
-            text.set_alpha(0.0)
-
-    def _png(self, key=None) -> bytes:
-        """PNG over the cached background, redrawn when ``key`` changes or a changing label's length does.
-
-        Only labels in legends not anchored on the left count: a legend
-        anchored elsewhere moves when a label's width changes.
-        """
-        moving = [t for t in self.legend_texts if t.axes.get_legend()._loc not in (2, 3, 6)]
-        return self._blit.png(key=(key, tuple(len(t.get_text()) for t in moving)))
-
-    def update(self, draw: bool = True) -> dict:
-        """Recompute, refresh the read-out and (if ``draw``) the figure; return the values."""
-        v = self.compute()
-        self.readout.value = table_html(self.rows(v))
-        if draw:
-            self.image.value = self.draw(v)
-        self.values = v
-        return v
-
-
-class SamplingResidualExplorer(_Explorer):
+class SamplingResidualExplorer(Explorer):
     """Draft mismatch and temperature sliders on the chapter's target/draft pair.
 
+    ``values``: the sliders, ``p`` and ``q`` (the tempered pair), ``alpha``
+    (the acceptance rate), ``residual`` and ``expected_tokens`` at ``k``.
+
     Defined in chapter "Why a decode step wastes arithmetic, and the
-    verification pass" (Part II, chapter 1).
+    verification pass".
     """
+
+    name = "residual"
+    title = "Residual-distribution explorer"
 
     def __init__(self, mismatch=1.0, temperature=1.0, k=4):
         m = float(check_probability(mismatch, "mismatch"))
         t = float(check_positive(temperature, "temperature"))
         self.k = int(check_integer(k, "k", minimum=1))
-        self.mismatch = widgets.FloatSlider(value=m, min=0.0, max=1.0, step=0.05, description="mismatch",
-                                            continuous_update=False)
-        self.temperature = widgets.FloatSlider(value=t, min=0.2, max=3.0, step=0.1, description="temperature",
-                                               continuous_update=False)
+        self.mismatch = float_slider(m, 0.0, 1.0, 0.05, "mismatch")
+        self.temperature = float_slider(t, 0.2, 3.0, 0.1, "temperature", ".1f")
         p, q = self._pq(m, t)
-        super().__init__([self.mismatch, self.temperature], sampling_residual(p, q))
+        figure = sampling_residual(p, q)
+        ax0, ax1 = figure.axes
+        self.tops = (ax0.get_ylim()[1], ax1.get_ylim()[1])
+        bars = [patch for ax in (ax0, ax1) for container in ax.containers for patch in container]
+        super().__init__({"mismatch": self.mismatch, "temperature": self.temperature}, figure=figure,
+                         dynamic=bars + [ax0.lines[0], ax0.title, ax1.title])
 
     @staticmethod
     def _pq(mismatch, temperature):
         q = syn.interpolate_draft(syn.EXAMPLE_TARGET, syn.EXAMPLE_DRAFT, mismatch)
         return syn.temper_distribution(syn.EXAMPLE_TARGET, temperature), syn.temper_distribution(q, temperature)
 
-    def compute(self) -> dict:
-        p, q = self._pq(float(self.mismatch.value), float(self.temperature.value))
+    def compute(self, state=None) -> dict:
+        """The pair, its acceptance rate and residual for the sliders (or ``state``)."""
+        v = self.state(state)
+        p, q = self._pq(v["mismatch"], v["temperature"])
         alpha = acceptance_rate(p, q)
-        return {"p": p, "q": q, "alpha": alpha, "residual": sm.residual_distribution(p, q),
-                "expected_tokens": expected_tokens(alpha, self.k), "k": self.k}
+        v.update(p=p, q=q, alpha=alpha, rejection=sm.total_variation(p, q), residual=sm.residual_distribution(p, q),
+                 excess=sm.residual_distribution(p, q, normalize=False), accepted=sm.accepted_mass(p, q),
+                 expected_tokens=expected_tokens(alpha, self.k), k=self.k)
+        return v
 
-    def rows(self, v):
-        return [("acceptance rate alpha = sum(min(p, q))", f"{v['alpha']:.4f}"),
-                ("rejection probability = TV(p, q)", f"{1 - v['alpha']:.4f}"),
-                (f"E[L] at k = {v['k']} (if every position looked like this)", f"{v['expected_tokens']:.3f}")]
-
-    def artists(self):
-        ax0, ax1 = self.figure.axes
-        self.tops = (ax0.get_ylim()[1], ax1.get_ylim()[1])
-        bars = [patch for ax in (ax0, ax1) for container in ax.containers for patch in container]
-        return bars + [ax0.lines[0], ax0.title, ax1.title], []
+    def rows(self, v) -> list:
+        return [("alpha", "acceptance rate alpha = sum(min(p, q))", f"{v['alpha']:.4f}"),
+                ("rejection", "rejection probability = TV(p, q)", f"{v['rejection']:.4f}"),
+                ("expected_tokens", f"E[L] at k = {v['k']} (if every position looked like this)",
+                 f"{v['expected_tokens']:.3f}")]
 
     def draw(self, v):
         ax0, ax1 = self.figure.axes
         p, q, alpha = v["p"], v["q"], v["alpha"]
-        excess = sm.residual_distribution(p, q, normalize=False)
-        for container, heights in zip(ax0.containers + ax1.containers, (p, q, v["residual"], excess)):
+        for container, heights in zip(ax0.containers + ax1.containers, (p, q, v["residual"], v["excess"])):
             for patch, h in zip(container, heights):
                 patch.set_height(float(h))
-        m = sm.accepted_mass(p, q)
+        m = v["accepted"]
         ax0.lines[0].set_ydata(np.r_[m, m[-1]])
-        ax0.set_title(f"acceptance rate sum(min(p, q)) = {alpha:.2f}")
-        ax1.set_title(f"replacement after a rejection (prob. {1 - alpha:.2f})")
+        ax0.set_title(f"acceptance rate sum(min(p, q)) = {alpha:.2f}", fontsize=10)
+        ax1.set_title(f"replacement after a rejection (prob. {v['rejection']:.2f})", fontsize=10)
         tops = (_top(self.tops[0], 1.05 * max(p.max(), q.max())), _top(self.tops[1], 1.05 * v["residual"].max()))
         ax0.set_ylim(0, tops[0])
         ax1.set_ylim(0, tops[1])
-        return self._png(key=tops)
+        return tops
+
+    def alt_text(self, v) -> str:
+        return (f"Left: bars of the target p and the draft q over {v['p'].size} tokens at mismatch "
+                f"{v['mismatch']:.2f} and temperature {v['temperature']:.1f}, with min(p, q) outlined: acceptance rate "
+                f"{v['alpha']:.2f}. Right: the residual distribution a rejected draft is replaced from.")
 
 
 def sampling_residual_explorer(mismatch=1.0, temperature=1.0, k=4) -> SamplingResidualExplorer:
@@ -177,7 +117,7 @@ def sampling_residual_explorer(mismatch=1.0, temperature=1.0, k=4) -> SamplingRe
     the chapter's static residual figure (mismatch 1, temperature 1).
 
     Defined in chapter "Why a decode step wastes arithmetic, and the
-    verification pass" (Part II, chapter 1).
+    verification pass".
 
     Parameters
     ----------
@@ -202,55 +142,60 @@ def sampling_residual_explorer(mismatch=1.0, temperature=1.0, k=4) -> SamplingRe
     return SamplingResidualExplorer(mismatch, temperature, k)
 
 
-class SamplingTemperatureExplorer(_Explorer):
+class SamplingTemperatureExplorer(Explorer):
     """Noise and sharpness sliders for the draft; acceptance against temperature.
 
-    Defined in chapter "The acceptance rate and the tokens it yields"
-    (Part II, chapter 2).
+    ``values``: the sliders, ``temperatures``, the curves ``peaked_curve``
+    and ``flat_curve``, and ``peaked`` and ``flat``, their values at
+    temperatures 0.2, 1 and 2.
+
+    Defined in chapter "The acceptance rate and the tokens it yields".
     """
+
+    name = "temperature"
+    title = "Temperature explorer"
 
     def __init__(self, noise=1.0, sharpness=1.0, vocab=200, n_contexts=32, seed=0):
         n = float(check_nonnegative(noise, "noise"))
         s = float(check_positive(sharpness, "sharpness"))
         self.params = dict(vocab=int(vocab), n_contexts=int(n_contexts), seed=int(seed))
         self.temperatures = TEMPERATURE_GRID
-        self.noise = widgets.FloatSlider(value=n, min=0.0, max=3.0, step=0.1, description="draft noise",
-                                         continuous_update=False)
-        self.sharpness = widgets.FloatSlider(value=s, min=0.2, max=1.5, step=0.1, description="sharpness",
-                                             continuous_update=False)
-        super().__init__([self.noise, self.sharpness],
-                         sampling_temperature(self.temperatures, n, s, **self.params))
+        self.noise = float_slider(n, 0.0, 3.0, 0.1, "draft noise", ".1f")
+        self.sharpness = float_slider(s, 0.2, 1.5, 0.1, "sharpness", ".1f")
+        figure = sampling_temperature(self.temperatures, n, s, **self.params)
+        ax = figure.axes[0]
+        # lines in drawing order: peaked, peaked under-confident, flat, flat under-confident
+        super().__init__({"noise": self.noise, "sharpness": self.sharpness}, figure=figure,
+                         dynamic=[ax.lines[0], ax.lines[2], ax.title])
 
-    def compute(self) -> dict:
-        n, s = float(self.noise.value), float(self.sharpness.value)
-        out = {"noise": n, "sharpness": s, "temperatures": self.temperatures}
+    def compute(self, state=None) -> dict:
+        """The acceptance curves for the sliders (or ``state``), from :mod:`specdec.synthetic`."""
+        v = self.state(state)
+        v["temperatures"] = self.temperatures
         pick = np.searchsorted(self.temperatures, [0.2, 1.0, 2.0])
         for kind in ("peaked", "flat"):
-            curve = temperature_curve(kind, n, s, temperatures=self.temperatures, **self.params)
-            out[kind + "_curve"] = curve
-            out[kind] = curve[pick]
-        return out
+            curve = temperature_curve(kind, v["noise"], v["sharpness"], temperatures=self.temperatures, **self.params)
+            v[kind + "_curve"] = curve
+            v[kind] = curve[pick]
+        return v
 
-    def rows(self, v):
-        return [(f"{kind}: acceptance at t = 0.2 / 1.0 / 2.0", " / ".join(f"{x:.3f}" for x in v[kind]))
+    def rows(self, v) -> list:
+        return [(kind, f"{kind}: acceptance at t = 0.2 / 1.0 / 2.0", " / ".join(f"{x:.3f}" for x in v[kind]))
                 for kind in ("peaked", "flat")]
-
-    def artists(self):
-        ax = self.figure.axes[0]
-        # lines in drawing order: peaked, peaked under-confident, flat, flat under-confident
-        texts = ax.get_legend().get_texts()
-        return [ax.lines[0], ax.lines[2]], [texts[0], texts[2]]
 
     def draw(self, v):
         ax = self.figure.axes[0]
-        texts = ax.get_legend().get_texts()
-        names = {"peaked": "peaked (code-like)", "flat": "flat (prose-like)"}
-        for j, kind in ((0, "peaked"), (2, "flat")):
-            label = f"{names[kind]}, draft noise {v['noise']:g}, sharpness {v['sharpness']:g}"
-            ax.lines[j].set_ydata(v[kind + "_curve"])
-            ax.lines[j].set_label(label)
-            texts[j].set_text(label)
-        return self._png()
+        ax.lines[0].set_ydata(v["peaked_curve"])
+        ax.lines[2].set_ydata(v["flat_curve"])
+        ax.set_title(temperature_title(v["noise"], v["sharpness"]), fontsize=9)
+        return None
+
+    def alt_text(self, v) -> str:
+        p, f = v["peaked"], v["flat"]
+        return (f"Acceptance rate against sampling temperature from 0.1 to 2 for a peaked (code-like) and a flat "
+                f"(prose-like) workload, with a draft of logit noise {v['noise']:.1f} and sharpness "
+                f"{v['sharpness']:.1f} (solid) and an under-confident draft (dashed). At t = 0.2, 1 and 2 the peaked "
+                f"curve reads {p[0]:.2f}, {p[1]:.2f}, {p[2]:.2f}, the flat one {f[0]:.2f}, {f[1]:.2f}, {f[2]:.2f}.")
 
 
 def sampling_temperature_explorer(noise=1.0, sharpness=1.0) -> SamplingTemperatureExplorer:
@@ -258,8 +203,7 @@ def sampling_temperature_explorer(noise=1.0, sharpness=1.0) -> SamplingTemperatu
 
     Defaults equal the chapter's static figure (noise 1, sharpness 1).
 
-    Defined in chapter "The acceptance rate and the tokens it yields"
-    (Part II, chapter 2).
+    Defined in chapter "The acceptance rate and the tokens it yields".
 
     Parameters
     ----------
@@ -282,87 +226,68 @@ def sampling_temperature_explorer(noise=1.0, sharpness=1.0) -> SamplingTemperatu
     return SamplingTemperatureExplorer(noise, sharpness)
 
 
-class SamplingLogExplorer(_Explorer):
+class SamplingLogExplorer(Explorer):
     """True alpha, k, log length and seed sliders; the estimate and the serving metrics.
 
-    Defined in chapter "The acceptance rate and the tokens it yields"
-    (Part II, chapter 2).
+    ``values``: ``alpha_true``, ``k``, ``n_rounds``, ``seed``, ``counts``
+    (the simulated log), ``estimate`` (a
+    :class:`specdec.estimation.AlphaEstimate`), ``draft_acceptance_rate``,
+    ``mean_acceptance_length`` and the alphas they imply,
+    ``alpha_from_rate`` and ``alpha_from_length``.
+
+    Defined in chapter "The acceptance rate and the tokens it yields".
     """
+
+    name = "alpha-from-log"
+    title = "Serving-log explorer"
 
     def __init__(self, alpha=0.8, k=4, n_rounds=300, seed=7):
         a = float(check_probability(alpha, "alpha"))
         kk = int(check_integer(k, "k", minimum=1, maximum=16))
         n = int(check_integer(n_rounds, "n_rounds", minimum=10, maximum=100_000))
-        self.alpha = widgets.FloatSlider(value=a, min=0.05, max=0.99, step=0.01, description="true alpha",
-                                         continuous_update=False)
-        self.k = widgets.IntSlider(value=kk, min=1, max=16, description="k", continuous_update=False)
-        self.n_rounds = widgets.IntSlider(value=n, min=20, max=5000, step=10, description="rounds",
-                                          continuous_update=False)
-        self.seed = widgets.IntSlider(value=int(seed), min=0, max=99, description="seed", continuous_update=False)
+        self.alpha = float_slider(a, 0.05, 0.99, 0.01, "true alpha")
+        self.k = int_slider(kk, 1, 16, "k")
+        self.n_rounds = int_slider(n, 20, 5000, "rounds", step=10)
+        self.seed = int_slider(seed, 0, 99, "seed")
         counts = estimation.simulate_accepted_counts(a, kk, n, np.random.default_rng(int(seed)))
-        super().__init__([self.alpha, self.k, self.n_rounds, self.seed], sampling_alpha_from_log(counts, kk, a))
+        self.view = AlphaFromLogView(counts, kk, a, k_max=16)
+        super().__init__({"alpha": self.alpha, "k": self.k, "n_rounds": self.n_rounds, "seed": self.seed},
+                         figure=self.view.figure, dynamic=self.view.dynamic_artists)
 
-    def compute(self) -> dict:
-        a, k, n = float(self.alpha.value), int(self.k.value), int(self.n_rounds.value)
-        counts = estimation.simulate_accepted_counts(a, k, n, np.random.default_rng(int(self.seed.value)))
+    def compute(self, state=None) -> dict:
+        """Simulate the log for the sliders (or ``state``) and read it as an engine would."""
+        s = self.state(state)
+        a, k, n = s["alpha"], s["k"], s["n_rounds"]
+        counts = estimation.simulate_accepted_counts(a, k, n, np.random.default_rng(s["seed"]))
         reading = estimation.read_accepted_counts(counts, k)
         rate, length = reading.draft_acceptance_rate, reading.mean_acceptance_length
-        return {"alpha_true": a, "k": k, "counts": counts, "estimate": estimation.estimate_alpha(counts, k),
+        return {"alpha_true": a, "k": k, "n_rounds": n, "seed": s["seed"], "counts": counts,
+                "estimate": estimation.estimate_alpha(counts, k),
                 "draft_acceptance_rate": rate, "mean_acceptance_length": length,
                 "alpha_from_rate": alpha_from_draft_acceptance_rate(rate, k),
                 "alpha_from_length": alpha_from_mean_acceptance_length(length, k)}
 
-    def rows(self, v):
+    def rows(self, v) -> list:
         e = v["estimate"]
-        return [("maximum-likelihood alpha (95% Wilson interval)", f"{e.alpha:.3f} [{e.low:.3f}, {e.high:.3f}]"),
-                ("engine's draft acceptance rate (accepted / drafted)", f"{v['draft_acceptance_rate']:.3f}"),
-                ("  -> alpha it implies", f"{v['alpha_from_rate']:.3f}"),
-                ("engine's mean acceptance length (with bonus)", f"{v['mean_acceptance_length']:.3f}"),
-                ("  -> alpha it implies", f"{v['alpha_from_length']:.3f}")]
-
-    def artists(self):
-        ax0, ax1 = self.figure.axes
-        self.k_drawn = len(ax0.containers[0])
-        self.top = ax0.get_ylim()[1]
-        # legend entries are ordered lines first, then bars: find the two texts by their labels
-        texts = ax0.get_legend().get_texts()
-        self.count_text = next(t for t in texts if t.get_text().startswith("log:"))
-        self.model_text = next(t for t in texts if t.get_text().startswith("model"))
-        return (list(ax0.containers[0]) + [ax0.lines[0], ax0.title] + ax1.lines[-4:],
-                [self.model_text] + ax1.get_legend().get_texts()[-3:])
+        return [("estimate", "maximum-likelihood alpha (95% Wilson interval)",
+                 f"{e.alpha:.3f} [{e.low:.3f}, {e.high:.3f}]"),
+                ("draft_acceptance_rate", "engine's draft acceptance rate (accepted / drafted)",
+                 f"{v['draft_acceptance_rate']:.3f}"),
+                ("alpha_from_rate", "  -> alpha it implies", f"{v['alpha_from_rate']:.3f}"),
+                ("mean_acceptance_length", "engine's mean acceptance length (with bonus)",
+                 f"{v['mean_acceptance_length']:.3f}"),
+                ("alpha_from_length", "  -> alpha it implies", f"{v['alpha_from_length']:.3f}")]
 
     def draw(self, v):
-        k, counts, est = v["k"], v["counts"], v["estimate"]
-        if k + 1 != self.k_drawn:           # a new number of bars: draw the figure anew at these values
-            sampling_alpha_from_log(counts, k, v["alpha_true"], axes=self.figure.axes)
-            self.figure.set_layout_engine("constrained")    # new tick labels: lay the figure out again
-            self._start()
-            return self._blit.initial_png()
-        ax0, ax1 = self.figure.axes
-        freq = np.bincount(counts, minlength=k + 1) / counts.size
-        pmf = accepted_tokens_pmf(est.alpha, k)
-        for patch, h in zip(ax0.containers[0], freq):
-            patch.set_height(float(h))
-        ax0.lines[0].set_ydata(pmf)
-        ax0.lines[0].set_label(f"model at alpha-hat = {est.alpha:.3f}")
-        ax0.set_title(f"alpha-hat {est.alpha:.3f}, 95% interval [{est.low:.3f}, {est.high:.3f}]")
-        self.count_text.set_text(f"log: {counts.size} rounds")
-        self.model_text.set_text(ax0.lines[0].get_label())
-        rate, implied, a = v["draft_acceptance_rate"], v["alpha_from_rate"], v["alpha_true"]
-        marker, circle, link, truth = ax1.lines[-4:]
-        marker.set_data([rate], [rate])
-        circle.set_data([implied], [rate])
-        link.set_data([rate, implied], [rate, rate])
-        truth.set_xdata([a, a])
-        labels = (f"log's accepted/drafted = {rate:.3f}", f"alpha it implies at k = {k}: {implied:.3f}",
-                  f"true alpha {a:g}")
-        texts = ax1.get_legend().get_texts()
-        for line, text, label in zip((marker, circle, truth), texts[-3:], labels):
-            line.set_label(label)
-            text.set_text(label)
-        top = _top(self.top, 1.05 * max(freq.max(), pmf.max()))
-        ax0.set_ylim(0, top)
-        return self._png(key=(top, counts.size))      # the log's size is in the background's legend
+        return self.view.update(v["counts"], v["k"], v["alpha_true"])
+
+    def alt_text(self, v) -> str:
+        e = v["estimate"]
+        return (f"Left: a simulated log of {v['n_rounds']} rounds at true alpha {v['alpha_true']:.2f} and k = "
+                f"{v['k']}: bars of the share of rounds with 0 to {v['k']} accepted drafts and the fitted model at "
+                f"alpha-hat {e.alpha:.3f}. Right: the draft acceptance rate an engine prints against alpha, below "
+                f"the diagonal; the log's rate {v['draft_acceptance_rate']:.3f} implies alpha "
+                f"{v['alpha_from_rate']:.3f}.")
 
 
 def sampling_log_explorer(alpha=0.8, k=4, n_rounds=300, seed=7) -> SamplingLogExplorer:
@@ -370,8 +295,7 @@ def sampling_log_explorer(alpha=0.8, k=4, n_rounds=300, seed=7) -> SamplingLogEx
 
     Defaults equal the chapter's worked example (alpha 0.8, k 4, 300 rounds, seed 7).
 
-    Defined in chapter "The acceptance rate and the tokens it yields"
-    (Part II, chapter 2).
+    Defined in chapter "The acceptance rate and the tokens it yields".
 
     Parameters
     ----------

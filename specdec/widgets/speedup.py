@@ -2,91 +2,69 @@
 
 Presentation only: the numbers come from ``specdec`` (``speedup``,
 ``speedup_from_costs``, ``costs_from_times``, ``quick_estimate``,
-``round_time``, ``expected_tokens``) and the figure from
-:func:`specdec.plots.speedup_overview`.
+``round_time``, ``round_times_vs_k``, ``optimal_k``, ``expected_tokens``)
+and the figure from :class:`specdec.plots.SpeedupOverview`. A headline
+explorer: live in the HTML book through ``specdec-live.js``.
 """
 
 from __future__ import annotations
 
-import ipywidgets as widgets
 import numpy as np
 
 from .._validate import check_integer, check_nonnegative, check_positive, check_probability
 from ..acceptance import expected_tokens
-from ..economics import costs_from_times, optimal_k, quick_estimate, round_time, round_times_vs_k, speedup, speedup_from_costs
+from ..economics import (costs_from_times, optimal_k, quick_estimate, round_time, round_times_vs_k, speedup,
+                         speedup_from_costs)
 from ..plots.speedup import WORKED_EXAMPLE, SpeedupOverview
-from ._render import table_html
-from .acceptance import _CachingBlitter
+from ._base import Explorer, float_slider, int_slider
 
 __all__ = ["SpeedupExplorer", "speedup_explorer"]
 
 
-class SpeedupExplorer(widgets.VBox):
-    """Sliders for alpha, k, T0, T_draft, T_verify, T_overhead (and the verify slope).
+class SpeedupExplorer(Explorer):
+    """Sliders for alpha, k, T0, T_draft, T_verify, T_overhead and the verification slope.
 
-    Shows the speedup, E[L], the round's breakdown, the cost-fraction form
-    and the source's quick estimate, and redraws
-    :func:`specdec.plots.speedup_overview`. ``values`` holds the numbers
+    Shows the speedup, E[L], the round's breakdown, the cost-fraction form,
+    the source's quick estimate and the best k, and redraws
+    :class:`specdec.plots.SpeedupOverview`. ``values`` holds the numbers
     of the last update (keys ``alpha``, ``k``, ``t0``, ``t_draft``,
     ``t_verify``, ``t_overhead``, ``verify_slope``, ``expected_tokens``,
     ``t_round``, ``speedup``, ``speedup_from_costs``, ``c_draft``,
     ``c_verify``, ``quick_estimate``, ``best_k``, ``best_speedup``).
 
-    Defined in chapter "The speedup formula" (Part I, chapter 2).
+    Defined in chapter "The speedup formula".
     """
 
+    name = "speedup"
+    title = "Speedup explorer"
+    live = True
+
     def __init__(self, alpha=0.8, k=5, t0=5.2, t_draft=2.5, t_verify=6.0, t_overhead=0.5,
-                 verify_slope=0.0, k_max=16, dpi: int = 80):
+                 verify_slope=0.0, k_max=16):
         a = float(check_probability(alpha, "alpha"))
-        km = int(check_integer(k_max, "k_max", minimum=2, maximum=64))
-        kk = int(check_integer(k, "k", minimum=1, maximum=km))
+        self.k_max = int(check_integer(k_max, "k_max", minimum=2, maximum=64))
+        kk = int(check_integer(k, "k", minimum=1, maximum=self.k_max))
         t0 = float(check_positive(t0, "t0", "(ms)"))
         td = float(check_nonnegative(t_draft, "t_draft", "(ms)"))
         tv = float(check_positive(t_verify, "t_verify", "(ms)"))
         to = float(check_nonnegative(t_overhead, "t_overhead", "(ms)"))
         s = float(check_nonnegative(verify_slope, "verify_slope", "(ms per extra draft position)"))
-        self.dpi = int(check_integer(dpi, "dpi", minimum=30, maximum=300))
-        self.k_max = km
-        style = {"description_width": "initial"}
-        layout = widgets.Layout(width="330px")
-
-        def fslider(value, low, high, step, desc, fmt=".1f"):
-            return widgets.FloatSlider(value=value, min=low, max=max(high, value), step=step, description=desc,
-                                       readout_format=fmt, continuous_update=False, style=style, layout=layout)
-
+        wide = {"label_width": "13.5em", "width": "29em"}
         self.sliders = {
-            "alpha": fslider(a, 0.0, 1.0, 0.01, "alpha", ".2f"),
-            "k": widgets.IntSlider(value=kk, min=1, max=km, description="k (drafts per round)",
-                                   continuous_update=False, style=style, layout=layout),
-            "t0": fslider(t0, 0.5, 30.0, 0.1, "T0, plain step (ms)"),
-            "t_draft": fslider(td, 0.0, 30.0, 0.1, "T_draft, all k steps (ms)"),
-            "t_verify": fslider(tv, 0.5, 40.0, 0.1, "T_verify (ms)"),
-            "t_overhead": fslider(to, 0.0, 10.0, 0.1, "T_overhead (ms)"),
-            "verify_slope": fslider(s, 0.0, 3.0, 0.05, "T_verify growth per extra k (ms)", ".2f"),
+            "alpha": float_slider(a, 0.0, 1.0, 0.01, "alpha", **wide),
+            "k": int_slider(kk, 1, self.k_max, "k (drafts per round)", **wide),
+            "t0": float_slider(t0, 0.5, 30.0, 0.1, "T0, plain step (ms)", ".1f", **wide),
+            "t_draft": float_slider(td, 0.0, 30.0, 0.1, "T_draft, all k steps (ms)", ".1f", **wide),
+            "t_verify": float_slider(tv, 0.5, 40.0, 0.1, "T_verify (ms)", ".1f", **wide),
+            "t_overhead": float_slider(to, 0.0, 10.0, 0.1, "T_overhead (ms)", ".1f", **wide),
+            "verify_slope": float_slider(s, 0.0, 3.0, 0.05, "T_verify growth per extra k (ms)", ".2f", **wide),
         }
-        self.readout = widgets.HTML()
-        self.image = widgets.Image(format="png")
-        self.view = SpeedupOverview(a, kk, t0, td, tv, to, s, km)
-        self.figure = self.view.figure
-        # the right panel's title changes only with the verify slope: part of the background (and its key)
-        self._png = _CachingBlitter(self.figure, self.dpi,
-                                    [a for a in self.view.dynamic_artists if a is not self.view.curve_title])
-        self.values: dict = {}
-        names = list(self.sliders)
-        controls = widgets.HBox([widgets.VBox([self.sliders[n] for n in names[:4]]),
-                                 widgets.VBox([self.sliders[n] for n in names[4:]])])
-        super().__init__([controls, self.readout, self.image])
-        for slider in self.sliders.values():
-            slider.observe(self._on_change, names="value")
-        self.update()
+        self.view = SpeedupOverview(a, kk, t0, td, tv, to, s, self.k_max)
+        super().__init__(self.sliders, figure=self.view.figure, dynamic=self.view.dynamic_artists)
 
-    def _on_change(self, change) -> None:
-        self.update()
-
-    def compute(self) -> dict:
-        """The numbers for the current slider values (no drawing)."""
-        v = {name: float(slider.value) for name, slider in self.sliders.items()}
-        v["k"] = int(self.sliders["k"].value)
+    def compute(self, state=None) -> dict:
+        """The numbers for the slider values (or ``state``), from specdec; no drawing."""
+        v = self.state(state)
         a, k, t0, td, tv, to = v["alpha"], v["k"], v["t0"], v["t_draft"], v["t_verify"], v["t_overhead"]
         c_draft, c_verify = costs_from_times(k, t0, td, tv, to)
         ks = np.arange(1, self.k_max + 1)
@@ -101,30 +79,39 @@ class SpeedupExplorer(widgets.VBox):
             c_verify=c_verify,
             speedup_from_costs=speedup_from_costs(a, k, c_draft, c_verify),
             quick_estimate=quick_estimate(a, k, t0, td, tv),
-            best_k=best_k,
+            best_k=int(best_k),
             best_speedup=float(curve[best_k - 1]),
         )
         return v
 
-    def update(self, draw: bool = True) -> dict:
-        """Recompute, refresh the read-out and (if ``draw``) the figure; return the values."""
-        v = self.compute()
-        self.readout.value = table_html([
-            ("expected tokens per round, E[L]", f"{v['expected_tokens']:.4f}"),
-            ("round time T_draft + T_verify + T_overhead", f"{v['t_round']:.2f} ms"),
-            ("speedup T0 E[L] / T_round", f"{v['speedup']:.3f}x"),
-            ("cost form: c_draft, c_verify (fractions of T0)", f"{v['c_draft']:.4f}, {v['c_verify']:.4f}"),
-            ("speedup E[L] / (k c_draft + c_verify)", f"{v['speedup_from_costs']:.3f}x"),
-            ("source's quick estimate", f"{v['quick_estimate']:.3f}x"),
-            (f"best k up to {self.k_max} (assumption: T_draft proportional to k)",
-             f"k = {v['best_k']}: {v['best_speedup']:.3f}x"),
-        ])
-        if draw:
-            self.view.update(v["alpha"], v["k"], v["t0"], v["t_draft"], v["t_verify"], v["t_overhead"],
-                             v["verify_slope"])
-            self.image.value = self._png.png((self.view.limits_key, self.view.curve_title.get_text()))
-        self.values = v
-        return v
+    def rows(self, v) -> list:
+        return [
+            ("expected_tokens", "expected tokens per round, E[L]", f"{v['expected_tokens']:.4f}"),
+            ("t_round", "round time T_draft + T_verify + T_overhead", f"{v['t_round']:.2f} ms"),
+            ("speedup", "speedup T0 E[L] / T_round", f"{v['speedup']:.3f}x"),
+            ("c_draft", "c_draft = T_draft / (k T0), one draft step", f"{v['c_draft']:.4f}"),
+            ("c_verify", "c_verify = (T_verify + T_overhead) / T0", f"{v['c_verify']:.4f}"),
+            ("speedup_from_costs", "speedup E[L] / (k c_draft + c_verify)", f"{v['speedup_from_costs']:.3f}x"),
+            ("quick_estimate", "source's quick estimate", f"{v['quick_estimate']:.3f}x"),
+            ("best_k", f"best k up to {self.k_max} (T_draft proportional to k)", f"{v['best_k']}"),
+            ("best_speedup", "speedup at the best k", f"{v['best_speedup']:.3f}x"),
+        ]
+
+    def draw(self, v):
+        self.view.update(v["alpha"], v["k"], v["t0"], v["t_draft"], v["t_verify"], v["t_overhead"],
+                         v["verify_slope"])
+        return self.view.limits_key
+
+    def alt_text(self, v) -> str:
+        return (f"Top: one speculative round of {v['t_round']:.2f} ms (drafting {v['t_draft']:.1f}, verification "
+                f"{v['t_verify']:.1f}, overhead {v['t_overhead']:.1f}) against {v['t0'] * v['expected_tokens']:.2f} "
+                f"ms of plain decoding for the same {v['expected_tokens']:.2f} tokens: speedup "
+                f"{v['speedup']:.2f}x. Bottom: speedup against k from 1 to {self.k_max}, the exact curve above "
+                f"the source's quick estimate; k = {v['k']} circled, the best k = {v['best_k']} starred at "
+                f"{v['best_speedup']:.2f}x.")
+
+    def live_constants(self) -> dict:
+        return {"k_max": self.k_max}
 
 
 def speedup_explorer(alpha=WORKED_EXAMPLE["alpha"], k=WORKED_EXAMPLE["k"], t0=WORKED_EXAMPLE["t0"],
@@ -132,7 +119,9 @@ def speedup_explorer(alpha=WORKED_EXAMPLE["alpha"], k=WORKED_EXAMPLE["k"], t0=WO
                      t_overhead=WORKED_EXAMPLE["t_overhead"], verify_slope=0.0, k_max=16) -> SpeedupExplorer:
     """Interactive speedup explorer; defaults are the source's 70B/8B worked example.
 
-    Defined in chapter "The speedup formula" (Part I, chapter 2).
+    Live in the HTML book (no kernel needed there).
+
+    Defined in chapter "The speedup formula".
 
     Parameters
     ----------
@@ -141,10 +130,10 @@ def speedup_explorer(alpha=WORKED_EXAMPLE["alpha"], k=WORKED_EXAMPLE["k"], t0=WO
     k : int, optional
         Draft tokens per round, in [1, k_max]. Default 5.
     t0, t_draft, t_verify, t_overhead : float, optional
-        Times in ms, as in :func:`specdec.speedup`. Defaults 5.2, 2.5, 6.0, 0.5.
+        Times in ms, as in :func:`specdec.economics.speedup`. Defaults 5.2, 2.5, 6.0, 0.5.
     verify_slope : float, optional
         Extra verification ms per extra draft position, for the speedup-vs-k
-        curve (see :func:`specdec.round_times_vs_k`). Default 0.
+        curve (see :func:`specdec.economics.round_times_vs_k`). Default 0.
     k_max : int, optional
         Largest k on the slider and the curve, in [2, 64]. Default 16.
 

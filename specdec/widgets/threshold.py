@@ -1,113 +1,101 @@
-"""The break-even threshold explorer (Part II, chapter 3). Presentation only."""
+"""The break-even threshold explorer (Part II, chapter 3). Presentation only.
+
+Numbers from :mod:`specdec.economics` (``break_even_alpha``,
+``speedup_from_costs``, ``round_cost``), figure from
+:class:`specdec.plots.ThresholdPanel`. A headline explorer: live in the HTML
+book through ``specdec-live.js``.
+"""
 
 from __future__ import annotations
 
-import ipywidgets as widgets
+import math
 
 from .. import economics
+from .._validate import check_integer
 from ..plots import new_figure
-from ..plots.threshold import ThresholdPanel
-from ._render import Blitter
+from ..plots.threshold import THRESHOLD_FIGSIZE, ThresholdPanel
+from ._base import Explorer, float_slider, int_slider
 
-__all__ = ["threshold_explorer", "threshold_verdict_html", "threshold_render_png"]
+__all__ = ["ThresholdExplorer", "threshold_explorer"]
 
 
-def threshold_verdict_html(k, c_draft, c_verify, alpha) -> str:
-    """One line of HTML: the break-even alpha, the speedup at ``alpha`` and the verdict.
+class ThresholdExplorer(Explorer):
+    """Sliders for k, c_draft, c_verify and a measured alpha; the threshold and the verdict.
 
-    The text half of :func:`threshold_explorer`'s update; exposed so the
-    benchmark can time it.
+    ``values`` holds the last update's ``break_even_alpha`` (``nan`` when
+    no alpha can win), ``round_cost``, ``speedup`` (at the measured alpha)
+    and ``verdict`` (``"net saving"``, ``"break-even"`` or ``"net loss"``),
+    with the slider values.
 
-    Defined in chapter "The break-even condition" (Part II, chapter 3).
-
-    Parameters
-    ----------
-    k : int
-        Drafts per round, >= 1.
-    c_draft, c_verify : float
-        Costs as fractions of a target step (>= 0 and > 0).
-    alpha : float
-        Measured acceptance rate in [0, 1].
-
-    Returns
-    -------
-    str
-        HTML fragment (an error message if an input is invalid).
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> "net saving" in sd.widgets.threshold_verdict_html(4, 0.05, 1.1, 0.8)
-    True
+    Defined in chapter "The break-even condition".
     """
-    try:
-        threshold = economics.break_even_alpha(k, c_draft, c_verify)
-        s = economics.speedup_from_costs(alpha, k, c_draft, c_verify)
-        cost = economics.round_cost(k, c_draft, c_verify)
-    except (ValueError, TypeError) as exc:
-        return f"<p style='color:#D55E00'>{exc}</p>"
-    if threshold != threshold:  # nan
-        need = f"no alpha can win: a round costs {cost:.3g} target steps, at least k + 1 = {k + 1}"
-    else:
-        need = f"break-even alpha = <b>{threshold:.4f}</b> (round cost {cost:.3g} target steps)"
-    verdict = "net saving" if s > 1 else ("break-even" if s == 1 else "net loss")
-    color = "#009E73" if s > 1 else "#D55E00"
-    return (f"<p>{need}; measured alpha = {alpha:.3f} gives speedup {s:.3f}: "
-            f"<b style='color:{color}'>{verdict}</b></p>")
+
+    name = "threshold"
+    title = "Break-even threshold explorer"
+    live = True
+
+    def __init__(self, k=5, c_draft=0.1, c_verify=1.25, alpha=0.8, k_max=16):
+        economics.break_even_alpha(k, c_draft, c_verify)        # validates the defaults, naming the parameter
+        economics.speedup_from_costs(alpha, k, c_draft, c_verify)
+        self.k_max = max(int(check_integer(k_max, "k_max", minimum=2, maximum=64)), int(k))
+        wide = {"label_width": "9em", "width": "24em"}
+        controls = {
+            "k": int_slider(k, 1, self.k_max, "k (drafts)", **wide),
+            "c_draft": float_slider(c_draft, 0.0, 1.0, 0.005, "c_draft", ".3f", **wide),
+            "c_verify": float_slider(c_verify, 0.5, 4.0, 0.01, "c_verify", ".3f", **wide),
+            "alpha": float_slider(alpha, 0.0, 1.0, 0.01, "measured alpha", ".2f", **wide),
+        }
+        fig, axes = new_figure(*THRESHOLD_FIGSIZE, ncols=2)
+        self.panel = ThresholdPanel(axes, k_max=self.k_max)
+        self.panel.update(int(k), float(c_draft), float(c_verify), float(alpha))
+        super().__init__(controls, columns=[["k", "c_draft"], ["c_verify", "alpha"]], figure=fig,
+                         dynamic=self.panel.dynamic_artists())
+
+    def compute(self, state=None) -> dict:
+        """The threshold, round cost, speedup and verdict for the slider values (or ``state``)."""
+        v = self.state(state)
+        k, cd, cv, a = v["k"], v["c_draft"], v["c_verify"], v["alpha"]
+        s = economics.speedup_from_costs(a, k, cd, cv)
+        v.update(break_even_alpha=economics.break_even_alpha(k, cd, cv), round_cost=economics.round_cost(k, cd, cv),
+                 speedup=s, verdict="net saving" if s > 1 else ("break-even" if s == 1 else "net loss"))
+        return v
+
+    def rows(self, v) -> list:
+        threshold = v["break_even_alpha"]
+        return [
+            ("round_cost", "round cost k c_draft + c_verify (target steps)", f"{v['round_cost']:.4g}"),
+            ("break_even_alpha", "break-even alpha (E[L] = round cost)",
+             f"no alpha can win (cost >= k + 1 = {v['k'] + 1})" if math.isnan(threshold) else f"{threshold:.4f}"),
+            ("speedup", "speedup at the measured alpha", f"{v['speedup']:.3f}"),
+            ("verdict", "verdict", v["verdict"]),
+        ]
+
+    def draw(self, v):
+        self.panel.update(v["k"], v["c_draft"], v["c_verify"], v["alpha"], keep_ylim=True)
+        return self.panel.right.get_ylim()
+
+    def alt_text(self, v) -> str:
+        t = v["break_even_alpha"]
+        need = "no alpha can win at this k" if math.isnan(t) else f"it is {t:.3f} at k = {v['k']}"
+        return (f"Left: the break-even alpha against k from 1 to {self.k_max} at c_draft {v['c_draft']:.3f} and "
+                f"c_verify {v['c_verify']:.3f} ({need}); above the curve speculation is a net saving; the measured "
+                f"alpha {v['alpha']:.2f} is a dashed line. Right: speedup against alpha at k = {v['k']}, "
+                f"{v['speedup']:.2f}x at the measured alpha: {v['verdict']}.")
+
+    def live_constants(self) -> dict:
+        return {"k_max": self.k_max, "n_points": self.panel.n_points}
 
 
-def threshold_render_png(fig, panel, k, c_draft, c_verify, alpha) -> bytes:
-    """Update the explorer's figure for new values and return it as PNG bytes.
-
-    The figure half of :func:`threshold_explorer`'s update (the benchmark
-    times it). The first call for a panel draws the whole figure at 72 dpi
-    (laying it out once, then switching its layout engine off) and keeps it;
-    later calls move the panel's artists and repaint only those over the
-    cached rest of the figure, which is redrawn only when the right panel's
-    y limit has to change (it is kept while the curve fits in it, see
-    :meth:`specdec.plots.ThresholdPanel.update`).
-
-    Defined in chapter "The break-even condition" (Part II, chapter 3).
-
-    Parameters
-    ----------
-    fig : matplotlib.figure.Figure
-    panel : specdec.plots.ThresholdPanel
-        Drawn on ``fig``'s axes.
-    k, c_draft, c_verify, alpha
-        As in :func:`threshold_verdict_html`.
-
-    Returns
-    -------
-    bytes
-        PNG image.
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> fig, axes = sd.plots.new_figure(10, 3.8, ncols=2)
-    >>> panel = sd.plots.ThresholdPanel(axes)
-    >>> sd.widgets.threshold_render_png(fig, panel, 4, 0.05, 1.1, 0.8)[:4] == b"\\x89PNG"
-    True
-    """
-    blit = getattr(panel, "_blitter", None)
-    if blit is None or blit.fig is not fig:
-        panel.update(k, c_draft, c_verify, alpha)     # the first view is the static figure's
-        blit = panel._blitter = Blitter(fig, 72, dynamic=panel.dynamic_artists())
-        return blit.initial_png()
-    panel.update(k, c_draft, c_verify, alpha, keep_ylim=True)
-    return blit.png(key=panel.right.get_ylim())
-
-
-def threshold_explorer(k=5, c_draft=0.1, c_verify=1.25, alpha=0.8, k_max=16):
+def threshold_explorer(k=5, c_draft=0.1, c_verify=1.25, alpha=0.8, k_max=16) -> ThresholdExplorer:
     """Sliders for k, c_draft, c_verify and a measured alpha, showing the threshold live.
 
     Left panel: the break-even alpha against ``k`` with the measured alpha
     as a line (above the curve: net saving). Right panel: speedup against
     alpha at the chosen ``k``. Defaults reproduce
     :func:`specdec.plots.threshold_panel` called with the same arguments.
+    Live in the HTML book (no kernel needed there).
 
-    Defined in chapter "The break-even condition" (Part II, chapter 3).
+    Defined in chapter "The break-even condition".
 
     Parameters
     ----------
@@ -122,42 +110,14 @@ def threshold_explorer(k=5, c_draft=0.1, c_verify=1.25, alpha=0.8, k_max=16):
 
     Returns
     -------
-    ipywidgets.VBox
+    ThresholdExplorer
+        An ``ipywidgets.VBox``; display it in a notebook.
 
     Examples
     --------
     >>> import specdec as sd
-    >>> type(sd.widgets.threshold_explorer()).__name__
-    'VBox'
+    >>> w = sd.widgets.threshold_explorer(k=4, c_draft=0.05, c_verify=1.1)
+    >>> round(w.values["break_even_alpha"], 6), w.values["verdict"]
+    (0.231278, 'net saving')
     """
-    economics.break_even_alpha(k, c_draft, c_verify)  # validates the defaults
-    economics.speedup_from_costs(alpha, k, c_draft, c_verify)
-    style = {"description_width": "110px"}
-    layout = widgets.Layout(width="360px")
-    controls = {
-        "k": widgets.IntSlider(value=int(k), min=1, max=max(int(k_max), int(k)), description="k (drafts)",
-                               style=style, layout=layout, continuous_update=False),
-        "c_draft": widgets.FloatSlider(value=float(c_draft), min=0.0, max=max(1.0, float(c_draft)), step=0.005,
-                                       description="c_draft", readout_format=".3f", style=style, layout=layout,
-                                       continuous_update=False),
-        "c_verify": widgets.FloatSlider(value=float(c_verify), min=0.5, max=max(4.0, float(c_verify)), step=0.01,
-                                        description="c_verify", readout_format=".3f", style=style, layout=layout,
-                                        continuous_update=False),
-        "alpha": widgets.FloatSlider(value=float(alpha), min=0.0, max=1.0, step=0.01, description="measured alpha",
-                                     readout_format=".2f", style=style, layout=layout, continuous_update=False),
-    }
-    fig, axes = new_figure(10.0, 3.8, ncols=2)
-    panel = ThresholdPanel(axes, k_max=controls["k"].max)
-    image = widgets.Image(format="png")
-    text = widgets.HTML()
-
-    def update(_change=None):
-        values = {name: c.value for name, c in controls.items()}
-        text.value = threshold_verdict_html(**values)
-        image.value = threshold_render_png(fig, panel, **values)
-
-    for c in controls.values():
-        c.observe(update, names="value")
-    update()  # the first render lays the figure out once; later ones repaint only the moving artists
-    return widgets.VBox([widgets.HBox(list(controls.values())[:2]), widgets.HBox(list(controls.values())[2:]),
-                         text, image])
+    return ThresholdExplorer(k=k, c_draft=c_draft, c_verify=c_verify, alpha=alpha, k_max=k_max)

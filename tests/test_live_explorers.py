@@ -1,0 +1,302 @@
+"""The headline explorers, live in the built HTML book, compute what specdec computes.
+
+``scripts/static/specdec-live.js`` ports the formulas the five headline
+explorers need (E[L] and its distribution, the speedup and the best k, the
+checklist's rules, the break-even alpha and its Newton solver, the serving
+metrics and their inverse). Two implementations can drift apart, so for each
+headline explorer, on its built page in Chromium (offline: every non-local
+request is blocked and fails the test), 60 control settings drawn with a
+seeded RNG (each control at a random point of its slider grid, its minimum
+or its maximum; settings specdec rejects are drawn on until 60 are valid) are
+set through the DOM, as a reader's slider moves would
+set them (Playwright's ``fill`` on each ``<input type="range">``, which fires
+``input`` and ``change``), and every read-out value (``data-value``, full
+precision) is compared with specdec called in Python on the values the
+inputs then hold: numbers to ``rel_tol=1e-9`` (with ``abs_tol=1e-14`` for
+values that are a difference of O(1) numbers, such as E[L](k + 1) - E[L](k),
+whose last bits depend on the libm), integers and verdict strings exactly;
+a setting specdec rejects must show an error, and only then. The read-out
+text a reader sees is compared with the kernel explorer's read-out
+(``Explorer.rows``) at the same values, exactly. Every other explorer is a
+visibly disabled snapshot with its note.
+"""
+
+from __future__ import annotations
+
+import decimal
+import json
+import math
+import random
+import re
+import urllib.parse
+
+import pytest
+
+import specdec as sd
+from specdec.widgets._base import LIVE_NOTE, SNAPSHOT_NOTE
+
+from conftest import source_of, toc_docnames
+
+SETTINGS_PER_EXPLORER = 60
+LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+HEADLINE = {
+    "expected-tokens": "book/part1-speedup-bounds/01-expected-tokens",
+    "speedup": "book/part1-speedup-bounds/02-speedup-formula",
+    "checklist": "book/part1-speedup-bounds/05-decision-checklist",
+    "threshold": "book/part2-cost-accounting/03-break-even",
+    "serving-metrics": "book/part3-beyond/03-serving-metrics",
+}
+
+
+# ------------------------------------------------------------------ specdec in Python, per explorer
+def expected_tokens_values(s, config):
+    a, k = s["alpha"], s["k"]
+    el = sd.expected_tokens(a, k)
+    return {"expected_tokens": el, "ceiling": k + 1, "fraction_of_ceiling": el / (k + 1),
+            "p_all_accepted": float(sd.accepted_tokens_pmf(a, k)[-1]),
+            "next_draft_gain": sd.expected_tokens(a, k + 1) - el}
+
+
+def speedup_values(s, config):
+    import numpy as np
+
+    a, k, t0, td, tv, to = (s[n] for n in ("alpha", "k", "t0", "t_draft", "t_verify", "t_overhead"))
+    k_max = config["constants"]["k_max"]
+    ks = np.arange(1, k_max + 1)
+    tds, tvs = sd.round_times_vs_k(ks, k, td, tv, s["verify_slope"])       # raises where specdec rejects
+    c_draft, c_verify = sd.costs_from_times(k, t0, td, tv, to)
+    curve = sd.speedup(a, ks, t0, tds, tvs, to)
+    best = sd.optimal_k(a, c_draft, sd.costs_from_times(ks, t0, tds, tvs, to)[1], k_max=k_max)
+    return {"expected_tokens": sd.expected_tokens(a, k), "t_round": sd.round_time(td, tv, to),
+            "speedup": sd.speedup(a, k, t0, td, tv, to), "c_draft": c_draft, "c_verify": c_verify,
+            "speedup_from_costs": sd.speedup_from_costs(a, k, c_draft, c_verify),
+            "quick_estimate": sd.quick_estimate(a, k, t0, td, tv), "best_k": int(best),
+            "best_speedup": float(curve[best - 1])}
+
+
+def checklist_values(s, config):
+    c = config["constants"]
+    w = sd.checklist.Workload(**s, time_unit=c["time_unit"], name=c["name"])
+    a = sd.checklist.assess(w, **c["thresholds"], worth_it=c["worth_it"])
+    out = {f"check-{ch.key}": f"{'pass' if ch.passed else 'FAIL'}: {ch.reason}" for ch in a.checks}
+    out.update(expected_tokens=a.expected_tokens, speedup=a.speedup, quick_estimate=a.quick_estimate,
+               request_speedup=a.request_speedup, break_even_output_length=a.break_even_output_length,
+               verdict=a.verdict)
+    return out
+
+
+def threshold_values(s, config):
+    k, cd, cv, a = s["k"], s["c_draft"], s["c_verify"], s["alpha"]
+    speed = sd.speedup_from_costs(a, k, cd, cv)
+    return {"round_cost": sd.round_cost(k, cd, cv), "break_even_alpha": sd.break_even_alpha(k, cd, cv),
+            "speedup": speed, "verdict": "net saving" if speed > 1 else ("break-even" if speed == 1 else "net loss")}
+
+
+def serving_values(s, config):
+    a, k = s["alpha"], s["k"]
+    m = sd.literature.metric_readings(a, k)
+    length = m["length_with_bonus"]
+    misread = (sd.acceptance.alpha_from_mean_acceptance_length(length, k, include_bonus=False) if length <= k
+               else math.nan)
+    return {"draft_acceptance_rate": m["draft_acceptance_rate"], "length_with_bonus": length,
+            "length_without_bonus": m["length_without_bonus"], "rate_as_alpha": m["draft_acceptance_rate"],
+            "length_with_bonus_as_without": misread}
+
+
+PYTHON = {"expected-tokens": expected_tokens_values, "speedup": speedup_values, "checklist": checklist_values,
+          "threshold": threshold_values, "serving-metrics": serving_values}
+INTEGERS = {"ceiling", "best_k"}
+
+
+def kernel_explorer(name, config):
+    """The kernel explorer with the live one's defaults, to compare the read-out text."""
+    d = {c["name"]: c["value"] for c in config["controls"]}
+    c = config["constants"]
+    if name == "expected-tokens":
+        return sd.widgets.expected_tokens_explorer(k_max=c["k_max"], **d)
+    if name == "speedup":
+        return sd.widgets.speedup_explorer(k_max=c["k_max"], **d)
+    if name == "checklist":
+        return sd.widgets.checklist_explorer(sd.checklist.Workload(**d, time_unit=c["time_unit"], name=c["name"]))
+    if name == "threshold":
+        return sd.widgets.threshold_explorer(k_max=c["k_max"], **d)
+    return sd.widgets.serving_metrics_explorer(**d)
+
+
+# ------------------------------------------------------------------ the browser side
+def grid_value(spec, rng) -> str:
+    """A value on the control's slider grid, as Chromium serializes a range input's value."""
+    lo, hi, step = (decimal.Decimal(repr(spec[n])) for n in ("min", "max", "step"))
+    n_steps = int((hi - lo) / step)
+    u = rng.random()
+    n = 0 if u < 0.12 else n_steps if u < 0.24 else rng.randint(0, n_steps)
+    value = min(lo + n * step, hi).normalize()
+    text = format(value, "f")
+    return text if "." not in text else text.rstrip("0").rstrip(".")
+
+
+def open_page(browser, book_server, docname):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, service_workers="block")
+    external, errors = [], []
+
+    def route(route_obj):
+        url = route_obj.request.url
+        if url.startswith(("data:", "blob:", "about:")) or urllib.parse.urlsplit(url).hostname in LOCAL_HOSTS:
+            route_obj.continue_()
+        else:
+            external.append(url)
+            route_obj.abort("blockedbyclient")
+
+    context.route("**/*", route)
+    page = context.new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" and "favicon" not in msg.text
+            else None)
+    page.goto(f"{book_server}/{docname}.html", wait_until="load")
+    return context, page, external, errors
+
+
+def read_out(root):
+    cells = root.locator("[data-key]")
+    return cells.evaluate_all("els => els.map(e => [e.dataset.key, e.getAttribute('data-value'), e.textContent])")
+
+
+def same(js: str, py, key: str) -> bool:
+    if isinstance(py, str):
+        return js == py
+    if key in INTEGERS:
+        return re.fullmatch(r"-?\d+", js) is not None and int(js) == py
+    x = float(js)                   # JavaScript's String(): shortest round trip, "NaN", "Infinity"
+    if math.isnan(py) or math.isnan(x):
+        return math.isnan(py) and math.isnan(x)
+    return math.isclose(x, py, rel_tol=1e-9, abs_tol=1e-14)
+
+
+@pytest.mark.parametrize("name", sorted(HEADLINE))
+def test_live_explorer_matches_specdec_at_random_settings(browser, book_server, built_html, name):
+    context, page, external, errors = open_page(browser, book_server, HEADLINE[name])
+    try:
+        root = page.locator(f'.specdec-explorer.specdec-live[data-explorer="{name}"]').first
+        root.wait_for(state="attached", timeout=30_000)
+        page.wait_for_function(f"""() => {{ const r = document.querySelector('[data-explorer="{name}"].specdec-live');
+                                       return r && r.getAttribute('data-live') === 'ready'; }}""", timeout=30_000)
+        config = json.loads(root.get_attribute("data-config"))
+        kernel = kernel_explorer(name, config)
+        # accessible: every control labelled, the chart an image with a description, the note visible
+        inputs = root.locator("input[type=range]")
+        assert inputs.count() == len(config["controls"])
+        assert all(inputs.nth(i).get_attribute("aria-label") for i in range(inputs.count()))
+        assert root.locator(".specdec-note").inner_text() == LIVE_NOTE
+        if name != "checklist":
+            svg = root.locator("svg[role=img]")
+            assert svg.count() == 1 and len(svg.get_attribute("aria-label")) > 60
+        rng = random.Random(f"specdec-live {name}")
+        compared = errors_seen = setting = 0
+        while compared < SETTINGS_PER_EXPLORER and setting < 4 * SETTINGS_PER_EXPLORER:
+            setting += 1
+            if setting > 1:                                     # setting 0: the defaults, as the page opens
+                for spec in config["controls"]:
+                    root.locator(f'input[data-control="{spec["name"]}"]').fill(grid_value(spec, rng))
+                shown = {spec["name"]: root.locator(f'input[data-control="{spec["name"]}"]').input_value()
+                         for spec in config["controls"]}
+                state = {n: (int(float(v)) if spec["kind"] == "int" else float(v))
+                         for (n, v), spec in zip(shown.items(), config["controls"])}
+            else:
+                state = {spec["name"]: spec["value"] for spec in config["controls"]}
+            try:
+                expected = PYTHON[name](state, config)
+            except ValueError:
+                expected = None
+            js_error = root.get_attribute("data-error")
+            if expected is None:
+                assert js_error, f"{name} at {state}: specdec rejects this setting, the page shows numbers"
+                errors_seen += 1
+                continue
+            assert js_error is None, f"{name} at {state}: the page shows an error specdec does not raise: {js_error}"
+            cells = read_out(root)
+            got = {key: value for key, value, _ in cells}
+            assert set(got) == set(expected), f"{name}: read-out keys {sorted(got)} vs {sorted(expected)}"
+            bad = [f"{key}: page {got[key]!r}, specdec {expected[key]!r}" for key in expected
+                   if not same(got[key], expected[key], key)]
+            assert not bad, f"{name} at {state}:\n  " + "\n  ".join(bad)
+            texts = {key: text for key, _, text in cells}
+            rows = {key: text for key, _, text in kernel.rows(kernel.compute(state))}
+            assert texts == rows, f"{name} at {state}: the page's read-out text differs from the kernel explorer's"
+            compared += 1
+        assert compared >= SETTINGS_PER_EXPLORER, f"{name}: {compared} settings compared ({errors_seen} rejected)"
+        print(f"{name}: {compared} settings match specdec; {errors_seen} more rejected by specdec and by the page")
+    finally:
+        context.close()
+    assert not external, f"{name}: requests to other hosts: {sorted(set(external))}"
+    assert not errors, f"{name}: errors in the page: {errors[:3]}"
+
+
+def explorer_pages():
+    """Every built chapter whose notebook has an explorer output."""
+    pages = []
+    for docname in toc_docnames():
+        source = source_of(docname)
+        if source is not None and source.suffix == ".ipynb" and "specdec-explorer" in source.read_text():
+            pages.append(docname)
+    return pages
+
+
+@pytest.mark.parametrize("chapter", explorer_pages())
+def test_every_explorer_on_the_page_is_live_or_a_disabled_snapshot(browser, book_server, built_html, chapter):
+    docname = chapter
+    context, page, external, errors = open_page(browser, book_server, docname)
+    try:
+        page.wait_for_timeout(200)
+        roots = page.locator("article .specdec-explorer")
+        assert roots.count() >= 1, f"{docname}: the notebook has an explorer, the page shows none"
+        for i in range(roots.count()):
+            root = roots.nth(i)
+            name = root.get_attribute("data-explorer")
+            if "specdec-live" in (root.get_attribute("class") or ""):
+                page.wait_for_function("r => r.getAttribute('data-live') === 'ready'", arg=root.element_handle())
+                assert root.locator("input[type=range]:not([disabled])").count() >= 1, f"{docname}: {name}"
+                assert root.locator(".specdec-note").inner_text() == LIVE_NOTE
+            else:
+                fields = root.locator("input, select")
+                assert fields.count() >= 1, f"{docname}: {name} shows no controls"
+                assert all(fields.nth(j).is_disabled() for j in range(fields.count())), \
+                    f"{docname}: {name} has a control that moves but changes nothing"
+                note = root.locator(".specdec-note")
+                assert note.is_visible() and note.inner_text() == SNAPSHOT_NOTE, f"{docname}: {name}"
+                assert root.locator("[data-key]").count() >= 1, f"{docname}: {name} has no read-out"
+    finally:
+        context.close()
+    assert not external and not errors, f"{docname}: {external[:3]} {errors[:3]}"
+
+
+def test_headline_pages_are_those_of_the_explorers():
+    """The pages tested above are where the chapters put the headline explorers."""
+    for name, docname in HEADLINE.items():
+        text = source_of(docname).read_text()
+        assert f'data-explorer=\\"{name}\\"' in text and "specdec-live" in text, f"{name} is not on {docname}"
+
+
+def test_the_port_of_python_format_rounds_as_python_does(browser, book_server, built_html):
+    """specdec-live.js's pyFormat gives format(x, spec) for the specs the read-outs use, ties included.
+
+    Python rounds the exact binary value half to even; JavaScript's toFixed rounds ties away from zero
+    (1.125 -> "1.13"), so the port does its own rounding. Checked on 3,000 seeded random values of several
+    magnitudes, on exact ties (k / 8 and k / 16) and on the edge cases (0, -0.0, nan, inf, 999.5, 1e-5).
+    """
+    rng = random.Random("pyFormat")
+    specs = [".4f", ".3f", ".2f", ".1f", ".1%", ".2%", ".3g", ".4g", "g", ",.0f", ".0f"]
+    values = [rng.uniform(-3, 3) * 10 ** rng.randint(-6, 5) for _ in range(3000)]
+    values += [k / 8 for k in range(-40, 41)] + [k / 16 for k in range(0, 60)] + [k / 1000 for k in range(0, 60)]
+    values += [0.0, -0.0, 999.5, 1000.5, 2.5, 0.5, 1e-5, 0.00012345, 123456.5, 1e21 / 1e10, 7.0, 100.0]
+    cases = [[x, spec] for x in values for spec in specs] + [[float("nan"), ".3f"], [float("inf"), ".2f"]]
+    context, page, external, errors = open_page(browser, book_server, HEADLINE["expected-tokens"])
+    try:
+        page.wait_for_function("() => window.specdecLive !== undefined")
+        got = page.evaluate("cases => cases.map(([x, spec]) => specdecLive.pyFormat(x, spec))",
+                            [[x if math.isfinite(x) else None, s] for x, s in cases])
+        got_special = page.evaluate("() => [specdecLive.pyFormat(NaN, '.3f'), specdecLive.pyFormat(Infinity, '.2f')]")
+    finally:
+        context.close()
+    bad = [(x, spec, js, format(x, spec)) for (x, spec), js in zip(cases[:-2], got[:-2]) if js != format(x, spec)]
+    assert not bad, f"{len(bad)} of {len(cases) - 2} differ from Python's format, e.g. {bad[:5]}"
+    assert got_special == ["nan", "inf"]

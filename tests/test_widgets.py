@@ -1,0 +1,426 @@
+"""Every explorer of the book: builds, follows its controls, shows specdec's numbers, and its snapshot.
+
+One entry of ``CASES`` per explorer cell of the book (called as its chapter
+calls it). For each: the explorer builds; moving a control recomputes; its
+``values`` equal what ``specdec`` itself computes (called here directly, not
+through the explorer) at several settings; its image is an ``<img>`` with alt
+text naming the current values, shown at its CSS size with twice the pixels;
+its ``text/html`` snapshot is deterministic, has every control disabled at
+its default, the read-out and the one-line note, and no image or model id;
+the five headline explorers carry the ``specdec-live`` marker and a
+configuration with every constant their JavaScript needs; and ``repr`` is a
+sentence. Comparisons of numbers computed by the same specdec calls are
+exact; by other routes, ``rel=1e-12``.
+"""
+
+from __future__ import annotations
+
+import ast
+import base64
+import html
+import io
+import json
+import math
+import pathlib
+import re
+from dataclasses import asdict
+
+import ipywidgets as widgets
+import numpy as np
+import pytest
+from PIL import Image
+
+import specdec as sd
+from specdec.widgets._base import LIVE_NOTE, SNAPSHOT_NOTE, Explorer
+from specdec.widgets._render import Blitter, encode_png
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+H = sd.hardware
+T70, D8, TP8 = H.LLAMA_70B, H.LLAMA_8B, H.H100.scaled(8)
+LIVE = {"expected-tokens", "speedup", "checklist", "threshold", "serving-metrics"}
+
+
+def _expected_tokens(s):
+    el = sd.expected_tokens(s["alpha"], s["k"])
+    return {"expected_tokens": el, "ceiling": s["k"] + 1, "fraction_of_ceiling": el / (s["k"] + 1),
+            "p_all_accepted": s["alpha"] ** s["k"], "next_draft_gain": s["alpha"] ** (s["k"] + 1)}
+
+
+def _speedup(s):
+    a, k, t0, td, tv, to = (s[n] for n in ("alpha", "k", "t0", "t_draft", "t_verify", "t_overhead"))
+    ks = np.arange(1, 17)
+    tds, tvs = sd.round_times_vs_k(ks, k, td, tv, s["verify_slope"])
+    curve = sd.speedup(a, ks, t0, tds, tvs, to)
+    best = int(np.argmax(curve)) + 1
+    return {"speedup": sd.speedup(a, k, t0, td, tv, to), "t_round": td + tv + to,
+            "c_draft": td / (k * t0), "c_verify": (tv + to) / t0, "quick_estimate": sd.quick_estimate(a, k, t0, td, tv),
+            "best_k": best, "best_speedup": float(curve[best - 1])}
+
+
+def _checklist(s):
+    a = sd.checklist.assess(sd.checklist.Workload(**s, name="chat assistant"))
+    return {"verdict": a.verdict, "speedup": a.speedup, "request_speedup": a.request_speedup,
+            "passed": {c.key: c.passed for c in a.checks}}
+
+
+def _threshold(s):
+    k, cd, cv, a = s["k"], s["c_draft"], s["c_verify"], s["alpha"]
+    return {"break_even_alpha": sd.break_even_alpha(k, cd, cv), "round_cost": k * cd + cv,
+            "speedup": sd.expected_tokens(a, k) / (k * cd + cv)}
+
+
+def _serving(s):
+    a, k = s["alpha"], s["k"]
+    el = sd.expected_tokens(a, k)
+    out = {"draft_acceptance_rate": (el - 1) / k, "length_with_bonus": el, "length_without_bonus": el - 1}
+    out["length_with_bonus_as_without"] = (sd.acceptance.alpha_for_expected_tokens(el + 1, k) if el <= k else math.nan)
+    return out
+
+
+def _verify(s):
+    return {"c_verify": H.verify_cost(T70, TP8, s["k"], batch=s["batch"], context=s["context"]),
+            "t0": H.step_time(T70, TP8, s["batch"], s["context"])}
+
+
+def _batch_context(s):
+    cd = H.draft_cost(D8, T70, TP8, s["batch"], s["context"], kv_budget=s["kv_budget"])
+    return {"speedup_full": sd.deployment.speculative_speedup(T70, D8, TP8, s["alpha"], s["k"], batch=s["batch"],
+                                                              context=s["context"]),
+            "speedup_capped": sd.deployment.speculative_speedup(T70, D8, TP8, s["alpha"], s["k"], batch=s["batch"],
+                                                                context=s["context"], draft_cost_override=cd)}
+
+
+def _latency(s):
+    r = sd.deployment.speculative_costs(T70, D8, TP8, s["alpha"], s["k"], s["batch"], s["context"])
+    return {"throughput_ratio": float(r.throughput_speculative / r.throughput_baseline)}
+
+
+def _regime(s):
+    d = sd.regimes.diagnose(T70, D8, TP8, s["alpha"], s["k"], s["batch"], s["context"], s["prefill_share"])
+    return {"decode_speedup": d.decode_speedup, "verdict": d.verdict}
+
+
+def _residual(s):
+    q = sd.synthetic.interpolate_draft(sd.synthetic.EXAMPLE_TARGET, sd.synthetic.EXAMPLE_DRAFT, s["mismatch"])
+    p = sd.synthetic.temper_distribution(sd.synthetic.EXAMPLE_TARGET, s["temperature"])
+    return {"alpha": float(np.minimum(p, sd.synthetic.temper_distribution(q, s["temperature"])).sum())}
+
+
+def _temperature(s):
+    out = {}
+    for kind in ("peaked", "flat"):
+        zt, zd = sd.synthetic.synthetic_logit_pair(kind, 200, 32, noise=s["noise"], sharpness=s["sharpness"], rng=0)
+        out[kind] = sd.synthetic.acceptance_vs_temperature(zt, zd, [0.2, 1.0, 2.0])
+    return out
+
+
+def _log(s):
+    counts = sd.estimation.simulate_accepted_counts(s["alpha"], s["k"], s["n_rounds"], np.random.default_rng(s["seed"]))
+    rate = counts.sum() / (counts.size * s["k"])
+    return {"draft_acceptance_rate": rate, "alpha_from_rate": sd.acceptance.alpha_from_draft_acceptance_rate(rate, s["k"])}
+
+
+def _roofline(s):
+    hw = H.GPUS[s["gpu"]].scaled(s["n_gpus"]) if s["n_gpus"] > 1 else H.GPUS[s["gpu"]]
+    t, d = H.MODELS[s["target"]], H.MODELS[s["draft"]]
+    return {"c_verify": H.verify_cost(t, hw, s["k"], s["batch"], s["context"]),
+            "speedup": sd.deployment.speculative_speedup(t, d, hw, s["alpha"], s["k"], s["batch"], s["context"])}
+
+
+def _bonus(s):
+    r = sd.literature.bonus_token_error(s["alpha"], s["k"], s["c_draft"], 1.0)
+    el = sd.expected_tokens(s["alpha"], s["k"])
+    return {"correct": el / (s["k"] * s["c_draft"] + 1.0), "without_bonus": r["without_bonus"]}
+
+
+w = sd.widgets
+#: name -> (factory as the chapter calls it, reference computing values from specdec directly, settings to try)
+CASES = {
+    "expected-tokens": (lambda: w.expected_tokens_explorer(alpha=0.8, k=5, k_max=12), _expected_tokens,
+                        [{"alpha": 0.9, "k": 7}, {"alpha": 0.0, "k": 1}, {"alpha": 1.0, "k": 12}, {"alpha": 0.37, "k": 3}]),
+    "speedup": (lambda: w.speedup_explorer(alpha=0.8, k=5, t0=5.2, t_draft=2.5, t_verify=6.0, t_overhead=0.5,
+                                           verify_slope=0.0, k_max=16), _speedup,
+                [{"t_verify": 4.0, "verify_slope": 0.4}, {"alpha": 0.55, "k": 9, "t_draft": 12.3},
+                 {"alpha": 1.0, "t_draft": 0.0, "t_overhead": 0.0}]),
+    "verify-cost": (lambda: w.verify_cost_explorer(T70, TP8, batch=64, context=0, k=5), _verify,
+                    [{"batch": 256}, {"context": 32768, "k": 8}, {"batch": 1, "k": 1}]),
+    "batch-context": (lambda: w.batch_context_explorer(T70, D8, TP8, alpha=0.8, k=5, contexts=(1024, 8192, 32768),
+                                                       kv_budget=512), _batch_context,
+                      [{"alpha": 0.6}, {"batch": 128, "context": 65536}, {"kv_budget": 4096, "k": 3}]),
+    "checklist": (lambda: w.checklist_explorer(sd.checklist.EXAMPLES["chat"]), _checklist,
+                  [{"batch": 64}, {"alpha": 0.5, "t_setup": 150.0}, {"mean_output_tokens": 5.0, "t_draft": 9.5}]),
+    "residual": (lambda: w.sampling_residual_explorer(mismatch=1.0, temperature=1.0), _residual,
+                 [{"mismatch": 0.0}, {"mismatch": 0.35, "temperature": 2.5}, {"temperature": 0.2}]),
+    "temperature": (lambda: w.sampling_temperature_explorer(noise=1.0, sharpness=1.0), _temperature,
+                    [{"noise": 2.0}, {"sharpness": 0.5, "noise": 0.0}]),
+    "alpha-from-log": (lambda: w.sampling_log_explorer(alpha=0.8, k=4, n_rounds=300, seed=7), _log,
+                       [{"k": 9}, {"alpha": 0.35, "n_rounds": 2000, "seed": 3}, {"k": 1}]),
+    "threshold": (lambda: w.threshold_explorer(k=5, c_draft=0.1, c_verify=1.25, alpha=0.8), _threshold,
+                  [{"k": 12, "c_draft": 0.3}, {"c_verify": 0.8, "c_draft": 0.0}, {"k": 1, "c_verify": 2.5}]),
+    "latency-throughput": (lambda: w.latency_throughput_explorer(T70, D8, TP8, alpha=0.8, k=5, context=2048, batch=256),
+                           _latency, [{"alpha": 0.6}, {"batch": 1, "context": 16384}]),
+    "regime": (lambda: w.regime_explorer(T70, D8, TP8, alpha=0.8, k=5, batch=1, context=0, prefill_share=0.0), _regime,
+               [{"batch": 512, "context": 1024}, {"prefill_share": 0.9}, {"alpha": 0.2}]),
+    "roofline": (lambda: w.roofline_explorer(), _roofline,
+                 [{"batch": 256}, {"gpu": "a100-80gb", "n_gpus": 4, "context": 8192}, {"target": "llama-3.1-8b", "k": 9}]),
+    "bonus-token": (lambda: w.bonus_token_explorer(alpha=0.8, k=5, c_draft=0.05, c_verify=1.0), _bonus,
+                    [{"alpha": 0.3}, {"k": 12, "c_draft": 0.2}]),
+    "serving-metrics": (lambda: w.serving_metrics_explorer(alpha=0.8, k=4), _serving,
+                        [{"alpha": 0.99, "k": 2}, {"alpha": 0.0, "k": 16}, {"alpha": 1.0, "k": 1}, {"alpha": 0.65, "k": 8}]),
+}
+
+
+@pytest.fixture(scope="module")
+def built():
+    return {name: case[0]() for name, case in CASES.items()}
+
+
+def assert_matches(values, expected, where):
+    for key, want in expected.items():
+        got = values[key]
+        if isinstance(want, dict):
+            assert got == want, f"{where}: {key}"
+        elif isinstance(want, str) or isinstance(want, (bool, int)) and not isinstance(want, float):
+            assert got == want, f"{where}: {key} = {got!r}, specdec gives {want!r}"
+        else:
+            np.testing.assert_allclose(got, want, rtol=1e-12, atol=0, equal_nan=True, err_msg=f"{where}: {key}")
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_explorer_builds_and_its_values_match_specdec_at_several_settings(name):
+    factory, reference, settings = CASES[name]
+    explorer = factory()
+    assert isinstance(explorer, Explorer) and isinstance(explorer, widgets.VBox)
+    assert explorer.name == name
+    assert_matches(explorer.values, reference(explorer.state()), f"{name} at its defaults")
+    for setting in settings:
+        for control, value in setting.items():
+            explorer.controls[control].value = value          # a reader's move: the observer updates
+        state = explorer.state()
+        assert {k: state[k] for k in setting} == setting
+        assert explorer.error is None, f"{name} at {setting}: {explorer.error}"
+        assert_matches(explorer.values, reference(state), f"{name} at {state}")
+        # compute() for a state equals the update's values, without touching the controls
+        again = explorer.compute(state)
+        assert_matches(again, reference(state), f"{name}.compute({state})")
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_snapshot_is_deterministic_disabled_and_says_how_to_run_it(name, built):
+    explorer = built[name]
+    bundle = explorer._repr_mimebundle_()
+    snapshot = bundle["text/html"]
+    assert snapshot == CASES[name][0]()._repr_mimebundle_()["text/html"], f"{name}: snapshot differs between two builds"
+    # moving a control changes the live explorer, not its snapshot (controls at their defaults)
+    control = next(iter(explorer.controls.values()))
+    assert snapshot == explorer.snapshot_html()
+    assert f'data-explorer="{name}"' in snapshot and 'class="specdec-explorer' in snapshot
+    fields = re.findall(r"<(input|select)\b[^>]*>", snapshot)
+    assert len(fields) == len(explorer.controls), f"{name}: {len(fields)} fields for {len(explorer.controls)} controls"
+    assert all(" disabled" in f for f in re.findall(r"<(?:input|select)\b[^>]*>", snapshot))
+    assert html.escape(SNAPSHOT_NOTE) in snapshot
+    assert "data:image" not in snapshot and explorer.model_id not in snapshot
+    for key, _label, text in explorer.rows(explorer.compute(explorer.defaults)):
+        assert f'data-key="{key}"' in snapshot and html.escape(text) in snapshot
+    assert control.description in snapshot
+    # the widget view stays in the bundle for a kernel; the plain text is a sentence
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert bundle["text/plain"] == repr(explorer)
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_repr_is_a_sentence(name, built):
+    text = repr(built[name])
+    assert re.fullmatch(r"[A-Z][^\n]{20,400}\.", text), text
+    assert "children=" not in text and "Box(" not in text
+
+
+@pytest.mark.parametrize("name", sorted(LIVE))
+def test_headline_explorers_carry_the_live_marker_and_their_constants(name, built):
+    explorer = built[name]
+    assert explorer.live
+    snapshot = explorer.snapshot_html()
+    assert 'class="specdec-explorer specdec-live"' in snapshot
+    config = json.loads(html.unescape(re.search(r'data-config="([^"]*)"', snapshot).group(1)))
+    assert config["explorer"] == name and config["note"] == LIVE_NOTE
+    assert [c["name"] for c in config["controls"]] == list(explorer.controls)
+    for spec in config["controls"]:
+        control = explorer.controls[spec["name"]]
+        assert spec["value"] == explorer.defaults[spec["name"]]
+        assert (spec["min"], spec["max"], spec["step"]) == (control.min, control.max, control.step)
+    if name == "checklist":
+        assert config["constants"]["thresholds"] == sd.checklist.CHECKLIST_THRESHOLDS
+        assert config["constants"]["worth_it"] == sd.checklist.WORTH_IT_SPEEDUP
+    assert config["colors"]["named"] == sd.plots.COLORS
+
+
+def test_other_explorers_are_snapshots_without_a_configuration(built):
+    for name, explorer in built.items():
+        if name not in LIVE:
+            assert not explorer.live and "specdec-live" not in explorer.snapshot_html() \
+                and "data-config" not in explorer.snapshot_html(), name
+
+
+@pytest.mark.parametrize("name", [n for n in CASES if n not in ("checklist", "regime")])
+def test_image_has_alt_text_and_is_shown_at_its_size_with_twice_the_pixels(name, built):
+    explorer = built[name]
+    tag = explorer.image.value
+    match = re.fullmatch(r'<img src="data:image/png;base64,([^"]+)" alt="([^"]+)" width="(\d+)" height="(\d+)" '
+                         r'style="max-width:100%;height:auto;display:block">', tag)
+    assert match, tag[:200]
+    png = base64.b64decode(match.group(1))
+    image = Image.open(io.BytesIO(png))
+    width, height = (float(x) for x in explorer.figure.get_size_inches())
+    assert (int(match.group(3)), int(match.group(4))) == (round(width * 100), round(height * 100))
+    assert image.size == (round(width * 200), round(height * 200))       # device pixels = 2 x CSS pixels
+    assert width <= sd.plots.CONTENT_WIDTH
+    alt = html.unescape(match.group(2))
+    assert len(alt) > 60 and alt == explorer.alt_text(explorer.values)
+
+
+def test_alt_text_follows_the_controls():
+    explorer = sd.widgets.expected_tokens_explorer()
+    explorer.controls["alpha"].value = 0.55
+    alt = html.unescape(re.search(r'alt="([^"]+)"', explorer.image.value).group(1))
+    assert "alpha 0.55" in alt and f"{sd.expected_tokens(0.55, 5):.2f}" in alt
+
+
+def test_setting_specdec_rejects_shows_its_message_and_recovers():
+    """T_verify at k = 1 would be 6 - 3 * 4 < 0: the read-out says so; a valid setting recovers."""
+    explorer = sd.widgets.speedup_explorer()
+    explorer.sliders["verify_slope"].value = 3.0
+    assert explorer.error and "t_verify" in explorer.error and explorer.values == {}
+    assert "specdec-error" in explorer.readout.value
+    explorer.sliders["verify_slope"].value = 0.5
+    assert explorer.error is None and explorer.values["speedup"] == sd.speedup(0.8, 5, 5.2, 2.5, 6.0, 0.5)
+
+
+def test_moving_and_fresh_explorers_draw_the_same_pixels():
+    """The redraw cache leaves no stale pixels: moved to a state, an explorer draws what a fresh one draws there.
+
+    (For explorers whose tick labels keep their width; elsewhere the layout made at the first draw stays, on
+    purpose, so the image does not jump while a slider moves.)
+    """
+    for factory, moves in ((sd.widgets.expected_tokens_explorer, {"alpha": 0.9, "k": 7}),
+                           (sd.widgets.speedup_explorer, {"k": 3, "t_verify": 7.0}),
+                           (sd.widgets.serving_metrics_explorer, {"k": 8, "alpha": 0.55})):
+        moved = factory()
+        for name, value in moves.items():
+            moved.controls[name].value = value
+        fresh = factory(**moves)
+        assert moved.image.value == fresh.image.value, factory.__name__
+
+
+def test_one_redraw_cache_restores_backgrounds_and_redraws_only_on_a_new_key():
+    explorer = sd.widgets.expected_tokens_explorer()
+    blit = explorer._blit
+    before = blit.redraws
+    for alpha in (0.81, 0.82, 0.81):                    # same axis limits: no new background
+        explorer.controls["alpha"].value = alpha
+    assert blit.redraws == before
+    explorer.controls["k"].value = 12                   # new x axis: one background more
+    assert blit.redraws == before + 1
+    explorer.controls["k"].value = 5
+    explorer.controls["alpha"].value = 0.8              # back to the first limits: restored, not redrawn
+    assert blit.redraws == before + 1
+
+
+def test_encode_png_round_trips_and_blitter_image_is_the_canvas():
+    pixels = np.random.default_rng(1).integers(0, 256, (7, 11, 4), dtype=np.uint8)
+    assert np.array_equal(np.asarray(Image.open(io.BytesIO(encode_png(pixels)))), pixels)
+    with pytest.raises(ValueError, match="rgba"):
+        encode_png(pixels[..., :3])
+    fig, ax = sd.plots.new_figure(2.0, 1.5)
+    (line,) = ax.plot([0, 1], [0, 1])
+    png = Blitter(fig, 40, [line]).png()
+    assert np.array_equal(np.asarray(Image.open(io.BytesIO(png))), np.asarray(fig.canvas.buffer_rgba()))
+
+
+def test_checklist_layout_puts_the_read_out_under_the_controls():
+    """The read-out spans the explorer's width under the sliders (it was beside them, hidden under the table)."""
+    explorer = sd.widgets.checklist_explorer()
+    assert explorer.children[1] is explorer.readout
+    assert all(c.layout.width == "31em" for c in explorer.controls.values())
+
+
+def test_checklist_html_is_the_explorer_read_out_and_reports_bad_input():
+    chat = sd.checklist.EXAMPLES["chat"]
+    explorer = sd.widgets.checklist_explorer(chat)
+    assert sd.widgets.checklist_html(**asdict(chat)) == explorer.readout.value
+    bad = sd.widgets.checklist_html(**{**asdict(chat), "alpha": 2.0})
+    assert "alpha" in bad and "<table" not in bad
+
+
+@pytest.mark.parametrize("call, exc, word", [
+    (lambda: sd.widgets.expected_tokens_explorer(alpha=1.2), ValueError, "alpha"),
+    (lambda: sd.widgets.expected_tokens_explorer(k=20, k_max=12), ValueError, "k"),
+    (lambda: sd.widgets.speedup_explorer(t0=-1.0), ValueError, "t0"),
+    (lambda: sd.widgets.speedup_explorer(verify_slope=2.0, t_verify=1.0), ValueError, "t_verify"),
+    (lambda: sd.widgets.threshold_explorer(c_verify=0.0), ValueError, "c_verify"),
+    (lambda: sd.widgets.serving_metrics_explorer(k=0), ValueError, "k"),
+    (lambda: sd.widgets.roofline_explorer(gpu="tpu"), ValueError, "gpu"),
+    (lambda: sd.widgets.checklist_explorer("chat"), TypeError, "workload"),
+    (lambda: sd.widgets.sampling_log_explorer(n_rounds=5), ValueError, "n_rounds"),
+])
+def test_explorers_validate_their_defaults(call, exc, word):
+    with pytest.raises(exc, match=word):
+        call()
+
+
+def test_state_overrides_are_checked():
+    explorer = sd.widgets.threshold_explorer()
+    assert explorer.compute({"k": 3})["k"] == 3
+    with pytest.raises(ValueError, match="no control 'beta'"):
+        explorer.compute({"beta": 1})
+
+
+# --------------------------------------------------------------------------- the code itself
+WIDGETS = sorted((ROOT / "specdec" / "widgets").glob("*.py"))
+MATH = {"exp", "expm1", "log", "log1p", "log2", "log10", "power", "sqrt", "cumsum", "cumprod", "prod", "sum", "minimum",
+        "maximum"}
+
+
+@pytest.mark.parametrize("path", WIDGETS, ids=[p.name for p in WIDGETS])
+def test_no_formula_in_the_explorers(path):
+    """No power of a variable and no numpy/math function of the model in specdec.widgets: specdec computes."""
+    bad = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) \
+                and not (isinstance(node.left, ast.Constant) and isinstance(node.right, ast.Constant)):
+            bad.append(f"line {node.lineno}: power {ast.unparse(node)}")
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in MATH \
+                and isinstance(node.func.value, ast.Name) and node.func.value.id in ("np", "math", "numpy"):
+            bad.append(f"line {node.lineno}: {ast.unparse(node)}")
+    assert not bad, f"{path.name}: formulas belong in specdec:\n" + "\n".join(bad)
+
+
+def test_widgets_list_their_exports_explicitly():
+    import importlib
+
+    source = (ROOT / "specdec" / "widgets" / "__init__.py").read_text()
+    assert "pkgutil" not in source and "import_module" not in source
+    expected = {"Explorer"}                                   # the base class, from the private _base module
+    assert sd.widgets.Explorer is Explorer
+    for sub in ("acceptance", "bounds", "capacity", "checklist", "hardware", "literature", "sampling", "speedup",
+                "threshold"):
+        mod = importlib.import_module(f"specdec.widgets.{sub}")
+        expected |= set(mod.__all__) | {sub}
+        for export in mod.__all__:
+            assert getattr(sd.widgets, export) is getattr(mod, export)
+    assert set(sd.widgets.__all__) == expected
+
+
+def test_every_explorer_class_derives_from_the_one_base():
+    classes = [getattr(sd.widgets, n) for n in sd.widgets.__all__ if n.endswith("Explorer") and n != "Explorer"]
+    assert len(classes) == 14 and all(issubclass(c, Explorer) for c in classes)
+    for c in classes:     # each declares only its own parts; the plumbing is the base's
+        own = set(vars(c))
+        assert not own & {"update", "_repr_mimebundle_", "snapshot_html", "image_html", "__repr__", "_on_change"}, c
+
+
+def test_dead_rendering_code_is_gone():
+    render = (ROOT / "specdec" / "widgets" / "_render.py").read_text()
+    for name in ("figure_png", "freeze_layout", "_CachingBlitter", "_TextCachingBlitter", "_LegendText"):
+        for path in WIDGETS:
+            assert name not in path.read_text(), f"{name} in {path.name}"
+    assert render.count("class ") == 1
