@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Time the book build: clean (executing every notebook), then with nothing changed.
+"""Time the book build: clean, then with nothing changed (the build renders stored outputs).
 
 Usage (from the repository, in the environment the scripts set up)::
 
@@ -7,8 +7,8 @@ Usage (from the repository, in the environment the scripts set up)::
     python benchmarks/bench_build.py --tests    # also time `bash scripts/run-tests.sh`
 
 The builds go to a temporary folder (``--path-output``), so ``./_build`` is not
-touched and the clean build really starts with an empty execution cache.
-Targets (issue 2): clean build < 180 s, no-change rebuild < 15 s, full test
+touched and the clean build starts from nothing.
+Targets (issues 2 and 18): clean build < 180 s, no-change rebuild < 15 s, full test
 command < 300 s. Prints the seconds measured and each one's ratio to its target;
 the exit status is 1 if a build failed (not if a target was missed).
 """

@@ -48,7 +48,7 @@ setup_python() {
 }
 
 fetch_assets() {
-  log "Fetching vendored JavaScript (MathJax, RequireJS, ipywidgets HTML manager)"
+  log "Installing the JavaScript the book serves (MathJax, npm ci) into vendor/"
   bash "$ROOT/scripts/fetch-assets.sh" || die "could not fetch the vendored JavaScript (needs npm and the npm registry)"
 }
 

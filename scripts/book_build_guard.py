@@ -18,7 +18,6 @@ the stored outputs, which nbval checks against a fresh run.
 
 from __future__ import annotations
 
-import importlib
 import pathlib
 
 from sphinx.application import Sphinx
@@ -76,45 +75,7 @@ def drop_thebe(app: Sphinx, pagename, templatename, context, doctree) -> None:
             context[key][:] = [asset for asset in context[key] if not is_thebe(asset)]
 
 
-_NUMPY_SCALAR_REPR = None
-
-
-def _patch_glue_numpy_scalars() -> None:
-    """Let ``{glue:text}`key:.2f``` format numpy 2 scalars.
-
-    numpy 2 prints a scalar as ``np.float64(3.7)``; myst-nb 1.4 formats glued
-    ``text/plain`` with ``float(text)`` and fails ("could not convert string
-    to float") or, without a format spec, shows the repr in the prose. We
-    unwrap ``np.<type>(<literal>)`` before myst-nb formats it. (Authors may
-    still glue ``float(x)``; both render the same.)
-    """
-    import re
-
-    import myst_nb.core.variables as variables
-
-    global _NUMPY_SCALAR_REPR
-    if _NUMPY_SCALAR_REPR is not None:
-        return
-    _NUMPY_SCALAR_REPR = re.compile(r"^\s*(?:np|numpy)\.(?:float|int|uint|bool|complex|str)\w*\((.*)\)\s*$", re.S)
-    original = variables.format_plain_text
-
-    def format_plain_text(text: str, fmt_spec: str) -> str:
-        match = _NUMPY_SCALAR_REPR.match(text)
-        return original(match.group(1) if match else text, fmt_spec)
-
-    variables.format_plain_text = format_plain_text
-    # modules that imported the function by name
-    for name in ("myst_nb.ext.glue.roles", "myst_nb.ext.glue.crossref", "myst_nb.ext.glue.directives"):
-        try:
-            module = importlib.import_module(name)
-        except ImportError:  # pragma: no cover - other myst-nb layouts
-            continue
-        if getattr(module, "format_plain_text", None) is original:
-            module.format_plain_text = format_plain_text
-
-
 def setup(app: Sphinx) -> dict:
-    _patch_glue_numpy_scalars()
     app.connect("config-inited", light_mode_default)
     app.connect("html-page-context", drop_thebe, priority=900)
     app.connect("config-inited", check_assets)
