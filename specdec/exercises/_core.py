@@ -140,8 +140,9 @@ def lookup(label: str) -> Exercise:
 
 
 def _sort_key(exercise: Exercise) -> tuple:
-    number = exercise.chapter.number
-    return (number is None, number or 0, exercise.chapter.title.lower(), exercise.position)
+    """Book order: chapters as ``_toc.yml`` lists them ("Start here" first), then chapters outside the book."""
+    place = exercise.chapter.position
+    return (place is None, place or 0, exercise.chapter.title.lower(), exercise.position)
 
 
 def sorted_exercises() -> list[Exercise]:
@@ -289,6 +290,7 @@ class ExerciseList(tuple):
             return "No exercises are registered."
         lines: list[str] = []
         chapter = None
+        width = max(len(row.label) for row in self)
         for row in self:
             if row.chapter != chapter:
                 if lines:
@@ -296,7 +298,7 @@ class ExerciseList(tuple):
                 lines.append(row.chapter)
                 chapter = row.chapter
             short = row.question if len(row.question) <= 64 else row.question[:61] + "..."
-            lines.append(f"  {row.number:<6} {row.label:<24} {row.kind:<8} {short}")
+            lines.append(f"  {row.number:<6} {row.label:<{width}} {row.kind:<8} {short}")
         return "\n".join(lines)
 
     __str__ = __repr__
