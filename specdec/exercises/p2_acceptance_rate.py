@@ -93,11 +93,11 @@ register(Exercise(
 register(Exercise(
     label="acceptance-rate-3",
     chapter=CHAPTER,
-    question=("An engine running k = 5 prints a draft acceptance rate (accepted / drafted) of 0.55. "
+    question=("An engine running k = 4 prints a draft acceptance rate (accepted / drafted) of 0.48. "
               "What per-position alpha does that correspond to?"),
     statement=("An engine running $k = {{k}}$ prints a draft acceptance rate (accepted / drafted) of {{rate}}. "
                "What per-position $\\alpha$ does it correspond to?"),
-    params={"k": 5, "rate": 0.55},
+    params={"k": 4, "rate": 0.48},
     vary=lambda rng: {"k": int(rng.integers(2, 9)), "rate": grid(rng, 0.3, 0.8, 0.05)},
     answer=Float("an acceptance rate", decimals=3),
     reference=lambda p: float(acc.alpha_from_draft_acceptance_rate(p.rate, p.k)),

@@ -128,14 +128,14 @@ def _utilization(p, flops_per_param=2.0, gpus=None):
 register(Exercise(
     label="verification-pass-4",
     chapter=CHAPTER,
-    question=("Llama 3.1 70B in bf16 decodes one sequence on 8 H100 SXM GPUs. What fraction of the group's peak "
-              "FLOP/s does one decode step use (roofline model)?"),
+    question=("Llama 3.1 70B in bf16 decodes one sequence on 4 A100 80GB SXM GPUs. What fraction of the group's "
+              "peak FLOP/s does one decode step use (roofline model)?"),
     statement=("{{model_name}} in bf16 decodes a batch of {{batch}} on {{n_gpus}} {{gpu_name}} GPUs "
                "(`sd.hardware.{{model}}`, `sd.hardware.{{gpu}}.scaled({{n_gpus}})`). Using the roofline model, what "
                "fraction of the group's peak FLOP/s does one decode step use? Compute it from the weight bytes, the "
                "bandwidth and $2N$ FLOPs per token."),
-    params={"model": "LLAMA_70B", "model_name": "Llama 3.1 70B", "gpu": "H100", "gpu_name": "H100 SXM",
-            "n_gpus": 8, "batch": 1},
+    params={"model": "LLAMA_70B", "model_name": "Llama 3.1 70B", "gpu": "A100", "gpu_name": "A100 80GB SXM",
+            "n_gpus": 4, "batch": 1},
     vary=lambda rng: (lambda model, gpu: {"model": model, "model_name": _MODELS[model], "gpu": gpu,
                                           "gpu_name": _GPUS[gpu], "n_gpus": int(pick(rng, (2, 4, 8))),
                                           "batch": int(pick(rng, (1, 2, 4, 8, 16)))})(

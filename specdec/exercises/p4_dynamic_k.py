@@ -76,7 +76,7 @@ def _heuristic_ref(p):
 def _vary_3(rng):
     start = int(pick(rng, (5, 10, 20)))
     value, rounds = float(start), []
-    for _ in range(3):
+    for _ in range(4):
         drafted = int(value)
         matches = drafted if rng.random() < 0.5 else int(rng.integers(0, drafted))
         rounds.append((matches, drafted))
@@ -95,12 +95,12 @@ def _describe_rounds(rounds):
 register(Exercise(
     label="dynamic-k-3",
     chapter=CHAPTER,
-    question=("HF's heuristic schedule starts at 20 drafts. Round 1 accepts all 20; round 2 accepts 5 of the 22 it "
-              "drafts; round 3 accepts all 21. What is num_assistant_tokens after round 3?"),
+    question=("HF's heuristic schedule starts at 20 drafts. Round 1 accepts all 20; round 2 all 22; round 3 accepts "
+              "7 of the 24 it drafts; round 4 accepts all 23. What is num_assistant_tokens after round 4?"),
     statement=("Hugging Face's heuristic schedule starts at {{start}} drafts; {{described}}. What is "
                "`num_assistant_tokens` after the last round?"),
-    params={"start": 20, "rounds": ((20, 20), (5, 22), (21, 21)),
-            "described": _describe_rounds(((20, 20), (5, 22), (21, 21)))},
+    params={"start": 20, "rounds": ((20, 20), (22, 22), (7, 24), (23, 23)),
+            "described": _describe_rounds(((20, 20), (22, 22), (7, 24), (23, 23)))},
     vary=_vary_3,
     answer=Integer("a number of draft tokens"),
     reference=_heuristic_ref,

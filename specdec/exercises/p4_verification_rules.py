@@ -27,11 +27,11 @@ def _accept(p, rule="rejection"):
 register(Exercise(
     label="verification-rules-1",
     chapter=CHAPTER,
-    question=("Target p = [0.5, 0.3, 0.15, 0.05], draft q uniform over the four tokens: with rejection sampling, "
+    question=("Target p = [0.58, 0.24, 0.11, 0.07], draft q uniform over the four tokens: with rejection sampling, "
               "what is the probability that the draft token is accepted?"),
     statement=("Target $p = [{{p}}]$ and a draft $q$ uniform over the {{n}} tokens: with rejection sampling, what is "
                "the probability that the draft token is accepted?"),
-    params={"p": (0.5, 0.3, 0.15, 0.05), "n": 4},
+    params={"p": (0.58, 0.24, 0.11, 0.07), "n": 4},
     vary=lambda rng: (lambda n: {"p": _distribution(rng, n), "n": n})(int(rng.integers(3, 7))),
     answer=Float("a probability", decimals=3),
     reference=_accept,
@@ -47,13 +47,13 @@ register(Exercise(
 register(Exercise(
     label="verification-rules-2",
     chapter=CHAPTER,
-    question=("An n-gram draft proposes token 1 deterministically and the target is p = [0.5, 0.3, 0.15, 0.05]. "
+    question=("An n-gram draft proposes token 1 deterministically and the target is p = [0.58, 0.24, 0.11, 0.07]. "
               "If the proposal is rejected, from which distribution is the replacement token drawn? Answer the "
               "array of four probabilities."),
     statement=("An n-gram draft proposes token {{token}} (counting from 0) deterministically and the target is "
                "$p = [{{p}}]$. If the proposal is rejected, from which distribution is the replacement token drawn? "
                "Answer with the array of {{n}} probabilities."),
-    params={"p": (0.5, 0.3, 0.15, 0.05), "n": 4, "token": 1},
+    params={"p": (0.58, 0.24, 0.11, 0.07), "n": 4, "token": 1},
     vary=lambda rng: (lambda n: {"p": _distribution(rng, n), "n": n, "token": int(rng.integers(0, n))})(
         int(rng.integers(3, 6))),
     answer=lambda p: Seq((Float("probabilities", decimals=3),) * p.n, array=True),
