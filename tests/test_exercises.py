@@ -969,6 +969,33 @@ def test_numeric_exercises_of_parts_one_and_two_have_variants():
     assert not missing, f"numeric exercises of Parts I and II without variants: {missing}"
 
 
+def test_numeric_exercises_of_start_here_and_part_four_have_variants():
+    """And so does every numeric exercise of the unnumbered "Start here" chapter and of Part IV (chapters 16-21)."""
+    missing = [label for label, e in REGISTRY.items() if e.kind == "numeric" and e.chapter.docname in CHAPTER_NUMBERS
+               and ((CHAPTER_NUMBERS[e.chapter.docname] or 0) >= 16 or CHAPTER_NUMBERS[e.chapter.docname] is None)
+               and not e.has_variants]
+    assert not missing, f"numeric exercises of Start here and Part IV without variants: {missing}"
+
+
+def test_start_here_is_listed_first_and_numbered_as_its_boxes():
+    """ "Start here" (unnumbered, before Part I in _toc.yml) comes first in list(); its boxes read "Exercise 1", ...;
+    a chapter number selects only that chapter (never the unnumbered one); Part IV is chapters 16-21."""
+    from specdec.exercises._grade import select_labels
+    unnumbered = [docname for docname, number in _toc_chapters() if number is None and docname in
+                  {e.chapter.docname for e in REGISTRY.values()}]
+    assert unnumbered == ["book/start/decide-for-your-service"]
+    table = sd.exercises.list()
+    first = [row for row in table if row.label.startswith("decide-for-your-service-")]
+    assert list(table[:len(first)]) == first and [row.number for row in first] == ["1", "2", "3", "4"]
+    assert first[0].chapter == "Start here: Decide for your service"
+    assert select_labels("1") == [label for label in sd.exercises.labels() if label.startswith("expected-tokens-")]
+    assert select_labels("decide-for-your-service-*") == [row.label for row in first]
+    part4 = sorted({REGISTRY[label].chapter.number for label in REGISTRY if label.split("-")[0] in
+                    ("calibrated", "engine", "verification", "token", "dynamic", "goodput")
+                    and REGISTRY[label].chapter.docname.startswith("book/part4-engines/")})
+    assert part4 == [16, 17, 18, 19, 20, 21]
+
+
 @pytest.mark.parametrize("label", VARIANT_LABELS)
 def test_variants_differ_by_seed_and_state_their_inputs(label):
     """Different seeds give different inputs (none the book's); the statement is rendered Markdown."""

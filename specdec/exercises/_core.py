@@ -335,14 +335,17 @@ def list_exercises() -> ExerciseList:
     ExerciseList
         Rows ``(number, label, chapter, kind, question)`` in book order; it
         displays as a table grouped by chapter ("Chapter 6. ...", exercises
-        6.1, 6.2, ...).
+        6.1, 6.2, ...). The unnumbered "Start here" chapter comes first, its
+        exercises numbered 1, 2, ... as its boxes show them.
 
     Examples
     --------
     >>> import specdec as sd
     >>> table = sd.exercises.list()
-    >>> table[0].number, table[0].label
-    ('1.1', 'expected-tokens-1')
+    >>> table[0].number, table[0].label, table[0].chapter
+    ('1', 'decide-for-your-service-1', 'Start here: Decide for your service')
+    >>> next(row.label for row in table if row.number == "1.1")
+    'expected-tokens-1'
 
     Defined in chapter "Expected tokens per round".
     """
@@ -455,8 +458,9 @@ def variant(label: str, seed: int | str) -> Variant:
     ----------
     label : str
         An exercise label such as ``"expected-tokens-1"``. The numeric
-        exercises of Parts I and II (and several of Part III) have variants;
-        ``sd.exercises.get(label).has_variants`` says whether one does.
+        exercises of the "Start here" chapter and of Parts I, II and IV (and
+        most of Part III) have variants; ``sd.exercises.get(label).has_variants``
+        says whether one does.
     seed : int or str
         Chooses the inputs: a non-negative integer, or a string such as a
         student id. The same seed always gives the same variant, on any
