@@ -93,17 +93,17 @@ register(Exercise(
     question="Why do speculative sampling's emitted tokens follow the target distribution exactly?",
     answer=Letter("ABCD"),
     choices={
-        "A": "Because the draft model is trained to imitate the target, so its samples are already close to p.",
-        "B": ("Because for every token x, P(emit x) = min(p(x), q(x)) + P(reject) * r(x), and the residual r is "
+        "A": ("Because for every token x, P(emit x) = min(p(x), q(x)) + P(reject) * r(x), and the residual r is "
               "chosen so that this sum equals p(x)."),
+        "B": "Because the draft model is trained to imitate the target, so its samples are already close to p.",
         "C": "Because the target model re-samples every position from p and the draft tokens are only a hint.",
         "D": "Because a rejected draft is re-drawn from the draft until one is accepted.",
     },
-    reference=lambda p: "B",
+    reference=lambda p: "A",
     hints=("Write down the probability of emitting a given token x: through acceptance, and through a rejection "
            "followed by a replacement.",),
     mistakes=(
-        Mistake("closeness", lambda p: "A",
+        Mistake("closeness", lambda p: "B",
                 "How close the draft is changes how often drafts are accepted (the speed), not which distribution "
                 "comes out."),
         Mistake("resample", lambda p: "C",
