@@ -22,7 +22,7 @@ other inputs), ``sd.exercises.variant(label, seed)`` shows its statement and
 ``sd.exercises.check(label, answer, seed=seed)`` checks it.
 
 Each chapter's exercises live in a submodule named after the chapter
-(``p1_expected_tokens.py``, ...), imported here; a chapter module that fails
+(``start_decide.py``, ``p1_expected_tokens.py``, ...), imported here; a chapter module that fails
 to import does not break the others (it is reported as a warning and named
 by :func:`check` for an unknown label).
 """
@@ -50,8 +50,8 @@ __all__ = [
 # Internal names used by the chapter modules, the instructors' module and the tests (not documented for readers).
 _INTERNAL = (REGISTRY, Exercise, Mistake, register, IMPORT_ERRORS)
 
-#: Chapter modules: ``p<part>_<chapter slug>``.
-_CHAPTER_MODULE = re.compile(r"^p\d+_[a-z0-9_]+$")
+#: Chapter modules: ``p<part>_<chapter slug>``, and ``start_<slug>`` for the unnumbered "Start here" chapter.
+_CHAPTER_MODULE = re.compile(r"^(?:p\d+|start)_[a-z0-9_]+$")
 
 
 def _import_chapter_modules() -> None:

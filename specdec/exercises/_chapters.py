@@ -18,7 +18,7 @@ import json
 import pathlib
 import re
 
-__all__ = ["Chapter", "toc_numbers", "TOC_PATH"]
+__all__ = ["Chapter", "toc_numbers", "toc_order", "TOC_PATH"]
 
 #: Where the book's table of contents is, relative to this package.
 TOC_PATH = pathlib.Path(__file__).resolve().parents[2] / "_toc.yml"
@@ -55,18 +55,33 @@ def _parse_toc_plain(text: str) -> dict:
     return {"parts": parts}
 
 
+def _chapters_in_order(path: str) -> list[tuple[str, bool, str]]:
+    """``(docname, numbered, part caption)`` of every chapter of ``_toc.yml``, in the book's order."""
+    toc = _parse_toc_yaml(pathlib.Path(path).read_text(encoding="utf-8"))
+    return [(str(entry["file"]), bool(part.get("numbered")), str(part.get("caption") or ""))
+            for part in toc.get("parts", []) or []
+            for entry in part.get("chapters", []) or [] if entry.get("file")]
+
+
 @functools.lru_cache(maxsize=4)
 def _numbers_from(path: str, mtime: float) -> dict[str, int]:
-    toc = _parse_toc_yaml(pathlib.Path(path).read_text(encoding="utf-8"))
     numbers: dict[str, int] = {}
     number = 0
-    for part in toc.get("parts", []) or []:
-        for entry in part.get("chapters", []) or []:
-            docname = entry.get("file")
-            if docname and part.get("numbered"):
-                number += 1
-                numbers[str(docname)] = number
+    for docname, numbered, _caption in _chapters_in_order(path):
+        if numbered:
+            number += 1
+            numbers[docname] = number
     return numbers
+
+
+@functools.lru_cache(maxsize=4)
+def _order_from(path: str, mtime: float) -> dict[str, int]:
+    return {docname: i for i, (docname, _numbered, _caption) in enumerate(_chapters_in_order(path))}
+
+
+@functools.lru_cache(maxsize=4)
+def _captions_from(path: str, mtime: float) -> dict[str, str]:
+    return {docname: caption for docname, _numbered, caption in _chapters_in_order(path)}
 
 
 def toc_numbers(path: pathlib.Path | None = None) -> dict[str, int]:
@@ -77,6 +92,27 @@ def toc_numbers(path: pathlib.Path | None = None) -> dict[str, int]:
     except OSError:
         return {}
     return dict(_numbers_from(str(path), mtime))
+
+
+def toc_order(path: pathlib.Path | None = None) -> dict[str, int]:
+    """``{docname: position}`` of every chapter of ``_toc.yml`` in the book's order, numbered or not ({} without one).
+
+    "Start here" (an unnumbered part before Part I) comes first, as in the book's table of contents.
+    """
+    path = pathlib.Path(path) if path is not None else TOC_PATH
+    try:
+        mtime = path.stat().st_mtime
+    except OSError:
+        return {}
+    return dict(_order_from(str(path), mtime))
+
+
+def _toc_captions() -> dict[str, str]:
+    try:
+        mtime = TOC_PATH.stat().st_mtime
+    except OSError:
+        return {}
+    return dict(_captions_from(str(TOC_PATH), mtime))
 
 
 @functools.lru_cache(maxsize=64)
@@ -122,10 +158,19 @@ class Chapter:
         """The chapter number the book shows, or None (no ``_toc.yml``, or an unnumbered part)."""
         return toc_numbers().get(self.docname)
 
+    @property
+    def position(self) -> int | None:
+        """The chapter's place in the book's table of contents (0 first), or None when it is not in it."""
+        return toc_order().get(self.docname)
+
     def heading(self) -> str:
-        """ "Chapter 6. Why a decode step wastes arithmetic, ..." (or the title alone)."""
+        """ "Chapter 6. Why a decode step wastes arithmetic, ...", "Start here: Decide for your service" for a
+        chapter of an unnumbered part, or the title alone (a chapter outside the book)."""
         number = self.number
-        return f"Chapter {number}. {self.title}" if number is not None else self.title
+        if number is not None:
+            return f"Chapter {number}. {self.title}"
+        caption = _toc_captions().get(self.docname)
+        return f"{caption}: {self.title}" if caption else self.title
 
     def __repr__(self) -> str:
         return f"Chapter({self.docname!r}, {self.declared_title!r})"

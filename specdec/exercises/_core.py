@@ -140,8 +140,9 @@ def lookup(label: str) -> Exercise:
 
 
 def _sort_key(exercise: Exercise) -> tuple:
-    number = exercise.chapter.number
-    return (number is None, number or 0, exercise.chapter.title.lower(), exercise.position)
+    """Book order: chapters as ``_toc.yml`` lists them ("Start here" first), then chapters outside the book."""
+    place = exercise.chapter.position
+    return (place is None, place or 0, exercise.chapter.title.lower(), exercise.position)
 
 
 def sorted_exercises() -> list[Exercise]:
@@ -289,6 +290,7 @@ class ExerciseList(tuple):
             return "No exercises are registered."
         lines: list[str] = []
         chapter = None
+        width = max(len(row.label) for row in self)
         for row in self:
             if row.chapter != chapter:
                 if lines:
@@ -296,7 +298,7 @@ class ExerciseList(tuple):
                 lines.append(row.chapter)
                 chapter = row.chapter
             short = row.question if len(row.question) <= 64 else row.question[:61] + "..."
-            lines.append(f"  {row.number:<6} {row.label:<24} {row.kind:<8} {short}")
+            lines.append(f"  {row.number:<6} {row.label:<{width}} {row.kind:<8} {short}")
         return "\n".join(lines)
 
     __str__ = __repr__
@@ -333,14 +335,17 @@ def list_exercises() -> ExerciseList:
     ExerciseList
         Rows ``(number, label, chapter, kind, question)`` in book order; it
         displays as a table grouped by chapter ("Chapter 6. ...", exercises
-        6.1, 6.2, ...).
+        6.1, 6.2, ...). The unnumbered "Start here" chapter comes first, its
+        exercises numbered 1, 2, ... as its boxes show them.
 
     Examples
     --------
     >>> import specdec as sd
     >>> table = sd.exercises.list()
-    >>> table[0].number, table[0].label
-    ('1.1', 'expected-tokens-1')
+    >>> table[0].number, table[0].label, table[0].chapter
+    ('1', 'decide-for-your-service-1', 'Start here: Decide for your service')
+    >>> next(row.label for row in table if row.number == "1.1")
+    'expected-tokens-1'
 
     Defined in chapter "Expected tokens per round".
     """
@@ -453,8 +458,9 @@ def variant(label: str, seed: int | str) -> Variant:
     ----------
     label : str
         An exercise label such as ``"expected-tokens-1"``. The numeric
-        exercises of Parts I and II (and several of Part III) have variants;
-        ``sd.exercises.get(label).has_variants`` says whether one does.
+        exercises of the "Start here" chapter and of Parts I, II and IV (and
+        most of Part III) have variants; ``sd.exercises.get(label).has_variants``
+        says whether one does.
     seed : int or str
         Chooses the inputs: a non-negative integer, or a string such as a
         student id. The same seed always gives the same variant, on any

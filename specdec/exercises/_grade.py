@@ -87,8 +87,8 @@ def select_labels(spec: str | None) -> list[str]:
             continue
         if item in REGISTRY:
             matches = [item]
-        elif item.isdigit():
-            matches = [e.label for e in sorted_exercises() if e.number.split(".")[0] == item]
+        elif item.isdigit():  # a chapter number (the unnumbered "Start here" chapter is chosen by its labels)
+            matches = [e.label for e in sorted_exercises() if e.chapter.number == int(item)]
         elif any(e.number == item for e in REGISTRY.values()):
             matches = [e.label for e in REGISTRY.values() if e.number == item]
         else:

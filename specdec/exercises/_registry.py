@@ -213,9 +213,12 @@ class Exercise:
 
     @property
     def number(self) -> str:
-        """ "6.2" as the book numbers it (the label when the chapter has no number)."""
+        """ "6.2" as the book numbers it; "2" in an unnumbered chapter of the book (the "Start here" chapter's
+        boxes read "Exercise 2"); the label for a chapter outside the book."""
         chapter = self.chapter.number
-        return f"{chapter}.{self.position}" if chapter is not None else self.label
+        if chapter is not None:
+            return f"{chapter}.{self.position}"
+        return str(self.position) if self.chapter.position is not None else self.label
 
     @property
     def has_variants(self) -> bool:

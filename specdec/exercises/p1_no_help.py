@@ -22,13 +22,13 @@ register(Exercise(
     answer=Letter("ABCD"),
     choices={
         "A": "Sequences in a large batch interfere with each other, so the draft's acceptance rate falls.",
-        "B": ("A plain decode step at high batch already uses most of the arithmetic that the weight read leaves "
+        "B": "Sampling overhead per round grows faster with batch than the decode step does.",
+        "C": "The candidates' KV entries no longer fit in memory at high batch.",
+        "D": ("A plain decode step at high batch already uses most of the arithmetic that the weight read leaves "
               "idle, so the extra positions of verification and the draft's steps must be paid for in FLOPs: "
               "c_verify climbs toward k + 1 while E[L] stays the same."),
-        "C": "The candidates' KV entries no longer fit in memory at high batch.",
-        "D": "Sampling overhead per round grows faster with batch than the decode step does.",
     },
-    reference=lambda p: "B",
+    reference=lambda p: "D",
     hints=("Compare how a decode step's time and its arithmetic grow with batch on the roofline.",),
     mistakes=(
         Mistake("acceptance", lambda p: "A",

@@ -150,16 +150,17 @@ def _best_k(p, slope=None):
 register(Exercise(
     label="speedup-formula-4",
     chapter=CHAPTER,
-    question=("Worked example with 0.5 ms per draft step and T_verify = 6.0 + 0.4 (k - 5) ms: which k in 1..16 "
+    question=("Worked example with 0.4 ms per draft step and T_verify = 6.0 + 0.1 (k - 5) ms: which k in 1..16 "
               "gives the highest speedup?"),
     statement=("A target decode step takes $T_0 = {{t0}}$ ms. Each draft step costs {{per_step}} ms (so "
                "$T_\\text{draft} = {{per_step}}\\,k$ ms), and verification grows by {{slope}} ms per extra draft "
                "position: $T_\\text{verify} = {{t_verify}} + {{slope}}\\,(k - {{k}})$ ms. The overhead is "
                "{{t_overhead}} ms and $\\alpha = {{alpha}}$. Which $k$ between 1 and {{k_max}} gives the highest "
                "speedup?"),
-    params={**WORKED, "per_step": 0.5, "slope": 0.4, "k_max": 16},
+    params={**WORKED, "per_step": 0.4, "slope": 0.1, "k_max": 16},
+    # verification never faster than a plain step: T_verify(1) = 6.0 - 4 slope >= T0 = 5.2 needs slope <= 0.2
     vary=lambda rng: {"alpha": grid(rng, 0.7, 0.9, 0.05), "per_step": grid(rng, 0.3, 0.8, 0.1),
-                      "slope": grid(rng, 0.1, 0.8, 0.1)},
+                      "slope": grid(rng, 0.02, 0.2, 0.02)},
     answer=Integer("a draft length k"),
     reference=_best_k,
     hints=("Evaluate sd.speedup on an array of k with the times rescaled for each k, and take the argmax.",),

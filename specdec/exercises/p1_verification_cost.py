@@ -33,15 +33,16 @@ def _answer_1(p, ratio=None):
 register(Exercise(
     label="verification-cost-1",
     chapter=CHAPTER,
-    question=("T0 = 5.2 ms, T_verify = 6.0 ms, T_overhead = 0.5 ms: what is T_verify / T0, is it inside the source's "
-              "rule of thumb (1.0 to 1.5), and what c_verify does the roofline model give at batch 1?"),
-    statement=("A deployment measures $T_0$ = {{t0}} ms, $T_\\text{verify}$ = {{t_verify}} ms and "
+    question=("A deployment measures T0 = 7.5 ms, T_verify = 9.3 ms, T_overhead = 0.4 ms at batch 1: what is "
+              "T_verify / T0, is it inside the source's rule of thumb (1.0 to 1.5), and what c_verify does the "
+              "roofline model give at batch 1?"),
+    statement=("A deployment measures, at batch 1, $T_0$ = {{t0}} ms, $T_\\text{verify}$ = {{t_verify}} ms and "
                "$T_\\text{overhead}$ = {{t_overhead}} ms with $k = {{k}}$ drafts. What is $T_\\text{verify}/T_0$? "
                "Is it inside the source's rule of thumb (1.0 to 1.5)? And what $c_v$ does the roofline model give "
                "for a batch of one sequence (Llama 3.1 70B on 8 H100 SXM, context 0)? Answer with the tuple "
                "`(ratio, inside, roofline)`."),
-    params={"t0": 5.2, "t_verify": 6.0, "t_overhead": 0.5, "k": 5},
-    vary=lambda rng: (lambda t0: {"t0": t0, "t_verify": round(t0 * grid(rng, 0.9, 1.9, 0.05), 1),
+    params={"t0": 7.5, "t_verify": 9.3, "t_overhead": 0.4, "k": 4},
+    vary=lambda rng: (lambda t0: {"t0": t0, "t_verify": round(t0 * grid(rng, 1.0, 1.9, 0.05), 1),
                                   "t_overhead": grid(rng, 0.2, 1.0, 0.1), "k": int(rng.integers(3, 8))})(
         grid(rng, 4.0, 14.0, 0.2)),
     answer=Seq((Float("T_verify / T0", decimals=2), Flag("whether the ratio is inside the rule of thumb"),

@@ -93,11 +93,11 @@ register(Exercise(
 register(Exercise(
     label="acceptance-rate-3",
     chapter=CHAPTER,
-    question=("An engine running k = 5 prints a draft acceptance rate (accepted / drafted) of 0.55. "
+    question=("An engine running k = 4 prints a draft acceptance rate (accepted / drafted) of 0.48. "
               "What per-position alpha does that correspond to?"),
     statement=("An engine running $k = {{k}}$ prints a draft acceptance rate (accepted / drafted) of {{rate}}. "
                "What per-position $\\alpha$ does it correspond to?"),
-    params={"k": 5, "rate": 0.55},
+    params={"k": 4, "rate": 0.48},
     vary=lambda rng: {"k": int(rng.integers(2, 9)), "rate": grid(rng, 0.3, 0.8, 0.05)},
     answer=Float("an acceptance rate", decimals=3),
     reference=lambda p: float(acc.alpha_from_draft_acceptance_rate(p.rate, p.k)),
@@ -120,13 +120,13 @@ register(Exercise(
     answer=Letter("ABCD"),
     choices={
         "A": "Use 0.82: the acceptance rate is a property of the model pair.",
-        "B": ("Re-measure on the new workload and temperature: alpha depends on the text and on how the draft's "
+        "B": "Acceptance always rises with temperature, so 0.82 is a safe lower bound.",
+        "C": ("Re-measure on the new workload and temperature: alpha depends on the text and on how the draft's "
               "distribution differs from the target's there, and it can move either way with temperature."),
-        "C": "Acceptance always rises with temperature, so 0.82 is a safe lower bound.",
         "D": "Acceptance always falls with temperature, so 0.82 is a safe upper bound and planning with it is "
              "conservative.",
     },
-    reference=lambda p: "B",
+    reference=lambda p: "C",
     hints=("alpha = sum(min(p, q)) is computed from the two distributions on the text being generated.",),
     mistakes=(
         Mistake("pair-property", lambda p: "A",
@@ -134,7 +134,7 @@ register(Exercise(
         Mistake("always-falls", lambda p: "D",
                 "The chapter's figure shows a case where acceptance rises with temperature; and an upper bound is "
                 "not a conservative plan."),
-        Mistake("always-rises", lambda p: "C",
+        Mistake("always-rises", lambda p: "B",
                 "The chapter's figure shows cases where acceptance falls with temperature."),
     ),
 ))

@@ -66,13 +66,13 @@ def _ref_2(p):
 register(Exercise(
     label="draft-arrangements-2",
     chapter=CHAPTER,
-    question=("Using the first four Medusa head accuracies for Vicuna-7B (sd.drafts.MEDUSA_TOP1_VICUNA_7B[:4]), "
+    question=("Using the first two Medusa head accuracies for Vicuna-7B (sd.drafts.MEDUSA_TOP1_VICUNA_7B[:2]), "
               "give (E[L] if the heads err independently, E[L] if errors are nested)."),
     statement=("Use the first {{n_heads}} Medusa head accuracies for Vicuna-7B, "
                "`sd.drafts.MEDUSA_TOP1_VICUNA_7B[:{{n_heads}}]`. Give $E[L]$ with {{n_heads}} heads if the heads err "
                "independently, and if their errors are nested, as the tuple `(independent, nested)`."),
-    params={"n_heads": 4},
-    vary=lambda rng: {"n_heads": int(pick(rng, (2, 3, 5)))},
+    params={"n_heads": 2},
+    vary=lambda rng: {"n_heads": int(pick(rng, (3, 4, 5)))},
     answer=Seq((Float("tokens per round", decimals=3),) * 2, names=("independent", "nested")),
     reference=_ref_2,
     hints=("Independent: the chance that heads 1..i are all right is the product of their accuracies. "

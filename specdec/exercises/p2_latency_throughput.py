@@ -123,17 +123,17 @@ register(Exercise(
               "by 40 %. What happens to the replica's tokens/s?"),
     answer=Letter("ABCD"),
     choices={
-        "A": "It rises by a factor 1 / 0.6, about 1.67.",
-        "B": "It does not change: speculation improves latency, not throughput.",
-        "C": "It falls, because verification adds arithmetic.",
+        "A": "It does not change.",
+        "B": "It falls.",
+        "C": "It rises, by a factor of 1 / 0.6.",
         "D": "It cannot be told without knowing the acceptance rate.",
     },
-    reference=lambda p: "A",
+    reference=lambda p: "C",
     hints=("Each of the 64 sequences emits one token every 'time per token'; count tokens per second for all.",),
     mistakes=(
-        Mistake("latency-only", lambda p: "B",
+        Mistake("latency-only", lambda p: "A",
                 "Latency and throughput part ways only when the batch changes; here it is held fixed."),
-        Mistake("arithmetic", lambda p: "C",
+        Mistake("arithmetic", lambda p: "B",
                 "The added arithmetic is already inside the measured time per token."),
     ),
 ))

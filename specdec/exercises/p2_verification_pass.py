@@ -93,17 +93,17 @@ register(Exercise(
     question="Why do speculative sampling's emitted tokens follow the target distribution exactly?",
     answer=Letter("ABCD"),
     choices={
-        "A": "Because the draft model is trained to imitate the target, so its samples are already close to p.",
-        "B": ("Because for every token x, P(emit x) = min(p(x), q(x)) + P(reject) * r(x), and the residual r is "
+        "A": ("Because for every token x, P(emit x) = min(p(x), q(x)) + P(reject) * r(x), and the residual r is "
               "chosen so that this sum equals p(x)."),
+        "B": "Because the draft model is trained to imitate the target, so its samples are already close to p.",
         "C": "Because the target model re-samples every position from p and the draft tokens are only a hint.",
         "D": "Because a rejected draft is re-drawn from the draft until one is accepted.",
     },
-    reference=lambda p: "B",
+    reference=lambda p: "A",
     hints=("Write down the probability of emitting a given token x: through acceptance, and through a rejection "
            "followed by a replacement.",),
     mistakes=(
-        Mistake("closeness", lambda p: "A",
+        Mistake("closeness", lambda p: "B",
                 "How close the draft is changes how often drafts are accepted (the speed), not which distribution "
                 "comes out."),
         Mistake("resample", lambda p: "C",
@@ -128,14 +128,14 @@ def _utilization(p, flops_per_param=2.0, gpus=None):
 register(Exercise(
     label="verification-pass-4",
     chapter=CHAPTER,
-    question=("Llama 3.1 70B in bf16 decodes one sequence on 8 H100 SXM GPUs. What fraction of the group's peak "
-              "FLOP/s does one decode step use (roofline model)?"),
+    question=("Llama 3.1 70B in bf16 decodes one sequence on 4 A100 80GB SXM GPUs. What fraction of the group's "
+              "peak FLOP/s does one decode step use (roofline model)?"),
     statement=("{{model_name}} in bf16 decodes a batch of {{batch}} on {{n_gpus}} {{gpu_name}} GPUs "
                "(`sd.hardware.{{model}}`, `sd.hardware.{{gpu}}.scaled({{n_gpus}})`). Using the roofline model, what "
                "fraction of the group's peak FLOP/s does one decode step use? Compute it from the weight bytes, the "
                "bandwidth and $2N$ FLOPs per token."),
-    params={"model": "LLAMA_70B", "model_name": "Llama 3.1 70B", "gpu": "H100", "gpu_name": "H100 SXM",
-            "n_gpus": 8, "batch": 1},
+    params={"model": "LLAMA_70B", "model_name": "Llama 3.1 70B", "gpu": "A100", "gpu_name": "A100 80GB SXM",
+            "n_gpus": 4, "batch": 1},
     vary=lambda rng: (lambda model, gpu: {"model": model, "model_name": _MODELS[model], "gpu": gpu,
                                           "gpu_name": _GPUS[gpu], "n_gpus": int(pick(rng, (2, 4, 8))),
                                           "batch": int(pick(rng, (1, 2, 4, 8, 16)))})(

@@ -1,19 +1,29 @@
-"""Exercises of Part IV, chapter 1: "A calibrated roofline"."""
+"""Exercises of the chapter "A calibrated roofline"."""
 
 from __future__ import annotations
 
 from .. import calibration as cal
 from .. import deployment
 from .. import hardware as hw
-from ._registry import Exercise, Mistake, register
+from ._chapters import Chapter
+from ._forms import Float, Integer, Letter, Seq
+from ._registry import Exercise, Mistake, grid, pick, register
 
-CHAPTER = "Part IV · 1 A calibrated roofline"
+CHAPTER = Chapter("book/part4-engines/01-calibrated-roofline", "A calibrated roofline")
 
-_H8 = cal.H100_CALIBRATED.scaled(8)
+#: Model presets of the variants: attribute name in ``sd.hardware`` -> what the statement calls it.
+_MODELS = {"LLAMA_8B": "Llama 3.1 8B", "LLAMA_1B": "Llama 3.2 1B"}
 
 
-def _t0_a100():
-    return hw.step_time(hw.LLAMA_8B, cal.A100_CALIBRATED, 1, 1024) * 1e3
+def _group(n_gpus):
+    return cal.H100_CALIBRATED.scaled(n_gpus)
+
+
+# 1. A plain decode step on a calibrated GPU.
+def _t0(p, hardware=None, context=None):
+    hardware = cal.A100_CALIBRATED if hardware is None else hardware
+    context = p.context if context is None else context
+    return float(hw.step_time(getattr(hw, p.model), hardware, p.batch, context)) * 1e3
 
 
 register(Exercise(
@@ -21,23 +31,37 @@ register(Exercise(
     chapter=CHAPTER,
     question=("Llama 3.1 8B on one calibrated A100 (specdec.calibration.A100_CALIBRATED), batch 1, 1024 tokens of "
               "context: how long is a plain decode step, in milliseconds?"),
-    kind="numeric",
-    reference=_t0_a100,
+    statement=("{{model_name}} (`sd.hardware.{{model}}`) on one calibrated A100 (`calibration.A100_CALIBRATED`), "
+               "batch {{batch}}, {{context}} tokens of context: how long is a plain decode step, in milliseconds?"),
+    params={"model": "LLAMA_8B", "model_name": "Llama 3.1 8B", "batch": 1, "context": 1024},
+    vary=lambda rng: (lambda model: {"model": model, "model_name": _MODELS[model],
+                                     "batch": int(pick(rng, (1, 2, 4, 8, 16))),
+                                     "context": int(pick(rng, (512, 1024, 2048, 4096, 8192)))})(
+        pick(rng, tuple(_MODELS))),
+    answer=Float("in ms", decimals=2),
+    reference=_t0,
     hints=("sd.hardware.step_time with the calibrated preset adds the fixed cost, the achievable bandwidth and the "
            "KV writes; answer in milliseconds.",),
-    rtol=1e-3,
     mistakes=(
-        Mistake("ideal", lambda: hw.step_time(hw.LLAMA_8B, hw.A100, 1, 1024) * 1e3,
-                "That is the ideal roofline: use the calibrated A100."),
-        Mistake("seconds", lambda: _t0_a100() / 1e3, "Check the unit: milliseconds."),
-        Mistake("no-context", lambda: hw.step_time(hw.LLAMA_8B, cal.A100_CALIBRATED) * 1e3,
-                "The step also reads the 1024 cached tokens' keys and values."),
+        Mistake("ideal", lambda p: _t0(p, hardware=hw.A100), "That is the ideal roofline: use the calibrated A100."),
+        Mistake("seconds", lambda p: _t0(p) / 1e3, "Check the unit: milliseconds."),
+        Mistake("no-context", lambda p: _t0(p, context=0),
+                "The step also reads the cached tokens' keys and values."),
     ),
 ))
 
 
-def _cv():
-    return hw.verify_cost(hw.LLAMA_70B, _H8, 8, 16, 4096)
+# 2. The verification cost on a calibrated 8-GPU group.
+def _cv(p, hardware=None, batch=None):
+    hardware = _group(8) if hardware is None else hardware
+    batch = p.batch if batch is None else batch
+    return float(hw.verify_cost(hw.LLAMA_70B, hardware, p.k, batch, p.context))
+
+
+def _cv_k_tokens(p):
+    group = _group(8)
+    return float(hw.step_time(hw.LLAMA_70B, group, p.batch, p.context, p.k)
+                 / hw.step_time(hw.LLAMA_70B, group, p.batch, p.context))
 
 
 register(Exercise(
@@ -45,47 +69,57 @@ register(Exercise(
     chapter=CHAPTER,
     question=("Llama 3.1 70B on 8 calibrated H100s at batch 16 and 4096 tokens of context: c_verify for k = 8 "
               "drafts (a ratio)?"),
-    kind="numeric",
+    statement=("Llama 3.1 70B on 8 calibrated H100s (`calibration.H100_CALIBRATED.scaled(8)`) at batch {{batch}} "
+               "with {{context}} tokens of context: what is $c_v$ for $k = {{k}}$ drafts?"),
+    params={"batch": 16, "context": 4096, "k": 8},
+    vary=lambda rng: {"batch": int(pick(rng, (4, 8, 16, 32, 64))), "context": int(pick(rng, (1024, 2048, 4096, 8192))),
+                      "k": int(rng.integers(2, 9))},
+    answer=Float("in target steps", decimals=2),
     reference=_cv,
     hints=("c_verify = T(batch, context, k + 1 new tokens) / T(batch, context, 1); sd.hardware.verify_cost "
            "computes it on any hardware.",),
-    rtol=1e-3,
     mistakes=(
-        Mistake("ideal", lambda: hw.verify_cost(hw.LLAMA_70B, hw.H100.scaled(8), 8, 16, 4096),
-                "On the ideal roofline this pass is free; use the calibrated group."),
-        Mistake("k-tokens", lambda: hw.step_time(hw.LLAMA_70B, _H8, 16, 4096, 8) / hw.step_time(hw.LLAMA_70B, _H8,
-                                                                                              16, 4096),
-                "Verifying k drafts processes k + 1 tokens per sequence."),
-        Mistake("batch-one", lambda: hw.verify_cost(hw.LLAMA_70B, _H8, 8, 1, 4096), "Check the batch."),
+        Mistake("ideal", lambda p: _cv(p, hardware=hw.H100.scaled(8)),
+                "That is the ideal roofline; use the calibrated group."),
+        Mistake("k-tokens", _cv_k_tokens, "Verifying k drafts processes k + 1 tokens per sequence."),
+        Mistake("batch-one", lambda p: _cv(p, batch=1), "Check the batch."),
     ),
 ))
 
 
-def _tp_pair():
-    one = cal.A100_CALIBRATED
-    return (hw.step_time(hw.LLAMA_1B, one.scaled(4)) * 1e3, hw.step_time(hw.LLAMA_1B, one) * 1e3)
+# 3. Tensor parallelism for a small draft.
+def _tp_pair(p, calibrated=True):
+    one = cal.A100_CALIBRATED if calibrated else hw.A100
+    model = getattr(hw, p.model)
+    return (float(hw.step_time(model, one.scaled(p.tp))) * 1e3, float(hw.step_time(model, one)) * 1e3)
 
 
 register(Exercise(
     label="calibrated-roofline-3",
     chapter=CHAPTER,
     question=("A Llama 3.2 1B draft on calibrated A100s, batch 1, context 0: its step time on a tensor-parallel "
-              "group of 4 and on a single GPU, in milliseconds. Answer the tuple (tp4, tp1)."),
-    kind="numeric",
+              "group of 4 and on a single GPU, in milliseconds. Answer the tuple (group, single)."),
+    statement=("A {{model_name}} draft (`sd.hardware.{{model}}`) on calibrated A100s at batch 1, context 0: what is "
+               "its step time on a tensor-parallel group of {{tp}} GPUs, and on a single GPU? Answer with the tuple "
+               "`(group, single)`, in milliseconds."),
+    params={"model": "LLAMA_1B", "model_name": "Llama 3.2 1B", "tp": 4},
+    vary=lambda rng: (lambda model: {"model": model, "model_name": _MODELS[model], "tp": int(pick(rng, (2, 4, 8)))})(
+        pick(rng, tuple(_MODELS))),
+    answer=Seq((Float("in ms", decimals=3),) * 2, names=("group", "single")),
     reference=_tp_pair,
-    hints=("A100_CALIBRATED.scaled(4) is the group; each of its 16 layers pays two all-reduces there.",),
-    rtol=1e-3,
+    hints=("A100_CALIBRATED.scaled(n) is the group; each layer pays two all-reduces there.",),
     mistakes=(
-        Mistake("ideal", lambda: (hw.step_time(hw.LLAMA_1B, hw.A100.scaled(4)) * 1e3,
-                                  hw.step_time(hw.LLAMA_1B, hw.A100) * 1e3),
+        Mistake("ideal", lambda p: _tp_pair(p, calibrated=False),
                 "That is the ideal roofline, where tensor parallelism is free."),
-        Mistake("swapped", lambda: tuple(reversed(_tp_pair())), "The tuple is (tp4, tp1)."),
+        Mistake("swapped", lambda p: tuple(reversed(_tp_pair(p))), "The tuple is (group, single)."),
     ),
 ))
 
 
-def _break_even():
-    return deployment.break_even_batch(hw.LLAMA_70B, hw.LLAMA_8B, _H8, 0.7, 4, kv_write=True)
+# 4. The batch at which speculation starts to lose.
+def _break_even(p, alpha=None, k=None):
+    return int(deployment.break_even_batch(hw.LLAMA_70B, hw.LLAMA_8B, _group(8), p.alpha if alpha is None else alpha,
+                                           p.k if k is None else k, kv_write=True))
 
 
 register(Exercise(
@@ -93,26 +127,29 @@ register(Exercise(
     chapter=CHAPTER,
     question=("The worked example's pair (Llama 3.1 70B target, 8B draft) on 8 calibrated H100s at context 0, "
               "alpha = 0.7, k = 4: the first batch at which speculation loses."),
-    kind="numeric",
+    statement=("The worked example's pair (Llama 3.1 70B target, Llama 3.1 8B draft) on 8 calibrated H100s at "
+               "context 0, with $\\alpha = {{alpha}}$ and $k = {{k}}$: at what batch does speculation first lose "
+               "(a speedup below 1)?"),
+    params={"alpha": 0.7, "k": 4},
+    vary=lambda rng: {"alpha": grid(rng, 0.6, 0.9, 0.05), "k": int(rng.integers(2, 7))},
+    answer=Integer("a batch size"),
     reference=_break_even,
     hints=("sd.deployment.break_even_batch scans the batches; pass kv_write=True, the calibrated model's default.",),
-    rtol=0.0,
-    atol=0.0,
     mistakes=(
-        Mistake("ideal", lambda: deployment.break_even_batch(hw.LLAMA_70B, hw.LLAMA_8B, hw.H100.scaled(8), 0.7, 4),
+        Mistake("ideal", lambda p: int(deployment.break_even_batch(hw.LLAMA_70B, hw.LLAMA_8B, hw.H100.scaled(8),
+                                                                   p.alpha, p.k)),
                 "That is the ideal roofline's answer."),
-        Mistake("off-by-one", lambda: _break_even() - 1, "That batch still has a speedup of at least 1."),
-        Mistake("worked-example", lambda: deployment.break_even_batch(hw.LLAMA_70B, hw.LLAMA_8B, _H8, 0.8, 5,
-                                                                      kv_write=True),
-                "Check alpha and k."),
+        Mistake("off-by-one", lambda p: _break_even(p) - 1, "That batch still has a speedup of at least 1."),
+        Mistake("worked-example", lambda p: _break_even(p, alpha=0.8, k=5), "Check alpha and k."),
     ),
 ))
 
+# 5. What makes c_verify exceed 1 at batch 1 in the calibrated model.
 register(Exercise(
     label="calibrated-roofline-5",
     chapter=CHAPTER,
     question="In the calibrated model, what makes c_verify exceed 1 at batch 1?",
-    kind="choice",
+    answer=Letter("ABCD"),
     choices={
         "A": "The fixed cost per forward pass, which verification pays k + 1 times.",
         "B": ("The arithmetic of the k extra tokens, which the weight read does not hide because memory traffic and "
@@ -120,13 +157,13 @@ register(Exercise(
         "C": "The all-reduces, whose latency grows with the number of tokens in the pass.",
         "D": "Reading the KV cache once per draft token.",
     },
-    reference=lambda: "B",
+    reference=lambda p: "B",
     hints=("Write the step time as fixed + memory + (1 - overlap) x compute + all-reduces and ask which term "
            "grows with the tokens in the pass.",),
     mistakes=(
-        Mistake("fixed", lambda: "A", "A verification is one forward pass: it pays the fixed cost once."),
-        Mistake("allreduce", lambda: "C", "At batch 1 the all-reduce messages are tiny; their latency does not grow "
-                                          "with the tokens."),
-        Mistake("kv", lambda: "D", "The pass reads the cache once for all its tokens."),
+        Mistake("fixed", lambda p: "A", "A verification is one forward pass: it pays the fixed cost once."),
+        Mistake("allreduce", lambda p: "C", "At batch 1 the all-reduce messages are tiny; their latency does not "
+                                            "grow with the tokens."),
+        Mistake("kv", lambda p: "D", "The pass reads the cache once for all its tokens."),
     ),
 ))

@@ -1,4 +1,4 @@
-"""Exercises of Part IV, chapter 4: "Token trees"."""
+"""Exercises of the chapter "Token trees"."""
 
 from __future__ import annotations
 
@@ -7,51 +7,79 @@ import numpy as np
 from .. import calibration as cal
 from .. import drafters, trees, verification
 from .. import hardware as hw
-from ._registry import Exercise, Mistake, register
+from ._chapters import Chapter
+from ._forms import Float, Integer
+from ._registry import Exercise, Mistake, grid, pick, register
 
-CHAPTER = "Part IV · 4 Token trees"
+CHAPTER = Chapter("book/part4-engines/04-token-trees", "Token trees")
 
-_PARENTS = [-1, -1, 0, 0, 2]
-_ACCEPT = [0.5, 0.3, 0.6, 0.2, 0.7]
 
+# 1. E[L] of a given tree.
 register(Exercise(
     label="token-trees-1",
     chapter=CHAPTER,
     question=("A draft tree with parents [-1, -1, 0, 0, 2] and accept [0.5, 0.3, 0.6, 0.2, 0.7] (each node's "
               "acceptance given its parent's): how many tokens does a round emit on average?"),
-    kind="numeric",
-    reference=lambda: float(trees.tree_expected_tokens(_PARENTS, _ACCEPT)),
+    statement=("A draft tree has parents `[{{parents}}]` (-1 is the root) and accept `[{{accept}}]` (each node's "
+               "probability of being accepted given that its parent was). How many tokens does a round emit on "
+               "average?"),
+    params={"parents": (-1, -1, 0, 0, 2), "accept": (0.5, 0.3, 0.6, 0.2, 0.7)},
+    vary=lambda rng: {"accept": tuple(grid(rng, 0.1, 0.9, 0.05) for _ in range(5))},
+    answer=Float("tokens per round", decimals=3),
+    reference=lambda p: float(trees.tree_expected_tokens(list(p.parents), list(p.accept))),
     hints=("E[L] = 1 + the sum over nodes of the product of accept along the node's path from the root.",),
-    rtol=1e-9,
     mistakes=(
-        Mistake("no-bonus", lambda: float(trees.tree_expected_tokens(_PARENTS, _ACCEPT)) - 1.0,
+        Mistake("no-bonus", lambda p: float(trees.tree_expected_tokens(list(p.parents), list(p.accept))) - 1.0,
                 "The round also emits the target's own token."),
-        Mistake("sum-accept", lambda: 1.0 + float(np.sum(_ACCEPT)),
+        Mistake("sum-accept", lambda p: 1.0 + float(np.sum(p.accept)),
                 "A deeper node counts only if every node on its path is accepted."),
     ),
 ))
+
+
+# 2. The best tree of a given size under the rank model.
+def _best(p, n_nodes=None):
+    return float(trees.best_tree(p.n_nodes if n_nodes is None else n_nodes, list(p.ranks)).expected_tokens)
+
+
+def _vary_2(rng):
+    first = grid(rng, 0.4, 0.8, 0.05)
+    second = grid(rng, 0.05, min(0.3, 1 - first - 0.05), 0.05)
+    return {"ranks": (first, second, grid(rng, 0.05, min(second, 1 - first - second), 0.05)),
+            "n_nodes": int(rng.integers(6, 16))}
+
 
 register(Exercise(
     label="token-trees-2",
     chapter=CHAPTER,
     question=("A draft whose best candidate is accepted with probability 0.6, its second with 0.2 and its third "
               "with 0.1, at every depth (given the parent was): the largest E[L] any tree of 10 nodes reaches."),
-    kind="numeric",
-    reference=lambda: trees.best_tree(10, [0.6, 0.2, 0.1]).expected_tokens,
+    statement=("A draft's first, second and third candidates are accepted with probabilities {{ranks}}, at every "
+               "depth (given that the parent was accepted). What is the largest $E[L]$ a tree of {{n_nodes}} nodes "
+               "can reach?"),
+    params={"ranks": (0.6, 0.2, 0.1), "n_nodes": 10},
+    vary=_vary_2,
+    answer=Float("tokens per round", decimals=3),
+    reference=_best,
     hints=("sd.trees.best_tree(n_nodes, rank_accept) finds the best tree under this rank model.",),
-    rtol=1e-9,
     mistakes=(
-        Mistake("chain", lambda: float(trees.tree_expected_tokens(trees.chain_parents(10), [0.6] * 10)),
-                "A chain of 10 best candidates is one tree, not the best."),
-        Mistake("nine", lambda: trees.best_tree(9, [0.6, 0.2, 0.1]).expected_tokens, "Use all 10 nodes."),
+        Mistake("chain", lambda p: float(trees.tree_expected_tokens(trees.chain_parents(p.n_nodes),
+                                                                    [p.ranks[0]] * p.n_nodes)),
+                "A chain of best candidates is one tree, not the best."),
+        Mistake("one-fewer", lambda p: _best(p, p.n_nodes - 1), "Use all the nodes."),
     ),
 ))
 
 
-def _best_nodes_h100():
-    ra = trees.rank_accept_from_topk(np.array(drafters.MEDUSA_TOPK_VICUNA_7B.value))
-    cv = hw.verify_cost(cal.LLAMA2_7B, cal.H100_CALIBRATED, np.arange(1, 65), 1, 512)
-    return trees.best_tree_for_speedup(ra, 64, cv).tree.n_nodes
+# 3. The tree size with the best speedup on a calibrated GPU.
+_MEDUSA_RANKS = trees.rank_accept_from_topk(np.array(drafters.MEDUSA_TOPK_VICUNA_7B.value))
+_GPUS = {"H100": cal.H100_CALIBRATED, "A100": cal.A100_CALIBRATED}
+
+
+def _best_nodes(p, c_verify=None):
+    if c_verify is None:
+        c_verify = hw.verify_cost(cal.LLAMA2_7B, _GPUS[p.gpu], np.arange(1, p.max_nodes + 1), p.batch, p.context)
+    return int(trees.best_tree_for_speedup(_MEDUSA_RANKS, p.max_nodes, c_verify).tree.n_nodes)
 
 
 register(Exercise(
@@ -60,36 +88,55 @@ register(Exercise(
     question=("The Medusa heads of Vicuna 7B (sd.widgets.medusa_rank_accept()) verified on one calibrated H100 at "
               "batch 1, context 512 (heads in the verification pass, c_draft = 0): how many nodes has the tree "
               "with the best speedup, among trees of at most 64 nodes?"),
-    kind="numeric",
-    reference=_best_nodes_h100,
-    hints=("c_verify of n nodes is sd.hardware.verify_cost(model, hardware, n, 1, 512) for n = 1 .. 64; pass it to "
-           "sd.trees.best_tree_for_speedup.",),
-    rtol=0.0,
-    atol=0.0,
+    statement=("With the Medusa heads' rates (`sd.widgets.medusa_rank_accept()`), verified for Vicuna 7B on one "
+               "calibrated **{{gpu}}** (`calibration.{{gpu}}_CALIBRATED`) at batch {{batch}}, context {{context}}, "
+               "heads in the verification pass ($c_d = 0$): how many nodes has the tree with the best speedup, "
+               "among trees of at most {{max_nodes}} nodes?"),
+    params={"gpu": "H100", "batch": 1, "context": 512, "max_nodes": 64},
+    vary=lambda rng: {"gpu": pick(rng, tuple(_GPUS)), "batch": int(pick(rng, (1, 2, 4, 8))),
+                      "context": int(pick(rng, (256, 512, 1024, 2048)))},
+    answer=Integer("a number of tree nodes"),
+    reference=_best_nodes,
+    hints=("c_verify of n nodes is sd.hardware.verify_cost(model, hardware, n, batch, context) for n = 1 .. the "
+           "largest size; pass the array to sd.trees.best_tree_for_speedup.",),
     mistakes=(
-        Mistake("ideal", lambda: trees.best_tree_for_speedup(
-            trees.rank_accept_from_topk(np.array(drafters.MEDUSA_TOPK_VICUNA_7B.value)), 64, 1.0).tree.n_nodes,
-            "On the ideal roofline verification is free: use the calibrated H100."),
+        Mistake("ideal", lambda p: _best_nodes(p, c_verify=1.0),
+                "On the ideal roofline verification is free: use the calibrated GPU."),
     ),
 ))
 
-_P = [0.5, 0.25, 0.15, 0.1]
-_Q = [0.1, 0.4, 0.3, 0.2]
+
+# 4. Several independent candidates, verified one after another (SpecInfer).
+def _multi(p, n=None):
+    return float(verification.multi_draft_accept_probabilities(np.array(p.p), np.array(p.q),
+                                                               p.n if n is None else n).sum())
+
+
+def _vary_4(rng):
+    p = rng.dirichlet(np.ones(4) * 2.0)
+    q = rng.dirichlet(np.ones(4) * 2.0)
+    as_tuple = (lambda d: tuple(round(float(x), 2) for x in d[:-1]) + (round(1 - sum(round(float(x), 2)
+                                                                                   for x in d[:-1]), 2),))
+    return {"p": as_tuple(p), "q": as_tuple(q), "n": int(rng.integers(2, 5))}
+
 
 register(Exercise(
     label="token-trees-4",
     chapter=CHAPTER,
     question=("SpecInfer-style verification of three candidates drawn independently from q = [0.1, 0.4, 0.3, 0.2] "
               "for a target p = [0.5, 0.25, 0.15, 0.1]: the probability that one of the candidates is accepted."),
-    kind="numeric",
-    reference=lambda: float(verification.multi_draft_accept_probabilities(_P, _Q, 3).sum()),
+    statement=("SpecInfer-style verification of {{n}} candidates drawn independently from $q = [{{q}}]$, for a target "
+               "$p = [{{p}}]$: what is the probability that one of the candidates is accepted?"),
+    params={"p": (0.5, 0.25, 0.15, 0.1), "q": (0.1, 0.4, 0.3, 0.2), "n": 3},
+    vary=_vary_4,
+    answer=Float("a probability", decimals=3),
+    reference=_multi,
     hints=("sd.verification.multi_draft_accept_probabilities gives each candidate's chance of being the accepted "
            "one; add them.",),
-    rtol=1e-9,
     mistakes=(
-        Mistake("one", lambda: float(verification.multi_draft_accept_probabilities(_P, _Q, 1).sum()),
-                "That is a single candidate."),
-        Mistake("independent", lambda: 1.0 - (1.0 - float(verification.acceptance_probability(_P, _Q))) ** 3,
+        Mistake("one", lambda p: _multi(p, 1), "That is a single candidate."),
+        Mistake("independent", lambda p: 1.0 - (1.0 - float(verification.acceptance_probability(
+            np.array(p.p), np.array(p.q)))) ** p.n,
                 "Each later candidate is checked against a residual that shrinks after every rejection, not p."),
     ),
 ))
