@@ -212,7 +212,7 @@ def parse_vllm_metrics(source, labels=None):
       several models must be narrowed with ``labels``);
     * a sequence ``(num_drafts, num_draft_tokens, num_accepted_tokens[,
       accepted_per_position])``;
-    * a file: a :class:`pathlib.Path`, a string without whitespace (a
+    * a file: a ``pathlib.Path``, a string without whitespace (a
       ``/metrics`` sample line always has some) or a one-line string naming
       an existing file, holding JSON or TOML with such a mapping, or a saved
       ``/metrics`` page.
