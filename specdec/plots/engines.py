@@ -58,6 +58,10 @@ def _axes(axes, width=6.4, height=4.0, ncols=1):
 # Drafts in today's engines
 # --------------------------------------------------------------------------
 
+#: Label offset (points) and alignment of methods whose default label would cover a neighbour's.
+_LABEL_PLACES = {"PLD": ((-5, 0), "right", "center"), "REST": ((5, -6), "left", "center")}
+
+
 def draft_round_costs(rows, speedups=(1.0, 1.5, 2.0, 2.5, 3.0), axes=None):
     """Published tokens per round against the implied round cost, one marker per method, iso-speedup lines.
 
@@ -93,8 +97,9 @@ def draft_round_costs(rows, speedups=(1.0, 1.5, 2.0, 2.5, 3.0), axes=None):
                    s=30, zorder=3, label=None if fam in seen else fam,
                    marker="s" if r["status"] != "verified" else "o")
         seen.add(fam)
+        offset, ha, va = _LABEL_PLACES.get(r["method"], ((4, 3), "left", "baseline"))
         ax.annotate(r["method"], (r["mean_accepted_tokens"], r["implied_round_cost"]), textcoords="offset points",
-                    xytext=(4, 3), fontsize=7)
+                    xytext=offset, fontsize=7, ha=ha, va=va)
     ax.set_xlabel("published tokens per round E[L] (bonus token included)")
     ax.set_ylabel("implied round cost E[L] / speedup (plain steps)")
     ax.set_ylim(0.9, top)
