@@ -174,7 +174,7 @@ def calibration_explorer(target="Llama 3.1 70B", draft="Llama 3.1 8B", gpu="h100
     >>> import specdec as sd
     >>> w = sd.widgets.calibration_explorer()
     >>> round(w.values["t0"] * 1e3, 2), round(w.values["speedup"], 2)
-    (7.27, 2.0)
+    (11.06, 1.62)
     """
     return CalibrationExplorer(target=target, draft=draft, gpu=gpu, n_gpus=n_gpus, calibrated=calibrated,
                                step_overhead_ms=step_overhead_ms, batch=batch, context=context, k=k, alpha=alpha)
@@ -425,7 +425,7 @@ def tree_explorer(n_nodes=14, max_depth=3, calibrated=True) -> TreeExplorer:
     >>> import specdec as sd
     >>> w = sd.widgets.tree_explorer()
     >>> w.values["nodes_used"], round(w.values["expected_tokens"], 3)
-    (14, 2.597)
+    (14, 2.199)
     """
     return TreeExplorer(n_nodes=n_nodes, max_depth=max_depth, calibrated=calibrated)
 
