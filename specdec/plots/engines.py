@@ -294,12 +294,7 @@ class VerificationRulesView:
 
     Defined in chapter "Verification rules".
 
-    Parameters
-    ----------
-    p, q : array_like, shape (V,)
-    epsilon, delta : float, optional
-        Typical acceptance's thresholds.
-    ax : matplotlib Axes, optional
+    Arguments as in :func:`verification_rules_bars` (``ax`` for its ``axes``).
 
     Examples
     --------
@@ -683,14 +678,7 @@ class GoodputView:
 
     Defined in chapter "Throughput at a latency target".
 
-    Parameters
-    ----------
-    comparison : specdec.goodput.EqualLatencyComparison
-    tpot_targets : array_like
-        Targets (seconds) for the right panel.
-    tpot_target : float, optional
-        The comparison's own target, drawn on both panels.
-    axes : pair of matplotlib Axes, optional
+    Arguments as in :func:`goodput_curves`.
 
     Examples
     --------
