@@ -784,6 +784,8 @@ def test_decide_explorer_matches_decide_and_snapshots():
     assert w.decision is not None  # a slow draft warns, it is not an error
     with pytest.raises(ValueError, match="t0 must be a time > 0"):
         w.compute({"t0": 0.0})
+    with pytest.raises(ValueError, match=r"mean_acceptance_length must be in \[1, k \+ 1\] = \[1, 5\]"):
+        sd.widgets.decide_explorer(mean_acceptance_length=9)
     w.controls["t_draft_step"].min = -5.0                # a setting decide rejects: the read-out shows its message
     w.controls["t_draft_step"].value = -1.0
     assert w.decision is None and "t_draft_step must be a time >= 0" in w.error and "specdec-error" in w.readout.value

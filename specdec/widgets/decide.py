@@ -46,11 +46,14 @@ class DecideExplorer(Explorer):
         tv = {self.k: "14ms"} if t_verify is None else t_verify
         if not isinstance(tv, dict) or not tv:
             raise TypeError("t_verify must be a dict {k: time} with at least one measured k")
+        length = float(check_positive(mean_acceptance_length, "mean_acceptance_length", "(tokens per round)"))
+        if not 1.0 <= length <= self.k + 1:
+            raise ValueError(f"mean_acceptance_length must be in [1, k + 1] = [1, {self.k + 1}]; got {length:g}")
         self.num_drafts = None if num_drafts is None else float(check_positive(num_drafts, "num_drafts", "(rounds)"))
         self.tpot = None if tpot_off is None else (tpot_off, tpot_on)
         wide = {"label_width": "14em", "width": "28em"}
         controls = {
-            "mean_acceptance_length": float_slider(float(mean_acceptance_length), 1.0, self.k + 1.0, 0.01,
+            "mean_acceptance_length": float_slider(length, 1.0, self.k + 1.0, 0.01,
                                                    f"acceptance length (k = {self.k})", **wide),
             "t0": float_slider(_ms(t0, "t0"), 1.0, 60.0, 0.1, "t0, target step (ms)", **wide),
             "t_draft_step": float_slider(_ms(t_draft_step, "t_draft_step"), 0.0, 10.0, 0.05, "draft step (ms)",
