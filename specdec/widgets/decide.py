@@ -64,7 +64,7 @@ class DecideExplorer(Explorer):
         for kk in sorted(tv):
             controls[f"t_verify_{kk}"] = float_slider(_ms(tv[kk], f"t_verify at k = {kk}"), 1.0, 120.0, 0.1,
                                                       f"verification at k = {kk} (ms)", **wide)
-        fig, self.axes = new_figure(6.4, 8.0, nrows=2)
+        fig, self.axes = new_figure(6.4, 7.0, nrows=2)
         super().__init__(controls, columns=[list(controls)], figure=fig)
 
     @property
