@@ -65,6 +65,15 @@ def explorers():
         ("roofline", lambda: w.roofline_explorer()),
         ("bonus_token", lambda: w.bonus_token_explorer(alpha=0.8, k=5, c_draft=0.05, c_verify=1.0)),
         ("serving_metrics", lambda: w.serving_metrics_explorer(alpha=0.8, k=4)),
+        ("decide", lambda: w.decide_explorer(t_verify={2: "13.1ms", 4: "14ms", 6: "15.1ms"})),
+        ("matmul_roofline", lambda: w.matmul_roofline_explorer(bandwidth_gbs=80, gflops=2000, d=4096)),
+        ("calibration", lambda: w.calibration_explorer()),
+        ("prompt_lookup", lambda: w.prompt_lookup_explorer(copy_prob=0.1, mean_copy_length=20.0, num_pred=10,
+                                                           max_ngram=3)),
+        ("verification_rules", lambda: w.verification_explorer(temperature=1.0, epsilon=0.09, delta=0.3)),
+        ("token_tree", lambda: w.tree_explorer(n_nodes=14, max_depth=3, calibrated=True)),
+        ("dynamic_k", lambda: w.dynamic_k_explorer(mean=0.7, concentration=2.0, k=5, start=20)),
+        ("goodput", lambda: w.goodput_explorer(tpot_ms=12.0, alpha=0.8, k=5, context=2048, calibrated=True)),
     ]
 
 

@@ -36,51 +36,23 @@ import numpy as np
 
 # All imports from other specdec modules are in this one block, so that they
 # can be repointed when the package is restructured.
-from ._validate import (
-    check_rng,
-    check_integer,
-    check_nonnegative,
-    check_positive,
-    check_probability,
-    is_scalar_input,
-    to_output,
-)
+from ._validate import (check_integer, check_nonnegative, check_positive, check_probability, check_rng,
+                        is_scalar_input, to_output)
 from .acceptance import expected_tokens, expected_tokens_per_position
 from .dynamic import HF_HEURISTIC
 from .economics import improvement_factor
 from .literature import SOURCES, Quoted, Source
+from .trees import rank_accept_from_topk
 from .verification import MEDUSA_DELTA, MEDUSA_EPSILON
 
 __all__ = [
-    "Cited",
-    "DEEPSEEK_V3_MTP",
-    "DRAFTER_SOURCES",
-    "EAGLE2_ABSTRACT",
-    "EAGLE3_ABSTRACT",
-    "EAGLE_HEAD_PARAMS",
-    "EAGLE_README_SPEEDUPS",
-    "HF_DEFAULTS",
-    "HF_SCHEDULE",
-    "LEVIATHAN_BIGRAM",
-    "LEVIATHAN_ORACLE",
-    "MEDUSA_TOPK_VICUNA_7B",
-    "MEDUSA_TYPICAL_DEFAULTS",
-    "SGLANG_EAGLE_H100",
-    "SPEC_BENCH_A100",
-    "SPEC_BENCH_PLD_SETTINGS",
-    "SPEC_BENCH_SPS_DRAFT",
-    "SPEC_BENCH_TASKS",
-    "NgramRound",
-    "PromptLookupRun",
-    "alpha_lower_bound",
-    "implied_round_cost",
-    "leviathan_bigram_check",
-    "mtp_expected_tokens",
-    "ngram_round",
-    "prompt_lookup_proposal",
-    "simulate_prompt_lookup",
-    "spec_bench_table",
-    "synthetic_copy_text",
+    "Cited", "DEEPSEEK_V3_MTP", "DRAFTER_SOURCES", "EAGLE2_ABSTRACT", "EAGLE3_ABSTRACT", "EAGLE_HEAD_PARAMS",
+    "EAGLE_README_SPEEDUPS", "HF_DEFAULTS", "HF_SCHEDULE", "LEVIATHAN_BIGRAM", "LEVIATHAN_ORACLE",
+    "MEDUSA_TOPK_VICUNA_7B", "MEDUSA_TYPICAL_DEFAULTS", "SGLANG_EAGLE_H100", "SPEC_BENCH_A100",
+    "SPEC_BENCH_PLD_SETTINGS", "SPEC_BENCH_SPS_DRAFT", "SPEC_BENCH_TASKS", "NgramRound", "PromptLookupRun",
+    "alpha_lower_bound", "implied_round_cost", "leviathan_bigram_check", "mtp_expected_tokens", "ngram_round",
+    "prompt_lookup_proposal", "simulate_prompt_lookup", "spec_bench_table", "synthetic_copy_text",
+    "medusa_rank_accept", "prompt_lookup_run",
 ]
 
 _CHAPTER = "Drafts in today's engines"
@@ -844,3 +816,35 @@ def simulate_prompt_lookup(text, prompt_tokens, max_ngram=3, num_pred=10):
         accepted.append(n_acc)
         pos += n_acc + 1
     return PromptLookupRun(proposed=np.array(proposed, dtype=np.int64), accepted=np.array(accepted, dtype=np.int64))
+
+
+def prompt_lookup_run(copy_prob=0.1, mean_copy_length=20.0, num_pred=10, max_ngram=3, n_tokens=8000,
+                      prompt_tokens=1000, vocab=32000, rng=0):
+    """The chapter's prompt-lookup run: :func:`synthetic_copy_text`, then :func:`simulate_prompt_lookup` over it.
+
+    Arguments as in those two functions (``rng`` seeds the text); returns a :class:`PromptLookupRun`.
+    Defined in chapter "Drafts in today's engines".
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> run = sd.drafters.prompt_lookup_run(n_tokens=3000, prompt_tokens=500)
+    >>> run.n_rounds == run.proposed.size and run.tokens_per_round > 1
+    True
+    """
+    text = synthetic_copy_text(n_tokens, vocab, copy_prob, mean_copy_length, rng=rng)
+    return simulate_prompt_lookup(text, prompt_tokens, max_ngram, num_pred)
+
+
+def medusa_rank_accept():
+    """Per-depth, per-rank acceptance of Vicuna 7B's Medusa heads: :data:`MEDUSA_TOPK_VICUNA_7B` through
+    :func:`specdec.trees.rank_accept_from_topk` (rows: heads 1-5, columns: ranks 1-5).
+    Defined in chapter "Token trees".
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> sd.drafters.medusa_rank_accept().shape
+    (5, 5)
+    """
+    return rank_accept_from_topk(np.array(MEDUSA_TOPK_VICUNA_7B.value))

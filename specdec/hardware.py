@@ -597,8 +597,10 @@ def step_time_parts(model, hardware, batch=1, context=0, new_tokens=1, *, kv_wri
     roofline ``fixed`` and ``communication`` are 0 and the overlap is 1).
 
     Arguments as in :func:`step_time`. Returns a dict of ``memory`` and
-    ``compute`` (at the achievable rates), ``fixed``, ``communication`` and
-    ``total``, in seconds. Defined in chapter "A calibrated roofline".
+    ``compute`` (at the achievable rates), ``fixed``, ``communication``,
+    ``binding`` (``max(memory, compute)``), ``not_overlapped`` (``(1 -
+    overlap) * min(memory, compute)``) and ``total``, in seconds. Defined
+    in chapter "A calibrated roofline".
 
     Examples
     --------
@@ -614,9 +616,11 @@ def step_time_parts(model, hardware, batch=1, context=0, new_tokens=1, *, kv_wri
     scalar = is_scalar_input(batch, context, new_tokens)
     mem, comp, fixed, comm = _parts(model, hardware, b, c, n, kv_write)
     total = _step(model, hardware, b, c, n, kv_write)
+    hidden = 1.0 if hardware.is_ideal else hardware.calibration.overlap
+    binding, rest = np.maximum(mem, comp), (1.0 - hidden) * np.minimum(mem, comp)
     return {key: to_output(np.broadcast_to(value, np.shape(total)) + 0.0, scalar)
             for key, value in (("memory", mem), ("compute", comp), ("fixed", fixed), ("communication", comm),
-                               ("total", total))}
+                               ("binding", binding), ("not_overlapped", rest), ("total", total))}
 
 
 def verify_cost(model, hardware, k, batch=1, context=0, *, kv_write=None):

@@ -60,7 +60,7 @@ from ._validate import (
     to_output,
 )
 from .acceptance import acceptance_rate
-from .sampling import residual_distribution, speculative_step
+from .sampling import residual_distribution, speculative_step, total_variation
 
 __all__ = [
     "MEDUSA_DELTA",
@@ -70,6 +70,7 @@ __all__ = [
     "acceptance_probability",
     "emitted_distribution",
     "chi_square_test",
+    "compare_rules",
     "entropy",
     "mean_acceptance",
     "multi_draft_accept_probabilities",
@@ -391,6 +392,53 @@ def emitted_distribution(p, q, rule="rejection", *, correction="target", epsilon
         allowed = np.where(pa >= thr, pa, 0.0)
         c = allowed / allowed.sum()
     return passed + (1.0 - passed.sum()) * c
+
+
+def compare_rules(p, q, *, epsilon=MEDUSA_EPSILON, delta=MEDUSA_DELTA):
+    """Every rule of :data:`RULES` on one position: what it accepts, what it emits, how far that is from ``p``.
+
+    The draft proposes from ``q``, except under ``"one-hot"``, where it
+    proposes its greedy token (``q`` one-hot at ``argmax q``), as an n-gram
+    or greedy draft model does.
+
+    Defined in chapter "Verification rules".
+
+    Parameters
+    ----------
+    p, q : array_like, shape (V,)
+        Target and draft distributions.
+    epsilon, delta : float, optional
+        Typical acceptance's thresholds (Medusa's defaults).
+
+    Returns
+    -------
+    dict
+        Rule -> ``{"acceptance": float, "emitted": numpy.ndarray,
+        "total_variation": float}``: :func:`acceptance_probability`,
+        :func:`emitted_distribution` and its total-variation distance to ``p``.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> r = sd.verification.compare_rules([0.7, 0.25, 0.05], [0.3, 0.3, 0.4])
+    >>> {rule: round(v["acceptance"], 3) for rule, v in r.items()}
+    {'rejection': 0.6, 'one-hot': 0.05, 'greedy': 0.3, 'typical': 0.6, 'sampled-match': 0.305}
+    >>> {rule: round(v["total_variation"], 3) for rule, v in r.items()}     # only greedy and typical change p
+    {'rejection': 0.0, 'one-hot': 0.0, 'greedy': 0.3, 'typical': 0.15, 'sampled-match': 0.0}
+    """
+    pa, qa = _pair(p, q)
+    if pa.ndim != 1 or qa.ndim != 1:
+        raise ValueError(f"p and q must be 1-D probability vectors; got shapes {pa.shape} and {qa.shape}")
+    greedy_draft = np.zeros_like(qa)
+    greedy_draft[int(np.argmax(qa))] = 1.0
+    out = {}
+    for rule in RULES:
+        draft = greedy_draft if rule == "one-hot" else qa
+        kw = {"epsilon": epsilon, "delta": delta} if rule == "typical" else {}
+        emitted = emitted_distribution(pa, draft, rule, **kw)
+        out[rule] = {"acceptance": float(acceptance_probability(pa, draft, rule, **kw)), "emitted": emitted,
+                     "total_variation": float(total_variation(pa, emitted))}
+    return out
 
 
 def verify_step(p, q, size, rng, rule="rejection", *, correction="target", epsilon=MEDUSA_EPSILON,

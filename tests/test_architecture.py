@@ -202,8 +202,9 @@ def test_plots_list_their_exports_explicitly():
     assert "pkgutil" not in source and "import_module" not in source
     plots = importlib.import_module("specdec.plots")
     expected = {"COLORS", "SEQUENCE", "new_figure"}
-    for sub in ("acceptance", "bounds", "capacity", "drafts", "hardware", "literature", "regimes", "sampling",
-                "speedup", "threshold"):
+    for sub in ("acceptance", "bounds", "calibration", "capacity", "decision", "drafts", "engines", "feasibility",
+                "hardware", "literature", "measure", "published", "regimes", "sampling", "screens", "speedup",
+                "threshold"):
         mod = importlib.import_module(f"specdec.plots.{sub}")
         expected |= set(mod.__all__) | {sub}
         for export in mod.__all__:

@@ -8,6 +8,7 @@ with a seeded RNG and a stated tolerance.
 
 from __future__ import annotations
 
+import html as _html
 import json
 import math
 from fractions import Fraction
@@ -18,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import specdec as sd
+from specdec.widgets._base import SNAPSHOT_NOTE
 from specdec.decision import Decision, decide, parse_time, read_fields
 from specdec.estimation import EngineReading, read_engine_counters
 
@@ -765,13 +767,27 @@ def test_decide_explorer_matches_decide_and_snapshots():
     assert w.decision.speedup == pytest.approx(ref.speedup, rel=1e-14)
     w.controls["t_verify_4"].value = 60.0
     assert w.decision.speedup < 1.0 and w.decision.verdict in ("do not speculate", "retune k", "not worth it")
+    assert w.values["speedup"] == w.decision.speedup and w.values["t_verify_4"] == 60.0
     bundle = w._repr_mimebundle_()
-    html = (bundle[0] if isinstance(bundle, tuple) else bundle)["text/html"]
-    assert "disabled" in html and "Run this notebook in Jupyter" in html and "verdict" in html
-    assert repr(w).startswith("DecideExplorer(")
+    html = bundle["text/html"]
+    assert "disabled" in html and _html.escape(SNAPSHOT_NOTE) in html and 'data-key="verdict"' in html
+    assert "data:image" not in html and html == sd.widgets.decide_explorer(
+        t_verify={2: "13.1ms", 4: "14ms", 6: "15.1ms"}, t_overhead="0.9ms").snapshot_html()
+    assert f">{ref.verdict}<" in html                          # the snapshot shows the starting values' verdict
+    assert repr(w).startswith("Decision explorer at ") and "children=" not in repr(w)
+    assert w.image.value.startswith('<img src="data:image/png;base64,')
     w.controls["t0"].value = 1.0
     w.controls["t_verify_2"].value = 1.0
     w.controls["t_verify_6"].value = 1.0
     w.controls["t_verify_4"].value = 1.0
     w.controls["t_draft_step"].value = 10.0
     assert w.decision is not None  # a slow draft warns, it is not an error
+    with pytest.raises(ValueError, match="t0 must be a time > 0"):
+        w.compute({"t0": 0.0})
+    with pytest.raises(ValueError, match=r"mean_acceptance_length must be in \[1, k \+ 1\] = \[1, 5\]"):
+        sd.widgets.decide_explorer(mean_acceptance_length=9)
+    w.controls["t_draft_step"].min = -5.0                # a setting decide rejects: the read-out shows its message
+    w.controls["t_draft_step"].value = -1.0
+    assert w.decision is None and "t_draft_step must be a time >= 0" in w.error and "specdec-error" in w.readout.value
+    w.controls["t_draft_step"].value = 1.1
+    assert w.error is None and w.decision is not None

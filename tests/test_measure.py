@@ -418,11 +418,17 @@ def test_explorer_values_follow_its_controls():
     desktop = sd.hardware.Hardware(bandwidth=80e9, flops=2e12, memory=1e9)
     assert_allclose(w.values["knee"], ms.matmul_knee(4096, desktop), rtol=1e-12)
     assert_allclose(w.values["ridge"], 2e12 / 80e9 * 4 / 2, rtol=1e-12)
-    w.controls["bytes"].value = 2
+    w.controls["bytes_per_elem"].value = 2
     w.controls["d"].value = 8192
     assert_allclose(w.values["knee"], ms.matmul_knee(8192, desktop, 2), rtol=1e-12)
     assert_allclose(w.values["t1"], ms.predict_matmul_time(8192, 1, desktop, 2), rtol=1e-12)
-    assert w.image.value[:4] == b"\x89PNG"
+    w.controls["bandwidth_gbs"].value = 1000.0
+    faster = sd.hardware.Hardware(bandwidth=1e12, flops=2e12, memory=1e9)
+    assert_allclose(w.values["knee"], ms.matmul_knee(8192, faster, 2), rtol=1e-12)
+    assert w.values["bandwidth"] == 1e12 and w.values["d"] == 8192
+    assert w.image.value.startswith('<img src="data:image/png;base64,')
+    assert "data:image" not in w.snapshot_html() and 'data-key="knee"' in w.snapshot_html()
+    assert sd.widgets.matmul_roofline_explorer(bandwidth_gbs=123.0).controls["bandwidth_gbs"].value == 123.0
     for bad in (dict(bandwidth_gbs=0.5), dict(gflops=5), dict(d=1000), dict(bytes_per_elem=8)):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=next(iter(bad))):
             sd.widgets.matmul_roofline_explorer(**bad)

@@ -24,6 +24,7 @@ import specdec as sd
 from specdec.plots._style import MIN_FONT_SIZE
 
 H = sd.hardware
+CAL = sd.calibration
 T70, D8, TP8 = H.LLAMA_70B, H.LLAMA_8B, H.H100.scaled(8)
 
 
@@ -41,6 +42,10 @@ def figures():
     ks = np.arange(1, 21)
     arrangements = [sd.drafts.DraftArrangement("separate draft", 0.1, (0.8,) * 8),
                     sd.drafts.DraftArrangement("heads", 0.0, (0.6, 0.45, 0.35, 0.3))]
+    cv = H.verify_cost(CAL.LLAMA2_7B, CAL.A100_CALIBRATED, np.arange(1, 11), 1, 512)
+    ra = sd.drafters.medusa_rank_accept()
+    comp = sd.goodput.compare_at_equal_latency(T70, D8, CAL.H100_CALIBRATED.scaled(8), 0.8, 5, 2048, 0.012,
+                                               sd.goodput.output_lengths(300, 256, rng=1))
     bm = sd.regimes.batch_alpha_map(T70, D8, TP8, np.linspace(0.05, 0.95, 19), [1, 8, 64, 512])
     pm = sd.regimes.prefill_alpha_map(T70, D8, TP8, np.linspace(0.05, 0.95, 19), [0.0, 0.3, 0.6, 0.9])
     return {
@@ -84,6 +89,32 @@ def figures():
         "literature_t5_expected_vs_measured": lambda: p.literature_t5_expected_vs_measured(),
         "literature_bonus_token_error": lambda: p.literature_bonus_token_error(),
         "literature_serving_metrics": lambda: p.literature_serving_metrics(),
+        "alpha_by_temperature": lambda: p.alpha_by_temperature(sd.literature.leviathan_table3()),
+        "arrangements_measured": lambda: p.arrangements_measured(sd.drafters.spec_bench_table(),
+                                                                 {"SpS": "separate draft model"}),
+        "break_even_by_round_cost": lambda: p.break_even_by_round_cost([1.2, 2.0, 3.0]),
+        "worth_it_vs_alpha": lambda: p.worth_it_vs_alpha(chat),
+        "decision_figure": lambda: p.decision_figure(sd.decide(t0="12ms", t_draft_step="1.1ms", t_verify="14ms", k=4,
+                                                               mean_acceptance_length=3.1)),
+        "calibration_residuals": lambda: p.calibration_residuals(CAL.residual_table()),
+        "step_time_breakdown": lambda: p.step_time_breakdown(),
+        "calibrated_speedup_vs_batch": lambda: p.calibrated_speedup_vs_batch(),
+        "large_draft_speedups": lambda: p.large_draft_speedups(),
+        "calibration_overview": lambda: p.calibration_overview(T70, D8, CAL.H100_CALIBRATED.scaled(8)),
+        "draft_round_costs": lambda: p.draft_round_costs(sd.drafters.draft_catalogue()),
+        "prompt_lookup_vs_copy": lambda: p.prompt_lookup_vs_copy([0.0, 0.1, 0.2], cv, n_tokens=3000, prompt_tokens=500),
+        "prompt_lookup_histogram": lambda: p.prompt_lookup_histogram(sd.drafters.prompt_lookup_run()),
+        "draft_cost_floor": lambda: p.draft_cost_floor([CAL.VICUNA_68M, H.LLAMA_1B], CAL.LLAMA2_7B, CAL.A100_CALIBRATED),
+        "verification_rules_bars": lambda: p.verification_rules_bars(sd.synthetic.EXAMPLE_TARGET, sd.synthetic.EXAMPLE_DRAFT),
+        "acceptance_vs_temperature": lambda: p.acceptance_vs_temperature(
+            {"flat": sd.synthetic.synthetic_logit_pair("flat", vocab=50, n_contexts=8)}, [0.5, 1.0]),
+        "tree_budget_curves": lambda: p.tree_budget_curves(ra, 32, {"flat": np.ones(32)}),
+        "draw_tree": lambda: p.draw_tree(sd.trees.best_tree(14, ra, 3)),
+        "schedule_speedups": lambda: p.schedule_speedups({"w": sd.dynamic.beta_alphas(50, 0.7, 2.0, rng=0)}, 64),
+        "oracle_gain_curves": lambda: p.oracle_gain_curves(np.linspace(0.3, 0.95, 66), [0.0, 0.02, 0.05, 0.1]),
+        "goodput_curves": lambda: p.goodput_curves(comp, np.linspace(0.006, 0.06, 55), 0.012),
+        "matmul_prediction": lambda: p.matmul_prediction(4096, H.Hardware(bandwidth=80e9, flops=2e12, memory=16e9)),
+        "roofline_speedup_in_memory": lambda: p.roofline_speedup_in_memory(T70, D8, TP8),
     }
 
 
@@ -93,7 +124,8 @@ FIGURES = figures()
 def test_every_figure_function_is_covered():
     """Every public function of sd.plots that draws a figure is in the list above (or is an explorer's helper)."""
     helpers = {"new_figure", "latency_throughput_batches", "latency_throughput_curves", "no_help_context_curve",
-               "matmul_measured_vs_predicted"}       # the last needs a machine measurement: tests/test_measure.py
+               "matmul_measured_vs_predicted", "matmul_measurement"}   # the last two need a machine measurement:
+    #                                                                        tests/test_measure.py
     functions = {n for n in sd.plots.__all__ if callable(getattr(sd.plots, n)) and n[0].islower()
                  and not isinstance(getattr(sd.plots, n), type(sd.plots))}
     assert functions - helpers == {name for name in FIGURES if " " not in name}

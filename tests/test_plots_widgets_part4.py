@@ -7,11 +7,14 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+import html as _html  # noqa: E402
+
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 import specdec as sd  # noqa: E402
+from specdec.widgets._base import SNAPSHOT_NOTE, Explorer  # noqa: E402
 from specdec import calibration as cal  # noqa: E402
 from specdec import hardware as hw  # noqa: E402
 from specdec.plots import calibration as cp  # noqa: E402
@@ -80,12 +83,16 @@ EXPLORERS = {
 @pytest.mark.parametrize("name", list(EXPLORERS))
 def test_explorer_bundle_has_a_snapshot_and_no_repr(name):
     e = getattr(sd.widgets, name)(**EXPLORERS[name])
+    assert isinstance(e, Explorer)
     bundle = e._repr_mimebundle_()
     html = bundle["text/html"]
-    assert "specdec-explorer" in html and "disabled" in html and "run the notebook" in html
-    assert "children=" not in bundle["text/plain"] and len(bundle["text/plain"]) < 200
-    assert all(value in html for _, value in e._rows)
-    assert e.image.value[:4] == b"\x89PNG"
+    assert f'data-explorer="{e.name}"' in html and "disabled" in html and _html.escape(SNAPSHOT_NOTE) in html
+    assert "data:image" not in html and e.model_id not in html
+    assert html == getattr(sd.widgets, name)(**EXPLORERS[name]).snapshot_html()      # deterministic
+    assert "children=" not in bundle["text/plain"] and len(bundle["text/plain"]) < 400
+    assert all(_html.escape(text) in html for _, _, text in e.rows(e.values))
+    assert e.image.value.startswith('<img src="data:image/png;base64,')
+    assert WIDGET_VIEW in bundle
 
 
 def test_calibration_explorer_defaults_equal_the_chapter_numbers():
@@ -114,8 +121,53 @@ def test_explorers_follow_their_controls():
     assert g.values["goodput_baseline"] == 0.0 and g.values["goodput_speculative"] > 0
 
 
-def test_explorer_arguments_are_checked():
-    with pytest.raises(ValueError, match="gpu"):
-        sd.widgets.calibration_explorer(gpu="tpu")
-    with pytest.raises(ValueError, match="target"):
-        sd.widgets.calibration_explorer(target="GPT-5")
+@pytest.mark.parametrize("call, exc, word", [
+    (lambda: sd.widgets.calibration_explorer(gpu="tpu"), ValueError, "gpu"),
+    (lambda: sd.widgets.calibration_explorer(target="GPT-5"), ValueError, "target"),
+    (lambda: sd.widgets.calibration_explorer(batch=3), ValueError, "batch"),
+    (lambda: sd.widgets.calibration_explorer(calibrated="yes"), TypeError, "calibrated"),
+    (lambda: sd.widgets.calibration_explorer(k=11), ValueError, "k"),
+    (lambda: sd.widgets.prompt_lookup_explorer(copy_prob=1.5), ValueError, "copy_prob"),
+    (lambda: sd.widgets.prompt_lookup_explorer(num_pred=21), ValueError, "num_pred"),
+    (lambda: sd.widgets.verification_explorer(temperature=0.0), ValueError, "temperature"),
+    (lambda: sd.widgets.tree_explorer(n_nodes=65), ValueError, "n_nodes"),
+    (lambda: sd.widgets.tree_explorer(max_depth=0), ValueError, "max_depth"),
+    (lambda: sd.widgets.dynamic_k_explorer(mean=1.2), ValueError, "mean"),
+    (lambda: sd.widgets.dynamic_k_explorer(start=0), ValueError, "start"),
+    (lambda: sd.widgets.goodput_explorer(tpot_ms=-1.0), ValueError, "tpot_ms"),
+    (lambda: sd.widgets.goodput_explorer(context=0), ValueError, "context"),
+])
+def test_explorer_arguments_are_checked(call, exc, word):
+    with pytest.raises(exc, match=word):
+        call()
+
+
+def test_explorer_values_equal_specdec_after_moves():
+    p = sd.widgets.prompt_lookup_explorer()
+    p.controls["num_pred"].value = 6
+    p.controls["copy_prob"].value = 0.25
+    run = sd.drafters.simulate_prompt_lookup(sd.drafters.synthetic_copy_text(8000, 32000, 0.25, 20.0, rng=0), 1000, 3, 6)
+    assert p.values["tokens_per_round"] == run.tokens_per_round and p.values["match_rate"] == run.match_rate
+    assert p.values["speedup"] == run.speedup(hw.verify_cost(cal.LLAMA2_7B, cal.A100_CALIBRATED, np.arange(1, 7), 1, 512))
+    v = sd.widgets.verification_explorer()
+    v.controls["temperature"].value = 0.5
+    t = sd.synthetic.temper_distribution
+    ref = sd.verification.compare_rules(t(sd.synthetic.EXAMPLE_TARGET, 0.5), t(sd.synthetic.EXAMPLE_DRAFT, 0.5))
+    assert all(v.values[rule]["acceptance"] == r["acceptance"] for rule, r in ref.items())
+    d = sd.widgets.dynamic_k_explorer(c_draft=0.05, c_verify=np.ones(64))
+    d.controls["k"].value = 3
+    runs = sd.dynamic.compare_schedules(sd.dynamic.beta_alphas(400, 0.7, 2.0, rng=3), 256, 5, k=3, start=20.0,
+                                        c_draft=0.05, c_verify=np.ones(64))
+    assert d.values["speedup"] == {policy: r.speedup for policy, r in runs.items()}
+    g = sd.widgets.goodput_explorer()
+    g.controls["alpha"].value = 0.6
+    r = sd.goodput.compare_at_equal_latency(hw.LLAMA_70B, hw.LLAMA_8B, cal.H100_CALIBRATED.scaled(8), 0.6, 5, 2048,
+                                            0.012, sd.goodput.output_lengths(2000, 256, rng=1))
+    assert g.values["goodput_speculative"] == r.speculative.throughput and g.values["goodput_ratio"] == r.goodput_ratio
+    t = sd.widgets.tree_explorer()
+    t.controls["calibrated"].value = False
+    tree = sd.trees.best_tree(14, sd.drafters.medusa_rank_accept(), 3)
+    assert t.values["c_verify"] == sd.trees.tree_verify_cost(cal.LLAMA2_7B, cal.A100_CALIBRATED.ideal(), 14, 1, 512)
+    assert t.values["speedup"] == tree.expected_tokens / t.values["c_verify"]
+    assert sd.widgets.medusa_rank_accept is sd.drafters.medusa_rank_accept
+    assert sd.widgets.prompt_lookup_run is sd.drafters.prompt_lookup_run

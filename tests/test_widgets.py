@@ -133,6 +133,86 @@ def _bonus(s):
     return {"correct": el / (s["k"] * s["c_draft"] + 1.0), "without_bonus": r["without_bonus"]}
 
 
+CAL = sd.calibration
+_PART4_MODELS = {"Llama 3.1 70B": H.LLAMA_70B, "Llama 3.1 8B": H.LLAMA_8B, "Llama 3.2 1B": H.LLAMA_1B}
+
+
+def _calibration(s):
+    one = CAL.CALIBRATED_GPUS[s["gpu"]]
+    one = one.calibrated(one.calibration, step_overhead=s["step_overhead_ms"] * 1e-3) if s["calibrated"] else one.ideal()
+    hw = one.scaled(s["n_gpus"]) if s["n_gpus"] > 1 else one
+    t, d, b, c, k = _PART4_MODELS[s["target"]], _PART4_MODELS[s["draft"]], s["batch"], s["context"], s["k"]
+    kv = s["calibrated"]
+    return {"t0": H.step_time(t, hw, b, c), "c_verify": H.verify_cost(t, hw, k, b, c), "c_draft": H.draft_cost(d, t, hw, b, c),
+            "speedup": sd.deployment.speculative_speedup(t, d, hw, s["alpha"], k, b, c, kv_write=kv),
+            "break_even_batch": sd.deployment.break_even_batch(t, d, hw, s["alpha"], k, c, kv_write=kv)}
+
+
+def _prompt_lookup(s):
+    text = sd.drafters.synthetic_copy_text(8000, 32000, s["copy_prob"], s["mean_copy_length"], rng=0)
+    run = sd.drafters.simulate_prompt_lookup(text, 1000, s["max_ngram"], s["num_pred"])
+    cv = H.verify_cost(CAL.LLAMA2_7B, CAL.A100_CALIBRATED, np.arange(1, s["num_pred"] + 1), 1, 512)
+    return {"tokens_per_round": run.tokens_per_round, "match_rate": run.match_rate, "n_rounds": run.n_rounds,
+            "speedup": run.speedup(cv)}
+
+
+def _rules(s):
+    p = sd.synthetic.temper_distribution(sd.synthetic.EXAMPLE_TARGET, s["temperature"])
+    q = sd.synthetic.temper_distribution(sd.synthetic.EXAMPLE_DRAFT, s["temperature"])
+    onehot = np.eye(p.size)[int(np.argmax(q))]
+    out = {}
+    for rule in sd.verification.RULES:
+        qq = onehot if rule == "one-hot" else q
+        kw = {"epsilon": s["epsilon"], "delta": s["delta"]} if rule == "typical" else {}
+        emitted = sd.verification.emitted_distribution(p, qq, rule, **kw)
+        out[rule] = {"acceptance": float(sd.verification.acceptance_probability(p, qq, rule, **kw)),
+                     "total_variation": float(sd.sampling.total_variation(p, emitted))}
+    return out
+
+
+def _tree(s):
+    ra = sd.trees.rank_accept_from_topk(np.array(sd.drafters.MEDUSA_TOPK_VICUNA_7B.value))
+    tree = sd.trees.best_tree(s["n_nodes"], ra, s["max_depth"])
+    hw = CAL.A100_CALIBRATED if s["calibrated"] else CAL.A100_CALIBRATED.ideal()
+    cv = sd.trees.tree_verify_cost(CAL.LLAMA2_7B, hw, tree.n_nodes, 1, 512)
+    return {"nodes_used": tree.n_nodes, "expected_tokens": tree.expected_tokens, "c_verify": cv,
+            "speedup": tree.expected_tokens / cv}
+
+
+def _dynamic(s):
+    alphas = sd.dynamic.beta_alphas(400, s["mean"], s["concentration"], rng=3)
+    runs = sd.dynamic.compare_schedules(alphas, 256, 5, k=s["k"], start=float(s["start"]), c_draft=0.02,
+                                        c_verify=np.linspace(1.0, 1.5, 64))
+    return {"speedup": {p: r.speedup for p, r in runs.items()}}
+
+
+def _goodput(s):
+    g = (CAL.H100_CALIBRATED if s["calibrated"] else CAL.H100_CALIBRATED.ideal()).scaled(8)
+    r = sd.goodput.compare_at_equal_latency(T70, D8, g, s["alpha"], s["k"], s["context"], s["tpot_ms"] * 1e-3,
+                                            sd.goodput.output_lengths(2000, 256, rng=1))
+    return {"goodput_baseline": r.baseline.throughput, "goodput_speculative": r.speculative.throughput,
+            "goodput_ratio": r.goodput_ratio, "capacity_ratio": r.capacity_throughput_ratio}
+
+
+_DECIDE_TV = {2: "13.1ms", 4: "14ms", 6: "15.1ms"}
+
+
+def _decide(s):
+    n = 12_000.0
+    d = sd.decide(t0=s["t0"] * 1e-3, t_draft_step=s["t_draft_step"] * 1e-3, t_overhead=s["t_overhead"] * 1e-3, k=4,
+                  t_verify={k: s[f"t_verify_{k}"] * 1e-3 for k in _DECIDE_TV},
+                  counters=(n, 4 * n, (s["mean_acceptance_length"] - 1.0) * n))
+    return {"verdict": d.verdict, "alpha": d.alpha, "speedup": d.speedup, "best_k": d.best_k,
+            "best_speedup": d.best_speedup}
+
+
+def _matmul(s):
+    hw = H.Hardware(bandwidth=s["bandwidth_gbs"] * 1e9, flops=s["gflops"] * 1e9, memory=1e9)
+    d, b = s["d"], s["bytes_per_elem"]
+    return {"knee": sd.measure.matmul_knee(d, hw, b), "t1": sd.measure.predict_matmul_time(d, 1, hw, b),
+            "growth": sd.measure.predict_matmul_time(d, 64, hw, b) / sd.measure.predict_matmul_time(d, 1, hw, b)}
+
+
 w = sd.widgets
 #: name -> (factory as the chapter calls it, reference computing values from specdec directly, settings to try)
 CASES = {
@@ -167,6 +247,25 @@ CASES = {
                     [{"alpha": 0.3}, {"k": 12, "c_draft": 0.2}]),
     "serving-metrics": (lambda: w.serving_metrics_explorer(alpha=0.8, k=4), _serving,
                         [{"alpha": 0.99, "k": 2}, {"alpha": 0.0, "k": 16}, {"alpha": 1.0, "k": 1}, {"alpha": 0.65, "k": 8}]),
+    "calibration": (lambda: w.calibration_explorer(target="Llama 3.1 70B", draft="Llama 3.1 8B", gpu="h100-sxm",
+                                                   n_gpus=8, calibrated=True, batch=1, context=0, k=5, alpha=0.8),
+                    _calibration, [{"batch": 64, "k": 3}, {"calibrated": False, "context": 8192},
+                                   {"gpu": "a100-80gb", "n_gpus": 2, "step_overhead_ms": 1.0}]),
+    "prompt-lookup": (lambda: w.prompt_lookup_explorer(copy_prob=0.1, mean_copy_length=20.0, num_pred=10, max_ngram=3),
+                      _prompt_lookup, [{"copy_prob": 0.3}, {"num_pred": 4, "max_ngram": 1}, {"mean_copy_length": 45.0}]),
+    "verification-rules": (lambda: w.verification_explorer(temperature=1.0, epsilon=0.09, delta=0.3), _rules,
+                           [{"temperature": 0.4}, {"epsilon": 0.3, "delta": 0.8}, {"temperature": 2.0}]),
+    "token-tree": (lambda: w.tree_explorer(n_nodes=14, max_depth=3, calibrated=True), _tree,
+                   [{"n_nodes": 40}, {"max_depth": 5, "calibrated": False}, {"n_nodes": 1}]),
+    "dynamic-k": (lambda: w.dynamic_k_explorer(mean=0.7, concentration=2.0, k=5, start=20, c_draft=0.02,
+                                               c_verify=np.linspace(1.0, 1.5, 64)), _dynamic,
+                  [{"mean": 0.85}, {"concentration": 40.0, "k": 2}, {"start": 4}]),
+    "goodput": (lambda: w.goodput_explorer(tpot_ms=12.0, alpha=0.8, k=5, context=2048, calibrated=True), _goodput,
+                [{"tpot_ms": 30.0}, {"alpha": 0.5, "k": 8}, {"context": 16384, "calibrated": False}]),
+    "decide": (lambda: w.decide_explorer(t_verify=_DECIDE_TV), _decide,
+               [{"t_verify_4": 40.0}, {"mean_acceptance_length": 1.8, "t0": 20.0}, {"t_draft_step": 6.0}]),
+    "matmul-roofline": (lambda: w.matmul_roofline_explorer(bandwidth_gbs=80, gflops=2000, d=4096), _matmul,
+                        [{"d": 1024}, {"bandwidth_gbs": 1000.0, "bytes_per_elem": 2}, {"gflops": 100000.0}]),
 }
 
 
@@ -401,8 +500,8 @@ def test_widgets_list_their_exports_explicitly():
     assert "pkgutil" not in source and "import_module" not in source
     expected = {"Explorer"}                                   # the base class, from the private _base module
     assert sd.widgets.Explorer is Explorer
-    for sub in ("acceptance", "bounds", "capacity", "checklist", "hardware", "literature", "sampling", "speedup",
-                "threshold"):
+    for sub in ("acceptance", "bounds", "capacity", "checklist", "decide", "engines", "hardware", "literature",
+                "measure", "sampling", "speedup", "threshold"):
         mod = importlib.import_module(f"specdec.widgets.{sub}")
         expected |= set(mod.__all__) | {sub}
         for export in mod.__all__:
@@ -412,7 +511,7 @@ def test_widgets_list_their_exports_explicitly():
 
 def test_every_explorer_class_derives_from_the_one_base():
     classes = [getattr(sd.widgets, n) for n in sd.widgets.__all__ if n.endswith("Explorer") and n != "Explorer"]
-    assert len(classes) == 14 and all(issubclass(c, Explorer) for c in classes)
+    assert len(classes) == 22 and all(issubclass(c, Explorer) for c in classes)
     for c in classes:     # each declares only its own parts; the plumbing is the base's
         own = set(vars(c))
         assert not own & {"update", "_repr_mimebundle_", "snapshot_html", "image_html", "__repr__", "_on_change"}, c

@@ -9,7 +9,8 @@ explicitly below, so chapters write ``sd.plots.expected_tokens_vs_k(...)``.
 
 from __future__ import annotations
 
-from . import acceptance, bounds, capacity, drafts, hardware, literature, regimes, sampling, speedup, threshold
+from . import (acceptance, bounds, calibration, capacity, decision, drafts, engines, feasibility, hardware,
+               literature, measure, published, regimes, sampling, screens, speedup, threshold)
 from ._style import COLORS, CONTENT_WIDTH, SEQUENCE, new_figure  # noqa: F401  (CONTENT_WIDTH: sd.plots.CONTENT_WIDTH)
 from .acceptance import (
     expected_tokens_vs_k,
@@ -85,6 +86,50 @@ from .threshold import (
     THRESHOLD_FIGSIZE,
 )
 
+from .published import (
+    alpha_by_temperature,
+    arrangements_measured,
+)
+from .screens import (
+    break_even_by_round_cost,
+    worth_it_vs_alpha,
+)
+from .decision import (
+    decision_figure,
+)
+from .calibration import (
+    calibration_residuals,
+    step_time_breakdown,
+    calibrated_speedup_vs_batch,
+    large_draft_speedups,
+    calibration_overview,
+)
+from .engines import (
+    draft_round_costs,
+    prompt_lookup_vs_copy,
+    prompt_lookup_histogram,
+    PromptLookupView,
+    draft_cost_floor,
+    verification_rules_bars,
+    VerificationRulesView,
+    acceptance_vs_temperature,
+    tree_budget_curves,
+    draw_tree,
+    TreeView,
+    schedule_speedups,
+    ScheduleSpeedupsView,
+    oracle_gain_curves,
+    goodput_curves,
+    GoodputView,
+)
+from .measure import (
+    matmul_prediction,
+    matmul_measurement,
+)
+from .feasibility import (
+    roofline_speedup_in_memory,
+)
+
 __all__ = [
     "COLORS",
     "SEQUENCE",
@@ -142,6 +187,35 @@ __all__ = [
     "threshold_panel",
     "ThresholdPanel",
     "THRESHOLD_FIGSIZE",
-    "acceptance", "bounds", "capacity", "drafts", "hardware", "literature", "regimes", "sampling", "speedup",
-    "threshold",
+    "alpha_by_temperature",
+    "arrangements_measured",
+    "break_even_by_round_cost",
+    "worth_it_vs_alpha",
+    "decision_figure",
+    "calibration_residuals",
+    "step_time_breakdown",
+    "calibrated_speedup_vs_batch",
+    "large_draft_speedups",
+    "calibration_overview",
+    "draft_round_costs",
+    "prompt_lookup_vs_copy",
+    "prompt_lookup_histogram",
+    "PromptLookupView",
+    "draft_cost_floor",
+    "verification_rules_bars",
+    "VerificationRulesView",
+    "acceptance_vs_temperature",
+    "tree_budget_curves",
+    "draw_tree",
+    "TreeView",
+    "schedule_speedups",
+    "ScheduleSpeedupsView",
+    "oracle_gain_curves",
+    "goodput_curves",
+    "GoodputView",
+    "matmul_prediction",
+    "matmul_measurement",
+    "roofline_speedup_in_memory",
+    "acceptance", "bounds", "calibration", "capacity", "decision", "drafts", "engines", "feasibility", "hardware",
+    "literature", "measure", "published", "regimes", "sampling", "screens", "speedup", "threshold",
 ]

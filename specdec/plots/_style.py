@@ -15,6 +15,7 @@ import matplotlib
 matplotlib.rcParams.update({"svg.hashsalt": "specdec", "figure.dpi": 100})
 
 import matplotlib.pyplot as plt  # noqa: E402  (importing pyplot wires up inline display in Jupyter)
+import numpy as np  # noqa: E402
 
 #: Colours used consistently across chapters (colour-blind safe, Okabe-Ito).
 COLORS = {
@@ -54,3 +55,22 @@ def new_figure(width: float = 6.4, height: float = 4.0, ncols: int = 1, nrows: i
     fig, axes = plt.subplots(nrows, ncols, figsize=(width, height), layout="constrained", squeeze=True, **kwargs)
     plt.close(fig)
     return fig, axes
+
+
+def nice_ceiling(value: float) -> float:
+    """Smallest number of the form {1, 1.5, 2, 3, 4, 5, 6, 8} x 10^n that is >= ``value`` (> 0).
+
+    The axis limits of an explorer's figure snap to these, so a small move
+    of a control keeps the limits (and the redraw cache's background).
+
+    Examples
+    --------
+    >>> from specdec.plots._style import nice_ceiling
+    >>> nice_ceiling(2.13), nice_ceiling(0.0071), nice_ceiling(800.0)
+    (3.0, 0.008, 800.0)
+    """
+    exponent = np.floor(np.log10(value))
+    for mantissa in (1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0):
+        if mantissa * 10**exponent >= value * (1 - 1e-12):
+            return float(mantissa * 10**exponent)
+    return float(10 ** (exponent + 1))  # pragma: no cover

@@ -2,7 +2,7 @@
 
 Presentation only: every number drawn comes from :mod:`specdec.acceptance`
 (``sd.expected_tokens``, ``sd.accepted_tokens_pmf``). Each function returns a
-:class:`matplotlib.figure.Figure` made with :func:`new_figure`, or draws into
+:class:`matplotlib.figure.Figure` made with :func:`specdec.plots.new_figure`, or draws into
 axes passed in (the explorers redraw into the same figure).
 """
 

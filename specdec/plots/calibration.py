@@ -120,11 +120,8 @@ def step_time_breakdown(cases=None, axes=None):
         fig = ax.figure
     for i, (label, model, hw, b, c, n) in enumerate(cases):
         p = step_time_parts(model, hw, b, c, n)
-        o = 1.0 if hw.is_ideal else hw.calibration.overlap
-        bound = max(p["memory"], p["compute"])
-        extra = (1.0 - o) * min(p["memory"], p["compute"])
         left = 0.0
-        for key, width in (("fixed", p["fixed"]), ("bound", bound), ("extra", extra),
+        for key, width in (("fixed", p["fixed"]), ("bound", p["binding"]), ("extra", p["not_overlapped"]),
                            ("communication", p["communication"])):
             ax.barh(i, width * 1e3, left=left * 1e3, color=_PART_COLORS[key], height=0.6,
                     label={"fixed": "fixed cost", "bound": "memory or compute (the larger)",
@@ -235,7 +232,7 @@ def large_draft_speedups(alphas=None, axes=None):
     return fig
 
 
-def calibration_overview(target, draft, hardware, alpha=0.8, k=5, batch=1, context=0, batch_max=256):
+def calibration_overview(target, draft, hardware, alpha=0.8, k=5, batch=1, context=0, batch_max=256, axes=None):
     """The explorer's picture: the three passes of a round, and speedup against batch, ideal and calibrated.
 
     Left: :func:`step_time_breakdown` of the plain step, the verification pass
@@ -251,6 +248,8 @@ def calibration_overview(target, draft, hardware, alpha=0.8, k=5, batch=1, conte
         Calibrated (or ideal) group the pair runs on.
     alpha, k, batch, context, batch_max
         The round and the batches drawn.
+    axes : pair of matplotlib Axes, optional
+        Draw into these (cleared first), as the chapter's explorer does.
 
     Returns
     -------
@@ -260,7 +259,12 @@ def calibration_overview(target, draft, hardware, alpha=0.8, k=5, batch=1, conte
     kk = int(check_integer(k, "k", minimum=1))
     b = int(check_integer(batch, "batch", minimum=1))
     c = int(check_integer(context, "context", minimum=0))
-    fig, axes = new_figure(10.0, 3.6, ncols=2)
+    if axes is None:
+        fig, axes = new_figure(10.0, 3.6, ncols=2)
+    else:
+        fig = axes[0].figure
+        for ax in axes:
+            ax.clear()
     cases = [("plain step", target, hardware, b, c, 1), (f"verify k = {kk}", target, hardware, b, c, kk + 1),
              ("draft step", draft, hardware, b, c, 1)]
     step_time_breakdown(cases, axes=axes[0])

@@ -70,7 +70,7 @@ def _speedup_vs_alpha(ax, d) -> None:
     ax.legend(fontsize=7.5, frameon=False, loc="upper left")
 
 
-def decision_figure(decision, k_show=None):
+def decision_figure(decision, k_show=None, axes=None):
     """The decision at a glance: speedup against k (top) and against alpha at the measured k (bottom).
 
     Top: the speedup at every k under the report's verification model, with
@@ -89,6 +89,8 @@ def decision_figure(decision, k_show=None):
     k_show : int, optional
         Largest k drawn at the top (default: three beyond the larger of the
         measured and the best k, at most the report's ``k_max``).
+    axes : pair of matplotlib Axes, optional
+        Draw into these (top, bottom; cleared first), as the chapter's explorer does.
 
     Returns
     -------
@@ -111,7 +113,13 @@ def decision_figure(decision, k_show=None):
         k_show = min(max(decision.k, decision.best_k) + 3, k_max)
     elif isinstance(k_show, bool) or not isinstance(k_show, (int, np.integer)) or not 1 <= k_show <= k_max:
         raise ValueError(f"k_show must be a whole number in [1, {k_max}]; got {describe(k_show)}")
-    fig, (top, bottom) = new_figure(6.4, 8.0, nrows=2)
+    if axes is None:
+        fig, (top, bottom) = new_figure(6.4, 8.0, nrows=2)
+    else:
+        top, bottom = axes
+        fig = top.figure
+        top.clear()
+        bottom.clear()
     _speedup_vs_k(top, decision, int(k_show))
     _speedup_vs_alpha(bottom, decision)
     return fig

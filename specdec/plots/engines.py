@@ -10,27 +10,35 @@ from __future__ import annotations
 
 import numpy as np
 
+from matplotlib.cm import ScalarMappable
+from matplotlib.colors import Normalize
+
 from .._validate import check_integer, check_probability
 from ..drafters import simulate_prompt_lookup, synthetic_copy_text
 from ..dynamic import compare_schedules, oracle_gain
 from ..goodput import goodput_curve
 from ..hardware import draft_cost, step_time_parts
 from ..trees import best_tree_for_speedup
-from ..verification import RULES, acceptance_probability, emitted_distribution, mean_acceptance
-from ._style import COLORS, SEQUENCE, new_figure
+from ..verification import RULES, compare_rules, mean_acceptance
+from ._style import COLORS, SEQUENCE, new_figure, nice_ceiling
 
 __all__ = [
     "draft_round_costs",
     "prompt_lookup_vs_copy",
     "prompt_lookup_histogram",
+    "PromptLookupView",
     "draft_cost_floor",
     "verification_rules_bars",
+    "VerificationRulesView",
     "acceptance_vs_temperature",
     "tree_budget_curves",
     "draw_tree",
+    "TreeView",
     "schedule_speedups",
+    "ScheduleSpeedupsView",
     "oracle_gain_curves",
     "goodput_curves",
+    "GoodputView",
 ]
 
 _FAMILY_COLORS = {"head": COLORS["target"], "head + retrieval": COLORS["neutral"], "parallel heads": COLORS["verify"],
@@ -49,6 +57,10 @@ def _axes(axes, width=6.4, height=4.0, ncols=1):
 # --------------------------------------------------------------------------
 # Drafts in today's engines
 # --------------------------------------------------------------------------
+
+#: Label offset (points) and alignment of methods whose default label would cover a neighbour's.
+_LABEL_PLACES = {"PLD": ((-5, 0), "right", "center"), "REST": ((5, -6), "left", "center")}
+
 
 def draft_round_costs(rows, speedups=(1.0, 1.5, 2.0, 2.5, 3.0), axes=None):
     """Published tokens per round against the implied round cost, one marker per method, iso-speedup lines.
@@ -85,8 +97,9 @@ def draft_round_costs(rows, speedups=(1.0, 1.5, 2.0, 2.5, 3.0), axes=None):
                    s=30, zorder=3, label=None if fam in seen else fam,
                    marker="s" if r["status"] != "verified" else "o")
         seen.add(fam)
+        offset, ha, va = _LABEL_PLACES.get(r["method"], ((4, 3), "left", "baseline"))
         ax.annotate(r["method"], (r["mean_accepted_tokens"], r["implied_round_cost"]), textcoords="offset points",
-                    xytext=(4, 3), fontsize=7)
+                    xytext=offset, fontsize=7, ha=ha, va=va)
     ax.set_xlabel("published tokens per round E[L] (bonus token included)")
     ax.set_ylabel("implied round cost E[L] / speedup (plain steps)")
     ax.set_ylim(0.9, top)
@@ -143,8 +156,76 @@ def prompt_lookup_vs_copy(copy_probs, c_verify, *, mean_copy_length=20.0, n_toke
     return fig
 
 
+class PromptLookupView:
+    """The figure of :func:`prompt_lookup_histogram`, updatable in place for its explorer.
+
+    Bars for 0 to ``max_proposed`` accepted tokens are made once (those
+    beyond a run's proposal length are hidden). :meth:`update` sets their
+    heights and the title (``dynamic_artists``) and returns the key of the
+    rest: the bars shown and the y limit.
+
+    Defined in chapter "Drafts in today's engines".
+
+    Parameters
+    ----------
+    run : specdec.drafters.PromptLookupRun
+    max_proposed : int, optional
+        Most proposed tokens any later run will have (default: this run's).
+    ax : matplotlib Axes, optional
+
+    Examples
+    --------
+    >>> import numpy as np, specdec as sd
+    >>> text = np.tile(np.arange(20), 11)
+    >>> view = sd.plots.PromptLookupView(sd.drafters.simulate_prompt_lookup(text, 40, num_pred=5))
+    >>> view.ax.get_title()
+    '30 rounds, 6.00 tokens per round'
+    """
+
+    def __init__(self, run, max_proposed=None, ax=None):
+        n = int(run.proposed.max(initial=0)) if max_proposed is None else \
+            int(check_integer(max_proposed, "max_proposed", minimum=0))
+        self.figure, self.ax = _axes(ax, 6.4, 3.4)
+        ax = self.ax
+        self.matched = ax.bar(np.arange(n + 1), np.zeros(n + 1), color=COLORS["draft"], label="rounds with a match")
+        self.unmatched = ax.bar([0], [0.0], color=COLORS["baseline"], label="rounds without a match (plain steps)")
+        ax.set_xlabel("proposed tokens accepted in the round")
+        ax.set_ylabel("rounds")
+        ax.set_title(" ", fontsize=9)
+        self.legend = ax.legend(fontsize=7, loc="upper right")
+        self.key = None
+        self.update(run)
+
+    @property
+    def dynamic_artists(self) -> list:
+        """The bars, the title and the legend over them (the rest depends only on the key)."""
+        return [*self.matched.patches, *self.unmatched.patches, self.ax.title, self.legend]
+
+    def update(self, run):
+        """Show ``run``; return ``(bars shown, y limit)``, the key of everything but the bars and title."""
+        shown = int(run.proposed.max(initial=0))
+        if shown >= len(self.matched.patches):
+            raise ValueError(f"run proposes up to {shown} tokens; this view has bars up to "
+                             f"{len(self.matched.patches) - 1}")
+        counts = np.bincount(run.accepted, minlength=len(self.matched.patches))
+        for i, (patch, height) in enumerate(zip(self.matched.patches, counts)):
+            patch.set_height(float(height))
+            patch.set_visible(i <= shown)
+        self.unmatched.patches[0].set_height(float((run.proposed == 0).sum()))
+        self.ax.set_title(f"{run.n_rounds} rounds, {run.tokens_per_round:.2f} tokens per round", fontsize=9)
+        top = nice_ceiling(max(float(counts.max()), 1.0) * 1.08)
+        key = (shown, top)
+        if key != self.key:
+            self.ax.set_xlim(-0.7, shown + 0.7)
+            self.ax.set_ylim(0, top)
+            self.key = key
+        return key
+
+
 def prompt_lookup_histogram(run, axes=None):
     """How many proposed tokens each round of a prompt-lookup run accepted (0 includes rounds without a match).
+
+    The chapter's explorer moves this figure in place (:class:`PromptLookupView`).
 
     Defined in chapter "Drafts in today's engines".
 
@@ -157,16 +238,7 @@ def prompt_lookup_histogram(run, axes=None):
     -------
     matplotlib.figure.Figure
     """
-    fig, ax = _axes(axes, 6.4, 3.4)
-    counts = np.bincount(run.accepted, minlength=int(run.proposed.max(initial=0)) + 1)
-    no_match = int((run.proposed == 0).sum())
-    ax.bar(np.arange(counts.size), counts, color=COLORS["draft"], label="rounds with a match")
-    ax.bar([0], [no_match], color=COLORS["baseline"], label="rounds without a match (plain steps)")
-    ax.set_xlabel("proposed tokens accepted in the round")
-    ax.set_ylabel("rounds")
-    ax.set_title(f"{run.n_rounds} rounds, {run.tokens_per_round:.2f} tokens per round", fontsize=9)
-    ax.legend(fontsize=7)
-    return fig
+    return PromptLookupView(run, ax=axes).figure
 
 
 def draft_cost_floor(drafts, target, hardware, context=512, axes=None):
@@ -213,13 +285,68 @@ def draft_cost_floor(drafts, target, hardware, context=512, axes=None):
 # Verification rules
 # --------------------------------------------------------------------------
 
+class VerificationRulesView:
+    """The figure of :func:`verification_rules_bars`, updatable in place for its explorer.
+
+    :meth:`update` sets the bars and the legend's acceptance probabilities
+    (``dynamic_artists``; the axes do not change: the greedy rule's bar
+    is always 1).
+
+    Defined in chapter "Verification rules".
+
+    Arguments as in :func:`verification_rules_bars` (``ax`` for its ``axes``).
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> view = sd.plots.VerificationRulesView(sd.synthetic.EXAMPLE_TARGET, sd.synthetic.EXAMPLE_DRAFT)
+    >>> view.legend.get_texts()[1].get_text()
+    'rejection (accepts 0.77)'
+    """
+
+    def __init__(self, p, q, *, epsilon=0.09, delta=0.3, ax=None):
+        size = np.asarray(p).size
+        self.figure, self.ax = _axes(ax, 7.2, 3.8)
+        ax = self.ax
+        names = ["target p", *RULES]
+        width = 0.8 / len(names)
+        x = np.arange(size)
+        self.containers = [ax.bar(x + (i - len(names) / 2 + 0.5) * width, np.zeros(size), width,
+                                  color=SEQUENCE[i % len(SEQUENCE)], label=name,
+                                  edgecolor="black" if i == 0 else "none", lw=0.6)
+                           for i, name in enumerate(names)]
+        ax.set_xticks(x, [str(i) for i in x])
+        ax.set_xlim(-0.6, size - 0.4)
+        ax.set_ylim(0, 1.05)
+        ax.set_xlabel("token")
+        ax.set_ylabel("probability of being emitted")
+        self.legend = ax.legend(fontsize=7, ncol=2, loc="upper right")
+        self.update(p, q, epsilon=epsilon, delta=delta)
+
+    @property
+    def dynamic_artists(self) -> list:
+        """The bars and the legend (the axes stay as they are)."""
+        return [patch for container in self.containers for patch in container] + [self.legend]
+
+    def update(self, p, q, *, epsilon=0.09, delta=0.3) -> None:
+        """Draw the rules of :func:`specdec.verification.compare_rules` for ``p``, ``q`` and the thresholds."""
+        rules = compare_rules(p, q, epsilon=epsilon, delta=delta)
+        heights = [np.asarray(p, dtype=float)] + [rules[rule]["emitted"] for rule in RULES]
+        for container, height in zip(self.containers, heights):
+            for patch, h in zip(container, height):
+                patch.set_height(float(h))
+        for text, rule in zip(self.legend.get_texts()[1:], RULES):
+            text.set_text(f"{rule} (accepts {rules[rule]['acceptance']:.2f})")
+
+
 def verification_rules_bars(p, q, *, epsilon=0.09, delta=0.3, axes=None):
     """The token one verified position emits, rule by rule, against the target ``p``.
 
     One group of bars per token: the target ``p`` and the exact emitted
-    distribution under each rule (:func:`specdec.verification.emitted_distribution`;
+    distribution under each rule (:func:`specdec.verification.compare_rules`;
     ``"one-hot"`` with the draft's greedy token). The legend gives each
-    rule's acceptance probability.
+    rule's acceptance probability. The chapter's explorer moves this figure
+    in place (:class:`VerificationRulesView`).
 
     Defined in chapter "Verification rules".
 
@@ -234,25 +361,7 @@ def verification_rules_bars(p, q, *, epsilon=0.09, delta=0.3, axes=None):
     -------
     matplotlib.figure.Figure
     """
-    pa, qa = np.asarray(p, float), np.asarray(q, float)
-    onehot = np.eye(pa.size)[int(np.argmax(qa))]
-    fig, ax = _axes(axes, 7.2, 3.8)
-    series = [("target p", pa, None)]
-    for rule in RULES:
-        qq = onehot if rule == "one-hot" else qa
-        kw = {"epsilon": epsilon, "delta": delta} if rule == "typical" else {}
-        series.append((rule, emitted_distribution(pa, qq, rule, **kw), acceptance_probability(pa, qq, rule, **kw)))
-    width = 0.8 / len(series)
-    x = np.arange(pa.size)
-    for i, (name, dist, acc) in enumerate(series):
-        label = name if acc is None else f"{name} (accepts {acc:.2f})"
-        ax.bar(x + (i - len(series) / 2 + 0.5) * width, dist, width, color=SEQUENCE[i % len(SEQUENCE)], label=label,
-               edgecolor="black" if acc is None else "none", lw=0.6)
-    ax.set_xticks(x, [str(i) for i in x])
-    ax.set_xlabel("token")
-    ax.set_ylabel("probability of being emitted")
-    ax.legend(fontsize=7, ncol=2)
-    return fig
+    return VerificationRulesView(p, q, epsilon=epsilon, delta=delta, ax=axes).figure
 
 
 def acceptance_vs_temperature(workloads, temperatures, axes=None):
@@ -335,8 +444,88 @@ def tree_budget_curves(rank_accept, max_nodes, costs, c_draft=0.0, axes=None):
     return fig
 
 
+class TreeView:
+    """The figure of :func:`draw_tree`, redrawn in place for its explorer (the colour bar is made once).
+
+    :meth:`update` draws a new tree on the same axes and returns its key
+    (its parents and ranks): the whole figure depends only on it.
+
+    Defined in chapter "Token trees".
+
+    Parameters
+    ----------
+    tree : specdec.trees.DraftTree
+    ax : matplotlib Axes, optional
+    max_label : int, optional
+        Nodes up to this count get their rank written in.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> view = sd.plots.TreeView(sd.trees.best_tree(3, [0.6, 0.2]))
+    >>> view.ax.get_title()
+    '3 nodes, E[L] = 2.176'
+    """
+
+    #: Nothing moves over a fixed background: each tree is a background of its own.
+    dynamic_artists: tuple = ()
+
+    def __init__(self, tree, ax=None, max_label=24):
+        self.figure, self.ax = _axes(ax, 6.4, 3.6)
+        self.max_label = int(check_integer(max_label, "max_label", minimum=0))
+        self.figure.colorbar(ScalarMappable(Normalize(0, 1), "viridis"), ax=self.ax, label="P(node accepted)")
+        self.key = None
+        self.update(tree)
+
+    def update(self, tree):
+        """Draw ``tree`` (unless it is the one shown); return its key."""
+        key = (tuple(tree.parents.tolist()), tuple(tree.rank.tolist()))
+        if key == self.key:
+            return key
+        ax = self.ax
+        ax.clear()
+        n = tree.n_nodes
+        children = {i: [] for i in range(-1, n)}
+        for i in np.argsort(tree.rank, kind="stable"):
+            children[int(tree.parents[i])].append(int(i))
+        y = np.zeros(n)
+        leaf = [0.0]
+
+        def place(node):  # depth-first in rank order: leaves get 0, 1, 2, ...; a parent sits at its children's mean
+            kids = children[node]
+            if not kids:
+                y[node] = leaf[0]
+                leaf[0] += 1.0
+                return y[node]
+            values = [place(c) for c in kids]
+            if node >= 0:
+                y[node] = float(np.mean(values))
+            return float(np.mean(values))
+
+        root_y = place(-1) if n else 0.0
+        x = tree.depth.astype(float)
+        ax.scatter([0], [root_y], s=120, color=COLORS["baseline"], zorder=3)
+        for i in range(n):
+            px, py = (0.0, root_y) if tree.parents[i] < 0 else (x[tree.parents[i]], y[tree.parents[i]])
+            ax.plot([px, x[i]], [py, y[i]], color="#999999", lw=0.8, zorder=1)
+        ax.scatter(x, y, c=tree.path_probability, cmap="viridis", vmin=0, vmax=1, s=90, zorder=3)
+        if n <= self.max_label:
+            for i in range(n):
+                ax.annotate(str(int(tree.rank[i])), (x[i], y[i]), ha="center", va="center", fontsize=7,
+                            color="white")
+        ax.invert_yaxis()
+        ax.set_xticks(range(int(x.max()) + 1 if n else 1))
+        ax.set_xlabel("depth (0 = the last accepted token)")
+        ax.set_yticks([])
+        ax.set_title(f"{n} nodes, E[L] = {tree.expected_tokens:.3f}", fontsize=9)
+        self.key = key
+        return key
+
+
 def draw_tree(tree, axes=None, max_label=24):
     """A draft tree drawn by depth (left to right) and rank (top to bottom), nodes shaded by path probability.
+
+    The chapter's explorer redraws this figure in place (:class:`TreeView`).
 
     Defined in chapter "Token trees".
 
@@ -351,42 +540,7 @@ def draw_tree(tree, axes=None, max_label=24):
     -------
     matplotlib.figure.Figure
     """
-    fig, ax = _axes(axes, 6.4, 3.6)
-    n = tree.n_nodes
-    children = {i: [] for i in range(-1, n)}
-    for i in np.argsort(tree.rank, kind="stable"):
-        children[int(tree.parents[i])].append(int(i))
-    y = np.zeros(n)
-    leaf = [0.0]
-
-    def place(node):  # depth-first in rank order: leaves get 0, 1, 2, ...; a parent sits at its children's mean
-        kids = children[node]
-        if not kids:
-            y[node] = leaf[0]
-            leaf[0] += 1.0
-            return y[node]
-        values = [place(c) for c in kids]
-        if node >= 0:
-            y[node] = float(np.mean(values))
-        return float(np.mean(values))
-
-    root_y = place(-1) if n else 0.0
-    x = tree.depth.astype(float)
-    ax.scatter([0], [root_y], s=120, color=COLORS["baseline"], zorder=3)
-    for i in range(n):
-        px, py = (0.0, root_y) if tree.parents[i] < 0 else (x[tree.parents[i]], y[tree.parents[i]])
-        ax.plot([px, x[i]], [py, y[i]], color="#999999", lw=0.8, zorder=1)
-    sc = ax.scatter(x, y, c=tree.path_probability, cmap="viridis", vmin=0, vmax=1, s=90, zorder=3)
-    if n <= max_label:
-        for i in range(n):
-            ax.annotate(str(int(tree.rank[i])), (x[i], y[i]), ha="center", va="center", fontsize=6, color="white")
-    ax.invert_yaxis()
-    ax.set_xticks(range(int(x.max()) + 1 if n else 1))
-    ax.set_xlabel("depth (0 = the last accepted token)")
-    ax.set_yticks([])
-    fig.colorbar(sc, ax=ax, label="P(node accepted)")
-    ax.set_title(f"{n} nodes, E[L] = {tree.expected_tokens:.3f}", fontsize=9)
-    return fig
+    return TreeView(tree, axes, max_label).figure
 
 
 # --------------------------------------------------------------------------
@@ -397,9 +551,72 @@ _POLICY_NAMES = {"fixed": "fixed k", "hf-heuristic": "HF heuristic (+2 / -1)",
                  "per-request-optimal": "best k per request", "oracle": "oracle"}
 
 
+class ScheduleSpeedupsView:
+    """The figure of :func:`schedule_speedups`, updatable in place for its explorer.
+
+    One group of bars per workload, one bar per policy. :meth:`update` sets
+    the bars and the title (``dynamic_artists``, with the line at 1 and
+    the legend drawn over them) and returns the y limit, the key of the rest.
+
+    Defined in chapter "Dynamic speculation length".
+
+    Parameters
+    ----------
+    results : dict
+        Workload label -> the dict :func:`specdec.dynamic.compare_schedules` returns.
+    title : str, optional
+    ax : matplotlib Axes, optional
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> alphas = sd.dynamic.beta_alphas(20, 0.7, 2.0, rng=0)
+    >>> view = sd.plots.ScheduleSpeedupsView({"w": sd.dynamic.compare_schedules(alphas, 40, 0)})
+    >>> len(view.dynamic_artists)
+    7
+    """
+
+    def __init__(self, results, title=None, ax=None):
+        labels = list(results)
+        self.figure, self.ax = _axes(ax, 6.8, 4.0)
+        ax = self.ax
+        x = np.arange(len(labels))
+        self.bars = {policy: ax.bar(x + (i - 1.5) * 0.2, np.zeros(len(labels)), 0.2, color=SEQUENCE[i],
+                                    label=_POLICY_NAMES[policy]) for i, policy in enumerate(_POLICY_NAMES)}
+        ax.set_xticks(x, labels, fontsize=8)
+        ax.set_xlim(-0.6, len(labels) - 0.4)
+        ax.set_ylabel("speedup over plain decoding")
+        self.one = ax.axhline(1.0, color=COLORS["baseline"], lw=1)
+        ax.set_title(" ", fontsize=9)
+        self.legend = ax.legend(fontsize=7, ncol=2, loc="lower left")
+        self.labels, self.key = labels, None
+        self.update(results, title)
+
+    @property
+    def dynamic_artists(self) -> list:
+        """The bars, the line at 1, the title and the legend."""
+        return [p for bars in self.bars.values() for p in bars] + [self.one, self.ax.title, self.legend]
+
+    def update(self, results, title=None):
+        """Show ``results`` (the same workload labels); return the y limit."""
+        if list(results) != self.labels:
+            raise ValueError(f"results must have the workloads {self.labels}; got {list(results)}")
+        for policy, bars in self.bars.items():
+            for patch, label in zip(bars, self.labels):
+                patch.set_height(float(results[label][policy].speedup))
+        self.ax.set_title(title or " ", fontsize=9)
+        top = nice_ceiling(max(1.0, max(r[p].speedup for r in results.values() for p in self.bars)) * 1.1)
+        if top != self.key:
+            self.ax.set_ylim(0, top)
+            self.key = top
+        return top
+
+
 def schedule_speedups(alpha_sets, n_tokens, *, k=5, start=20.0, k_max=64, c_draft=0.0, c_verify=1.0, rng=0,
                       axes=None):
     """Speedup of each draft-length policy on workloads whose acceptance spreads more and more.
+
+    The chapter's explorer moves this figure in place (:class:`ScheduleSpeedupsView`).
 
     Defined in chapter "Dynamic speculation length".
 
@@ -415,20 +632,9 @@ def schedule_speedups(alpha_sets, n_tokens, *, k=5, start=20.0, k_max=64, c_draf
     -------
     matplotlib.figure.Figure
     """
-    fig, ax = _axes(axes, 6.8, 4.0)
-    labels = list(alpha_sets)
     results = {lab: compare_schedules(a, n_tokens, rng, k=k, start=start, k_max=k_max, c_draft=c_draft,
                                       c_verify=c_verify) for lab, a in alpha_sets.items()}
-    x = np.arange(len(labels))
-    width = 0.2
-    for i, policy in enumerate(_POLICY_NAMES):
-        s = [results[lab][policy].speedup for lab in labels]
-        ax.bar(x + (i - 1.5) * width, s, width, color=SEQUENCE[i], label=_POLICY_NAMES[policy])
-    ax.set_xticks(x, labels, fontsize=8)
-    ax.set_ylabel("speedup over plain decoding")
-    ax.axhline(1.0, color=COLORS["baseline"], lw=1)
-    ax.legend(fontsize=7, ncol=2, loc="lower left")
-    return fig
+    return ScheduleSpeedupsView(results, ax=axes).figure
 
 
 def oracle_gain_curves(alphas, cs, axes=None):
@@ -463,8 +669,101 @@ def oracle_gain_curves(alphas, cs, axes=None):
 # Throughput at a latency target
 # --------------------------------------------------------------------------
 
+class GoodputView:
+    """The figure of :func:`goodput_curves`, updatable in place for its explorer.
+
+    :meth:`update` moves the curves, the operating points and the target
+    lines (``dynamic_artists``, with the legends over them) and returns
+    the axis limits (snapped to round numbers), the key of the rest.
+
+    Defined in chapter "Throughput at a latency target".
+
+    Arguments as in :func:`goodput_curves`.
+
+    Examples
+    --------
+    >>> import numpy as np, specdec as sd
+    >>> h = sd.hardware
+    >>> n = sd.goodput.output_lengths(200, 64, rng=1)
+    >>> r = sd.goodput.compare_at_equal_latency(h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8), 0.8, 5, 2048, 0.012, n)
+    >>> view = sd.plots.GoodputView(r, np.linspace(0.006, 0.06, 10), 0.012)
+    >>> view.key
+    ((100.0, 100000.0), 30.0, 40000.0)
+    """
+
+    _SIDES = (("baseline", COLORS["target"], "plain decoding"), ("speculative", COLORS["draft"], "speculative"))
+
+    def __init__(self, comparison, tpot_targets, tpot_target=None, axes=None):
+        self.targets = np.asarray(tpot_targets, float)
+        self.figure, axes = _axes(axes, 10.0, 3.8, ncols=2)
+        self.axes = left, right = list(axes)
+        self.curves, self.points, self.goodputs = {}, {}, {}
+        for side, color, name in self._SIDES:
+            (self.curves[side],) = left.plot([], [], color=color, label=name)
+            (self.points[side],) = left.plot([], [], marker="o", color=color, ls="none")
+            (self.goodputs[side],) = right.plot(self.targets * 1e3, np.zeros(self.targets.size), color=color,
+                                                label=name)
+        self.target_h = left.axhline(0.0, color=COLORS["accent"], ls=":", lw=1, label="TPOT target")
+        self.target_v = right.axvline(0.0, color=COLORS["accent"], ls=":", lw=1)
+        q = comparison.baseline_curve.quantile
+        left.set_xlabel("throughput per replica (tokens/s)")
+        left.set_ylabel(f"TPOT, p{q * 100:.0f} (ms)")
+        left.set_xscale("log")
+        right.set_xlabel(f"TPOT target, p{q * 100:.0f} (ms)")
+        right.set_ylabel("goodput (tokens/s)")
+        right.set_xlim(self.targets.min() * 1e3, self.targets.max() * 1e3)
+        self.legends = [left.legend(fontsize=7, loc="upper left"), right.legend(fontsize=7, loc="upper left")]
+        self.key = None
+        self.update(comparison, tpot_target)
+
+    @property
+    def dynamic_artists(self) -> list:
+        """Curves, points, target lines and the legends over them."""
+        return [*self.curves.values(), *self.points.values(), *self.goodputs.values(), self.target_h, self.target_v,
+                *self.legends]
+
+    def update(self, comparison, tpot_target=None):
+        """Show ``comparison`` (and the target line at ``tpot_target`` seconds); return the limits' key."""
+        left, right = self.axes
+        throughput, tpot, goodput = [], [], []
+        for side, _, _ in self._SIDES:
+            curve = getattr(comparison, f"{side}_curve")
+            fits = curve.fits
+            self.curves[side].set_data(curve.throughput[fits], curve.tpot[fits] * 1e3)
+            g = getattr(comparison, side)
+            self.points[side].set_data([g.throughput], [g.tpot * 1e3])
+            self.points[side].set_visible(bool(g.feasible))
+            values = np.asarray(goodput_curve(curve, self.targets), dtype=float)
+            self.goodputs[side].set_ydata(values)
+            throughput.append(curve.throughput[fits])
+            tpot.append(curve.tpot[fits] * 1e3)
+            goodput.append(values)
+        shown = tpot_target is not None
+        ms = float(tpot_target) * 1e3 if shown else 0.0
+        self.target_h.set_ydata([ms, ms])
+        self.target_v.set_xdata([ms, ms])
+        self.target_h.set_visible(shown)
+        self.target_v.set_visible(shown)
+        x = np.concatenate(throughput)
+        x = x[np.isfinite(x) & (x > 0)]
+        lo, hi = (float(x.min()), float(x.max())) if x.size else (1.0, 10.0)
+        decades = (float(10 ** np.floor(np.log10(lo))), float(10 ** np.ceil(np.log10(hi * 1.0001))))
+        y = np.concatenate(tpot + [np.array([ms])])
+        top_tpot = nice_ceiling(max(float(y.max()), 1e-3) * 1.05)
+        top_goodput = nice_ceiling(max(float(np.concatenate(goodput).max()), 1.0) * 1.08)
+        key = (decades, top_tpot, top_goodput)
+        if key != self.key:
+            left.set_xlim(*decades)
+            left.set_ylim(0, top_tpot)
+            right.set_ylim(0, top_goodput)
+            self.key = key
+        return key
+
+
 def goodput_curves(comparison, tpot_targets, tpot_target=None, axes=None):
     """TPOT against throughput as the batch grows, and goodput against the TPOT target, with and without speculation.
+
+    The chapter's explorer moves this figure in place (:class:`GoodputView`).
 
     Defined in chapter "Throughput at a latency target".
 
@@ -481,25 +780,4 @@ def goodput_curves(comparison, tpot_targets, tpot_target=None, axes=None):
     -------
     matplotlib.figure.Figure
     """
-    targets = np.asarray(tpot_targets, float)
-    fig, axes = _axes(axes, 10.0, 3.8, ncols=2)
-    for curve, color, name in ((comparison.baseline_curve, COLORS["target"], "plain decoding"),
-                               (comparison.speculative_curve, COLORS["draft"], "speculative")):
-        fits = curve.fits
-        axes[0].plot(curve.throughput[fits], curve.tpot[fits] * 1e3, color=color, label=name)
-        axes[1].plot(targets * 1e3, goodput_curve(curve, targets), color=color, label=name)
-    for g, color in ((comparison.baseline, COLORS["target"]), (comparison.speculative, COLORS["draft"])):
-        if g.feasible:
-            axes[0].plot([g.throughput], [g.tpot * 1e3], marker="o", color=color)
-    if tpot_target is not None:
-        axes[0].axhline(float(tpot_target) * 1e3, color=COLORS["accent"], ls=":", lw=1, label="TPOT target")
-        axes[1].axvline(float(tpot_target) * 1e3, color=COLORS["accent"], ls=":", lw=1)
-    q = comparison.baseline_curve.quantile
-    axes[0].set_xlabel("throughput per replica (tokens/s)")
-    axes[0].set_ylabel(f"TPOT, p{q * 100:.0f} (ms)")
-    axes[0].set_xscale("log")
-    axes[0].legend(fontsize=7)
-    axes[1].set_xlabel(f"TPOT target, p{q * 100:.0f} (ms)")
-    axes[1].set_ylabel("goodput (tokens/s)")
-    axes[1].legend(fontsize=7)
-    return fig
+    return GoodputView(comparison, tpot_targets, tpot_target, axes).figure

@@ -1,4 +1,4 @@
-"""Figures for "The roofline model: where $c_d$ and $c_v$ come from" and "Measure your machine".
+"""Figures for "The roofline model" and "Measure your machine".
 
 Presentation only: every number drawn comes from :mod:`specdec.hardware`,
 :mod:`specdec.memory`, :mod:`specdec.deployment` and :mod:`specdec.measure`.
@@ -49,7 +49,7 @@ def roofline_diagram(model, hardware, batches=(1, 16, 64, 256, 1024), k=5, axes=
     (log-log). Circles: plain decode steps at each batch; squares: the
     verification pass over ``k + 1`` tokens at the same batches (context 0).
 
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+    Defined in chapter "The roofline model".
 
     Parameters
     ----------
@@ -95,7 +95,7 @@ def roofline_verify_cost_vs_k(model, hardware, batches=(1, 16, 64, 128, 256), k_
                               rule_of_thumb=True, axes=None):
     """``c_verify = T_verify / T0`` against ``k`` for several batches, with ``k + 1`` for reference.
 
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+    Defined in chapter "The roofline model".
 
     Parameters
     ----------
@@ -138,7 +138,7 @@ def roofline_speedup_vs_batch(target, draft, hardware, alpha=0.8, k=5, contexts=
                               axes=None):
     """Speculation's roofline speedup against batch, one line per context, break-even batches marked.
 
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+    Defined in chapter "The roofline model".
 
     Parameters
     ----------
@@ -187,7 +187,7 @@ def roofline_latency_throughput(target, draft, hardware, alpha=0.8, k=5, context
     Each curve is traced by the batch from 1 upward and stops where the
     sequences' KV cache (and the draft) no longer fit in memory.
 
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+    Defined in chapter "The roofline model".
 
     Parameters
     ----------
@@ -237,7 +237,7 @@ def roofline_concurrency(target, hardware, draft=None, k=5, contexts=(512, 1024,
                          extra_bytes=0.0, axes=None):
     """Sequences that fit in memory against context, without and with a draft.
 
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+    Defined in chapter "The roofline model".
 
     Parameters
     ----------
@@ -281,7 +281,7 @@ class RooflineView:
     rings and titles (:attr:`dynamic_artists`) and returns the key of the
     rest (the right panel's title and axes).
 
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+    Defined in chapter "The roofline model".
 
     Parameters
     ----------
@@ -376,7 +376,7 @@ def roofline_overview(target, draft, hardware, alpha=0.8, k=5, batch=1, context=
     marked and 1 drawn. The chapter's explorer moves it in place
     (:class:`RooflineView`).
 
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+    Defined in chapter "The roofline model".
 
     Parameters
     ----------

@@ -3,7 +3,7 @@
 Presentation only: every number drawn comes from :mod:`specdec.literature`
 (published inputs and their recomputation) or the core formulas. Each
 function returns a :class:`matplotlib.figure.Figure` made with
-:func:`new_figure`, or draws into axes passed in (the explorers redraw into
+:func:`specdec.plots.new_figure`, or draws into axes passed in (the explorers redraw into
 the same figure).
 """
 

@@ -3,7 +3,7 @@ rate and the tokens it yields".
 
 Presentation only: every number drawn comes from :mod:`specdec.sampling`,
 :mod:`specdec.acceptance` or :mod:`specdec.hardware`. Each function returns a
-:class:`matplotlib.figure.Figure` made with :func:`new_figure`, or draws into
+:class:`matplotlib.figure.Figure` made with :func:`specdec.plots.new_figure`, or draws into
 axes passed in (the explorers redraw into the same figure).
 """
 

@@ -14,7 +14,7 @@ import numpy as np
 from .._validate import check_integer, check_nonnegative, check_positive, check_probability
 from ..acceptance import expected_tokens
 from ..economics import quick_estimate, round_time, round_times_vs_k, speedup
-from ._style import COLORS, CONTENT_WIDTH, new_figure
+from ._style import COLORS, CONTENT_WIDTH, new_figure, nice_ceiling
 
 __all__ = [
     "round_breakdown",
@@ -190,15 +190,6 @@ def speedup_vs_k(alpha=0.8, k=5, t0=5.2, t_draft=2.5, t_verify=6.0, t_overhead=0
     return ax.figure
 
 
-def _nice_top(value: float) -> float:
-    """Smallest number of the form {1, 1.5, 2, 3, 4, 5, 6, 8} x 10^n that is >= value."""
-    exponent = np.floor(np.log10(value))
-    for mantissa in (1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0):
-        if mantissa * 10**exponent >= value * (1 - 1e-12):
-            return float(mantissa * 10**exponent)
-    return float(10 ** (exponent + 1))  # pragma: no cover
-
-
 class SpeedupOverview:
     """The two-panel figure of :func:`speedup_overview`, updatable in place.
 
@@ -324,8 +315,8 @@ class SpeedupOverview:
         self.star.set_data([ks[best]], [exact[best]])
         slope_text = "constant in k" if slope == 0 else f"+{slope:g} {unit} per extra draft"
         self.curve_title.set_text(f"Speedup vs k (T_verify {slope_text})")
-        x_top = _nice_top(max(t0 * (k + 1), t0 * tokens, t_round) * 1.45)
-        y_top = max(1.5, _nice_top(float(exact.max()) * 1.25))
+        x_top = nice_ceiling(max(t0 * (k + 1), t0 * tokens, t_round) * 1.45)
+        y_top = max(1.5, nice_ceiling(float(exact.max()) * 1.25))
         self.limits_key = (x_top, y_top)
         self.left.set_xlim(0, x_top)
         self.right.set_ylim(0, y_top)

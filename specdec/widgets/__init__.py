@@ -4,7 +4,14 @@ One submodule per topic, each owning the explorers of the chapters on that
 topic; every explorer is a :class:`Explorer` (an
 ``ipywidgets.VBox``) whose default values reproduce the static figure beside
 it, and every public name is re-exported here (listed explicitly below), so
-chapters write ``sd.widgets.expected_tokens_explorer(...)``.
+chapters write ``sd.widgets.expected_tokens_explorer(...)``. The
+submodules: ``acceptance``, ``speedup``, ``bounds``, ``checklist``,
+``sampling``, ``threshold``, ``capacity``, ``hardware``, ``literature``,
+``decide`` (the first chapter's decision), ``measure`` (the matrix-product
+roofline) and ``engines`` (Part IV: calibration, prompt lookup,
+verification rules, token trees, draft length, goodput; it also re-exports
+``prompt_lookup_run`` and ``medusa_rank_accept`` of :mod:`specdec.drafters`,
+which chapters call as ``sd.widgets.<name>()``).
 
 In a kernel an explorer is live. Where no kernel runs (the published HTML
 book, a notebook opened before it is run) its output shows a snapshot: the
@@ -17,14 +24,21 @@ converter.
 
 from __future__ import annotations
 
-from . import acceptance, bounds, capacity, checklist, hardware, literature, sampling, speedup, threshold
+from . import (acceptance, bounds, capacity, checklist, decide, engines, hardware, literature, measure, sampling,
+               speedup, threshold)
 from ._base import Explorer
 from .acceptance import ExpectedTokensExplorer, expected_tokens_explorer
 from .bounds import BatchContextExplorer, VerifyCostExplorer, batch_context_explorer, verify_cost_explorer
 from .capacity import LatencyThroughputExplorer, RegimeExplorer, latency_throughput_explorer, regime_explorer
 from .checklist import ChecklistExplorer, checklist_explorer, checklist_html
+from .decide import DecideExplorer, decide_explorer
+from .engines import (CalibrationExplorer, DynamicKExplorer, GoodputExplorer, PromptLookupExplorer, TreeExplorer,
+                      VerificationExplorer, calibration_explorer, dynamic_k_explorer, goodput_explorer,
+                      medusa_rank_accept, prompt_lookup_explorer, prompt_lookup_run, tree_explorer,
+                      verification_explorer)
 from .hardware import ROOFLINE_BATCHES, ROOFLINE_CONTEXTS, RooflineExplorer, roofline_explorer
 from .literature import BonusTokenExplorer, ServingMetricsExplorer, bonus_token_explorer, serving_metrics_explorer
+from .measure import MATMUL_SIZES, MatmulRooflineExplorer, matmul_roofline_explorer
 from .sampling import (SamplingLogExplorer, SamplingResidualExplorer, SamplingTemperatureExplorer,
                        sampling_log_explorer, sampling_residual_explorer, sampling_temperature_explorer)
 from .speedup import SpeedupExplorer, speedup_explorer
@@ -46,5 +60,15 @@ __all__ = [
     "RooflineExplorer", "roofline_explorer", "ROOFLINE_BATCHES", "ROOFLINE_CONTEXTS",
     "BonusTokenExplorer", "bonus_token_explorer",
     "ServingMetricsExplorer", "serving_metrics_explorer",
-    "acceptance", "bounds", "capacity", "checklist", "hardware", "literature", "sampling", "speedup", "threshold",
+    "DecideExplorer", "decide_explorer",
+    "MatmulRooflineExplorer", "matmul_roofline_explorer", "MATMUL_SIZES",
+    "CalibrationExplorer", "calibration_explorer",
+    "PromptLookupExplorer", "prompt_lookup_explorer",
+    "VerificationExplorer", "verification_explorer",
+    "TreeExplorer", "tree_explorer",
+    "DynamicKExplorer", "dynamic_k_explorer",
+    "GoodputExplorer", "goodput_explorer",
+    "prompt_lookup_run", "medusa_rank_accept",
+    "acceptance", "bounds", "capacity", "checklist", "decide", "engines", "hardware", "literature", "measure",
+    "sampling", "speedup", "threshold",
 ]

@@ -65,9 +65,13 @@ def int_slider(value, low, high, label, step=1, *, width=CONTROL_WIDTH, label_wi
 
 
 def choice(value, options, label, *, name=None, slider=False, width=CONTROL_WIDTH, label_width=None):
-    """A drop-down (or a selection slider) over ``options``; ``name`` (default ``label``) is the error's subject."""
-    if value not in options:
-        raise ValueError(f"{name or label} must be one of {list(options)}; got {value!r}")
+    """A drop-down (or a selection slider) over ``options``; ``name`` (default ``label``) is the error's subject.
+
+    An option is a value or a ``(text, value)`` pair; ``value`` is one of the values.
+    """
+    allowed = [_option_value(o) for o in options]
+    if isinstance(value, bool) != isinstance(allowed[0], bool) or value not in allowed:
+        raise ValueError(f"{name or label} must be one of {allowed}; got {value!r}")
     if slider:
         return widgets.SelectionSlider(options=list(options), value=value, description=label,
                                        continuous_update=False, style=_style(label_width),

@@ -1,4 +1,4 @@
-"""Explorer for "The roofline model: where $c_d$ and $c_v$ come from".
+"""Explorer for "The roofline model".
 
 Presentation only: the numbers come from :mod:`specdec.hardware`,
 :mod:`specdec.deployment` and :mod:`specdec.memory`, the figure from
@@ -34,7 +34,7 @@ class RooflineExplorer(Explorer):
     ``ridge_batch``, ``break_even_batch``, ``max_sequences``,
     ``max_sequences_with_draft``, ``fits``, plus the control values).
 
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+    Defined in chapter "The roofline model".
     """
 
     name = "roofline"
@@ -119,7 +119,7 @@ def roofline_explorer(target="llama-3.1-70b", draft="llama-3.1-8b", gpu="h100-sx
                       k=5, alpha=0.8) -> RooflineExplorer:
     """Interactive roofline explorer; defaults are the first source's 70B/8B pair on 8 H100s.
 
-    Defined in chapter "The roofline model: where $c_d$ and $c_v$ come from".
+    Defined in chapter "The roofline model".
 
     Parameters
     ----------

@@ -1,98 +1,98 @@
 """Explorer for "Measure your machine": the matrix-product roofline of any machine.
 
 Presentation only: the numbers come from :mod:`specdec.measure` and the
-figure from :func:`specdec.plots.measure.matmul_prediction`.
+figure from :func:`specdec.plots.matmul_prediction` (redrawn for each
+setting). A :class:`specdec.widgets.Explorer`.
 """
 
 from __future__ import annotations
 
-import ipywidgets as widgets
-import numpy as np
+import math
 
-from .._validate import check_integer, check_positive
+from .._validate import check_positive
 from ..hardware import Hardware
 from ..measure import matmul_knee, predict_matmul_time
+from ..plots import new_figure
 from ..plots.measure import matmul_prediction
-from ._render import figure_png, table_html
+from ._base import Explorer, choice
 
 __all__ = ["MatmulRooflineExplorer", "matmul_roofline_explorer", "MATMUL_SIZES"]
 
 #: Weight matrix sizes offered by the explorer.
 MATMUL_SIZES = (1024, 2048, 4096, 8192, 16384)
 _BYTES = (("bf16 / fp16 (2 bytes)", 2), ("float32 (4 bytes)", 4))
+#: Bandwidths (GB/s) and peaks (GFLOP/s) on the selection sliders, roughly even on a log scale; a starting
+#: value not listed is added.
+_BANDWIDTHS = (1, 2, 3, 5, 8, 10, 15, 20, 30, 40, 50, 60, 80, 100, 150, 200, 300, 400, 500, 600, 800, 1000, 1500,
+               2000, 3000, 4000, 5000, 6000, 8000, 10000)
+_PEAKS = (10, 20, 50, 100, 200, 300, 500, 1000, 1500, 2000, 3000, 5000, 10000, 20000, 50000, 100000, 200000,
+          500000, 1000000)
 
 
-class MatmulRooflineExplorer(widgets.VBox):
+def _grid(value, grid, name, low, high, unit):
+    v = float(check_positive(value, name, f"({unit})"))
+    if not low <= v <= high:
+        raise ValueError(f"{name} must be in [{low:g}, {high:g}] {unit}; got {v:g}")
+    return v, sorted({float(g) for g in grid} | {v})
+
+
+class MatmulRooflineExplorer(Explorer):
     """Bandwidth, FLOP/s, matrix size and number format over the chapter's prediction figure.
 
-    ``values`` holds the numbers of the last update: ``t1`` (seconds at
-    ``t = 1``), ``knee`` (tokens), ``ridge`` (``F / BW * b / 2``),
-    ``growth`` (time at ``t = 64`` over time at ``t = 1``) and the control values.
+    ``values`` holds the control values, the machine's ``bandwidth``
+    (bytes/s) and ``flops`` (FLOP/s), ``t1`` (seconds at ``t = 1``),
+    ``knee`` (tokens, :func:`specdec.measure.matmul_knee`), ``ridge``
+    (``F / BW * b / 2``) and ``growth`` (time at ``t = 64`` over time at ``t = 1``).
 
     Defined in chapter "Measure your machine".
     """
 
-    def __init__(self, bandwidth_gbs=80.0, gflops=2000.0, d=4096, bytes_per_elem=4, dpi: int = 72):
-        bw = float(check_positive(bandwidth_gbs, "bandwidth_gbs", "(GB/s)"))
-        fl = float(check_positive(gflops, "gflops", "(GFLOP/s)"))
-        if not 1 <= bw <= 1e4:
-            raise ValueError(f"bandwidth_gbs must be in [1, 10000] GB/s; got {bw:g}")
-        if not 10 <= fl <= 1e6:
-            raise ValueError(f"gflops must be in [10, 1000000] GFLOP/s; got {fl:g}")
-        if d not in MATMUL_SIZES:
-            raise ValueError(f"d must be one of {list(MATMUL_SIZES)}; got {d!r}")
-        if bytes_per_elem not in (2, 4):
-            raise ValueError(f"bytes_per_elem must be 2 or 4; got {bytes_per_elem!r}")
-        self.dpi = int(check_integer(dpi, "dpi", minimum=30, maximum=300))
-        style = {"description_width": "initial"}
-        self.controls = {
-            "bandwidth": widgets.FloatLogSlider(value=bw, base=10, min=0, max=4, step=0.05,
-                                                description="bandwidth (GB/s)", style=style,
-                                                continuous_update=False, readout_format=".3g"),
-            "flops": widgets.FloatLogSlider(value=fl, base=10, min=1, max=6, step=0.05,
-                                            description="peak (GFLOP/s)", style=style, continuous_update=False,
-                                            readout_format=".3g"),
-            "d": widgets.Dropdown(options=list(MATMUL_SIZES), value=d, description="d", style=style),
-            "bytes": widgets.Dropdown(options=list(_BYTES), value=bytes_per_elem, description="format",
-                                      style=style),
+    name = "matmul-roofline"
+    title = "Matrix-product roofline explorer"
+
+    def __init__(self, bandwidth_gbs=80.0, gflops=2000.0, d=4096, bytes_per_elem=4):
+        bw, bandwidths = _grid(bandwidth_gbs, _BANDWIDTHS, "bandwidth_gbs", 1, 1e4, "GB/s")
+        fl, peaks = _grid(gflops, _PEAKS, "gflops", 10, 1e6, "GFLOP/s")
+        controls = {
+            "bandwidth_gbs": choice(bw, bandwidths, "bandwidth (GB/s)", name="bandwidth_gbs", slider=True),
+            "gflops": choice(fl, peaks, "peak (GFLOP/s)", name="gflops", slider=True),
+            "d": choice(d, list(MATMUL_SIZES), "d"),
+            "bytes_per_elem": choice(bytes_per_elem, list(_BYTES), "format", name="bytes_per_elem"),
         }
-        self.readout = widgets.HTML()
-        self.image = widgets.Image(format="png")
-        self.values: dict = {}
-        row1 = widgets.HBox([self.controls["bandwidth"], self.controls["flops"]])
-        row2 = widgets.HBox([self.controls["d"], self.controls["bytes"]])
-        super().__init__([row1, row2, self.readout, self.image])
-        for control in self.controls.values():
-            control.observe(lambda change: self.update(), names="value")
-        self.update()
+        fig, self.axes = new_figure(7.0, 3.2, ncols=2)
+        super().__init__(controls, figure=fig)
 
-    def hardware(self) -> Hardware:
-        """The machine the sliders describe."""
-        return Hardware(bandwidth=self.controls["bandwidth"].value * 1e9, flops=self.controls["flops"].value * 1e9,
-                        memory=16e9, name="sliders")
+    @staticmethod
+    def hardware_for(v) -> Hardware:
+        """The machine of the control values ``v``."""
+        return Hardware(bandwidth=v["bandwidth_gbs"] * 1e9, flops=v["gflops"] * 1e9, memory=16e9, name="this machine")
 
-    def compute(self) -> dict:
-        """Numbers for the current controls (no drawing)."""
-        hw, d, b = self.hardware(), int(self.controls["d"].value), int(self.controls["bytes"].value)
-        t1, t64 = np.asarray(predict_matmul_time(d, [1, 64], hw, b), dtype=float)
-        return {"bandwidth": hw.bandwidth, "flops": hw.flops, "d": d, "bytes_per_elem": b, "t1": float(t1),
-                "knee": float(matmul_knee(d, hw, b)), "ridge": hw.flops / hw.bandwidth * b / 2,
-                "growth": float(t64 / t1)}
-
-    def update(self) -> dict:
-        """Recompute, refresh the read-out and the figure; return the numbers."""
-        v = self.compute()
-        knee = f"{v['knee']:.1f} tokens" if np.isfinite(v["knee"]) else "never (d too small)"
-        self.readout.value = table_html([
-            ("time of one product at t = 1", f"{v['t1'] * 1e3:.3f} ms"),
-            ("knee (weights + token vectors)", knee),
-            ("weights-only ridge F / BW x b / 2", f"{v['ridge']:.1f} tokens"),
-            ("time at t = 64 / time at t = 1", f"{v['growth']:.2f}"),
-        ])
-        fig = matmul_prediction(v["d"], self.hardware(), v["bytes_per_elem"])
-        self.image.value = figure_png(fig, self.dpi)
-        self.values = v
+    def compute(self, state=None) -> dict:
+        """The product's times, knee and ridge for the controls (or ``state``), from :mod:`specdec.measure`."""
+        v = self.state(state)
+        hw, d, b = self.hardware_for(v), v["d"], v["bytes_per_elem"]
+        t1, t64 = (float(t) for t in predict_matmul_time(d, [1, 64], hw, b))
+        v.update(bandwidth=hw.bandwidth, flops=hw.flops, t1=t1, knee=float(matmul_knee(d, hw, b)),
+                 ridge=hw.flops / hw.bandwidth * b / 2, growth=t64 / t1)
         return v
+
+    def rows(self, v) -> list:
+        knee = f"{v['knee']:.1f} tokens" if math.isfinite(v["knee"]) else "never (d too small)"
+        return [("t1", "time of one product at t = 1", f"{v['t1'] * 1e3:.3f} ms"),
+                ("knee", "knee (weights + token vectors)", knee),
+                ("ridge", "weights-only ridge F / BW x b / 2", f"{v['ridge']:.1f} tokens"),
+                ("growth", "time at t = 64 / time at t = 1", f"{v['growth']:.2f}")]
+
+    def draw(self, v):
+        matmul_prediction(v["d"], self.hardware_for(v), v["bytes_per_elem"], axes=self.axes)
+        return tuple(v[name] for name in self.controls)
+
+    def alt_text(self, v) -> str:
+        knee = f"the knee at {v['knee']:.1f} tokens dotted" if math.isfinite(v["knee"]) else "no knee"
+        return (f"Left: predicted milliseconds of a {v['d']} x {v['d']} product with {v['bytes_per_elem']}-byte "
+                f"numbers against the tokens t multiplied at once, on {v['bandwidth_gbs']:g} GB/s and "
+                f"{v['gflops']:g} GFLOP/s: {v['t1'] * 1e3:.3f} ms at t = 1, {knee}. Right: milliseconds per token, "
+                f"falling like 1/t up to the knee.")
 
 
 def matmul_roofline_explorer(bandwidth_gbs=80.0, gflops=2000.0, d=4096, bytes_per_elem=4) -> MatmulRooflineExplorer:
