@@ -78,15 +78,16 @@ def _costs(p):
 register(Exercise(
     label="speedup-formula-2",
     chapter=CHAPTER,
-    question=("Express the worked example (T0 = 5.2 ms, T_draft = 2.5 ms for k = 5, T_verify = 6.0 ms, "
-              "T_overhead = 0.5 ms) in the cost-fraction form: the tuple (c_draft, c_verify), c_draft for ONE draft "
+    question=("Express a second setup (T0 = 8.0 ms, T_draft = 2.4 ms for k = 4, T_verify = 9.0 ms, "
+              "T_overhead = 0.6 ms) in the cost-fraction form: the tuple (c_draft, c_verify), c_draft for ONE draft "
               "step and c_verify including the overhead, as fractions of T0."),
     statement=("A target decode step takes $T_0 = {{t0}}$ ms; drafting $k = {{k}}$ tokens takes "
                "$T_\\text{draft} = {{t_draft}}$ ms, verification $T_\\text{verify} = {{t_verify}}$ ms and the round's "
                "overhead $T_\\text{overhead} = {{t_overhead}}$ ms. Express these in the cost-fraction form: give the "
                "tuple $(c_d, c_v)$, where $c_d$ is **one** draft step and $c_v$ the verification pass **including** "
                "the overhead, both as fractions of $T_0$."),
-    params=WORKED,
+    # not the worked example: the chapter's explorer shows the worked example's c_d and c_v
+    params={"alpha": 0.75, "k": 4, "t0": 8.0, "t_draft": 2.4, "t_verify": 9.0, "t_overhead": 0.6},
     vary=_vary_times,
     answer=Seq((Float("fractions of T0", decimals=3),) * 2, names=("c_draft", "c_verify")),
     reference=_costs,
