@@ -14,6 +14,9 @@
 source "$(dirname "${BASH_SOURCE[0]}")/_common.sh"
 setup_python
 fetch_assets
+# Always from scratch: a page left over from an earlier build (the instructors' page, _sources) must
+# never ship in the student edition.
+rm -rf _build_student
 mkdir -p _build_student
 python - <<'PY'
 import pathlib, yaml

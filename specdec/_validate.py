@@ -353,7 +353,10 @@ def check_distribution(value: Any, name: str, atol: float | None = None) -> np.n
     Every entry must be finite and >= 0, and each slice along the last axis
     must sum to 1 within ``atol`` (default: :func:`distribution_tolerance` of
     the dtype the vector arrived in and its length, so a float32 or float16
-    softmax from a serving stack is accepted). The result is float64.
+    softmax from a serving stack is accepted). The result is float64; a
+    vector that arrived in a lower precision is renormalized in float64 (it
+    sums to 1 only to its own dtype's precision), so code that checks it
+    again, or sums it, sees a float64 distribution.
     """
     try:   # the dtype the vector arrived in (a numpy array, a torch tensor, a list of Python floats...)
         src_dtype = np.asarray(value).dtype if not isinstance(value, (str, bytes)) else None
@@ -380,6 +383,10 @@ def check_distribution(value: Any, name: str, atol: float | None = None) -> np.n
         raise ValueError(f"{name} must be a probability distribution summing to 1 along its last axis; a slice sums "
                          f"to {describe(bad)} (off by {abs(float(bad) - 1.0):.3g}; the tolerance for {kind} over "
                          f"{arr.shape[-1]} tokens is {tol:.3g}); renormalize it with p / p.sum(axis=-1, keepdims=True)")
+    if src_dtype is not None and np.finfo(src_dtype).eps > np.finfo(np.float64).eps and atol is None:
+        # a float32/float16 softmax is 1 only to its own precision: renormalized in float64, it is a
+        # distribution to float64 precision, so every later check and sum sees one
+        arr = arr / sums[..., None]
     return arr
 
 

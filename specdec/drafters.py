@@ -52,14 +52,12 @@ __all__ = [
     "SPEC_BENCH_PLD_SETTINGS", "SPEC_BENCH_SPS_DRAFT", "SPEC_BENCH_TASKS", "NgramRound", "PromptLookupRun",
     "alpha_lower_bound", "implied_round_cost", "leviathan_bigram_check", "mtp_expected_tokens", "ngram_round",
     "prompt_lookup_proposal", "simulate_prompt_lookup", "spec_bench_table", "synthetic_copy_text",
-    "medusa_rank_accept", "prompt_lookup_run",
+    "medusa_rank_accept", "prompt_lookup_run", "draft_catalogue",
 ]
 
 _CHAPTER = "Drafts in today's engines"
 
-# --------------------------------------------------------------------------
-# sources and quoted inputs
-# --------------------------------------------------------------------------
+# sources and quoted inputs ------------------------------------------------
 
 #: Sources cited by this module and by :mod:`specdec.calibration` that ``specdec.literature.SOURCES`` does not list.
 DRAFTER_SOURCES: dict[str, Source] = {
@@ -820,9 +818,10 @@ def simulate_prompt_lookup(text, prompt_tokens, max_ngram=3, num_pred=10):
 
 def prompt_lookup_run(copy_prob=0.1, mean_copy_length=20.0, num_pred=10, max_ngram=3, n_tokens=8000,
                       prompt_tokens=1000, vocab=32000, rng=0):
-    """The chapter's prompt-lookup run: :func:`synthetic_copy_text`, then :func:`simulate_prompt_lookup` over it.
+    """The chapter's prompt-lookup run: a synthetic text with copies, then prompt lookup over it.
 
-    Arguments as in those two functions (``rng`` seeds the text); returns a :class:`PromptLookupRun`.
+    Arguments as in :func:`specdec.drafters.synthetic_copy_text` and :func:`specdec.drafters.simulate_prompt_lookup`
+    (``rng`` seeds the text); returns a :class:`specdec.drafters.PromptLookupRun`.
     Defined in chapter "Drafts in today's engines".
 
     Examples
@@ -837,8 +836,9 @@ def prompt_lookup_run(copy_prob=0.1, mean_copy_length=20.0, num_pred=10, max_ngr
 
 
 def medusa_rank_accept():
-    """Per-depth, per-rank acceptance of Vicuna 7B's Medusa heads: :data:`MEDUSA_TOPK_VICUNA_7B` through
-    :func:`specdec.trees.rank_accept_from_topk` (rows: heads 1-5, columns: ranks 1-5).
+    """Per-depth, per-rank acceptance of Vicuna 7B's Medusa heads (rows: heads 1-5, columns: ranks 1-5).
+
+    ``specdec.drafters.MEDUSA_TOPK_VICUNA_7B`` through :func:`specdec.trees.rank_accept_from_topk`.
     Defined in chapter "Token trees".
 
     Examples

@@ -70,7 +70,7 @@ from .economics import improvement_factor, operations_factor, optimal_k, round_c
 
 __all__ = [
     "Source", "Quoted", "SOURCES",
-    "LEVIATHAN_TABLE1", "LEVIATHAN_C_BOUND", "LEVIATHAN_T5", "CHEN_CHINCHILLA",
+    "LEVIATHAN_TABLE1", "LEVIATHAN_TABLE3", "LEVIATHAN_C_BOUND", "LEVIATHAN_T5", "CHEN_CHINCHILLA",
     "MEDUSA_SPEEDUPS", "MEDUSA_SECTION_3_1", "MEDUSA_RATE_OVERHEAD",
     "EAGLE_CLAIMS", "MAGICDEC_CLAIM", "MAGICDEC_BLOG", "SPEC_BENCH_A100_EARLIER",
     "VLLM_COUNTERS", "VLLM_DEFINITIONS", "SGLANG_DEFINITIONS",
@@ -79,7 +79,7 @@ __all__ = [
     "medusa_speedup", "medusa_check",
     "bonus_token_error",
     "metric_readings", "misread_alphas",
-    "rounding_interval",
+    "rounding_interval", "leviathan_table3",
 ]
 
 def leviathan_table3(tolerance=0.01):

@@ -236,3 +236,25 @@ def test_float32_tolerance_edge():
     V.check_distribution(inside, "p")
     with pytest.raises(ValueError, match="tolerance for float32 over 1000 tokens"):
         V.check_distribution((exact * (1 + 2.0 * tol)).astype(np.float32), "p")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_low_precision_softmaxes_pass_through_functions_that_validate_twice(dtype):
+    """verification.acceptance_probability validates p and q and then calls acceptance_rate, which validates
+    them again: a float32/float16 softmax must pass both (check_distribution renormalizes it in float64).
+    Reference: the float64 alpha of the same vectors, sum(min(p, q)) / normalized, within the dtype's precision."""
+    rng = np.random.default_rng(7)
+    z = rng.standard_normal(1000) * 3
+    p, q = softmax(z, dtype), softmax(0.8 * z, dtype)
+    p64, q64 = p.astype(np.float64), q.astype(np.float64)
+    ref = float(np.minimum(p64 / p64.sum(), q64 / q64.sum()).sum())
+    tol = 4 * V.distribution_tolerance(dtype, 1000)
+    arr = V.check_distribution(p, "p")
+    assert abs(float(arr.sum()) - 1.0) <= 1e-12
+    for rule in ("rejection", "greedy", "typical", "sampled-match"):
+        got = sd.verification.acceptance_probability(p, q, rule)
+        assert 0.0 <= got <= 1.0
+        if rule == "rejection":
+            assert abs(got - ref) <= tol
+    rules = sd.verification.compare_rules(p, q)
+    assert abs(rules["rejection"]["acceptance"] - ref) <= tol
