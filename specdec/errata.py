@@ -255,8 +255,9 @@ def _temperature() -> dict:
     cold = {(t, d): a for t, d, T, a in zip(t5["task"], t5["draft"], t5["temperature"], t5["alpha"]) if T == 0}
     hot = {(t, d): a for t, d, T, a in zip(t5["task"], t5["draft"], t5["temperature"], t5["alpha"]) if T == 1}
     pairs = sorted(set(cold) & set(hot))
-    return {"low": float(low), "high": float(high), "t5_pairs": len(pairs),
-            "t5_fall": sum(hot[p] < cold[p] for p in pairs)}
+    fall = sum(hot[p] < cold[p] for p in pairs)
+    share = f"all {fall}" if fall == len(pairs) else f"{fall} of {len(pairs)}"   # "all 6", not "6 of 6"
+    return {"low": float(low), "high": float(high), "t5_pairs": len(pairs), "t5_fall": fall, "t5_share": share}
 
 
 def _heads() -> dict:
@@ -493,7 +494,7 @@ ENTRIES: list[Erratum] = [
         "Acceptance falls as temperature rises (stated as a rule).",
         "falls with temperature", _temperature,
         "a flat synthetic workload gives {low:.2f} at t = 0.1 and {high:.2f} at t = 2; in Leviathan et al.'s "
-        "T5-XXL rows it falls from T = 0 to T = 1 for {t5_fall} of {t5_pairs} drafts",
+        "T5-XXL rows it falls from T = 0 to T = 1 for {t5_share} drafts",
         "sd.synthetic.acceptance_vs_temperature(*sd.synthetic.synthetic_logit_pair('flat', 200, 32), [0.1, 2.0]); "
         "sd.literature.LEVIATHAN_T5",
         "A tendency, not a law. It holds for the published T5 drafts and on a peaked (code-like) synthetic "
@@ -501,8 +502,7 @@ ENTRIES: list[Erratum] = [
         "commits to its own favourite among near-equal candidates. The same paper's Table 3 also has pairs whose "
         "acceptance does not fall (a 6M draft for a 97M GPT-like model, LaMDA 2B for LaMDA 137B). Measure it on "
         "your workload.",
-        _COST + "02-acceptance-rate", summary="flat workload: {low:.2f} -> {high:.2f}; T5: falls for {t5_fall} "
-                                              "of {t5_pairs}",
+        _COST + "02-acceptance-rate", summary="flat workload: {low:.2f} -> {high:.2f}; T5: falls for {t5_share}",
     ),
     Erratum(
         "heads", "threshold", "Draft cost in the three common arrangements", "overstatement",

@@ -175,8 +175,12 @@ try:
 except ImportError:  # pragma: no cover
     pass
 else:
+    #: Test modules whose module-scoped fixture is expensive (grading seven notebooks, a fresh venv with
+    #: ``pip install .``, a JupyterLab server): their tests stay on one worker, so the fixture is built once.
+    SHARED_FIXTURE_MODULES = {"tests/test_grading.py", "tests/test_packaging.py", "tests/test_jupyterlab.py"}
+
     def pytest_xdist_make_scheduler(config, log):
-        """Keep each notebook's cells on one worker; spread every other test.
+        """Keep each notebook's cells on one worker (and each module of SHARED_FIXTURE_MODULES); spread the rest.
 
         nbval runs a notebook's cells in order in one kernel, so all of them must
         go to the same pytest-xdist worker; every other test (for instance the
@@ -189,7 +193,7 @@ else:
         class NotebookScheduling(LoadScopeScheduling):
             def _split_scope(self, nodeid: str) -> str:
                 path = nodeid.split("::", 1)[0]
-                return path if path.endswith(".ipynb") else nodeid
+                return path if path.endswith(".ipynb") or path in SHARED_FIXTURE_MODULES else nodeid
 
         return NotebookScheduling(config, log)
 

@@ -3,22 +3,18 @@ a static snapshot (never kernel state) when a notebook is saved."""
 
 from __future__ import annotations
 
-import matplotlib
+import html as _html
 
-matplotlib.use("Agg")
+import numpy as np
+import pytest
+from matplotlib.figure import Figure
 
-import html as _html  # noqa: E402
-
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-
-import specdec as sd  # noqa: E402
-from specdec.widgets._base import SNAPSHOT_NOTE, Explorer  # noqa: E402
-from specdec import calibration as cal  # noqa: E402
-from specdec import hardware as hw  # noqa: E402
-from specdec.plots import calibration as cp  # noqa: E402
-from specdec.plots import engines as ep  # noqa: E402
+import specdec as sd
+from specdec.widgets._base import SNAPSHOT_NOTE, Explorer
+from specdec import calibration as cal
+from specdec import hardware as hw
+from specdec.plots import calibration as cp
+from specdec.plots import engines as ep
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 

@@ -21,12 +21,10 @@ from .acceptance import (
     DEFAULT_ALPHAS,
 )
 from .bounds import (
-    checklist_speedup_vs_alpha,
     verify_cost_overview,
     no_help_batch,
     no_help_context,
     no_help_context_curve,
-    no_help_acceptance,
     no_help_short_output,
 )
 from .capacity import (
@@ -140,12 +138,10 @@ __all__ = [
     "expected_tokens_overview",
     "ExpectedTokensOverview",
     "DEFAULT_ALPHAS",
-    "checklist_speedup_vs_alpha",
     "verify_cost_overview",
     "no_help_batch",
     "no_help_context",
     "no_help_context_curve",
-    "no_help_acceptance",
     "no_help_short_output",
     "latency_throughput_batches",
     "latency_throughput_curves",

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import deployment, economics, hardware as hw_mod, memory, request
-from ..checklist import WORTH_IT_SPEEDUP
+from .. import deployment, hardware as hw_mod, memory, request
 from ._style import COLORS, CONTENT_WIDTH, SEQUENCE, new_figure
 
 
@@ -25,78 +24,12 @@ def _batch_axis(ax, batch_max) -> None:
     ax.set_xlim(1, batch_max)
 
 __all__ = [
-    "checklist_speedup_vs_alpha",
     "verify_cost_overview",
     "no_help_batch",
     "no_help_context",
     "no_help_context_curve",
-    "no_help_acceptance",
     "no_help_short_output",
 ]
-
-
-def checklist_speedup_vs_alpha(workload, worth_it=WORTH_IT_SPEEDUP, min_alpha=0.6, n_points=401):
-    """Exact speedup and the source's quick estimate against alpha, with the 1.3 rule.
-
-    Both curves use the workload's ``k`` and times; vertical lines mark the
-    acceptance each needs to reach ``worth_it`` (from
-    :func:`specdec.economics.required_alpha`), the checklist's ``alpha >
-    min_alpha`` and the workload's measured ``alpha``.
-
-    Defined in chapter "The decision checklist".
-
-    Parameters
-    ----------
-    workload : specdec.checklist.Workload
-        Supplies ``k``, ``t0``, ``t_draft``, ``t_verify``, ``t_overhead`` and ``alpha``.
-    worth_it : float, optional
-        The "worth the complexity" speedup (source: 1.3).
-    min_alpha : float, optional
-        The checklist's acceptance threshold (source: 0.6).
-    n_points : int, optional
-        Points on the alpha axis.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> w = sd.checklist.Workload(ttft=120.0, tpot=5.2, batch=1, alpha=0.8, k=5, t0=5.2, t_draft=2.5,
-    ...                          t_verify=6.0, t_overhead=0.5, mean_output_tokens=400)
-    >>> fig = sd.plots.checklist_speedup_vs_alpha(w)
-    >>> len(fig.axes)
-    1
-    """
-    w = workload
-    alpha = np.linspace(0.0, 1.0, int(n_points))
-    exact = economics.speedup(alpha, w.k, w.t0, w.t_draft, w.t_verify, w.t_overhead)
-    quick = economics.quick_estimate(alpha, w.k, w.t0, w.t_draft, w.t_verify)
-    need_exact = economics.required_alpha(worth_it, w.k, w.c_draft, w.c_verify)
-    need_quick = economics.required_alpha(worth_it, w.k, *economics.quick_estimate_costs(w.k, w.t0, w.t_draft,
-                                                                                          w.t_verify))
-
-    fig, ax = new_figure(6.4, 4.0)
-    ax.plot(alpha, exact, color=COLORS["target"], lw=2, label=r"exact: $T_0\,E[L]/T_\mathrm{round}$")
-    ax.plot(alpha, quick, color=COLORS["draft"], lw=2, ls="--", label="source's quick estimate")
-    ax.axhline(1.0, color=COLORS["baseline"], lw=1)
-    ax.axhline(worth_it, color=COLORS["accent"], lw=1, ls=":", label=f"{worth_it:g}x rule")
-    for value, color, text in ((need_exact, COLORS["target"], "exact"), (need_quick, COLORS["draft"], "quick")):
-        if np.isfinite(value) and value > 0:
-            ax.axvline(value, color=color, lw=1, ls=":")
-            ax.text(value + 0.01, 0.12, f"{text} needs\n" + rf"$\alpha$ = {value:.2f}", fontsize=8, color=color)
-    ax.axvspan(0.0, min_alpha, color=SEQUENCE[5], alpha=0.12, lw=0, label=rf"checklist: $\alpha \leq$ {min_alpha:g}")
-    ax.plot([w.alpha], [float(economics.speedup(w.alpha, w.k, w.t0, w.t_draft, w.t_verify, w.t_overhead))], "o",
-            color=COLORS["target"], label=rf"measured $\alpha$ = {w.alpha:g}")
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, max(float(exact.max()), float(quick.max())) * 1.08)
-    ax.set_xlabel(r"acceptance rate $\alpha$")
-    ax.set_ylabel("speedup over plain decoding")
-    ax.set_title(f"k = {w.k}, T0 = {w.t0:g}, T_draft = {w.t_draft:g}, T_verify = {w.t_verify:g}, "
-                 f"T_overhead = {w.t_overhead:g} {w.time_unit}", fontsize=9)
-    ax.legend(loc="upper left", fontsize=8, frameon=False)
-    return fig
 
 
 # ---------------------------------------------------------------------------
@@ -388,53 +321,6 @@ def no_help_context_curve(target, draft, hardware, alpha, k, context, kv_budget,
     s = deployment.speculative_speedup(target, draft, hardware, alpha, k, batch=b, context=int(context),
                                    draft_cost_override=cd)
     return b, np.asarray(s)
-
-
-def no_help_acceptance(k=5, t0=5.2, t_draft=2.5, t_verify=6.0, t_overhead=0.5, alpha_mark=0.5, round_in_t0=2.0):
-    """Poor acceptance: speedup against alpha for the worked example's times and for a round of ``round_in_t0`` T0.
-
-    Defined in chapter "When speculation does not help".
-
-    Parameters
-    ----------
-    k : int, optional
-    t0, t_draft, t_verify, t_overhead : float, optional
-        The round's times (default: the source's worked example, ms).
-    alpha_mark : float, optional
-        The acceptance rate to mark (source: 0.5).
-    round_in_t0 : float, optional
-        The source's "round takes about 2x baseline".
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> len(sd.plots.no_help_acceptance().axes)
-    1
-    """
-    alpha = np.linspace(0, 1, 401)
-    fig, ax = new_figure(6.4, 4.0)
-    s_ex = economics.speedup(alpha, k, t0, t_draft, t_verify, t_overhead)
-    s_2 = economics.speedup_from_costs(alpha, k, 0.0, round_in_t0)  # whole round = round_in_t0 target steps
-    rt = t_draft + t_verify + t_overhead
-    ax.plot(alpha, s_ex, color=COLORS["target"], lw=2, label=f"worked example (round = {rt / t0:.2f} T0)")
-    ax.plot(alpha, s_2, color=COLORS["draft"], lw=2, ls="--", label=f"round = {round_in_t0:g} T0 (source's sketch)")
-    ax.axhline(1.0, color=COLORS["baseline"], lw=1)
-    ax.axvline(alpha_mark, color=COLORS["accent"], ls=":", lw=1)
-    for s_curve, color, offset in ((s_ex, COLORS["target"], (-30, 6)), (s_2, COLORS["draft"], (6, -14))):
-        y = float(np.interp(alpha_mark, alpha, s_curve))
-        ax.plot([alpha_mark], [y], "o", color=color)
-        ax.annotate(f"{y:.2f}", (alpha_mark, y), xytext=offset, textcoords="offset points", fontsize=8, color=color)
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, None)
-    ax.set_xlabel(r"acceptance rate $\alpha$")
-    ax.set_ylabel("speedup over plain decoding")
-    ax.set_title(f"k = {k}", fontsize=9)
-    ax.legend(fontsize=8, frameon=False, loc="upper left")
-    return fig
 
 
 def no_help_short_output(speedup, tpot, setups=(2.0, 10.0, 25.0, 50.0), n_max=80, marks=(10, 20), time_unit="ms"):
