@@ -16,46 +16,10 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
 import specdec as sd
+from chi2_reference import chi2_pvalue, chi2_sf
 from specdec import sampling as sm
 
 SIGNIFICANCE = 1e-3  # per chi-square test
-
-
-# --------------------------------------------------------------------------
-# an independent chi-square reference (no scipy in the environment)
-# --------------------------------------------------------------------------
-
-
-def chi2_sf(x: float, df: int) -> float:
-    """Survival function of the chi-square law: 1 - P(df/2, x/2), regularized gamma by series."""
-    s, z = df / 2.0, x / 2.0
-    if z <= 0:
-        return 1.0
-    if z > s + 40 * math.sqrt(s) + 40:  # far in the tail: continued fraction not needed, value ~ 0
-        return 0.0
-    term = 1.0 / s
-    total = term
-    n = 1
-    while term > 1e-17 * total:
-        term *= z / (s + n)
-        total += term
-        n += 1
-    lower = math.exp(s * math.log(z) - z - math.lgamma(s)) * total
-    return max(0.0, 1.0 - lower)
-
-
-def chi2_pvalue(tokens: np.ndarray, p: np.ndarray) -> float:
-    """Pearson chi-square goodness-of-fit p-value of ``tokens`` against ``p``.
-
-    Tokens with p = 0 must never appear (returns 0.0 if one does).
-    """
-    counts = np.bincount(tokens, minlength=p.size).astype(float)
-    if counts[p == 0].sum() > 0:
-        return 0.0
-    support = p > 0
-    expected = p[support] * tokens.size
-    stat = float(((counts[support] - expected) ** 2 / expected).sum())
-    return chi2_sf(stat, int(support.sum()) - 1)
 
 
 def test_chi2_reference_against_known_quantiles():
