@@ -64,9 +64,11 @@ if still:
 PY
   start=$SECONDS
   second=0
+  # Only book/ is collected here, so tests/conftest.py (and its scheduler) is not loaded:
+  # --dist loadfile keeps each notebook's cells on one worker (nbval runs them in one kernel).
   NPY_DISABLE_CPU_FEATURES="$disable" python -m pytest book \
     --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
-    -n "${SPECDEC_TEST_WORKERS:-auto}" --maxprocesses 4 -p no:cacheprovider -q -ra || second=$?
+    -n "${SPECDEC_TEST_WORKERS:-auto}" --maxprocesses 4 --dist loadfile -p no:cacheprovider -q -ra || second=$?
   log "nbval under the second dispatch finished in $((SECONDS - start)) s (exit status $second)"
   if [[ $second != 0 ]]; then test_status=$second; fi
 fi
