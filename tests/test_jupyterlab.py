@@ -36,6 +36,7 @@ from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "scripts"))
 import inline_values  # noqa: E402
+from specdec.widgets._base import SNAPSHOT_NOTE  # noqa: E402
 
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 RAW_SYNTAX = re.compile(r"\{(eval|glue|glue:text|glue:figure|numref|ref|doc|math)\}`|```\{|:::\{|^:(label|alt|name|class):", re.M)
@@ -183,6 +184,15 @@ def test_chapter_in_jupyterlab(lab, browser, chapter):
         assert not missing, f"{docname}: computed values not shown before running: {missing[:10]}"
         images = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output img").count()
         assert images >= n_figures, f"{docname}: {images} images shown, {n_figures} figure cells"
+        snapshots = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output .specdec-explorer")
+        assert snapshots.count() >= n_explorers, (f"{docname}: {snapshots.count()} explorer snapshots shown "
+                                                  f"before running, {n_explorers} stored")
+        if n_explorers:
+            first = snapshots.first
+            first.scroll_into_view_if_needed()
+            assert first.is_visible() and SNAPSHOT_NOTE in first.inner_text(), \
+                f"{docname}: the explorer snapshot does not say how to make it live"
+            first.screenshot(path=str(SCREENSHOTS / f"jupyterlab-{shot}-explorer-opened.png"))
 
         _run_all(page)
         deadline = time.time() + 60
