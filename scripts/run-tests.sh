@@ -2,7 +2,7 @@
 # Set up and run EVERY test:
 #   1. set up the venv, requirements and vendored JavaScript (as build-book.sh);
 #   2. install Debian's chromium if missing (when running as root);
-#   3. build the book into ./_build/html and the student edition into
+#   3. build the book into ./_build/html and, at the same time, the student edition into
 #      ./_build_student/_build/html (both render the stored outputs; nothing executes);
 #   4. ruff; pytest: specdec unit tests and doctests, nbval (strict) over every
 #      notebook under book/ (code-cell outputs and the {eval} values of the prose),
@@ -25,12 +25,20 @@ if [[ ! -x "$CHROMIUM" ]]; then
   fi
 fi
 
+# The two editions build at the same time (each Sphinx build uses one core; they share only the
+# sources, which neither writes). The student edition's log is printed when it is done.
 build_status=0
+student_log="$(mktemp)"
+log "Building the student edition (solutions removed) for tests/test_student_edition.py, alongside the book"
+bash "$ROOT/scripts/build-student.sh" > "$student_log" 2>&1 &
+student_pid=$!
 build_book || build_status=$?
-if [[ $build_status == 0 ]]; then
-  log "Building the student edition (solutions removed) for tests/test_student_edition.py"
-  bash "$ROOT/scripts/build-student.sh" || build_status=$?
-fi
+student_status=0
+wait "$student_pid" || student_status=$?
+log "The student edition's build (exit status $student_status):"
+cat "$student_log"
+rm -f "$student_log"
+if [[ $student_status != 0 ]]; then build_status=$student_status; fi
 
 test_status=0
 log "ruff (pyflakes rules, pyproject.toml) over specdec, tests, scripts and benchmarks"

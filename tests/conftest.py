@@ -160,6 +160,28 @@ def _incomplete_run(config, files) -> str | None:
     return "incomplete test run:\n  " + "\n  ".join(problems) if problems else None
 
 
+#: Tests that take longest, or hold one worker longest (a module kept on one worker), run first, so that
+#: pytest-xdist does not start one of them when the other workers are nearly done. Lower runs earlier;
+#: the order within a group, and so of a notebook's cells, is kept.
+FIRST = {"tests/test_jupyterlab.py": 0, "tests/test_grading.py": 0, "tests/test_packaging.py": 0,
+         "book/part3-beyond/04-measure-your-machine.ipynb": 0, "tests/test_live_explorers.py": 1}
+
+
+def _start_order(item) -> int:
+    path = item.nodeid.split("::", 1)[0]          # relative to the repository (pytest's rootdir)
+    if path in FIRST:
+        return FIRST[path]
+    if path == "tests/test_student_edition.py" and "[" not in item.nodeid:
+        return 0                     # the sweeps over every page and the Sphinx builds: one worker, ~40 s
+    if path.endswith(".ipynb"):
+        return 1
+    return 2
+
+
+def pytest_collection_modifyitems(session, config, items):
+    items.sort(key=_start_order)
+
+
 def pytest_collection_finish(session):
     """In the full run, refuse to pass on less than every test group."""
     if hasattr(session.config, "workerinput"):
@@ -178,9 +200,14 @@ else:
     #: Test modules whose module-scoped fixture is expensive (grading seven notebooks, a fresh venv with
     #: ``pip install .``, a JupyterLab server): their tests stay on one worker, so the fixture is built once.
     SHARED_FIXTURE_MODULES = {"tests/test_grading.py", "tests/test_packaging.py", "tests/test_jupyterlab.py"}
+    #: Test modules with one test per page and check: a page's tests go to one worker, which parses it once,
+    #: and the module's tests without parameters (those that sweep every page) to one worker, which parses
+    #: each page once for all of them.
+    PER_PAGE_MODULES = {"tests/test_built_html.py", "tests/test_student_edition.py"}
 
     def pytest_xdist_make_scheduler(config, log):
-        """Keep each notebook's cells on one worker (and each module of SHARED_FIXTURE_MODULES); spread the rest.
+        """Keep each notebook's cells on one worker (and each module of SHARED_FIXTURE_MODULES, and each
+        page's tests of PER_PAGE_MODULES); spread the rest.
 
         nbval runs a notebook's cells in order in one kernel, so all of them must
         go to the same pytest-xdist worker; every other test (for instance the
@@ -190,10 +217,19 @@ else:
         """
         from xdist.scheduler import LoadScopeScheduling
 
+        # Hand out the work in collection order, which pytest_collection_modifyitems above made longest
+        # first; xdist's own order (the scopes with most tests first) would start the JupyterLab module,
+        # six tests but a minute of work, near the end.
+        config.option.loadscopereorder = False
+
         class NotebookScheduling(LoadScopeScheduling):
             def _split_scope(self, nodeid: str) -> str:
                 path = nodeid.split("::", 1)[0]
-                return path if path.endswith(".ipynb") or path in SHARED_FIXTURE_MODULES else nodeid
+                if path.endswith(".ipynb") or path in SHARED_FIXTURE_MODULES:
+                    return path
+                if path in PER_PAGE_MODULES:      # one page's tests share its parsed HTML; so do the sweeps
+                    return path + ("[" + nodeid.rsplit("[", 1)[1] if nodeid.endswith("]") else "")
+                return nodeid
 
         return NotebookScheduling(config, log)
 

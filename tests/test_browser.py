@@ -9,24 +9,29 @@ of ``_toc.yml`` (one test per page, named after it) we check that:
 - MathJax typeset the math: the page's math containers hold ``mjx-container``
   elements and no raw ``$$``, ``\\[`` or ``\\(`` is left in the visible text;
 - every ``<img>`` loaded (``naturalWidth > 0``);
-- each live explorer (``specdec-live``) started, every other explorer's controls are
-  disabled and its note is visible;
+- a page whose notebook stores an explorer shows it; each live explorer
+  (``specdec-live``) started, has working sliders and the live note; every other
+  explorer shows its read-out, its controls disabled and the snapshot note saying how
+  to run it;
 - every figure is shown at 93 % of its size or more, so its smallest text (7 pt at
   100 dpi, 9.7 px) stays at 9 px or more;
 - the browser console shows no error except those in ``CONSOLE_ALLOW_LIST``;
-- a full-page screenshot (the top 20,000 px of very long pages) is saved as
-  ``_build/screenshots/<page>.png``.
+- a screenshot is saved as ``_build/screenshots/<page>.png``: the first screen
+  (1280 x 900), or with ``SPECDEC_SCREENSHOTS=full`` the whole page (its top
+  20,000 px).
 """
 
 from __future__ import annotations
 
+import os
 import pathlib
 import re
 import urllib.parse
 
 import pytest
 
-from conftest import html_dir  # the browser fixture lives in conftest.py
+from conftest import html_dir, source_of  # the browser fixture lives in conftest.py
+from specdec.widgets._base import LIVE_NOTE, SNAPSHOT_NOTE
 
 TIMEOUT_MS = 90_000
 
@@ -37,11 +42,19 @@ CONSOLE_ALLOW_LIST = [
     re.compile(r"favicon\.ico"),
 ]
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
-# Screenshots show the whole page up to this height (every chapter fits); the
-# API reference is ~180,000 px tall and its full image alone took ~17 s to encode.
+# SPECDEC_SCREENSHOTS=full: screenshots show the whole page up to this height (every chapter
+# fits; the API reference is ~55,000 px tall). Encoding a full page takes 1-1.5 s, ten times a
+# first-screen shot, so by default each page gets a first-screen (1280 x 900) screenshot.
 SCREENSHOT_MAX_HEIGHT = 20_000
+FULL_SCREENSHOTS = os.environ.get("SPECDEC_SCREENSHOTS", "") == "full"
 # 9 px over the 9.72 px of the figures' smallest text (7 pt at 100 dpi, specdec.plots._style.MIN_FONT_SIZE).
 MIN_FIGURE_SCALE = 0.93
+
+
+def explorer_in_notebook(docname: str) -> bool:
+    """Whether the page's notebook stores an explorer output (then the page must show it)."""
+    source = source_of(docname)
+    return source is not None and source.suffix == ".ipynb" and "specdec-explorer" in source.read_text()
 
 
 def screenshot_path(docname: str) -> pathlib.Path:
@@ -107,19 +120,28 @@ def test_page_in_browser(browser, book_server, built_html, docname):
         assert not broken, f"{docname}: images that did not load: {broken}"
 
         # --- explorers: the headline ones become live, the others stay disabled snapshots ----------
-        for i in range(page.locator("article .specdec-explorer").count()):
-            root = page.locator("article .specdec-explorer").nth(i)
+        roots = page.locator("article .specdec-explorer")
+        if explorer_in_notebook(docname):
+            assert roots.count() >= 1, f"{docname}: the notebook has an explorer, the page shows none"
+        for i in range(roots.count()):
+            root = roots.nth(i)
             name = root.get_attribute("data-explorer")
             if "specdec-live" in (root.get_attribute("class") or ""):
                 page.wait_for_function("r => ['ready', 'failed'].includes(r.getAttribute('data-live'))",
                                        arg=root.element_handle())
                 assert root.get_attribute("data-live") == "ready", f"{docname}: live explorer {name} did not start"
                 assert root.locator("svg[role=img], table.specdec-readout").count() >= 1
+                assert root.locator("input[type=range]:not([disabled])").count() >= 1, f"{docname}: {name}"
+                assert root.locator(".specdec-note").inner_text() == LIVE_NOTE, f"{docname}: {name}"
             else:
                 fields = root.locator("input, select")
+                assert fields.count() >= 1, f"{docname}: {name} shows no controls"
                 assert all(fields.nth(j).is_disabled() for j in range(fields.count())), \
                     f"{docname}: explorer {name} has controls that move but change nothing"
-                assert root.locator(".specdec-note").is_visible(), f"{docname}: explorer {name} has no visible note"
+                note = root.locator(".specdec-note")
+                assert note.is_visible() and note.inner_text() == SNAPSHOT_NOTE, \
+                    f"{docname}: explorer {name} has no visible note saying how to run it"
+                assert root.locator("[data-key]").count() >= 1, f"{docname}: {name} has no read-out"
 
         # --- figures are shown at (nearly) their own size: their 7 pt text stays >= 9 px ---------
         small = page.evaluate(
@@ -130,10 +152,13 @@ def test_page_in_browser(browser, book_server, built_html, docname):
         assert not small, (f"{docname}: figures shown below {MIN_FIGURE_SCALE:.0%} of their size, so their "
                            f"smallest text is under 9 px: {small[:3]}")
 
-        page.wait_for_timeout(300)  # let late console errors arrive
-        height = page.evaluate("() => document.documentElement.scrollHeight")
-        page.screenshot(path=str(screenshot_path(docname)), full_page=True,
-                        clip={"x": 0, "y": 0, "width": 1280, "height": min(height, SCREENSHOT_MAX_HEIGHT)})
+        page.wait_for_timeout(100)  # let late console errors arrive
+        if FULL_SCREENSHOTS:
+            height = page.evaluate("() => document.documentElement.scrollHeight")
+            page.screenshot(path=str(screenshot_path(docname)), full_page=True,
+                            clip={"x": 0, "y": 0, "width": 1280, "height": min(height, SCREENSHOT_MAX_HEIGHT)})
+        else:
+            page.screenshot(path=str(screenshot_path(docname)))
     finally:
         context.close()
 

@@ -8,6 +8,7 @@ each explorer as a disabled snapshot or a live explorer (never a widget view tha
 
 from __future__ import annotations
 
+import functools
 import json
 import pathlib
 import re
@@ -43,10 +44,19 @@ def page_path(html: pathlib.Path, docname: str) -> pathlib.Path:
     return html / f"{docname}.html"
 
 
-def load(html: pathlib.Path, docname: str) -> BeautifulSoup:
+def load(html: pathlib.Path, docname: str, fresh: bool = False) -> BeautifulSoup:
+    """The parsed page: shared by the tests that only read it (parsing is most of their time);
+    ``fresh=True`` for a test that removes elements from its copy."""
     path = page_path(html, docname)
     if not path.is_file():
         pytest.fail(f"{docname}: built page {path} is missing (is it in _toc.yml and did the build succeed?)", pytrace=False)
+    if fresh:
+        return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+    return _parsed(path, path.stat().st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=8)
+def _parsed(path: pathlib.Path, mtime_ns: int) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
 
 
@@ -103,7 +113,7 @@ def test_no_execution_errors(built_html, docname):
 
 def test_no_raw_latex(built_html, docname):
     """All LaTeX sits in math containers MathJax typesets; none is left as plain text."""
-    soup = load(built_html, docname)
+    soup = load(built_html, docname, fresh=True)
     body = article(soup)
     for element in body.select("script, style, pre, code, .math, .MathJax, mjx-container, .highlight, .output.text_latex"):
         element.decompose()
@@ -122,7 +132,7 @@ RAW_TABLE = re.compile(r"\|\s*:?[-\u2013\u2014]+:?\s*\|")  # Sphinx may turn -- 
 
 def test_no_raw_markdown_tables(built_html, docname):
     """Computed Markdown tables render as tables, not as lines of pipes."""
-    body = article(load(built_html, docname))
+    body = article(load(built_html, docname, fresh=True))
     for element in body.select("script, style, pre, code, .highlight"):
         element.decompose()
     raw = [describe(p) for p in body.find_all(["p", "div"], recursive=True)

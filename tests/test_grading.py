@@ -5,7 +5,7 @@ Fake submissions, each graded with its own variant (the file name is the seed):
 * ``right``: every answer right (its variant's, a function, a letter, flags as booleans);
 * ``wrong``: every answer wrong, one of them the book's answer checked without the seed;
 * ``edited``: wrong answers whose stored outputs were edited to say "[correct]";
-* ``loop``: one right answer, then a cell that never ends;
+* ``loop``: one right answer, then a cell that never ends (it sleeps, so it holds no core);
 * ``crash``: one right answer, then a cell that kills its kernel;
 * ``huge``: prints 40 MB, then a right answer.
 
@@ -33,7 +33,8 @@ pytest.importorskip("nbclient")
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 LABELS = "1.1,1.5,4.1,5.1"
-TIMEOUT = 15.0
+TIMEOUT = 30.0       # seconds per notebook
+CELL_TIMEOUT = 8.0   # seconds per cell: the endless cell is stopped by this one
 
 HEAD = "import numpy as np\nimport specdec as sd\nSEED = {seed!r}"
 RIGHT_1 = ("v = sd.exercises.variant('expected-tokens-1', SEED)\n"
@@ -72,7 +73,7 @@ def submissions(tmp_path_factory):
         "right": ([RIGHT_1, RIGHT_5, RIGHT_41, RIGHT_51], False),
         "wrong": (WRONG, False),
         "edited": (WRONG, True),
-        "loop": ([RIGHT_1, "while True:\n    pass", RIGHT_41], False),
+        "loop": ([RIGHT_1, "import time\nwhile True:\n    time.sleep(0.1)", RIGHT_41], False),   # endless, not busy
         "crash": ([RIGHT_1, "import os\nos._exit(1)", RIGHT_41], False),
         "huge": (["for _ in range(40):\n    print('x' * 2**20)", RIGHT_1], False),
     }
@@ -85,7 +86,8 @@ def submissions(tmp_path_factory):
 @pytest.fixture(scope="module")
 def report(submissions):
     start = time.monotonic()
-    result = instructors.grade(submissions, labels=LABELS, seed_from_filename=True, timeout=TIMEOUT, cell_timeout=TIMEOUT)
+    result = instructors.grade(submissions, labels=LABELS, seed_from_filename=True, timeout=TIMEOUT,
+                               cell_timeout=CELL_TIMEOUT, jobs=2)
     result.elapsed = time.monotonic() - start
     return result
 
@@ -95,11 +97,11 @@ def _results(report, notebook):
 
 
 def test_grading_finishes_in_bounded_time(report):
-    """Seven notebooks, one of them endless: grading ends within the time limits (plus kernel starts)."""
-    assert report.elapsed < TIMEOUT + 7 * 15, report.elapsed
+    """Seven notebooks, two at a time, one of them endless: grading ends within the time limits (plus kernel starts)."""
+    assert report.elapsed < CELL_TIMEOUT + 7 * 15, report.elapsed
     runs = {run.path.stem: run for run in report.runs}
     assert set(runs) == {"right", "wrong", "edited", "loop", "crash", "huge", "broken"}
-    assert runs["loop"].seconds < TIMEOUT + 30
+    assert CELL_TIMEOUT <= runs["loop"].seconds < CELL_TIMEOUT + 30
 
 
 def test_right_notebook_passes_everything(report):
@@ -161,7 +163,7 @@ def test_command_line_with_a_seeds_file(submissions, tmp_path):
     seeds = tmp_path / "seeds.csv"
     seeds.write_text("notebook,seed\nright.ipynb,right\nedited.ipynb,someone-else\n", encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "specdec.exercises", "grade", str(only), "--labels", "1.1,4.1",
-                           "--seeds", str(seeds), "--csv", "--timeout", "60"],
+                           "--seeds", str(seeds), "--csv", "--timeout", "60", "--jobs", "2"],
                           capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     rows = list(csv.DictReader(io.StringIO(done.stdout)))

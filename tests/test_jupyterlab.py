@@ -2,7 +2,8 @@
 
 For the first chapter of every part of ``_toc.yml`` (and any chapter named in
 ``SPECDEC_LAB_CHAPTERS``, comma-separated docnames), on a copy of ``book/`` so
-that JupyterLab cannot touch the repository:
+that JupyterLab cannot touch the repository, each opened in turn in one
+JupyterLab tab (the previous chapter closed and its kernel stopped):
 
 1. **Opened, before anything runs** (the notebook is untrusted): every
    computed value of the prose is shown (the stored ``{eval}`` results), no
@@ -86,7 +87,8 @@ def lab(tmp_path_factory):
         [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", "--ip=127.0.0.1", f"--port={port}",
          "--IdentityProvider.token=", "--ServerApp.password=", "--ServerApp.disable_check_xsrf=True",
          f"--ServerApp.root_dir={root}", f"--LabApp.user_settings_dir={settings}",
-         f"--LabApp.workspaces_dir={root / 'workspaces'}", "--LabApp.news_url=", "--ServerApp.open_browser=False"],
+         f"--LabApp.workspaces_dir={root / 'workspaces'}", "--LabApp.news_url=", "--ServerApp.open_browser=False",
+         "--LabApp.expose_app_in_browser=True"],
         stdout=log, stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -120,32 +122,87 @@ def _expected_values(path: pathlib.Path) -> list[str]:
     return values
 
 
+PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"     # the notebook on screen
+MARKDOWN = f"{PANEL} .jp-MarkdownCell .jp-RenderedMarkdown, {PANEL} .jp-MarkdownCell .myst"
+
+
 def _notebook_text(page) -> str:
-    return page.inner_text(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook")
+    return page.inner_text(f"{PANEL} .jp-Notebook")
 
 
 def _markdown_text(page) -> str:
-    return "\n".join(page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-MarkdownCell .jp-RenderedMarkdown, "
-                                  ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-MarkdownCell .myst").all_inner_texts())
+    return "\n".join(page.locator(MARKDOWN).all_inner_texts())
+
+
+# true while a cell of the open notebook is queued or running (its prompt shows [*])
+BUSY = f"""() => Array.from(document.querySelectorAll("{PANEL} .jp-InputPrompt")).some(p => p.textContent.includes("[*]"))"""
+# true once the open notebook's Markdown cells are all rendered and show every expected value
+SHOWS = f"""([n, values]) => {{
+    const rendered = document.querySelectorAll("{PANEL} .jp-MarkdownCell.jp-mod-rendered").length;
+    const text = Array.from(document.querySelectorAll("{MARKDOWN}"), e => e.innerText).join("\\n");
+    return rendered >= n && values.every(v => text.includes(v)); }}"""
+
+
+def _wait(page, predicate: str, arg=None, timeout_s: float = 90.0, polling="250") -> bool:
+    """Wait until the page predicate holds (polled every 0.25 s, or every frame: ``"raf"``); False when the time is up."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(predicate, arg=arg, timeout=timeout_s * 1000,
+                               polling=polling if polling == "raf" else float(polling))
+        return True
+    except PlaywrightTimeout:
+        return False
 
 
 def _run_all(page, timeout_s: float = 240.0) -> None:
+    """Run > Run All Cells, as a reader does, and wait until no cell is queued or running."""
     page.click("li.lm-MenuBar-item:has-text('Run')")
     page.click("li.lm-Menu-item:has-text('Run All Cells')")
-    deadline = time.time() + timeout_s
-    time.sleep(2)
-    while time.time() < deadline:
-        busy = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-InputPrompt:has-text('[*]')").count()
-        if busy == 0:
-            return
-        time.sleep(1)
-    raise AssertionError(f"Run All did not finish within {timeout_s:.0f} s")
+    # The cells are queued at once and every chapter's first cell (its imports) runs for longer than a frame,
+    # so a prompt shows [*] first: that tells a run that never started from one that ended.
+    if not _wait(page, BUSY, timeout_s=30, polling="raf"):
+        raise AssertionError("Run All Cells did not start: no cell was queued")
+    if not _wait(page, f"() => !({BUSY})()", timeout_s=timeout_s):
+        raise AssertionError(f"Run All did not finish within {timeout_s:.0f} s")
+
+
+# Close what the app shows (discarding the run's unsaved outputs), stop the kernels, open the notebook.
+OPEN = """async (path) => {
+    const app = window.jupyterapp;
+    for (const widget of Array.from(app.shell.widgets("main"))) {
+        if (widget.context) { widget.context.model.dirty = false; }
+        widget.close();
+    }
+    await app.serviceManager.sessions.shutdownAll();
+    await app.commands.execute("docmanager:open", {path});
+}"""
+
+
+@pytest.fixture(scope="module")
+def lab_page(lab, browser):
+    """One JupyterLab app in one tab for the module: each test opens its chapter in it, as a reader would
+    from the file browser (starting the app costs seconds, and the chapters do not share a kernel)."""
+    url, _root = lab
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(f"{url}/lab?reset", wait_until="domcontentloaded")
+        page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell", timeout=90_000)
+        page.evaluate("() => window.jupyterapp.restored")
+        yield page, errors
+    finally:
+        context.close()
 
 
 @pytest.mark.parametrize("chapter", lab_chapters())
-def test_chapter_in_jupyterlab(lab, browser, chapter):
+def test_chapter_in_jupyterlab(lab, lab_page, chapter):
     docname = chapter
     url, root = lab
+    page, all_errors = lab_page
+    seen_errors = len(all_errors)
     path = root / f"{docname}.ipynb"
     expected = _expected_values(path)
     nb = json.loads(path.read_text())
@@ -154,61 +211,48 @@ def test_chapter_in_jupyterlab(lab, browser, chapter):
     n_figures = sum(1 for c in nb["cells"] if c["cell_type"] == "code" and c.get("metadata", {}).get("mystnb", {}).get("figure"))
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     shot = docname.replace("/", "-")
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    try:
-        page.goto(f"{url}/lab/tree/{docname}.ipynb?reset", wait_until="domcontentloaded")
-        page.wait_for_selector(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell", timeout=90_000)
-        # jupyterlab-myst renders the Markdown cells asynchronously: wait until every one is rendered
-        # and shows its stored values (or the time is up; the assertions below then say what is missing)
-        n_markdown = sum(1 for c in nb["cells"] if c["cell_type"] == "markdown")
-        deadline = time.time() + 90
-        while time.time() < deadline:
-            rendered = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-MarkdownCell.jp-mod-rendered").count()
-            if rendered >= n_markdown and all(v in _markdown_text(page) for v in expected):
-                break
-            page.wait_for_timeout(1000)
-        rendered = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-MarkdownCell.jp-mod-rendered").count()
-        assert rendered >= n_markdown, f"{docname}: only {rendered} of {n_markdown} Markdown cells rendered in 90 s"
-        page.screenshot(path=str(SCREENSHOTS / f"jupyterlab-{shot}-opened.png"))
-        markdown = _markdown_text(page)
-        text = _notebook_text(page)
-        raw = sorted(set(m.group(0) for m in RAW_SYNTAX.finditer(markdown)))
-        assert not raw, f"{docname}: MyST syntax shown as text in JupyterLab: {raw[:10]}"
-        assert not WIDGET_REPR.search(text), f"{docname}: an explorer shows its repr instead of its snapshot"
-        broken = sorted(set(re.findall(r"\b(?:fig|tab|eq|sec)-[a-z0-9-]+\b", markdown)))
-        assert not broken, f"{docname}: cross-references JupyterLab cannot resolve show as labels: {broken[:10]}"
-        missing = [v for v in expected if v not in markdown]
-        assert not missing, f"{docname}: computed values not shown before running: {missing[:10]}"
-        images = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output img").count()
-        assert images >= n_figures, f"{docname}: {images} images shown, {n_figures} figure cells"
-        snapshots = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output .specdec-explorer")
-        assert snapshots.count() >= n_explorers, (f"{docname}: {snapshots.count()} explorer snapshots shown "
-                                                  f"before running, {n_explorers} stored")
-        if n_explorers:
-            first = snapshots.first
-            first.scroll_into_view_if_needed()
-            assert first.is_visible() and SNAPSHOT_NOTE in first.inner_text(), \
-                f"{docname}: the explorer snapshot does not say how to make it live"
-            first.screenshot(path=str(SCREENSHOTS / f"jupyterlab-{shot}-explorer-opened.png"))
+    page.evaluate(OPEN, f"{docname}.ipynb")
+    page.wait_for_selector(f"{PANEL} .jp-Notebook .jp-Cell", timeout=90_000)
+    # jupyterlab-myst renders the Markdown cells asynchronously: wait until every one is rendered
+    # and shows its stored values (or the time is up; the assertions below then say what is missing)
+    n_markdown = sum(1 for c in nb["cells"] if c["cell_type"] == "markdown")
+    _wait(page, SHOWS, [n_markdown, expected], timeout_s=90)
+    rendered = page.locator(f"{PANEL} .jp-MarkdownCell.jp-mod-rendered").count()
+    assert rendered >= n_markdown, f"{docname}: only {rendered} of {n_markdown} Markdown cells rendered in 90 s"
+    page.screenshot(path=str(SCREENSHOTS / f"jupyterlab-{shot}-opened.png"))
+    markdown = _markdown_text(page)
+    text = _notebook_text(page)
+    raw = sorted(set(m.group(0) for m in RAW_SYNTAX.finditer(markdown)))
+    assert not raw, f"{docname}: MyST syntax shown as text in JupyterLab: {raw[:10]}"
+    assert not WIDGET_REPR.search(text), f"{docname}: an explorer shows its repr instead of its snapshot"
+    broken = sorted(set(re.findall(r"\b(?:fig|tab|eq|sec)-[a-z0-9-]+\b", markdown)))
+    assert not broken, f"{docname}: cross-references JupyterLab cannot resolve show as labels: {broken[:10]}"
+    missing = [v for v in expected if v not in markdown]
+    assert not missing, f"{docname}: computed values not shown before running: {missing[:10]}"
+    images = page.locator(f"{PANEL} .jp-OutputArea-output img").count()
+    assert images >= n_figures, f"{docname}: {images} images shown, {n_figures} figure cells"
+    snapshots = page.locator(f"{PANEL} .jp-OutputArea-output .specdec-explorer")
+    assert snapshots.count() >= n_explorers, (f"{docname}: {snapshots.count()} explorer snapshots shown "
+                                              f"before running, {n_explorers} stored")
+    if n_explorers:
+        first = snapshots.first
+        first.scroll_into_view_if_needed()
+        assert first.is_visible() and SNAPSHOT_NOTE in first.inner_text(), \
+            f"{docname}: the explorer snapshot does not say how to make it live"
+        first.screenshot(path=str(SCREENSHOTS / f"jupyterlab-{shot}-explorer-opened.png"))
 
-        _run_all(page)
-        deadline = time.time() + 60
-        while time.time() < deadline and not all(v in _markdown_text(page) for v in expected):
-            page.wait_for_timeout(1000)
-        page.screenshot(path=str(SCREENSHOTS / f"jupyterlab-{shot}-run.png"), full_page=False)
-        tracebacks = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) [data-mime-type='application/vnd.jupyter.stderr']").all_inner_texts()
-        tracebacks = [t for t in tracebacks if "Traceback" in t or "Error" in t]
-        assert not tracebacks, f"{docname}: cells raised in JupyterLab: {tracebacks[0][:500]}"
-        markdown = _markdown_text(page)
-        missing = [v for v in expected if v not in markdown]
-        assert not missing, f"{docname}: after Run All the prose does not show the stored values: {missing[:10]}"
-        live = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jupyter-widgets.widget-slider, "
-                            ".jp-NotebookPanel:not(.lm-mod-hidden) .jupyter-widgets .widget-slider").count()
-        if n_explorers:
-            assert live >= n_explorers, f"{docname}: {n_explorers} explorers but {live} live sliders after running"
-        assert not errors, f"{docname}: JavaScript errors in JupyterLab: {errors[:3]}"
-    finally:
-        context.close()
+    _run_all(page)
+    _wait(page, SHOWS, [n_markdown, expected], timeout_s=60)
+    page.screenshot(path=str(SCREENSHOTS / f"jupyterlab-{shot}-run.png"), full_page=False)
+    tracebacks = page.locator(f"{PANEL} [data-mime-type='application/vnd.jupyter.stderr']").all_inner_texts()
+    tracebacks = [t for t in tracebacks if "Traceback" in t or "Error" in t]
+    assert not tracebacks, f"{docname}: cells raised in JupyterLab: {tracebacks[0][:500]}"
+    markdown = _markdown_text(page)
+    missing = [v for v in expected if v not in markdown]
+    assert not missing, f"{docname}: after Run All the prose does not show the stored values: {missing[:10]}"
+    live = page.locator(f"{PANEL} .jupyter-widgets.widget-slider, "
+                        f"{PANEL} .jupyter-widgets .widget-slider").count()
+    if n_explorers:
+        assert live >= n_explorers, f"{docname}: {n_explorers} explorers but {live} live sliders after running"
+    errors = all_errors[seen_errors:]
+    assert not errors, f"{docname}: JavaScript errors in JupyterLab: {errors[:3]}"

@@ -29,6 +29,7 @@ small projects at the bottom, so these tests can be seen to fail.
 
 from __future__ import annotations
 
+import functools
 import html as html_lib
 import json
 import os
@@ -154,9 +155,15 @@ PAGES = sorted(EXPECTED)
 # --------------------------------------------------------------------------
 # Detectors (pure functions, unit-tested below)
 # --------------------------------------------------------------------------
+@functools.lru_cache(maxsize=160)
+def _soup(markup: str) -> BeautifulSoup:
+    """The parsed page (read only): several tests read each page, and parsing is most of their time."""
+    return BeautifulSoup(markup, "html.parser")
+
+
 def solution_problems(markup, secrets=()):
     """List what in this HTML page looks like a solution (empty list = clean)."""
-    soup = BeautifulSoup(markup, "html.parser")
+    soup = _soup(markup)
     problems = []
     for element in soup.find_all(class_=True):
         classes = set(element.get("class", []))
@@ -175,14 +182,14 @@ def solution_problems(markup, secrets=()):
 
 def missing_exercises(markup, labels):
     """Labels whose exercise box (an element with class 'exercise' and id=label) is missing."""
-    soup = BeautifulSoup(markup, "html.parser")
+    soup = _soup(markup)
     return [label for label in labels
             if soup.find(id=label) is None or "exercise" not in set(soup.find(id=label).get("class", []))]
 
 
 def check_line_problems(markup, labels):
     """Exercise boxes whose check line is missing, doubled or not the registry's."""
-    soup = BeautifulSoup(markup, "html.parser")
+    soup = _soup(markup)
     problems = []
     for label in labels:
         box = soup.find(id=label)
@@ -351,7 +358,7 @@ def test_student_edition_has_no_instructors_material(student_html):
     assert not (student_html / "book" / "appendix" / "instructors.html").exists()
     for path in _html_pages(student_html):
         markup = path.read_text(encoding="utf-8", errors="replace")
-        soup = BeautifulSoup(markup, "html.parser")
+        soup = _soup(markup)
         assert not soup.find(class_="specdec-answer-key"), f"{path.name} has an answer key"
         assert not soup.find(id=re.compile(r"^specdec\.exercises\.instructors")), f"{path.name} documents it"
         assert not soup.find(class_="full-edition-only"), f"{path.name} has a full-edition-only block"
@@ -361,7 +368,7 @@ def test_student_edition_text_mentions_nothing_it_does_not_have(student_html):
     """No page mentions solutions, the instructors' page, an answer key or an API that returns answers."""
     bad = {}
     for path in _html_pages(student_html):
-        soup = BeautifulSoup(path.read_text(encoding="utf-8", errors="replace"), "html.parser")
+        soup = _soup(path.read_text(encoding="utf-8", errors="replace"))
         main = soup.find("main") or soup.find("article") or soup
         found = forbidden_mentions(main.get_text(" "))
         if found:
@@ -371,7 +378,7 @@ def test_student_edition_text_mentions_nothing_it_does_not_have(student_html):
 
 def test_full_edition_has_the_instructors_page_and_answer_key(full_html):
     """The full (instructors') edition: the instructors' page with an answer key row for every exercise."""
-    soup = BeautifulSoup(_page(full_html, "book/appendix/instructors.html"), "html.parser")
+    soup = _soup(_page(full_html, "book/appendix/instructors.html"))
     table = soup.find("table", class_="specdec-answer-key")
     assert table is not None
     rows = {}
@@ -385,7 +392,7 @@ def test_full_edition_has_the_instructors_page_and_answer_key(full_html):
         assert cells[3] == REGISTRY[label].form().describe()
     assert soup.find(id="specdec.exercises.instructors.reference") is not None
     for path in _html_pages(full_html):
-        assert not BeautifulSoup(path.read_text(encoding="utf-8", errors="replace"), "html.parser").find(
+        assert not _soup(path.read_text(encoding="utf-8", errors="replace")).find(
             class_="student-edition-only"), f"{path.name} has a student-edition-only block"
 
 

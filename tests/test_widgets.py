@@ -269,9 +269,17 @@ CASES = {
 }
 
 
+class _Built(dict):
+    """Each explorer built once per worker, when a test first asks for it (pytest-xdist spreads the tests)."""
+
+    def __missing__(self, name):
+        self[name] = CASES[name][0]()
+        return self[name]
+
+
 @pytest.fixture(scope="module")
 def built():
-    return {name: case[0]() for name, case in CASES.items()}
+    return _Built()
 
 
 def assert_matches(values, expected, where):
@@ -354,7 +362,8 @@ def test_headline_explorers_carry_the_live_marker_and_their_constants(name, buil
 
 
 def test_other_explorers_are_snapshots_without_a_configuration(built):
-    for name, explorer in built.items():
+    for name in CASES:
+        explorer = built[name]
         if name not in LIVE:
             assert not explorer.live and "specdec-live" not in explorer.snapshot_html() \
                 and "data-config" not in explorer.snapshot_html(), name
