@@ -46,9 +46,9 @@ setup_python() {
     echo "$want" > "$stamp"
   fi
   python -c 'import specdec' || die "specdec does not import; see the error above"
-  # Bytecode for specdec (installed in place, `pip install -e`): where PYTHONDONTWRITEBYTECODE is set (it is
-  # on the machines this book is tested on), Python never writes it, and each of the test run's hundreds of kernels and
-  # subprocesses would compile the package again. compileall writes it whatever that variable says.
+  # Bytecode for specdec (installed in place, `pip install -e`): where PYTHONDONTWRITEBYTECODE is set
+  # (it is on the machines this book is tested on), Python never writes it, and each of the test run's
+  # hundreds of kernels and subprocesses would compile the package again. compileall writes it anyway.
   python -m compileall -q -j 0 "$ROOT/specdec" >/dev/null || die "python -m compileall specdec failed"
 }
 

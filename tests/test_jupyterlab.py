@@ -143,13 +143,13 @@ SHOWS = f"""([n, values]) => {{
     return rendered >= n && values.every(v => text.includes(v)); }}"""
 
 
-def _wait(page, predicate: str, arg=None, timeout_s: float = 90.0, polling="250") -> bool:
-    """Wait until the page predicate holds (polled every 0.25 s, or every frame: ``"raf"``); False when the time is up."""
+def _wait(page, predicate: str, arg=None, timeout_s: float = 90.0, polling: float | str = 250) -> bool:
+    """Wait until the page predicate holds (polled every ``polling`` ms, or every frame: ``"raf"``);
+    False when the time is up."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     try:
-        page.wait_for_function(predicate, arg=arg, timeout=timeout_s * 1000,
-                               polling=polling if polling == "raf" else float(polling))
+        page.wait_for_function(predicate, arg=arg, timeout=timeout_s * 1000, polling=polling)
         return True
     except PlaywrightTimeout:
         return False
