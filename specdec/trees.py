@@ -240,13 +240,17 @@ def tree_depths(parents):
     [1, 1, 2, 2, 3]
     """
     par = _check_parents(parents)
-    n = par.shape[-1]
-    p2 = par.reshape(-1, n)
+    return _depths(par.reshape(-1, par.shape[-1])).reshape(par.shape)
+
+
+def _depths(p2: np.ndarray) -> np.ndarray:
+    """Depths of validated parents of shape (M, n), one row per tree."""
+    n = p2.shape[-1]
     depth = np.zeros((p2.shape[0], n + 1), dtype=np.int64)
     rows = np.arange(p2.shape[0])
     for i in range(n):
         depth[:, i + 1] = depth[rows, p2[:, i] + 1] + 1
-    return depth[:, 1:].reshape(par.shape)
+    return depth[:, 1:]
 
 
 def tree_path_probabilities(parents, accept):
@@ -282,7 +286,7 @@ def tree_path_probabilities(parents, accept):
     return _path_products(par, acc).reshape(lead + (acc.shape[-1],))
 
 
-def tree_expected_tokens(parents, accept):
+def tree_expected_tokens(parents, accept, *, depth_decay=1.0):
     r"""Expected tokens emitted per round by a draft tree, :math:`E[L]`.
 
     .. math:: E[L] = 1 + \sum_{i=1}^{n} \prod_{j \in \text{path}(i)} a_j
@@ -291,6 +295,12 @@ def tree_expected_tokens(parents, accept):
     at most one is accepted); the round emits the path's tokens plus the one
     token the target adds. A chain with every ``accept`` equal to ``alpha``
     gives :func:`specdec.acceptance.expected_tokens`.
+
+    With ``depth_decay = d < 1`` acceptance fades with depth: node ``i``'s
+    ``accept`` is multiplied by :math:`d^{\,\text{depth}(i) - 1}` (depth 1
+    for a child of the root), so a path of depth ``m`` is worth
+    :math:`d^{\,m(m-1)/2}` times its undecayed product. Siblings share a
+    depth, so their sums stay at most 1.
 
     Defined in chapter "Token trees".
 
@@ -307,6 +317,9 @@ def tree_expected_tokens(parents, accept):
         children must sum to at most 1 (checked, with a slack of 1e-12).
         Leading axes evaluate many trees of one shape at once (1-D
         ``parents``), or broadcast against the rows of a 2-D ``parents``.
+    depth_decay : float, optional
+        Factor on ``accept`` per level below the first, a single number in
+        [0, 1]. Default 1 (no decay).
 
     Returns
     -------
@@ -335,8 +348,21 @@ def tree_expected_tokens(parents, accept):
 
     >>> round(sd.trees.tree_expected_tokens([-1, -1, 0], [0.6, 0.3, 0.7]), 4)
     2.32
+
+    The same tree with acceptance fading by 0.5 per level (node 2's 0.7
+    becomes 0.35):
+
+    >>> round(sd.trees.tree_expected_tokens([-1, -1, 0], [0.6, 0.3, 0.7], depth_decay=0.5), 4)
+    2.11
     """
+    if np.ndim(depth_decay) != 0:
+        raise TypeError(f"depth_decay must be a single number in [0, 1], got an array of shape "
+                        f"{np.shape(depth_decay)}")
+    decay = float(check_probability(depth_decay, "depth_decay"))
     par, acc, lead = _prepare(parents, accept)
+    if decay != 1.0:
+        depth = _depths(par if par.ndim == 2 else par[None, :])  # (1 or M, n), 1 for the root's children
+        acc = acc * decay ** (depth - 1)
     out = _path_products(par, acc, total=True)
     return to_output(out.reshape(lead), np.ndim(parents) == 1 and np.ndim(accept) == 1)
 

@@ -118,6 +118,55 @@ def test_chain_per_position_matches_expected_tokens_per_position():
         sd.expected_tokens_per_position(a), rel=1e-14)
 
 
+def exact_depths(parents):
+    """Depth of each node by following parents to the root (a plain loop, no specdec)."""
+    depths = []
+    for i in range(len(parents)):
+        d, j = 1, parents[i]
+        while j >= 0:
+            d, j = d + 1, parents[j]
+        depths.append(d)
+    return depths
+
+
+@pytest.mark.parametrize("parents, accept", HAND_TREES)
+@pytest.mark.parametrize("decay", [Fraction(0), Fraction(1, 2), Fraction(9, 10), Fraction(1)])
+def test_depth_decay_matches_exact_enumeration(parents, accept, decay):
+    """depth_decay d: E[L] equals the exact enumeration with accept[i] * d**(depth - 1), to 1e-14."""
+    decayed = [a * decay ** (d - 1) for a, d in zip(accept, exact_depths(parents))]
+    exact = sum(l * p for l, p in exact_tokens_law(parents, decayed).items())
+    got = tr.tree_expected_tokens(parents, [float(a) for a in accept], depth_decay=float(decay))
+    assert isinstance(got, float)
+    assert abs(got - float(exact)) <= 1e-14 * float(exact)
+
+
+def test_depth_decay_on_a_chain_is_the_closed_sum():
+    """A chain of k nodes at alpha with decay d gives 1 + sum_i alpha**i d**(i(i-1)/2), exactly in fractions."""
+    alpha, d = Fraction(4, 5), Fraction(7, 10)
+    for k in (1, 2, 5, 12):
+        exact = 1 + sum(alpha**i * d ** (i * (i - 1) // 2) for i in range(1, k + 1))
+        got = tr.tree_expected_tokens(tr.chain_parents(k), np.full(k, 0.8), depth_decay=0.7)
+        assert abs(got - float(exact)) <= 1e-14 * float(exact)
+
+
+def test_depth_decay_batched_and_validated():
+    """Batched trees with a decay equal per-tree calls; a decay outside [0, 1] or an array is refused."""
+    par, acc = tr.random_trees(30, 9, rng=5)
+    many = tr.tree_expected_tokens(par, acc, depth_decay=0.6)
+    for j in range(30):
+        assert many[j] == pytest.approx(tr.tree_expected_tokens(par[j], acc[j], depth_decay=0.6), rel=1e-15)
+    assert np.all(many <= tr.tree_expected_tokens(par, acc))
+    assert tr.tree_expected_tokens(par, acc, depth_decay=1.0) == pytest.approx(
+        tr.tree_expected_tokens(par, acc), rel=0, abs=0)
+    for bad in (1.5, -0.1, float("nan")):
+        with pytest.raises(ValueError, match=r"depth_decay must be in \[0, 1\]"):
+            tr.tree_expected_tokens([-1, 0], [0.5, 0.5], depth_decay=bad)
+    with pytest.raises(TypeError, match="depth_decay must be a single number"):
+        tr.tree_expected_tokens([-1, 0], [0.5, 0.5], depth_decay=[0.5, 0.5])
+    with pytest.raises(TypeError, match="depth_decay"):
+        tr.tree_expected_tokens([-1, 0], [0.5, 0.5], depth_decay="0.5")
+
+
 def test_batched_forms_agree_with_single_calls():
     """accept with leading axes (one shape) and 2-D parents (many shapes) equal per-tree calls."""
     par, acc = tr.random_trees(50, 12, rng=7)
