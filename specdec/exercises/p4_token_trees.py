@@ -140,3 +140,44 @@ register(Exercise(
                 "Each later candidate is checked against a residual that shrinks after every rejection, not p."),
     ),
 ))
+
+
+# 5. The reader's from-scratch tree_tokens, changed: acceptance fades with depth.
+_TREE_5 = (-1, -1, 0, 0, 2)
+
+
+def _decayed(p, decay=None, scale=1.0):
+    d = p.decay if decay is None else decay
+    return float(trees.tree_expected_tokens(list(p.parents), [scale * a for a in p.accept], depth_decay=d))
+
+
+def _vary_5(rng):
+    first, below = grid(rng, 0.4, 0.8, 0.05), grid(rng, 0.4, 0.8, 0.05)
+    accept = (first, grid(rng, 0.05, round(0.95 - first, 2), 0.05), below,
+              grid(rng, 0.05, round(0.95 - below, 2), 0.05), grid(rng, 0.3, 0.9, 0.05))
+    return {"accept": accept, "decay": grid(rng, 0.5, 0.95, 0.05)}
+
+
+register(Exercise(
+    label="token-trees-5",
+    chapter=CHAPTER,
+    question=("Change the chapter's from-scratch tree_tokens so that node i's accept is multiplied by "
+              "0.8 ** (depth(i) - 1): E[L] of the tree with parents [-1, -1, 0, 0, 2] and accept "
+              "[0.6, 0.3, 0.7, 0.2, 0.5]."),
+    statement=("Change the chapter's `tree_tokens` so that acceptance fades with depth: node $i$'s `accept` is "
+               "multiplied by ${{decay}}^{\\,d_i - 1}$, where $d_i$ is its depth (1 for a child of the root). "
+               "What is $E[L]$ of the tree with parents `[{{parents}}]` and accept `[{{accept}}]`?"),
+    params={"parents": _TREE_5, "accept": (0.6, 0.3, 0.7, 0.2, 0.5), "decay": 0.8},
+    vary=_vary_5,
+    answer=Float("tokens per round", decimals=3),
+    reference=_decayed,
+    hints=("In the loop, carry each node's depth (its parent's depth + 1, or 1 under the root) and multiply "
+           "accept[i] by decay ** (depth - 1) before taking the product along the path.",),
+    mistakes=(
+        Mistake("no-decay", lambda p: _decayed(p, decay=1.0),
+                "That is the tree without the decay: scale each node's accept by its depth's factor."),
+        Mistake("decay-from-root", lambda p: _decayed(p, scale=p.decay),
+                "A child of the root (depth 1) keeps its accept; the factor applies from the second level on."),
+        Mistake("no-bonus", lambda p: _decayed(p) - 1.0, "The round also emits the target's own token."),
+    ),
+))
