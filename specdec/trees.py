@@ -161,10 +161,8 @@ _CHUNK = 512
 def _path_products(par: np.ndarray, acc: np.ndarray, total: bool = False) -> np.ndarray:
     """P(node accepted) per node, shape (M, n); or, with ``total``, 1 + their sum per tree, shape (M,).
 
-    Trees are processed in chunks of :data:`_CHUNK`; inside a chunk the
-    layout is node-major (row ``i + 1`` holds node ``i`` of every tree), so
-    each step of the loop over nodes is one vectorized multiply over the
-    chunk's trees. The sum over nodes runs in node order for every tree.
+    Chunks of :data:`_CHUNK` trees, node-major inside a chunk (row ``i + 1`` holds node ``i`` of every
+    tree), so each step of the loop over nodes is one vectorized multiply; sums run in node order.
     """
     m, n = acc.shape
     out = np.empty(m) if total else np.empty((m, n))
@@ -240,17 +238,13 @@ def tree_depths(parents):
     [1, 1, 2, 2, 3]
     """
     par = _check_parents(parents)
-    return _depths(par.reshape(-1, par.shape[-1])).reshape(par.shape)
-
-
-def _depths(p2: np.ndarray) -> np.ndarray:
-    """Depths of validated parents of shape (M, n), one row per tree."""
-    n = p2.shape[-1]
+    n = par.shape[-1]
+    p2 = par.reshape(-1, n)
     depth = np.zeros((p2.shape[0], n + 1), dtype=np.int64)
     rows = np.arange(p2.shape[0])
     for i in range(n):
         depth[:, i + 1] = depth[rows, p2[:, i] + 1] + 1
-    return depth[:, 1:]
+    return depth[:, 1:].reshape(par.shape)
 
 
 def tree_path_probabilities(parents, accept):
@@ -296,12 +290,6 @@ def tree_expected_tokens(parents, accept, *, depth_decay=1.0):
     token the target adds. A chain with every ``accept`` equal to ``alpha``
     gives :func:`specdec.acceptance.expected_tokens`.
 
-    With ``depth_decay = d < 1`` acceptance fades with depth: node ``i``'s
-    ``accept`` is multiplied by :math:`d^{\,\text{depth}(i) - 1}` (depth 1
-    for a child of the root), so a path of depth ``m`` is worth
-    :math:`d^{\,m(m-1)/2}` times its undecayed product. Siblings share a
-    depth, so their sums stay at most 1.
-
     Defined in chapter "Token trees".
 
     Parameters
@@ -318,8 +306,8 @@ def tree_expected_tokens(parents, accept, *, depth_decay=1.0):
         Leading axes evaluate many trees of one shape at once (1-D
         ``parents``), or broadcast against the rows of a 2-D ``parents``.
     depth_decay : float, optional
-        Factor on ``accept`` per level below the first, a single number in
-        [0, 1]. Default 1 (no decay).
+        Acceptance fading with depth: node ``i``'s ``accept`` is multiplied by
+        ``depth_decay ** (depth(i) - 1)``. In [0, 1]; default 1 (no decay).
 
     Returns
     -------
@@ -348,21 +336,15 @@ def tree_expected_tokens(parents, accept, *, depth_decay=1.0):
 
     >>> round(sd.trees.tree_expected_tokens([-1, -1, 0], [0.6, 0.3, 0.7]), 4)
     2.32
-
-    The same tree with acceptance fading by 0.5 per level (node 2's 0.7
-    becomes 0.35):
-
-    >>> round(sd.trees.tree_expected_tokens([-1, -1, 0], [0.6, 0.3, 0.7], depth_decay=0.5), 4)
+    >>> round(sd.trees.tree_expected_tokens([-1, -1, 0], [0.6, 0.3, 0.7], depth_decay=0.5), 4)  # 0.7 -> 0.35
     2.11
     """
     if np.ndim(depth_decay) != 0:
-        raise TypeError(f"depth_decay must be a single number in [0, 1], got an array of shape "
-                        f"{np.shape(depth_decay)}")
+        raise TypeError(f"depth_decay must be a single number in [0, 1], got an array of shape {np.shape(depth_decay)}")
     decay = float(check_probability(depth_decay, "depth_decay"))
     par, acc, lead = _prepare(parents, accept)
     if decay != 1.0:
-        depth = _depths(par if par.ndim == 2 else par[None, :])  # (1 or M, n), 1 for the root's children
-        acc = acc * decay ** (depth - 1)
+        acc = acc * decay ** (tree_depths(par) - 1)  # depth 1 for the root's children
     out = _path_products(par, acc, total=True)
     return to_output(out.reshape(lead), np.ndim(parents) == 1 and np.ndim(accept) == 1)
 
@@ -497,14 +479,12 @@ def tree_new_tokens(n_nodes):
 def tree_verify_cost(model, hardware, n_nodes, batch=1, context=0, *, kv_write=None):
     """``c_verify`` of a draft tree: :func:`specdec.hardware.verify_cost` with ``k = n_nodes``.
 
-    The pass covers ``n_nodes + 1`` tokens per sequence (:func:`tree_new_tokens`),
-    as a fraction of one plain decode step. The ideal roofline ignores
-    attention among the new tokens, so a 64-node tree costs what a 64-token
-    chain would (1 at batch 1); a calibrated hardware
-    (:mod:`specdec.calibration`) adds it, with the arithmetic that does not
-    overlap the weight read, so the cost grows with the node count at any
-    batch. Arguments as in :func:`specdec.hardware.verify_cost`; returns a
-    ratio, in ``[1, n_nodes + 1]`` on the ideal roofline.
+    The pass covers ``n_nodes + 1`` tokens per sequence (:func:`tree_new_tokens`), as a fraction of
+    one plain decode step. The ideal roofline ignores attention among the new tokens, so a 64-node
+    tree costs what a 64-token chain would (1 at batch 1); a calibrated hardware
+    (:mod:`specdec.calibration`) adds it, with the arithmetic that does not overlap the weight read,
+    so the cost grows with the node count at any batch. Arguments as in
+    :func:`specdec.hardware.verify_cost`; returns a ratio, in ``[1, n_nodes + 1]`` on the ideal roofline.
 
     Defined in chapter "Token trees".
 
