@@ -171,7 +171,7 @@ def test_explorer_bad_inputs(call, word):
 
 
 # ----------------------------------------------------------------- exercises
-@pytest.mark.parametrize("label", [f"expected-tokens-{i}" for i in range(1, 6)] + [f"speedup-formula-{i}" for i in range(1, 5)])
+@pytest.mark.parametrize("label", [f"expected-tokens-{i}" for i in range(1, 7)] + [f"speedup-formula-{i}" for i in range(1, 5)])
 def test_chapter_exercises_registered_with_mistakes(label):
     """Every exercise of chapters 1-2 exists, has a computed mistake, and no mistake equals the answer."""
     ex = instructors.exercise(label)

@@ -175,3 +175,45 @@ register(Exercise(
                 "Your weights are the accepted drafts n, not the emitted tokens L = n + 1."),
     ),
 ))
+
+
+# 6. Change the chapter's from-scratch derivation: acceptance decays with the draft position.
+def _decaying(p, first=0):
+    """Conditional rates alpha * r**(i - 1) of positions i = 1 .. k (``first=1`` shifts the exponent)."""
+    return p.alpha * p.r ** np.arange(first, first + p.k)
+
+
+def _vary_6(rng):
+    alpha = grid(rng, 0.8, 0.95, 0.05)
+    return {"alpha": alpha, "r": pick(rng, [r for r in (0.85, 0.88, 0.9, 0.92, 0.95, 0.97) if r != alpha]),
+            "k": int(rng.integers(3, 9))}
+
+
+register(Exercise(
+    label="expected-tokens-6",
+    chapter=CHAPTER,
+    question=("Change the chapter's from-scratch derivation so that draft i is accepted (given the drafts "
+              "before it were) with probability alpha * r**(i - 1): what is E[L] for alpha = 0.9, r = 0.95, "
+              "k = 6?"),
+    statement=("Give acceptance a per-position decay in the chapter's from-scratch derivation: draft $i$ is "
+               "accepted, given that the drafts before it were, with probability $\\alpha r^{i-1}$. What is "
+               "$E[L]$ for $\\alpha = {{alpha}}$, $r = {{r}}$ and $k = {{k}}$?"),
+    params={"alpha": 0.9, "r": 0.95, "k": 6},
+    vary=_vary_6,
+    answer=Float("tokens per round", decimals=2),
+    reference=lambda p: acceptance.expected_tokens_per_position(_decaying(p)),
+    hints=("The first n drafts all survive with probability alpha_1 * ... * alpha_n; change both pieces of "
+           "the pmf (the rounds that stop at a rejection, and the round that accepts all k drafts).",),
+    mistakes=(
+        Mistake("no-decay", lambda p: acceptance.expected_tokens(p.alpha, p.k),
+                "That is E[L] with the same alpha at every position: the rates must fall by a factor r per "
+                "position."),
+        Mistake("forgot-bonus", lambda p: acceptance.expected_tokens_per_position(_decaying(p)) - 1.0,
+                "That counts only the accepted drafts: every round also emits one token from the target."),
+        Mistake("decay-from-first", lambda p: acceptance.expected_tokens_per_position(_decaying(p, first=1)),
+                "The first draft is accepted with probability alpha itself (r**0 = 1): check the exponent of r."),
+        Mistake("rates-not-multiplied", lambda p: 1.0 + float(_decaying(p).sum()),
+                "alpha * r**(i - 1) is the rate given that the drafts before draft i were accepted: the "
+                "probability of reaching draft i is the product of the rates up to it."),
+    ),
+))
