@@ -122,3 +122,43 @@ register(Exercise(
         Mistake("no-slots", lambda p: _lost(p, k=0), "Remember the k candidate slots per sequence."),
     ),
 ))
+
+
+def _weights_in(model, weight_bytes, kv_bytes=2):
+    """``model`` with ``weight_bytes`` per weight and ``kv_bytes`` per KV-cache element."""
+    return hw.Model(model.n_params, model.n_layers, model.d_model, model.n_kv_heads, model.head_dim,
+                    bytes_per_param=weight_bytes, kv_bytes_per_elem=kv_bytes, n_heads=model.n_heads)
+
+
+def _cv_8bit(p, weight_bytes=1, kv_bytes=2, tokens=None):
+    model = _weights_in(hw.LLAMA_70B, weight_bytes, kv_bytes)
+    if tokens is None:
+        return float(hw.verify_cost(model, _TP8, k=p.k, batch=p.batch, context=p.context))
+    return float(hw.step_time(model, _TP8, p.batch, p.context, tokens) / hw.step_time(model, _TP8, p.batch, p.context))
+
+
+register(Exercise(
+    label="roofline-5",
+    chapter=CHAPTER,
+    question=("Change the from-scratch roofline_step_time to 8-bit weights (1 byte per weight; KV cache and "
+              "arithmetic stay bf16): c_verify for Llama 3.1 70B on 8 H100 SXM at batch 64, context 1024, k = 5."),
+    statement=("Change your from-scratch `roofline_step_time` to weight-only 8-bit quantization: 1 byte per weight, "
+               "while the KV cache and the arithmetic stay in bf16. For Llama 3.1 70B on 8 H100 SXM, what is then "
+               "$c_v = T_\\text{verify}/T_0$ at batch {{batch}}, context {{context}}, for $k = {{k}}$ drafts?"),
+    params={"batch": 64, "context": 1024, "k": 5},
+    vary=lambda rng: {"batch": int(pick(rng, range(16, 257, 16))), "context": int(pick(rng, (0, 512, 1024, 2048,
+                                                                                           4096))),
+                      "k": int(rng.integers(3, 9))},
+    answer=Float("in target steps", decimals=2),
+    reference=_cv_8bit,
+    hints=("Only the weights' line changes. The FLOPs stay the same, so the ridge point halves: at this batch, "
+           "which of the two passes is compute-bound now?",),
+    mistakes=(
+        Mistake("bf16", lambda p: _cv_8bit(p, weight_bytes=2),
+                "That is c_v with bf16 weights: set the bytes per weight to 1."),
+        Mistake("kv-too", lambda p: _cv_8bit(p, kv_bytes=1),
+                "Only the weights are 8-bit here; the KV cache stays in bf16 (2 bytes per element)."),
+        Mistake("k-tokens", lambda p: _cv_8bit(p, tokens=p.k),
+                "Verifying k drafts processes k + 1 tokens per sequence (the last accepted token and the drafts)."),
+    ),
+))
