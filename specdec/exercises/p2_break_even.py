@@ -157,3 +157,41 @@ register(Exercise(
                 "E[L] counts the target's own token too: a round yields 1 + alpha + ... + alpha^k tokens."),
     ),
 ))
+
+#: break-even-5: the from-scratch polynomial with a fixed overhead per round (times in ms).
+OVERHEAD = dict(k=3, c_draft=0.05, c_verify=1.2, t0=5.2, t_overhead=0.8)
+
+
+def _break_even_with_overhead(p):
+    c_draft, c_verify = economics.costs_from_times(p.k, p.t0, p.k * p.c_draft * p.t0, p.c_verify * p.t0,
+                                                   p.t_overhead)
+    return economics.break_even_alpha(p.k, c_draft, c_verify)
+
+
+register(Exercise(
+    label="break-even-5",
+    chapter=CHAPTER,
+    question=("The from-scratch break-even example (k = 3, c_draft = 0.05, c_verify = 1.2) also pays a fixed "
+              "overhead of 0.8 ms per round, with T0 = 5.2 ms. What is the new break-even acceptance rate?"),
+    statement=("Each round of the from-scratch example ($k = {{k}}$, $c_d = {{c_draft}}$, $c_v = {{c_verify}}$) "
+               "also pays a fixed overhead $T_\\text{overhead}$ = {{t_overhead}} ms, on a target whose decode step "
+               "takes $T_0$ = {{t0}} ms. Add the overhead to the round cost of the from-scratch sympy cell, as a "
+               "fraction of $T_0$, re-run it and report the new break-even $\\alpha$."),
+    params=OVERHEAD,
+    vary=lambda rng: {"k": int(rng.integers(2, 6)), "c_draft": grid(rng, 0.02, 0.1, 0.01),
+                      "c_verify": grid(rng, 1.0, 1.3, 0.05), "t0": grid(rng, 4.0, 20.0, 0.2),
+                      "t_overhead": grid(rng, 0.2, 2.0, 0.1)},
+    answer=Float("an acceptance rate", decimals=3),
+    reference=_break_even_with_overhead,
+    hints=("The overhead is paid once per round, like the verification pass: add T_overhead / T0 to the round "
+           "cost k c_d + c_v, then find the root in (0, 1) of 1 + alpha + ... + alpha^k - cost.",),
+    mistakes=(
+        Mistake("no-overhead", lambda p: economics.break_even_alpha(p.k, p.c_draft, p.c_verify),
+                "That is the break-even without the overhead; add it to the round cost."),
+        Mistake("overhead-in-ms", lambda p: economics.break_even_alpha(p.k, p.c_draft, p.c_verify + p.t_overhead),
+                "The overhead is a time; divide it by T0 to express it in target steps, like c_d and c_v."),
+        Mistake("overhead-per-draft",
+                lambda p: economics.break_even_alpha(p.k, p.c_draft + p.t_overhead / p.t0, p.c_verify),
+                "The overhead is paid once per round, not once per draft step."),
+    ),
+))
