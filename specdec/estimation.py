@@ -47,7 +47,7 @@ from ._validate import (
     to_output,
 )
 from .acceptance import alpha_for_expected_tokens, conditional_from_unconditional, tokens_per_round_variance
-from .engine_metrics import counter_difference, parse_vllm_metrics, source_label
+from .engine_metrics import EngineSource, counter_difference, read_engine_source, source_label
 
 __all__ = [
     "simulate_accepted_counts",
@@ -61,6 +61,8 @@ __all__ = [
     "EngineReading",
     "read_engine_counters",
     "read_accepted_counts",
+    "BootstrapEstimate",
+    "bootstrap_alpha",
 ]
 
 
@@ -510,6 +512,15 @@ class EngineReading:
         What the counters contradict or approximate, with the numbers.
     source : str
         Where the counters came from.
+    engine, form : str
+        The engine (a key of :data:`specdec.engine_metrics.ENGINES`) and the form read.
+    notes : tuple of str
+        How the form was read (see :func:`specdec.engine_metrics.read_engine_source`).
+    n_requests : int or None
+        With per-request counts, the number of requests; the interval then resamples them
+        (:func:`bootstrap_alpha`).
+    interval_method : str
+        How ``alpha_interval`` was made, in words.
     """
 
     num_drafts: float
@@ -533,6 +544,11 @@ class EngineReading:
     drift: str | None = None
     warnings: tuple = ()
     source: str = "counters (numbers)"
+    engine: str = "vllm"
+    form: str = "counters (numbers)"
+    notes: tuple = ()
+    n_requests: int | None = None
+    interval_method: str = ""
 
 
 def _count(x: float) -> str:
@@ -658,20 +674,45 @@ def read_engine_counters(num_drafts, num_draft_tokens=None, num_accepted_tokens=
     >>> round(r.alpha, 4), [round(x, 4) for x in r.alpha_mle]
     (0.7583, [0.7609, 0.7558, 0.7659])
     """
-    if isinstance(num_drafts, (Mapping, str, os.PathLike, list, tuple)):
+    if isinstance(num_drafts, (Mapping, str, bytes, os.PathLike, list, tuple, EngineSource)):
         if any(v is not None for v in (num_draft_tokens, num_accepted_tokens, accepted_per_position,
                                        draft_tokens_per_position)):
             raise TypeError("pass either the counters as one argument (a dict, /metrics text, a file or a sequence), "
                             "or the numbers one by one")
-        counters = parse_vllm_metrics(num_drafts, labels)
+        src = num_drafts if isinstance(num_drafts, EngineSource) else read_engine_source(num_drafts, labels, k)
+        if src.counters is None:
+            raise ValueError(f"{src.form} holds only a mean acceptance length ({src.mean_acceptance_length:.4g}), "
+                             f"no counts: pass it to decide as counters (or as mean_acceptance_length); without "
+                             f"counts there is no interval")
+        counters = src.counters
+        notes = list(src.notes)
         if before is not None:
-            counters = counter_difference(counters, parse_vllm_metrics(before, labels))
+            if src.form.startswith("vLLM V1 'SpecDecoding metrics'"):
+                raise ValueError("before: vLLM V1 log lines count each interval, not totals since the start; give "
+                                 "only the lines of the window (they are summed)")
+            prior = before if isinstance(before, EngineSource) else read_engine_source(before, labels, k, "before")
+            if prior.counters is None or prior.engine != src.engine:
+                raise ValueError(f"before must be the same kind of counters as the later snapshot ({src.form}); got "
+                                 f"{prior.form}")
+            counters = counter_difference(counters, prior.counters)
+            notes.append("the window between two snapshots")
+        kk = k if k is not None else src.k
         reading = read_engine_counters(counters["num_drafts"], counters["num_draft_tokens"],
                                        counters["num_accepted_tokens"], counters.get("accepted_per_position"),
-                                       draft_tokens_per_position=counters.get("draft_tokens_per_position"), k=k,
+                                       draft_tokens_per_position=counters.get("draft_tokens_per_position"), k=kk,
                                        strict=strict, confidence=confidence)
-        source = source_label(num_drafts) + (" (the window between two snapshots)" if before is not None else "")
-        return replace(reading, source=source)
+        where = "" if isinstance(num_drafts, EngineSource) else source_label(num_drafts)
+        generic = src.form in ("counters (a dict)", "counters (numbers)")
+        source = where if generic else (f"{where}: {src.form}" if where else src.form)
+        source += " (the window between two snapshots)" if before is not None else ""
+        extra = {}
+        if src.requests is not None and before is None:
+            boot = bootstrap_alpha(src.requests, k=reading.k if reading.fixed_k else None,
+                                   confidence=reading.confidence)
+            extra = dict(alpha_interval=(boot.low, boot.high), n_requests=boot.n_requests,
+                         interval_method=f"bootstrap over {boot.n_requests} requests ({boot.n_boot} resamples, "
+                                         f"seed {boot.seed}, percentile interval)")
+        return replace(reading, source=source, engine=src.engine, form=src.form, notes=tuple(notes), **extra)
     if before is not None or labels is not None:
         raise TypeError("before and labels apply when the counters are given as one argument (a dict, /metrics "
                         "text, a file or a sequence)")
@@ -775,6 +816,7 @@ def read_engine_counters(num_drafts, num_draft_tokens=None, num_accepted_tokens=
     return EngineReading(
         n, d, a, k_out, length, length - 1.0, rate, alpha, per_position, conditional, m, bool(fixed), method,
         alpha_interval=interval, confidence=conf, alpha_mle=mle,
+        interval_method=("Wilson" if pooled is not None else "delta method (i.i.d. model)"),
         accepted_per_position=None if counts is None else tuple(float(c) for c in counts),
         conditional_interval=cond_interval, drift=drift, warnings=tuple(warnings))
 
@@ -815,3 +857,107 @@ def read_accepted_counts(accepted_counts, k):
     n = c.size
     at_least = np.bincount(c, minlength=kk + 1)[::-1].cumsum()[::-1]  # at_least[j] = rounds with >= j accepted
     return read_engine_counters(float(n), float(n * kk), float(c.sum()), at_least[1:].astype(float))
+
+
+@dataclass(frozen=True)
+class BootstrapEstimate:
+    """alpha with an interval from resampling whole requests (see :func:`bootstrap_alpha`).
+
+    Defined in chapter "Decide for your service".
+
+    Attributes
+    ----------
+    alpha, low, high : float
+        The estimate from all requests and the percentile interval.
+    n_requests, n_boot : int
+        Requests resampled, and resamples drawn.
+    confidence : float
+        Level of the interval.
+    seed : int or None
+        The seed of the resampling (None when a Generator was passed).
+    """
+
+    alpha: float
+    low: float
+    high: float
+    n_requests: int
+    n_boot: int
+    confidence: float
+    seed: int | None
+
+
+def _alpha_of_sums(n, d, a, k):
+    """Method-of-moments alpha from summed counts (vectorized): E[L] = 1 + a / n at draft length d / n (or k)."""
+    m = np.full_like(n, float(k)) if k is not None else d / n
+    length = np.minimum(1.0 + a / n, m + 1.0)
+    return np.asarray(alpha_for_expected_tokens(length, m), dtype=float)
+
+
+def bootstrap_alpha(requests, k=None, n_boot=2000, confidence=0.95, rng=0):
+    """alpha and a percentile interval from resampling whole requests (a seeded bootstrap).
+
+    When traffic is mixed (requests whose drafts are accepted at different
+    rates), rounds of one request are not independent of each other, and an
+    interval that treats rounds as independent is too narrow. Resampling
+    whole requests keeps each request's rounds together: every resample
+    draws ``n`` requests with replacement, sums their counts, and computes
+    the same method-of-moments alpha as :func:`read_engine_counters`
+    (the alpha whose E[L] at the mean draft length equals ``1 + accepted /
+    drafts``).
+
+    Defined in chapter "Decide for your service".
+
+    Parameters
+    ----------
+    requests : array_like, shape (n, 3) or (n, 2)
+        Per request: rounds (``num_drafts``), draft tokens and accepted tokens; or rounds and accepted tokens
+        with ``k`` (every round drafting ``k``).
+    k : int, optional
+        Draft tokens per round (required with two columns).
+    n_boot : int, optional
+        Resamples, >= 100. Default 2000.
+    confidence : float, optional
+        Level of the interval, in (0, 1). Default 0.95.
+    rng : int or numpy.random.Generator, optional
+        Seed or generator. Default 0 (so the interval is reproducible).
+
+    Returns
+    -------
+    BootstrapEstimate
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> est = sd.estimation.bootstrap_alpha([[10, 40, 30], [20, 80, 30], [15, 60, 40]])
+    >>> round(est.alpha, 4), est.low <= est.alpha <= est.high
+    (0.7783, True)
+    """
+    r = as_float_array(requests, "requests")
+    if r.ndim != 2 or r.shape[1] not in (2, 3) or r.shape[0] < 2:
+        raise ValueError(f"requests must be a table with one row per request (at least 2) and 3 columns "
+                         f"(num_drafts, num_draft_tokens, num_accepted_tokens) or 2 with k; got shape {r.shape}")
+    r = check_nonnegative(r, "requests", "(counts)")
+    kk = None if k is None else check_count(k, "k")
+    if r.shape[1] == 2:
+        if kk is None:
+            raise ValueError("requests with 2 columns (num_drafts, num_accepted_tokens) need k")
+        r = np.column_stack([r[:, 0], r[:, 0] * kk, r[:, 1]])
+    nb = check_count(n_boot, "n_boot")
+    if nb < 100:
+        raise ValueError(f"n_boot must be a whole number >= 100; got {describe(n_boot)}")
+    conf = float(check_fraction_open(confidence, "confidence"))
+    n = r.shape[0]
+    check_size(float(nb) * n, "n_boot", "the resampled request indices (n_boot x requests)")
+    if not r[:, 0].sum() > 0:
+        raise ValueError("requests: no request has a round (num_drafts are all 0)")
+    seed = rng if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) else None
+    g = check_rng(rng)
+    idx = g.integers(0, n, size=(nb, n))
+    sums = r[idx].sum(axis=1)  # (n_boot, 3)
+    ok = sums[:, 0] > 0
+    alphas = _alpha_of_sums(sums[ok, 0], sums[ok, 1], sums[ok, 2], kk)
+    total = r.sum(axis=0)
+    alpha = float(_alpha_of_sums(total[:1], total[1:2], total[2:3], kk)[0])
+    low, high = np.quantile(alphas, [0.5 - conf / 2, 0.5 + conf / 2])
+    return BootstrapEstimate(alpha, float(low), float(high), int(n), int(nb), conf,
+                             None if seed is None else int(seed))
