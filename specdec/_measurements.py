@@ -79,7 +79,7 @@ def duration(value: Any, name: str, unit: str, positive: bool) -> float:
     limit = TIME_LIMIT_S / 10.0 ** TIME_UNITS[unit]
     if x > limit:
         raise ValueError(f"{name} must be at most {num(limit)} {unit} ({TIME_LIMIT_S:g} s: no step of one model "
-                         f"takes longer); got {num(x, 12)} {unit}")
+                         f"takes longer); got {x:.4g} {unit}")
     if positive and not x > 0:
         raise ValueError(f"{name} must be a time > 0; got {num(x, 12)} {unit}")
     if not positive and not x >= 0:

@@ -538,7 +538,8 @@ def _load(source, where: str):
 def _text_object(text: str, where: str, path):
     """Text that is JSON becomes its object; a .toml file (or text that is only TOML) its table; else the text."""
     stripped = text.strip()
-    if stripped[:1] in ("{", "["):
+    is_log = any(marker in stripped for marker in ("SpecDecoding metrics:", "Speculative metrics:", "accept len:"))
+    if stripped[:1] in ("{", "[") and not is_log:
         try:
             return json.loads(stripped)
         except json.JSONDecodeError as exc:
@@ -634,7 +635,7 @@ def _v1_counts(samples: list, where: str) -> dict:
         else:
             found[key] = found.get(key, 0.0) + value
     if len(models) > 1:
-        raise ValueError(f"{where}: counters of several models ({', '.join(sorted(models))}); pass "
+        raise ValueError(f"{where}: samples of several models ({', '.join(sorted(models))}); pass "
                          f"labels={{'model_name': ...}} (--label model_name=...) to read one")
     return _finish_counts(found, where)
 
