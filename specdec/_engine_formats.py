@@ -19,7 +19,7 @@ import numpy as np
 
 from ._validate import check_count, check_probability, check_scalar, describe
 from .acceptance import expected_tokens
-from .engine_metrics import (PER_POSITION, REQUIRED, SAMPLE_LINE, VLLM_METRICS, is_path, parse_labels,
+from ._vllm_counters import (PER_POSITION, REQUIRED, SAMPLE_LINE, VLLM_METRICS, is_path, parse_labels,
                              parse_vllm_metrics, position_label)
 
 __all__ = ["ENGINES", "EngineSource", "read_engine_source", "rate_reading", "check_engine"]

@@ -35,9 +35,10 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from ._engine_formats import check_engine
 from ._units import TIME_UNITS, format_number as num, parse_time, printed_half_unit
 from ._validate import describe
-from .engine_metrics import EngineSource, check_engine, rate_reading, read_engine_source
+from .engine_metrics import EngineSource, rate_reading, read_engine_source
 from .estimation import EngineReading, read_engine_counters
 
 __all__ = ["TIME_TOLERANCE", "SPEEDUP_TOLERANCE", "K_LIMIT", "TIME_LIMIT_S", "Measurements", "read_measurements", "verify_at",
