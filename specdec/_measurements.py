@@ -481,7 +481,7 @@ counters, counters_before, tpot_off, tpot_on, engine, labels
     if rate_in is not None:
         rate_length = rate_reading(rate_in, k_v, engine_v or "vllm")
         if not 1.0 - 1e-12 <= rate_length <= k_v + 1 + 1e-12:
-            raise ValueError(f"draft_acceptance_rate {num(rate_in)} read as {engine_v}'s rate stands for a mean "
+            raise ValueError(f"draft_acceptance_rate {num(rate_in)} read as {engine_v or 'vllm'}'s rate stands for a mean "
                              f"acceptance length of {rate_length:.3g}, outside [1, k + 1] = [1, {k_v + 1}]: not a "
                              f"rate this engine prints at k = {k_v}")
     if rate_in is not None and length_in is not None:

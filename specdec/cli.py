@@ -154,11 +154,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="read only the series with this label from --counters (repeat for several)")
     a.add_argument("--mean-acceptance-length", type=_float_flag("--mean-acceptance-length"), metavar="L",
                    help="tokens per round, bonus token counted, in [1, k + 1]")
-    a.add_argument("--draft-acceptance-rate", metavar="R", help="vLLM's accepted / drafted: 0.62 or 62%%")
+    a.add_argument("--draft-acceptance-rate", metavar="R",
+                   help="a printed acceptance rate, 0.62 or 62%%: what it means depends on --engine "
+                        "(vLLM V1 and SGLang 0.5: accepted / drafted)")
     a.add_argument("--counters", metavar="FILE|-",
-                   help="raw counters: JSON/TOML (num_drafts, num_draft_tokens, num_accepted_tokens, "
-                        "accepted_per_position, or vLLM's metric names) or a saved vLLM /metrics page "
-                        "(read by specdec.estimation.read_engine_counters)")
+                   help="what the engine printed, detected by its form (- for standard input; gzip "
+                        "and a UTF-8 BOM are read): a vLLM or SGLang /metrics page, their log lines, a vllm "
+                        "bench serve result, a Prometheus answer, LLM.get_metrics(), per-request counts, or "
+                        "JSON/TOML counters (num_drafts, num_draft_tokens, num_accepted_tokens, "
+                        "accepted_per_position, or vLLM's metric names); see 'engines' below")
     a.add_argument("--counters-before", metavar="FILE",
                    help="an earlier snapshot of the same counters: the window is --counters minus this")
     o = p.add_argument_group("options")

@@ -49,6 +49,23 @@ What the engines print (checked in their source code)
   accepted drafts / (rounds x (``speculative_num_draft_tokens`` - 1)), vLLM's
   ``(E[L] - 1) / k``. A "rate" that equals length / (k + 1) is recognized in
   decide's warning.
+* **vLLM V0** (up to 0.9) printed a different "Draft acceptance rate":
+  positions passed / positions tested with every position tested, an
+  estimate of alpha itself. :data:`ENGINES` lists every engine and version
+  and what its rate means; ``engine=`` names it (or it is detected from the
+  counters' form).
+
+The JSON report
+---------------
+:meth:`Decision.to_json` (``--json``) starts with ``schema_version``
+(:data:`SCHEMA_VERSION`, now 2), raised whenever a key changes meaning or
+disappears; version 2 added ``schema_version``, ``engine``, ``notes`` and
+``times_ms``. ``times_ms`` holds every time in milliseconds whatever
+``time_unit`` is (``times`` holds them in ``time_unit``, named by the key
+``time_unit``; the command line always writes milliseconds), so the output
+does not depend on how a time was typed. :meth:`Decision.to_csv`
+(``--csv``) writes the key figures as one flat row with a header, times in
+milliseconds.
 
 Defined in chapter "Decide for your service".
 """
@@ -228,7 +245,7 @@ def _verdict_word(s_k: float, wi: float) -> str:
 def _rate_readings(m: Measurements, t_round: float, wi: float) -> str:
     """A warning for a bare rate with no engine named: every reading, its alpha, speedup and verdict at k."""
     k = m.k
-    parts, verdicts = [], set()
+    parts, verdicts, alphas, speedups = [], set(), [], []
     for engine in ("vllm", "vllm-v0", "sglang-legacy"):
         length = rate_reading(m.rate, k, engine)
         label = _RATE_MEANINGS[engine] if engine != "vllm" else (
@@ -240,12 +257,18 @@ def _rate_readings(m: Measurements, t_round: float, wi: float) -> str:
         s_k = m.t0 * length / t_round
         verdict = _verdict_word(s_k, wi)
         verdicts.add(verdict)
+        alphas.append(alpha)
+        speedups.append(s_k)
         parts.append(f"as {label}: alpha {alpha:.3f}, {s_k:.2f}x, \"{verdict}\"")
     same = ("the verdict is the same under each reading" if len(verdicts) == 1 else
             "the readings give different verdicts")
+    apart = ("only the first reading is possible" if len(alphas) == 1 else
+             f"the readings lie {max(alphas) - min(alphas):.3f} apart in alpha ({min(alphas):.3f} to "
+             f"{max(alphas):.3f}) and {max(speedups) - min(speedups):.2f}x apart in speedup ({min(speedups):.2f}x "
+             f"to {max(speedups):.2f}x)")
     return (f"a draft acceptance rate of {num(m.rate)} with no engine named can be read three ways at k = {k}: "
-            + "; ".join(parts) + f"; {same}. It is read here as accepted / drafted; name the engine (engine=..., "
-            f"--engine {'|'.join(e for e in ENGINES if e != 'trtllm')}) to settle it")
+            + "; ".join(parts) + f"; {apart}; {same}. It is read here as accepted / drafted; name the engine "
+            f"(engine=..., --engine {'|'.join(e for e in ENGINES if e != 'trtllm')}) to settle it")
 
 
 @dataclass(frozen=True)
@@ -437,7 +460,7 @@ def decide(*, t0, t_verify, k=None, t_draft_step=None, t_draft_round=None, t_ove
         passes measured at several ``k``.
     k : int, optional
         Draft tokens per round when acceptance was measured (vLLM's
-        ``num_speculative_tokens``), >= 1. Needed unless ``t_verify`` has a
+        ``num_speculative_tokens``), in [1, 64]. Needed unless ``t_verify`` has a
         single key, the per-position counts have ``k`` entries, or the
         counters' draft tokens per draft is a whole number.
     t_draft_step : float or str, optional
@@ -451,19 +474,31 @@ def decide(*, t0, t_verify, k=None, t_draft_step=None, t_draft_round=None, t_ove
         Tokens per round with the bonus token (vLLM's "Mean acceptance
         length", SGLang's "accept len"), in [1, k + 1].
     draft_acceptance_rate : float, optional
-        vLLM's "Draft acceptance rate", accepted / drafted, in [0, 1] (its log
-        prints a percentage: 62.0% is 0.62). SGLang 0.5.23's "accept rate" is
-        the same quantity; older SGLang's is not (see above).
-    counters : mapping, str, pathlib.Path, sequence or EngineReading, optional
-        Raw counters of one window, in any form
-        :func:`specdec.estimation.read_engine_counters` reads: a dict keyed by
-        vLLM's metric names or the plain names (``num_drafts``,
-        ``num_draft_tokens``, ``num_accepted_tokens``,
-        ``accepted_per_position``), the ``/metrics`` text, a file (a path, or
-        a string without whitespace) holding either, a sequence
-        ``(num_drafts, num_draft_tokens, num_accepted_tokens[,
-        accepted_per_position])``, or a reading already made. Impossible
-        per-position counts are warnings here (``strict=False``).
+        A printed acceptance rate as a fraction, in [0, 1] (vLLM's log
+        prints a percentage: 62.0% is 0.62; the command line takes ``62%``),
+        read as ``engine``'s: vLLM V1's
+        "Avg Draft acceptance rate" and SGLang 0.5's "accept rate" are
+        accepted / drafted; vLLM V0's "Draft acceptance rate" is alpha itself;
+        older SGLang's is accept len / (k + 1) (see above). With no engine
+        named it is read as accepted / drafted, and a warning gives every
+        reading with its alpha and speedup, and how far apart they are.
+    counters : mapping, str, bytes, pathlib.Path, sequence or EngineReading, optional
+        Whatever the engine printed, detected by its form
+        (:func:`specdec.engine_metrics.read_engine_source`): vLLM V1 and V0
+        ``/metrics`` pages, vLLM's "SpecDecoding metrics" and "Speculative
+        metrics" log lines, SGLang's "Decode batch" lines and
+        ``sglang:spec_accept_length`` gauges (a mean only: no interval), a
+        ``vllm bench serve --save-result`` JSON (its ``mean_tpot_ms`` is taken
+        as ``tpot_on``), a Prometheus ``/api/v1/query`` answer,
+        ``LLM.get_metrics()``, per-request counts (the interval then resamples
+        whole requests); also a dict keyed by vLLM's metric names or the plain
+        names (``num_drafts``, ``num_draft_tokens``, ``num_accepted_tokens``,
+        ``accepted_per_position``), a file (a path, or a string without
+        whitespace; gzip and a UTF-8 byte-order mark are read) holding any of
+        these, a sequence ``(num_drafts, num_draft_tokens,
+        num_accepted_tokens[, accepted_per_position])``, or a reading already
+        made. Impossible per-position counts are warnings here
+        (``strict=False``).
     counters_before : same forms as ``counters``, optional
         An earlier snapshot of the same counters: the window is the
         difference (engines count from their start).
@@ -474,12 +509,22 @@ def decide(*, t0, t_verify, k=None, t_draft_step=None, t_draft_round=None, t_ove
     confidence : float, optional
         Level of the alpha interval, in (0, 1). Default 0.95.
     k_max : int, optional
-        Largest ``k`` searched for the best ``k``, >= 1. Default 16.
+        Largest ``k`` searched for the best ``k``, in [1, 64]. Default 16.
     worth_it : float, optional
         The speedup below which speculation is "not worth it", > 1
         (the checklist's rule, 1.3).
     time_unit : str, optional
         Unit of bare numbers and of the report: ``"s"``, ``"ms"`` or ``"us"``.
+    engine : str, optional
+        Who printed the acceptance, one of :data:`ENGINES` (``"vllm"``,
+        ``"vllm-v0"``, ``"sglang"``, ``"sglang-legacy"``, ``"trtllm"``):
+        it says what ``draft_acceptance_rate`` means. Detected from the form
+        of ``counters`` when left out; naming another engine than the form's
+        is an error.
+    labels : dict, optional
+        ``{label: value}``: read only the series of ``counters`` carrying
+        these labels (one model or one engine of a page holding several),
+        e.g. ``{"model_name": "m"}``.
 
     Returns
     -------

@@ -99,6 +99,11 @@ def test_bare_rate_warns_with_every_reading_and_engine_settles_it():
     d = sd.decide(**TIMES, k=5, draft_acceptance_rate=0.797)
     w = [x for x in d.warnings if "no engine named" in x]
     assert len(w) == 1 and "alpha 0.925" in w[0] and "alpha 0.797" in w[0] and "vLLM V0" in w[0]
+    # how far apart: alpha 0.797 (V0) to 0.925 (V1); speedups t0 E[L] / round = 12 E[L] / 19.5 at both ends
+    low, high = 12 * sum(0.797 ** i for i in range(6)) / 19.5, 12 * (1 + 0.797 * 5) / 19.5
+    v1_alpha = bisect_alpha(1 + 0.797 * 5, 5)
+    assert f"{v1_alpha - 0.797:.3f} apart in alpha (0.797 to {v1_alpha:.3f})" in w[0]
+    assert f"{high - low:.2f}x apart in speedup ({low:.2f}x to {high:.2f}x)" in w[0]
     v0 = sd.decide(**TIMES, k=5, draft_acceptance_rate=0.797, engine="vllm-v0")
     assert v0.alpha == 0.797 and not any("no engine named" in x for x in v0.warnings)
     assert v0.expected_tokens == pytest.approx(sum(0.797 ** i for i in range(6)), rel=1e-12)
