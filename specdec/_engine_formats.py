@@ -28,9 +28,7 @@ __all__ = ["ENGINES", "EngineSource", "read_engine_source", "rate_reading", "che
 # --------------------------------------------------------------------------
 # every form an engine prints: detected by its shape
 # --------------------------------------------------------------------------
-#: The engines (and versions) whose printed figures are read, and what each one's *rate* means. A printed
-#: "acceptance rate" has three meanings across them; the mean acceptance length (bonus token included) has one.
-#: Read in the engines' source code (files and commits in :func:`read_engine_source` and ``tests/test_engine_formats.py``).
+# What each engine's printed rate means (documented at specdec.engine_metrics.ENGINES, which is this dict).
 ENGINES = {
     "vllm": "vLLM V1 (0.8 and later): 'Avg Draft acceptance rate' = accepted / drafted = (E[L] - 1) / k",
     "vllm-v0": "vLLM V0 (up to 0.9): 'Draft acceptance rate' = positions passed / positions tested, every position "

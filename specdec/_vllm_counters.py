@@ -19,23 +19,7 @@ __all__ = ["VLLM_METRICS", "REQUIRED", "PER_POSITION", "SAMPLE_LINE", "parse_lab
            "parse_vllm_metrics"]
 
 
-#: vLLM's speculative decoding counters, keyed by the names used here. Each is
-#: a Prometheus counter (cumulative since the engine started); the exposition
-#: text printed by ``/metrics`` appends ``_total`` to the name and carries
-#: labels ``model_name`` and ``engine``, and the per-position counter also a
-#: 0-based ``position`` label (0 .. ``num_speculative_tokens`` - 1). Read in
-#: vLLM's source, ``vllm/v1/spec_decode/metrics.py`` (``SpecDecodingStats``,
-#: ``SpecDecodingLogging``, ``SpecDecodingProm``; release 0.33.0, lines
-#: 200-264 for the Prometheus names, and release 0.11.0) and at git commits
-#: ``016a8587edb04ae53c913a1da9355a07dc0ca4ae`` and
-#: ``ee4ceaae5953d367d8edd2132fd86d6c42506e1e``. The scheduler
-#: (``vllm/v1/core/sched/scheduler.py``) counts one draft per request per
-#: verification step that scheduled at least one draft token, with
-#: ``num_draft_tokens`` the draft slots actually scheduled for it (fewer than
-#: ``num_speculative_tokens`` for n-gram misses or near the length limit);
-#: ``accepted_per_pos[i]`` counts the drafts that accepted more than ``i``
-#: tokens. ``num_draft_tokens_per_pos`` exists in ``SpecDecodingStats`` of
-#: 0.33.0 but is not exported.
+# vLLM's counter names (documented at specdec.engine_metrics.VLLM_METRICS, which is this dict).
 VLLM_METRICS = {
     "num_drafts": "vllm:spec_decode_num_drafts",
     "num_draft_tokens": "vllm:spec_decode_num_draft_tokens",

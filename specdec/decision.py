@@ -51,7 +51,7 @@ What the engines print (checked in their source code)
   decide's warning.
 * **vLLM V0** (up to 0.9) printed a different "Draft acceptance rate":
   positions passed / positions tested with every position tested, an
-  estimate of alpha itself. :data:`ENGINES` lists every engine and version
+  estimate of alpha itself. :data:`specdec.engine_metrics.ENGINES` lists every engine and version
   and what its rate means; ``engine=`` names it (or it is detected from the
   counters' form).
 
@@ -82,7 +82,8 @@ import numpy as np
 from ._datafiles import read_data_file
 from ._measurements import (K_LIMIT, SPEEDUP_TOLERANCE, TIME_TOLERANCE, Measurements, check_tpot, duration, fit_line,
                             read_measurements, real_number, verify_at, whole_number)
-from ._report import RETUNE_GAIN, SCHEMA_VERSION, Decision, verdict_and_reasons
+from . import _report
+from ._report import RETUNE_GAIN, Decision, verdict_and_reasons
 from ._units import TIME_UNITS, format_number as num, parse_time
 from ._validate import describe
 from .acceptance import alpha_from_mean_acceptance_length, expected_tokens
@@ -93,6 +94,10 @@ from .economics import break_even_alpha, required_alpha, speedup
 __all__ = ["decide", "Decision", "fit_round_times", "RoundTimeFit", "read_fields", "parse_time", "TIME_UNITS",
            "TIME_TOLERANCE", "SPEEDUP_TOLERANCE", "RETUNE_GAIN", "SCHEMA_VERSION", "ENGINES"]
 
+
+#: Version of the layout of :meth:`Decision.to_dict` (and so of ``to_json`` and ``--json``): raised when a key
+#: changes meaning or disappears. 2 added ``schema_version``, ``engine``, ``notes`` and ``times_ms``.
+SCHEMA_VERSION = _report.SCHEMA_VERSION
 
 def read_fields(path: Any) -> Any:
     """Read a TOML or JSON file of measurements (the ``--from FILE`` of the command line).
@@ -516,7 +521,7 @@ def decide(*, t0, t_verify, k=None, t_draft_step=None, t_draft_round=None, t_ove
     time_unit : str, optional
         Unit of bare numbers and of the report: ``"s"``, ``"ms"`` or ``"us"``.
     engine : str, optional
-        Who printed the acceptance, one of :data:`ENGINES` (``"vllm"``,
+        Who printed the acceptance, one of :data:`specdec.engine_metrics.ENGINES` (``"vllm"``,
         ``"vllm-v0"``, ``"sglang"``, ``"sglang-legacy"``, ``"trtllm"``):
         it says what ``draft_acceptance_rate`` means. Detected from the form
         of ``counters`` when left out; naming another engine than the form's

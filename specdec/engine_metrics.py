@@ -25,13 +25,40 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ._engine_formats import ENGINES, EngineSource, rate_reading, read_engine_source
+from . import _engine_formats, _vllm_counters
+from ._engine_formats import EngineSource, rate_reading, read_engine_source
 from ._validate import check_count, check_probability, check_scalar
-from ._vllm_counters import VLLM_METRICS, is_path, parse_vllm_metrics
+from ._vllm_counters import is_path, parse_vllm_metrics
 from .acceptance import draft_acceptance_rate, expected_tokens, unconditional_from_conditional
 
 __all__ = ["VLLM_METRICS", "ENGINES", "EngineSource", "read_engine_source", "rate_reading", "parse_vllm_metrics",
            "counter_difference", "source_label", "printed_figures"]
+
+
+#: vLLM's speculative decoding counters, keyed by the names used here. Each is
+#: a Prometheus counter (cumulative since the engine started); the exposition
+#: text printed by ``/metrics`` appends ``_total`` to the name and carries
+#: labels ``model_name`` and ``engine``, and the per-position counter also a
+#: 0-based ``position`` label (0 .. ``num_speculative_tokens`` - 1). Read in
+#: vLLM's source, ``vllm/v1/spec_decode/metrics.py`` (``SpecDecodingStats``,
+#: ``SpecDecodingLogging``, ``SpecDecodingProm``; release 0.33.0, lines
+#: 200-264 for the Prometheus names, and release 0.11.0) and at git commits
+#: ``016a8587edb04ae53c913a1da9355a07dc0ca4ae`` and
+#: ``ee4ceaae5953d367d8edd2132fd86d6c42506e1e``. The scheduler
+#: (``vllm/v1/core/sched/scheduler.py``) counts one draft per request per
+#: verification step that scheduled at least one draft token, with
+#: ``num_draft_tokens`` the draft slots actually scheduled for it (fewer than
+#: ``num_speculative_tokens`` for n-gram misses or near the length limit);
+#: ``accepted_per_pos[i]`` counts the drafts that accepted more than ``i``
+#: tokens. ``num_draft_tokens_per_pos`` exists in ``SpecDecodingStats`` of
+#: 0.33.0 but is not exported.
+VLLM_METRICS = _vllm_counters.VLLM_METRICS
+
+#: The engines (and versions) whose printed figures are read, and what each one's *rate* means. A printed
+#: "acceptance rate" has three meanings across them; the mean acceptance length (bonus token included) has one.
+#: Read in the engines' source code (files and commits in :func:`read_engine_source` and
+#: ``tests/test_engine_formats.py``).
+ENGINES = _engine_formats.ENGINES
 
 
 def source_label(source) -> str:
