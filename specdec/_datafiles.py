@@ -12,7 +12,7 @@ import json
 import pathlib
 from typing import Any
 
-__all__ = ["read_data_file"]
+__all__ = ["read_data_file", "read_toml_text"]
 
 
 def _toml(text: str, path: pathlib.Path, what: str) -> Any:
@@ -28,6 +28,11 @@ def _toml(text: str, path: pathlib.Path, what: str) -> Any:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"{what} {str(path)!r} is not valid TOML: {exc}") from exc
+
+
+def read_toml_text(text: str, path, what: str) -> Any:
+    """TOML text as a table, or a ValueError naming ``what`` and ``path``."""
+    return _toml(text, path, what)
 
 
 def read_data_file(path: Any, what: str = "file", text_ok: bool = False) -> Any:

@@ -30,16 +30,18 @@ from __future__ import annotations
 import math
 import numbers
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 import numpy as np
 
-from ._units import format_number as num, parse_time, printed_half_unit
+from ._engine_formats import check_engine
+from ._units import TIME_UNITS, format_number as num, parse_time, printed_half_unit
 from ._validate import describe
+from .engine_metrics import EngineSource, rate_reading, read_engine_source
 from .estimation import EngineReading, read_engine_counters
 
-__all__ = ["TIME_TOLERANCE", "SPEEDUP_TOLERANCE", "Measurements", "read_measurements", "verify_at",
+__all__ = ["TIME_TOLERANCE", "SPEEDUP_TOLERANCE", "K_LIMIT", "TIME_LIMIT_S", "Measurements", "read_measurements", "verify_at",
            "check_tpot", "real_number", "whole_number", "fit_line", "duration"]
 
 #: Relative tolerance for two measured times that should agree (a draft round
@@ -47,6 +49,10 @@ __all__ = ["TIME_TOLERANCE", "SPEEDUP_TOLERANCE", "Measurements", "read_measurem
 TIME_TOLERANCE = 0.05
 #: Relative tolerance between a measured TPOT ratio and the model's speedup.
 SPEEDUP_TOLERANCE = 0.10
+#: Largest draft length read (``k`` and ``k_max``): engines cap speculative tokens far below this.
+K_LIMIT = 64
+#: Longest time read, in seconds: no decode step, draft step or verification pass takes a minute.
+TIME_LIMIT_S = 60.0
 
 
 def real_number(value: Any, name: str) -> float:
@@ -71,6 +77,10 @@ def whole_number(value: Any, name: str, minimum: int = 1, maximum: int | None = 
 def duration(value: Any, name: str, unit: str, positive: bool) -> float:
     """A time parsed by :func:`parse_time`, checked to be > 0 (``positive``) or >= 0."""
     x = parse_time(value, name, unit)
+    limit = TIME_LIMIT_S / 10.0 ** TIME_UNITS[unit]
+    if x > limit:
+        raise ValueError(f"{name} must be at most {num(limit)} {unit} ({TIME_LIMIT_S:g} s: no step of one model "
+                         f"takes longer); got {x:.4g} {unit}")
     if positive and not x > 0:
         raise ValueError(f"{name} must be a time > 0; got {num(x, 12)} {unit}")
     if not positive and not x >= 0:
@@ -113,30 +123,45 @@ def _length(value: Any) -> float:
 def _rate(value: Any) -> float:
     x = real_number(value, "draft_acceptance_rate")
     if not 0.0 <= x <= 1.0:
-        hint = (f" (vLLM's log prints it as a percentage: {num(x)}% is {num(x / 100)})"
+        hint = (f"; if {num(x)} is a percentage, write it with its sign ({num(x)}%, i.e. {num(x / 100)})"
                 if 1.0 < x <= 100.0 else "")
-        raise ValueError(f"draft_acceptance_rate must be in [0, 1]{hint}; got {describe(value)}")
+        raise ValueError(f"draft_acceptance_rate must be a fraction in [0, 1] or a percentage with its % sign; got "
+                         f"{describe(value)}{hint}")
     return x
 
 
-def _read_counters(counters: Any, before: Any, k_hint: int | None, conf: float) -> EngineReading:
-    """The counters through the one reader, with impossible per-position counts as warnings (strict=False)."""
+def _read_counters(counters: Any, before: Any, k_hint: int | None, conf: float, labels):
+    """The counters through the one reader (impossible per-position counts as warnings, strict=False), or the
+    mean of a form without counts: (reading or None, EngineSource or None)."""
     if isinstance(counters, EngineReading):
         if before is not None:
             raise ValueError("counters_before applies to raw counters; this reading was already made (pass the "
                              "earlier snapshot to read_engine_counters as before=)")
-        return counters
-    if not isinstance(counters, (Mapping, str, os.PathLike, list, tuple)):
+        if labels is not None:
+            raise ValueError("labels applies to counters read here; this reading was already made")
+        return counters, None
+    if not isinstance(counters, (Mapping, str, bytes, os.PathLike, list, tuple, EngineSource)):
         raise TypeError(f"counters must be a dict of counters, the /metrics text, a file path, a sequence (num_drafts, "
                         f"num_draft_tokens, num_accepted_tokens[, accepted_per_position]) or an EngineReading; "
                         f"got {type(counters).__name__}")
-    return read_engine_counters(counters, before=before, k=k_hint, strict=False, confidence=conf)
+    src = counters if isinstance(counters, EngineSource) else read_engine_source(counters, labels, k_hint)
+    if src.counters is None:
+        if before is not None:
+            raise ValueError(f"counters_before applies to counts; counters ({src.form}) holds only a mean")
+        return None, src
+    reading = read_engine_counters(src, before=before, k=k_hint, strict=False, confidence=conf, labels=labels)
+    if not isinstance(counters, EngineSource):
+        from .engine_metrics import source_label
+
+        reading = replace(reading, source=f"{source_label(counters)}: {src.form}"
+                          + (" (the window between two snapshots)" if before is not None else ""))
+    return reading, src
 
 
 def _measured_k(k: Any, points: dict, reading: EngineReading | None) -> int:
     """The k at which acceptance was measured: given, or the only k of t_verify, or from the counters."""
     if k is not None:
-        return whole_number(k, "k", minimum=1)
+        return whole_number(k, "k", minimum=1, maximum=K_LIMIT)
     if len(points) == 1 and 0 not in points:
         return next(iter(points))
     if reading is not None and (reading.fixed_k or reading.accepted_per_position is not None):
@@ -225,8 +250,18 @@ def _verification(points: dict, k: int, t0: float, u: str, warnings: list):
                      f"time at k = {k}, or at a second k so that it can be fitted")
 
 
-def _check_length_against_rate(length: float, rate: float, k: int, warnings: list) -> None:
-    """A mean acceptance length and a draft acceptance rate agree at k when L = 1 + rate * k (within rounding)."""
+def _check_length_against_rate(length: float, rate: float, k: int, warnings: list, engine=None) -> None:
+    """A mean acceptance length and a draft acceptance rate agree at k when L = 1 + rate * k (within rounding),
+    or, for a named engine, when L is the length that engine's rate stands for."""
+    if engine not in (None, "vllm", "sglang"):
+        implied = rate_reading(rate, k, engine)
+        slope = {"vllm-v0": max(float(sum(i * rate ** (i - 1) for i in range(1, k + 1))), 1.0),
+                 "sglang-legacy": k + 1.0}[engine]
+        if abs(implied - length) > printed_half_unit(length) + slope * printed_half_unit(rate):
+            warnings.append(f"engine {engine!r}: a printed rate of {num(rate)} stands for a mean acceptance length "
+                            f"of {implied:.2f} at k = {k}, not {num(length)} (different windows, or another engine "
+                            f"version?); alpha is taken from the mean acceptance length")
+        return
     tol = printed_half_unit(length) + k * printed_half_unit(rate)
     implied_length = 1.0 + rate * k
     if abs(implied_length - length) <= tol:
@@ -248,6 +283,10 @@ def _check_length_against_rate(length: float, rate: float, k: int, warnings: lis
     if abs(rate - length / (k + 1)) <= sglang_tol:
         text += (f"; {num(rate)} = {num(length)} / (k + 1) has the form of SGLang's 'accept rate' (accept len / "
                  f"speculative_num_draft_tokens), which is not vLLM's draft acceptance rate")
+    elif engine is None and abs(rate_reading(rate, k, "vllm-v0") - length) <= printed_half_unit(length) + k * \
+            printed_half_unit(rate):
+        text += (f"; a rate of {num(rate)} read as alpha (vLLM V0's 'Draft acceptance rate') gives exactly this "
+                 f"length: pass engine='vllm-v0' if it came from vLLM V0")
     warnings.append(text + "; alpha is taken from the mean acceptance length")
 
 
@@ -309,6 +348,17 @@ class Measurements:
         ``(tpot_off, tpot_on)``.
     warnings : list of str
         Contradictions found.
+    engine : str or None
+        The engine (given, or detected from the counters' form).
+    engine_given : bool
+        Whether the engine was named by the caller.
+    notes : list of str
+        How the counters were read.
+    rate_length : float or None
+        The mean acceptance length the draft acceptance rate stands for, read as ``engine``'s (vLLM V1's when
+        no engine is known).
+    length_source : str or None
+        Where a mean acceptance length read from the counters came from.
     """
 
     unit: str
@@ -327,11 +377,16 @@ class Measurements:
     rate: float | None
     tpot: tuple | None
     warnings: list
+    engine: str | None = None
+    engine_given: bool = False
+    notes: list = field(default_factory=list)
+    rate_length: float | None = None
+    length_source: str | None = None
 
 
 def read_measurements(*, t0, t_verify, k, t_draft_step, t_draft_round, t_overhead, mean_acceptance_length,
                       draft_acceptance_rate, counters, counters_before, tpot_off, tpot_on, confidence,
-                      unit) -> Measurements:
+                      unit, engine=None, labels=None) -> Measurements:
     """Validate every measurement of :func:`specdec.decision.decide` and check them against each other.
 
     Defined in chapter "Decide for your service".
@@ -339,7 +394,7 @@ def read_measurements(*, t0, t_verify, k, t_draft_step, t_draft_round, t_overhea
     Parameters
     ----------
     t0, t_verify, k, t_draft_step, t_draft_round, t_overhead, mean_acceptance_length, draft_acceptance_rate, \
-counters, counters_before, tpot_off, tpot_on
+counters, counters_before, tpot_off, tpot_on, engine, labels
         As for :func:`specdec.decision.decide`.
     confidence : float
         Level of the counters' intervals, in (0, 1) (already validated).
@@ -360,24 +415,56 @@ counters, counters_before, tpot_off, tpot_on
     step_v = None if t_draft_step is None else duration(t_draft_step, "t_draft_step", u, positive=False)
     round_v = None if t_draft_round is None else duration(t_draft_round, "t_draft_round", u, positive=False)
     over_v = duration(t_overhead, "t_overhead", u, positive=False)
-    if (tpot_off is None) != (tpot_on is None):
-        raise ValueError(f"{'tpot_on' if tpot_on is None else 'tpot_off'} is missing: give tpot_off and tpot_on "
-                         "together (time per output token with speculation off and on)")
-    tpot = None if tpot_off is None else (duration(tpot_off, "tpot_off", u, positive=True),
-                                          duration(tpot_on, "tpot_on", u, positive=True))
     length_in = None if mean_acceptance_length is None else _length(mean_acceptance_length)
     rate_in = None if draft_acceptance_rate is None else _rate(draft_acceptance_rate)
+    engine_given = None if engine is None else check_engine(engine)
     if counters is None and length_in is None and rate_in is None:
         raise ValueError("counters, mean_acceptance_length or draft_acceptance_rate is required: "
                          "the acceptance measured by the engine")
     k_hint = None
     if k is not None:
-        k_hint = whole_number(k, "k", minimum=1)
+        k_hint = whole_number(k, "k", minimum=1, maximum=K_LIMIT)
     elif len(points) == 1 and 0 not in points:
         k_hint = next(iter(points))
     if counters is None and counters_before is not None:
         raise ValueError("counters_before needs counters: the later snapshot whose window it opens")
-    reading = None if counters is None else _read_counters(counters, counters_before, k_hint, confidence)
+    if counters is None and labels is not None:
+        raise ValueError("labels selects series of counters: give counters too")
+    reading, src = (None, None) if counters is None else _read_counters(counters, counters_before, k_hint,
+                                                                         confidence, labels)
+    notes: list[str] = []
+    length_source = None
+    if src is not None and src.counters is None:
+        if length_in is not None:
+            raise ValueError(f"counters ({src.form}) already gives a mean acceptance length "
+                             f"({src.mean_acceptance_length:.4g}); give mean_acceptance_length or these counters")
+        length_in = _length(src.mean_acceptance_length)
+        if k_hint is None and src.k is not None:
+            k_hint = src.k
+        length_source = f"{src.form}: mean acceptance length {src.mean_acceptance_length:.4g}"
+    if src is not None:
+        notes += list(src.notes)
+    elif reading is not None:
+        notes += list(reading.notes)
+    detected = src.engine if src is not None else (None if reading is None else reading.engine)
+    if engine_given is not None and detected is not None and detected != engine_given and not (
+            detected == "sglang?" and engine_given.startswith("sglang")):
+        raise ValueError(f"engine is {engine_given!r}, but the counters are {src.form if src else reading.form} "
+                         f"({detected}); give the engine that printed them, or leave engine out")
+    engine_v = engine_given or (None if detected is None else detected.rstrip("?"))
+    tpot_from_file = None if src is None else src.tpot_on_ms
+    if tpot_on is None and tpot_from_file is not None:
+        if tpot_off is not None:
+            tpot_on = f"{tpot_from_file!r}ms"
+            notes.append(f"tpot_on = {tpot_from_file:.4g} ms from the benchmark result (mean_tpot_ms)")
+        else:
+            notes.append(f"the benchmark measured a TPOT of {tpot_from_file:.4g} ms with speculation on; give "
+                         f"tpot_off (the same benchmark without speculation) to compare the model with it")
+    if (tpot_off is None) != (tpot_on is None):
+        raise ValueError(f"{'tpot_on' if tpot_on is None else 'tpot_off'} is missing: give tpot_off and tpot_on "
+                         "together (time per output token with speculation off and on)")
+    tpot = None if tpot_off is None else (duration(tpot_off, "tpot_off", u, positive=True),
+                                          duration(tpot_on, "tpot_on", u, positive=True))
     k_v = _measured_k(k_hint, points, reading)
     if reading is not None:
         if reading.k != k_v:
@@ -389,12 +476,22 @@ counters, counters_before, tpot_off, tpot_on
     model, tv_k, floor = _verification(points, k_v, t0_v, u, warnings)
     if length_in is not None and length_in > k_v + 1:
         raise ValueError(f"mean_acceptance_length must be <= k + 1 = {k_v + 1} tokens per round at k = {k_v} "
-                         f"(k drafts and one target token); got {describe(mean_acceptance_length)}")
+                         f"(k drafts and one target token); got {describe(length_in)}")
+    rate_length = None
+    if rate_in is not None:
+        rate_length = rate_reading(rate_in, k_v, engine_v or "vllm")
+        if not 1.0 - 1e-12 <= rate_length <= k_v + 1 + 1e-12:
+            raise ValueError(f"draft_acceptance_rate {num(rate_in)} read as {engine_v or 'vllm'}'s rate stands for a mean "
+                             f"acceptance length of {rate_length:.3g}, outside [1, k + 1] = [1, {k_v + 1}]: not a "
+                             f"rate this engine prints at k = {k_v}")
     if rate_in is not None and length_in is not None:
-        _check_length_against_rate(length_in, rate_in, k_v, warnings)
+        _check_length_against_rate(length_in, rate_in, k_v, warnings, engine_v if engine_given else None)
     if reading is not None:
-        _check_counters_against_metrics(reading, length_in, rate_in, warnings)
+        _check_counters_against_metrics(reading, length_in, rate_in if engine_v in (None, "vllm", "sglang")
+                                        else None, warnings)
     return Measurements(unit=u, t0=t0_v, t_draft_step=step, t_draft_step_given=step_v, t_draft_round_given=round_v,
                         t_overhead=over_v, k=k_v, points=points, model=model, t_verify=tv_k, floor=floor,
-                        reading=reading, length=length_in, rate=rate_in, tpot=tpot, warnings=warnings)
+                        reading=reading, length=length_in, rate=rate_in, tpot=tpot, warnings=warnings,
+                        engine=engine_v, engine_given=engine_given is not None, notes=notes,
+                        rate_length=rate_length, length_source=length_source)
 

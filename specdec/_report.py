@@ -14,14 +14,22 @@ import json
 import math
 from dataclasses import dataclass, field
 
-from ._units import format_number as num
+from ._units import TIME_UNITS, format_number as num
 from .acceptance import expected_tokens
 from .estimation import EngineReading
 
-__all__ = ["Decision", "verdict_and_reasons", "RETUNE_GAIN"]
+__all__ = ["Decision", "verdict_and_reasons", "RETUNE_GAIN", "SCHEMA_VERSION", "CSV_FIELDS"]
 
 #: "retune k" needs the best k to beat the measured k by more than this fraction of its speedup.
 RETUNE_GAIN = 0.02
+#: Version of the layout of :meth:`Decision.to_dict` (and so of ``--json``); raised when a key changes meaning
+#: or disappears. 2: ``schema_version``, ``engine``, ``notes`` and ``times_ms`` added.
+SCHEMA_VERSION = 2
+#: Columns of :meth:`Decision.to_csv` (times in milliseconds whatever the report's unit).
+CSV_FIELDS = ("schema_version", "verdict", "engine", "k", "alpha", "alpha_low", "alpha_high", "expected_tokens",
+              "speedup", "speedup_low", "speedup_high", "best_k", "best_speedup", "break_even_alpha", "margin",
+              "t0_ms", "t_draft_step_ms", "t_verify_ms", "t_overhead_ms", "t_round_ms", "measured_speedup",
+              "n_warnings")
 
 
 @dataclass(frozen=True)
@@ -74,6 +82,10 @@ class Decision:
         ``speedup_low`` and ``speedup_high`` (the speedup at its ends).
     counters : specdec.estimation.EngineReading or None
         The counters as read by :func:`specdec.estimation.read_engine_counters`.
+    engine : str or None
+        The engine the acceptance came from (named, or detected from the counters' form).
+    notes : tuple of str
+        How the inputs were read and which figures are assumptions (E[L] beyond the measured k).
     """
 
     alpha: float
@@ -113,6 +125,8 @@ class Decision:
     per_position: dict | None = None
     measured_speedup: float | None = None
     inputs: dict = field(default_factory=dict)
+    engine: str | None = None
+    notes: tuple = ()
 
     # -- text ---------------------------------------------------------------
     def _alpha_line(self) -> str:
@@ -182,6 +196,10 @@ class Decision:
             lines.append("")
             lines.append("Warnings:")
             lines.extend(f"  - {w}" for w in self.warnings)
+        if self.notes:
+            lines.append("")
+            lines.append("Notes:")
+            lines.extend(f"  - {n}" for n in self.notes)
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -232,6 +250,8 @@ class Decision:
         out += ["", "Reasons:", ""] + [f"- {r}" for r in self.reasons]
         if self.warnings:
             out += ["", "Warnings:", ""] + [f"- {w}" for w in self.warnings]
+        if self.notes:
+            out += ["", "Notes:", ""] + [f"- {n}" for n in self.notes]
         return "\n".join(out)
 
     def _repr_markdown_(self) -> str:
@@ -249,7 +269,9 @@ class Decision:
         def pair(p):
             return None if p is None else [f(p[0]), f(p[1])]
 
+        to_ms = 10.0 ** (TIME_UNITS[self.time_unit] + 3)
         out = {
+            "schema_version": SCHEMA_VERSION,
             "verdict": self.verdict,
             "reasons": list(self.reasons),
             "warnings": list(self.warnings),
@@ -280,7 +302,11 @@ class Decision:
             "break_even_draft_acceptance_rate": f(self.break_even_rate),
             "worth_it_speedup": f(self.worth_it),
             "worth_it_alpha": f(self.worth_it_alpha),
+            "engine": self.engine,
+            "notes": list(self.notes),
             "time_unit": self.time_unit,
+            "times_ms": {key: f(getattr(self, key) * to_ms) for key in
+                         ("t0", "t_draft_step", "t_draft_round", "t_verify", "t_overhead", "t_round")},
             "times": {"t0": f(self.t0), "t_draft_step": f(self.t_draft_step), "t_draft_round": f(self.t_draft_round),
                       "t_verify": f(self.t_verify), "t_overhead": f(self.t_overhead), "t_round": f(self.t_round)},
             "c_draft": f(self.c_draft),
@@ -302,6 +328,37 @@ class Decision:
             "inputs": self.inputs,
         }
         return out
+
+    def to_csv(self, header: bool = True, digits: int = 12) -> str:
+        """The key figures as one flat CSV row (with a header line), times in milliseconds: for spreadsheets."""
+        if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= 17:
+            raise ValueError(f"digits must be a whole number in [1, 17]; got {digits!r}")
+        import csv
+        import io
+
+        to_ms = 10.0 ** (TIME_UNITS[self.time_unit] + 3)
+        lo, hi = self.alpha_interval or (None, None)
+        slo, shi = self.speedup_interval or (None, None)
+        values = dict(schema_version=SCHEMA_VERSION, verdict=self.verdict, engine=self.engine or "", k=self.k,
+                      alpha=self.alpha, alpha_low=lo, alpha_high=hi, expected_tokens=self.expected_tokens,
+                      speedup=self.speedup, speedup_low=slo, speedup_high=shi, best_k=self.best_k,
+                      best_speedup=self.best_speedup, break_even_alpha=self.break_even_alpha, margin=self.margin,
+                      t0_ms=self.t0 * to_ms, t_draft_step_ms=self.t_draft_step * to_ms,
+                      t_verify_ms=self.t_verify * to_ms, t_overhead_ms=self.t_overhead * to_ms,
+                      t_round_ms=self.t_round * to_ms, measured_speedup=self.measured_speedup,
+                      n_warnings=len(self.warnings))
+
+        def cell(v):
+            if v is None or (isinstance(v, float) and math.isnan(v)):
+                return ""
+            return f"{v:.{digits}g}" if isinstance(v, float) else str(v)
+
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        if header:
+            writer.writerow(CSV_FIELDS)
+        writer.writerow([cell(values[key]) for key in CSV_FIELDS])
+        return buffer.getvalue()
 
     def to_json(self, indent: int | None = 2, digits: int = 12) -> str:
         """The report as JSON text; floats rounded to ``digits`` significant digits (1 to 17), nan as null."""

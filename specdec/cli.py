@@ -42,6 +42,8 @@ FIELDS = {
     "confidence": ("--confidence", False),
     "k_max": ("--k-max", False),
     "worth_it": ("--worth-it", False),
+    "engine": ("--engine", False),
+    "labels": ("--label", False),
 }
 
 EPILOG = """\
@@ -61,6 +63,16 @@ several k  repeat --t-verify with K:TIME, e.g. --t-verify 4:14ms --t-verify 6:15
            verification is then fitted as a + b k by least squares. A bare
            --t-verify TIME is the time at --k. --k is the draft length at which
            acceptance was measured.
+engines    --engine vllm|vllm-v0|sglang|sglang-legacy|trtllm names who printed the
+           numbers (a printed "acceptance rate" means three different things);
+           --counters detects it from the form. --counters FILE (or - for
+           standard input; gzip and a UTF-8 BOM are fine) reads: vLLM V1 and V0
+           /metrics pages, "SpecDecoding metrics:" and "Speculative metrics:"
+           log lines, SGLang "Decode batch ... accept len:" lines and its
+           sglang:spec_accept_length gauge, vllm bench serve --save-result JSON
+           (mean_tpot_ms is the TPOT with speculation on), a Prometheus
+           /api/v1/query answer, LLM.get_metrics() as JSON, per-request counts.
+           --label KEY=VALUE (repeatable) picks one model or engine of a page.
 acceptance --counters FILE (JSON, TOML, or a saved vLLM /metrics page; with
            --counters-before FILE, the window between two snapshots), or
            --mean-acceptance-length (vLLM "Mean acceptance length", SGLang
@@ -77,7 +89,10 @@ acceptance --counters FILE (JSON, TOML, or a saved vLLM /metrics page; with
              t_verify = {4 = "14ms", 6 = "15.5ms"}
              k = 4
              mean_acceptance_length = 3.1
-exit status 0 with a verdict (warnings included); 2 on invalid input.
+output     text (default), --markdown, --json (times always in ms, with a
+           schema_version), or --csv (one flat row with a header, times in ms).
+exit status 0 with a verdict (warnings included); 2 on invalid input; a
+           closed pipe (| head) ends quietly with status 141.
 """
 
 
@@ -131,24 +146,37 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--tpot-off", metavar="TIME", help="measured time per output token, speculation off")
     g.add_argument("--tpot-on", metavar="TIME", help="measured time per output token, speculation on")
     a = p.add_argument_group("acceptance")
-    a.add_argument("--k", type=int, metavar="K", help="draft tokens per round when acceptance was measured")
-    a.add_argument("--mean-acceptance-length", type=float, metavar="L",
+    a.add_argument("--k", type=_int_flag("--k"), metavar="K",
+                   help="draft tokens per round when acceptance was measured (1 to 64)")
+    a.add_argument("--engine", metavar="ENGINE", help="who printed the acceptance: vllm, vllm-v0, sglang, "
+                   "sglang-legacy or trtllm (detected from --counters when left out)")
+    a.add_argument("--label", dest="labels", metavar="KEY=VALUE", action="append",
+                   help="read only the series with this label from --counters (repeat for several)")
+    a.add_argument("--mean-acceptance-length", type=_float_flag("--mean-acceptance-length"), metavar="L",
                    help="tokens per round, bonus token counted, in [1, k + 1]")
-    a.add_argument("--draft-acceptance-rate", metavar="R", help="vLLM's accepted / drafted: 0.62 or 62%%")
-    a.add_argument("--counters", metavar="FILE",
-                   help="raw counters: JSON/TOML (num_drafts, num_draft_tokens, num_accepted_tokens, "
-                        "accepted_per_position, or vLLM's metric names) or a saved vLLM /metrics page "
-                        "(read by specdec.estimation.read_engine_counters)")
+    a.add_argument("--draft-acceptance-rate", metavar="R",
+                   help="a printed acceptance rate, 0.62 or 62%%: what it means depends on --engine "
+                        "(vLLM V1 and SGLang 0.5: accepted / drafted)")
+    a.add_argument("--counters", metavar="FILE|-",
+                   help="what the engine printed, detected by its form (- for standard input; gzip "
+                        "and a UTF-8 BOM are read): a vLLM or SGLang /metrics page, their log lines, a vllm "
+                        "bench serve result, a Prometheus answer, LLM.get_metrics(), per-request counts, or "
+                        "JSON/TOML counters (num_drafts, num_draft_tokens, num_accepted_tokens, "
+                        "accepted_per_position, or vLLM's metric names); see 'engines' below")
     a.add_argument("--counters-before", metavar="FILE",
                    help="an earlier snapshot of the same counters: the window is --counters minus this")
     o = p.add_argument_group("options")
-    o.add_argument("--confidence", type=float, metavar="C", help="level of the alpha interval (default 0.95)")
-    o.add_argument("--k-max", type=int, metavar="K", help="largest k searched for the best k (default 16)")
-    o.add_argument("--worth-it", type=float, metavar="S", help="speedup below which it is not worth it (default 1.3)")
+    o.add_argument("--confidence", type=_float_flag("--confidence"), metavar="C",
+                   help="level of the alpha interval (default 0.95)")
+    o.add_argument("--k-max", type=_int_flag("--k-max"), metavar="K",
+                   help="largest k searched for the best k (1 to 64, default 16)")
+    o.add_argument("--worth-it", type=_float_flag("--worth-it"), metavar="S",
+                   help="speedup below which it is not worth it (default 1.3)")
     fmt = o.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print the report as JSON")
     fmt.add_argument("--markdown", action="store_true", help="print the report as Markdown")
-    o.add_argument("--digits", type=int, metavar="D", default=12,
+    fmt.add_argument("--csv", action="store_true", help="print the key figures as one CSV row with a header")
+    o.add_argument("--digits", type=_int_flag("--digits"), metavar="D", default=12,
                    help="significant digits of the numbers in --json (1 to 17, default 12)")
     p.set_defaults(subparser=p)
     return parser
@@ -162,6 +190,62 @@ def _version() -> str:
 
 class _InputError(Exception):
     """Invalid input, already worded for the user (exit status 2)."""
+
+
+def _int_flag(flag: str):
+    def convert(text: str) -> int:
+        try:
+            return int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{flag} must be a whole number; got {text!r}") from None
+    convert.__name__ = "whole number"
+    return convert
+
+
+def _float_flag(flag: str):
+    def convert(text: str) -> float:
+        try:
+            return float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{flag} must be a number; got {text!r}") from None
+    convert.__name__ = "number"
+    return convert
+
+
+#: Flags whose value may start with "-" (a negative number, refused later for its sign, not as a missing value).
+_VALUE_FLAGS = ("--t0", "--t-draft-step", "--t-draft-round", "--t-verify", "--t-overhead", "--tpot-off", "--tpot-on",
+                "--k", "--mean-acceptance-length", "--draft-acceptance-rate", "--confidence", "--k-max", "--worth-it",
+                "--digits")
+
+
+def _join_negative_values(argv: Sequence[str]) -> list:
+    """``--t0 -12ms`` as ``--t0=-12ms``, so that argparse reads the value instead of taking it for a flag."""
+    out: list = []
+    items = list(argv)
+    i = 0
+    while i < len(items):
+        item = items[i]
+        if item in _VALUE_FLAGS and i + 1 < len(items) and re.match(r"^-[\d.]", str(items[i + 1])):
+            out.append(f"{item}={items[i + 1]}")
+            i += 2
+            continue
+        out.append(item)
+        i += 1
+    return out
+
+
+def _labels(items: Sequence[str], where: str) -> dict:
+    out: dict = {}
+    for item in items:
+        key, sep, value = str(item).partition("=")
+        key, value = key.strip(), value.strip().strip('"')
+        if not sep or not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", key):
+            raise _InputError(f"{where} must be KEY=VALUE with a Prometheus label name, e.g. model_name=my-model; "
+                              f"got {item!r}")
+        if key in out and out[key] != value:
+            raise _InputError(f"{where} gives {key} twice ({out[key]!r} and {value!r})")
+        out[key] = value
+    return out
 
 
 def _rate(text: Any, where: str) -> float:
@@ -220,7 +304,8 @@ def _load_from(path_text: str) -> tuple[dict, pathlib.Path]:
     return out, path
 
 
-_NAME_RE = re.compile(r"(?<![\w:-])(" + "|".join(sorted((n for n in FIELDS if n != "k"), key=len, reverse=True))
+_NAME_RE = re.compile(r"(?<![\w:-])(" + "|".join(sorted((n for n in FIELDS if n not in ("k", "engine", "labels")),
+                                                          key=len, reverse=True))
                       + r")(?![\w])")
 
 
@@ -229,6 +314,9 @@ def _reword(message: str, where: Mapping[str, str]) -> str:
     text = _NAME_RE.sub(lambda m: where.get(m.group(1), FIELDS[m.group(1)][0]), message)
     if text.startswith("k ") or text.startswith("k:"):
         text = where.get("k", "--k") + text[1:]
+    for name in ("engine", "labels"):
+        if text.startswith(name + " "):
+            text = where.get(name, FIELDS[name][0]) + text[len(name):]
     if re.match(r"^(num_drafts|num_draft_tokens|num_accepted_tokens|accepted_per_position)\b", text):
         text = f"{where.get('counters', '--counters')}: {text}"
     if "between the snapshots" in text:
@@ -252,7 +340,7 @@ def _collect(args: argparse.Namespace) -> tuple[dict, dict]:
         "t_overhead": args.t_overhead, "tpot_off": args.tpot_off, "tpot_on": args.tpot_on, "k": args.k,
         "mean_acceptance_length": args.mean_acceptance_length, "draft_acceptance_rate": args.draft_acceptance_rate,
         "counters": args.counters, "counters_before": args.counters_before, "confidence": args.confidence,
-        "k_max": args.k_max, "worth_it": args.worth_it,
+        "k_max": args.k_max, "worth_it": args.worth_it, "engine": args.engine, "labels": args.labels,
     }
     for key, value in cli.items():
         if value is not None:
@@ -261,8 +349,21 @@ def _collect(args: argparse.Namespace) -> tuple[dict, dict]:
     if args.t_verify:
         values["t_verify"] = list(args.t_verify)
         where["t_verify"] = "--t-verify"
-    # counters: files (a path inside a --from file is relative to that file)
+    if "labels" in values:
+        items = values["labels"]
+        if isinstance(items, Mapping):
+            items = [f"{a}={b}" for a, b in items.items()]
+        elif isinstance(items, str):
+            items = [items]
+        values["labels"] = _labels(items, where["labels"])
+    # counters: files (a path inside a --from file is relative to that file); "-" is standard input
     for key in ("counters", "counters_before"):
+        if values.get(key) == "-":
+            if key == "counters_before" and args.counters == "-":
+                raise _InputError("--counters and --counters-before cannot both be - (standard input)")
+            values[key] = sys.stdin.buffer.read()
+            where[key] = f"{FIELDS[key][0]} - (standard input)"
+            continue
         if isinstance(values.get(key), str):
             inside_file = where.get(key) != FIELDS[key][0] and base is not None
             values[key] = base / values[key] if inside_file else pathlib.Path(values[key])
@@ -352,6 +453,10 @@ def to_argv(**values) -> list:
             for kk, t in value.items():
                 out += [flag, f"{kk}:{t}"]
             continue
+        if key == "labels":
+            for name, label in dict(value).items():
+                out += [flag, f"{name}={label}"]
+            continue
         if is_time and not isinstance(value, str):
             raise TypeError(f"{key} must be a time with its unit for the command line, e.g. '12ms'; got {value!r}")
         out += [flag, str(value)]
@@ -421,7 +526,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         through ``argparse``, naming the flag.
     """
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_join_negative_values(sys.argv[1:] if argv is None else argv))
     sub = args.subparser  # the decide parser: its error() prints its usage
     if not 1 <= args.digits <= 17:
         sub.error(f"--digits must be a whole number in [1, 17]; got {args.digits}")
@@ -429,18 +534,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         values, where = _collect(args)
     except _InputError as exc:
         sub.error(str(exc))
+    unit = "ms" if (args.json or args.csv) else _display_unit(values["t0"])
     try:
-        report = decide(time_unit=_display_unit(values["t0"]), **values)
+        report = decide(time_unit=unit, **values)
     except (ValueError, TypeError) as exc:
         sub.error(_reword(str(exc), where))
-    if args.json:
-        for w in report.warnings:
-            print(f"warning: {w}", file=sys.stderr)
-        print(report.to_json(digits=args.digits))
-    elif args.markdown:
-        print(report.to_markdown())
-    else:
-        print(report)
+    try:
+        if args.json or args.csv:
+            for w in report.warnings:
+                print(f"warning: {w}", file=sys.stderr)
+        if args.json:
+            text = report.to_json(digits=args.digits)
+        elif args.csv:
+            text = report.to_csv(digits=args.digits).rstrip("\n")
+        elif args.markdown:
+            text = report.to_markdown()
+        else:
+            text = str(report)
+        print(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader closed the pipe (| head): stop quietly, as command-line tools do (128 + SIGPIPE)
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
     return 0
 
 

@@ -49,6 +49,23 @@ What the engines print (checked in their source code)
   accepted drafts / (rounds x (``speculative_num_draft_tokens`` - 1)), vLLM's
   ``(E[L] - 1) / k``. A "rate" that equals length / (k + 1) is recognized in
   decide's warning.
+* **vLLM V0** (up to 0.9) printed a different "Draft acceptance rate":
+  positions passed / positions tested with every position tested, an
+  estimate of alpha itself. :data:`specdec.engine_metrics.ENGINES` lists every engine and version
+  and what its rate means; ``engine=`` names it (or it is detected from the
+  counters' form).
+
+The JSON report
+---------------
+:meth:`Decision.to_json` (``--json``) starts with ``schema_version``
+(:data:`SCHEMA_VERSION`, now 2), raised whenever a key changes meaning or
+disappears; version 2 added ``schema_version``, ``engine``, ``notes`` and
+``times_ms``. ``times_ms`` holds every time in milliseconds whatever
+``time_unit`` is (``times`` holds them in ``time_unit``, named by the key
+``time_unit``; the command line always writes milliseconds), so the output
+does not depend on how a time was typed. :meth:`Decision.to_csv`
+(``--csv``) writes the key figures as one flat row with a header, times in
+milliseconds.
 
 Defined in chapter "Decide for your service".
 """
@@ -63,18 +80,24 @@ from typing import Any, Mapping
 import numpy as np
 
 from ._datafiles import read_data_file
-from ._measurements import (SPEEDUP_TOLERANCE, TIME_TOLERANCE, Measurements, check_tpot, duration, fit_line,
+from ._measurements import (K_LIMIT, SPEEDUP_TOLERANCE, TIME_TOLERANCE, Measurements, check_tpot, duration, fit_line,
                             read_measurements, real_number, verify_at, whole_number)
+from . import _report
 from ._report import RETUNE_GAIN, Decision, verdict_and_reasons
 from ._units import TIME_UNITS, format_number as num, parse_time
 from ._validate import describe
-from .acceptance import alpha_from_draft_acceptance_rate, alpha_from_mean_acceptance_length, expected_tokens
+from .acceptance import alpha_from_mean_acceptance_length, expected_tokens
+from .engine_metrics import ENGINES, rate_reading
 from .checklist import WORTH_IT_SPEEDUP
 from .economics import break_even_alpha, required_alpha, speedup
 
 __all__ = ["decide", "Decision", "fit_round_times", "RoundTimeFit", "read_fields", "parse_time", "TIME_UNITS",
-           "TIME_TOLERANCE", "SPEEDUP_TOLERANCE", "RETUNE_GAIN"]
+           "TIME_TOLERANCE", "SPEEDUP_TOLERANCE", "RETUNE_GAIN", "SCHEMA_VERSION", "ENGINES"]
 
+
+#: Version of the layout of :meth:`Decision.to_dict` (and so of ``to_json`` and ``--json``): raised when a key
+#: changes meaning or disappears. 2 added ``schema_version``, ``engine``, ``notes`` and ``times_ms``.
+SCHEMA_VERSION = _report.SCHEMA_VERSION
 
 def read_fields(path: Any) -> Any:
     """Read a TOML or JSON file of measurements (the ``--from FILE`` of the command line).
@@ -121,6 +144,14 @@ _ESTIMATORS = {
 }
 
 
+_RATE_MEANINGS = {
+    "vllm": "accepted / drafted, vLLM V1's 'Avg Draft acceptance rate'",
+    "sglang": "accepted / drafted, SGLang's 'accept rate' (0.5 and later)",
+    "vllm-v0": "vLLM V0's 'Draft acceptance rate', an estimate of alpha itself",
+    "sglang-legacy": "older SGLang's 'accept rate', accept len / (k + 1)",
+}
+
+
 def _acceptance(m: Measurements) -> _Acceptance:
     """alpha from the counters, else the mean acceptance length, else the draft acceptance rate."""
     k = m.k
@@ -130,39 +161,119 @@ def _acceptance(m: Measurements) -> _Acceptance:
                                                             "conditional": r.conditional.tolist()}
         source = (f"counters: {num(r.num_accepted_tokens, 12)} accepted of {num(r.num_draft_tokens, 12)} drafted in "
                   f"{num(r.num_drafts, 12)} rounds, mean acceptance length {r.mean_acceptance_length:.3f}")
-        return _Acceptance(float(r.alpha), source, _ESTIMATORS[r.alpha_method], r.alpha_interval, r.alpha_mle,
+        estimator = _ESTIMATORS[r.alpha_method]
+        if r.n_requests is not None:
+            estimator += f"; the interval is a {r.interval_method}, which keeps each request's rounds together"
+        return _Acceptance(float(r.alpha), source, estimator, r.alpha_interval, r.alpha_mle,
                            per_position, r.drift == "falls")
     if m.length is not None:
+        source = f"mean acceptance length {num(m.length)} at k = {k}"
+        if m.length_source is not None:
+            source = f"{m.length_source} at k = {k} (a mean only: no interval)"
         return _Acceptance(
             alpha=float(alpha_from_mean_acceptance_length(m.length, k)),
-            source=f"mean acceptance length {num(m.length)} at k = {k}",
+            source=source,
             estimator="the alpha whose E[L] at k equals the mean acceptance length (i.i.d. acceptance); no interval "
                       "without counts")
-    return _Acceptance(
-        alpha=float(alpha_from_draft_acceptance_rate(m.rate, k)),
-        source=f"draft acceptance rate {num(m.rate)} at k = {k} (accepted / drafted, not alpha)",
-        estimator="the alpha whose (E[L] - 1) / k equals the draft acceptance rate (i.i.d. acceptance, every "
-                  "round drafting k); no interval without counts")
+    engine = m.engine or "vllm"
+    if engine in ("vllm", "sglang"):
+        source = f"draft acceptance rate {num(m.rate)} at k = {k} (accepted / drafted, not alpha)"
+        estimator = ("the alpha whose (E[L] - 1) / k equals the draft acceptance rate (i.i.d. acceptance, every "
+                     "round drafting k); no interval without counts")
+    elif engine == "vllm-v0":
+        source = f"vLLM V0 draft acceptance rate {num(m.rate)} (its estimate of alpha)"
+        estimator = "vLLM V0's rate taken as alpha (positions passed / positions tested); no interval without counts"
+    else:
+        source = f"older SGLang accept rate {num(m.rate)} at k = {k} (accept len / (k + 1))"
+        estimator = ("the alpha whose E[L] at k equals (k + 1) x the accept rate (i.i.d. acceptance); no interval "
+                     "without counts")
+    alpha = float(m.rate) if engine == "vllm-v0" else float(alpha_from_mean_acceptance_length(m.rate_length, k))
+    return _Acceptance(alpha=alpha, source=source, estimator=estimator)
 
 
-def _speedup_table(alpha: float, m: Measurements, model: dict, k_max: int, interval=None):
+def _length_curve(acc: _Acceptance, m: Measurements, ks):
+    """E[L] at each k of ``ks``: measured up to the measured k when per-position counts exist (their partial sums),
+    the i.i.d. model elsewhere (scaled to pass through a measured E[L] at k), and a note saying which is which."""
+    k = m.k
+    alpha = acc.alpha
+    ks = np.asarray(ks)
+    iid = np.asarray(expected_tokens(alpha, ks), dtype=float)
+    r = m.reading
+    if r is not None and r.per_position is not None and r.per_position.size == k:
+        measured = 1.0 + np.cumsum(r.per_position)
+        c = float(r.conditional[-1]) if r.drift else alpha
+        tail = r.per_position[-1]
+        beyond = np.array([measured[-1] + tail * sum(c ** j for j in range(1, int(kk) - k + 1)) for kk in ks])
+        el = np.where(ks <= k, measured[np.minimum(ks, k) - 1], beyond)
+        how = ("the last measured conditional rate" if r.drift else "the i.i.d. alpha")
+        note = (f"E[L] up to the measured k = {k} comes from the measured per-position rates; beyond k = {k} it is "
+                f"extrapolated with {how}, {c:.3f} per further position: an assumption, not a measurement")
+        return el, note
+    e_k = r.mean_acceptance_length if r is not None else float(expected_tokens(alpha, k))
+    e_iid = float(expected_tokens(alpha, k))
+    if r is not None and abs(e_iid - e_k) > 1e-9 * e_k and e_iid > 1.0:
+        el = 1.0 + (e_k - 1.0) * (iid - 1.0) / (e_iid - 1.0)
+        note = (f"E[L] at k = {k} is the measured {e_k:.3f}; at other k the i.i.d. model is scaled to pass through "
+                f"it (rounds drafted fewer than k tokens): an assumption, not a measurement")
+        return el, note
+    return iid, (f"E[L] at k other than the measured k = {k} comes from the i.i.d. model at alpha = {alpha:.3f}: "
+                 f"an assumption, not a measurement")
+
+
+def _speedup_table(acc: _Acceptance, m: Measurements, model: dict, k_max: int, interval=None):
     """Speedup at k = 1 .. k_max under a verification model (and at the ends of an alpha interval); the best k
-    (first maximum) and its speedup."""
+    (first maximum) and its speedup, and the note on where E[L] came from."""
+    alpha = acc.alpha
     ks = np.arange(1, k_max + 1)
     tv = verify_at(model, ks, m.floor)
-    el = np.asarray(expected_tokens(alpha, ks), dtype=float)
+    el, note = _length_curve(acc, m, ks)
+    cost = m.t_draft_step * ks + tv + m.t_overhead
+    s = m.t0 * el / cost
 
-    def at(a):
+    def iid(a):
         return np.asarray(speedup(a, ks, m.t0, m.t_draft_step * ks, tv, m.t_overhead), dtype=float)
 
-    s = at(alpha)
     best = int(ks[int(np.argmax(s))])  # first maximum: ties go to the smaller k
     rows = [{"k": int(k), "expected_tokens": float(e), "t_verify": float(v), "speedup": float(x)}
             for k, e, v, x in zip(ks, el, tv, s)]
     if interval is not None:
-        for row, lo, hi in zip(rows, at(interval[0]), at(interval[1])):
-            row.update(speedup_low=float(lo), speedup_high=float(hi))
-    return tuple(rows), best, float(s[best - 1])
+        base = iid(alpha)
+        for row, lo, hi, b, x in zip(rows, iid(interval[0]), iid(interval[1]), base, s):
+            row.update(speedup_low=float(x * lo / b), speedup_high=float(x * hi / b))
+    return tuple(rows), best, float(s[best - 1]), note
+
+
+def _verdict_word(s_k: float, wi: float) -> str:
+    return "speculate" if s_k >= wi else ("not worth it" if s_k >= 1.0 else "do not speculate")
+
+
+def _rate_readings(m: Measurements, t_round: float, wi: float) -> str:
+    """A warning for a bare rate with no engine named: every reading, its alpha, speedup and verdict at k."""
+    k = m.k
+    parts, verdicts, alphas, speedups = [], set(), [], []
+    for engine in ("vllm", "vllm-v0", "sglang-legacy"):
+        length = rate_reading(m.rate, k, engine)
+        label = _RATE_MEANINGS[engine] if engine != "vllm" else (
+            "accepted / drafted (vLLM V1's 'Avg Draft acceptance rate', SGLang 0.5's 'accept rate')")
+        if not 1.0 <= length <= k + 1:
+            parts.append(f"as {label}: impossible at k = {k} (a mean length of {length:.2f})")
+            continue
+        alpha = m.rate if engine == "vllm-v0" else float(alpha_from_mean_acceptance_length(length, k))
+        s_k = m.t0 * length / t_round
+        verdict = _verdict_word(s_k, wi)
+        verdicts.add(verdict)
+        alphas.append(alpha)
+        speedups.append(s_k)
+        parts.append(f"as {label}: alpha {alpha:.3f}, {s_k:.2f}x, \"{verdict}\"")
+    same = ("the verdict is the same under each reading" if len(verdicts) == 1 else
+            "the readings give different verdicts")
+    apart = ("only the first reading is possible" if len(alphas) == 1 else
+             f"the readings lie {max(alphas) - min(alphas):.3f} apart in alpha ({min(alphas):.3f} to "
+             f"{max(alphas):.3f}) and {max(speedups) - min(speedups):.2f}x apart in speedup ({min(speedups):.2f}x "
+             f"to {max(speedups):.2f}x)")
+    return (f"a draft acceptance rate of {num(m.rate)} with no engine named can be read three ways at k = {k}: "
+            + "; ".join(parts) + f"; {apart}; {same}. It is read here as accepted / drafted; name the engine "
+            f"(engine=..., --engine {'|'.join(e for e in ENGINES if e != 'trtllm')}) to settle it")
 
 
 @dataclass(frozen=True)
@@ -301,7 +412,7 @@ def fit_round_times(tpot_on, mean_acceptance_length, time_unit="ms"):
 def decide(*, t0, t_verify, k=None, t_draft_step=None, t_draft_round=None, t_overhead=0.0,
            mean_acceptance_length=None, draft_acceptance_rate=None, counters=None, counters_before=None,
            tpot_off=None, tpot_on=None, confidence=0.95, k_max=16, worth_it=WORTH_IT_SPEEDUP,
-           time_unit="ms"):
+           time_unit="ms", engine=None, labels=None):
     r"""Does speculative decoding pay for this service, by how much, with which k?
 
     Give the acceptance in any of the forms engines print (raw counters, a
@@ -354,7 +465,7 @@ def decide(*, t0, t_verify, k=None, t_draft_step=None, t_draft_round=None, t_ove
         passes measured at several ``k``.
     k : int, optional
         Draft tokens per round when acceptance was measured (vLLM's
-        ``num_speculative_tokens``), >= 1. Needed unless ``t_verify`` has a
+        ``num_speculative_tokens``), in [1, 64]. Needed unless ``t_verify`` has a
         single key, the per-position counts have ``k`` entries, or the
         counters' draft tokens per draft is a whole number.
     t_draft_step : float or str, optional
@@ -368,19 +479,31 @@ def decide(*, t0, t_verify, k=None, t_draft_step=None, t_draft_round=None, t_ove
         Tokens per round with the bonus token (vLLM's "Mean acceptance
         length", SGLang's "accept len"), in [1, k + 1].
     draft_acceptance_rate : float, optional
-        vLLM's "Draft acceptance rate", accepted / drafted, in [0, 1] (its log
-        prints a percentage: 62.0% is 0.62). SGLang 0.5.23's "accept rate" is
-        the same quantity; older SGLang's is not (see above).
-    counters : mapping, str, pathlib.Path, sequence or EngineReading, optional
-        Raw counters of one window, in any form
-        :func:`specdec.estimation.read_engine_counters` reads: a dict keyed by
-        vLLM's metric names or the plain names (``num_drafts``,
-        ``num_draft_tokens``, ``num_accepted_tokens``,
-        ``accepted_per_position``), the ``/metrics`` text, a file (a path, or
-        a string without whitespace) holding either, a sequence
-        ``(num_drafts, num_draft_tokens, num_accepted_tokens[,
-        accepted_per_position])``, or a reading already made. Impossible
-        per-position counts are warnings here (``strict=False``).
+        A printed acceptance rate as a fraction, in [0, 1] (vLLM's log
+        prints a percentage: 62.0% is 0.62; the command line takes ``62%``),
+        read as ``engine``'s: vLLM V1's
+        "Avg Draft acceptance rate" and SGLang 0.5's "accept rate" are
+        accepted / drafted; vLLM V0's "Draft acceptance rate" is alpha itself;
+        older SGLang's is accept len / (k + 1) (see above). With no engine
+        named it is read as accepted / drafted, and a warning gives every
+        reading with its alpha and speedup, and how far apart they are.
+    counters : mapping, str, bytes, pathlib.Path, sequence or EngineReading, optional
+        Whatever the engine printed, detected by its form
+        (:func:`specdec.engine_metrics.read_engine_source`): vLLM V1 and V0
+        ``/metrics`` pages, vLLM's "SpecDecoding metrics" and "Speculative
+        metrics" log lines, SGLang's "Decode batch" lines and
+        ``sglang:spec_accept_length`` gauges (a mean only: no interval), a
+        ``vllm bench serve --save-result`` JSON (its ``mean_tpot_ms`` is taken
+        as ``tpot_on``), a Prometheus ``/api/v1/query`` answer,
+        ``LLM.get_metrics()``, per-request counts (the interval then resamples
+        whole requests); also a dict keyed by vLLM's metric names or the plain
+        names (``num_drafts``, ``num_draft_tokens``, ``num_accepted_tokens``,
+        ``accepted_per_position``), a file (a path, or a string without
+        whitespace; gzip and a UTF-8 byte-order mark are read) holding any of
+        these, a sequence ``(num_drafts, num_draft_tokens,
+        num_accepted_tokens[, accepted_per_position])``, or a reading already
+        made. Impossible per-position counts are warnings here
+        (``strict=False``).
     counters_before : same forms as ``counters``, optional
         An earlier snapshot of the same counters: the window is the
         difference (engines count from their start).
@@ -391,12 +514,22 @@ def decide(*, t0, t_verify, k=None, t_draft_step=None, t_draft_round=None, t_ove
     confidence : float, optional
         Level of the alpha interval, in (0, 1). Default 0.95.
     k_max : int, optional
-        Largest ``k`` searched for the best ``k``, >= 1. Default 16.
+        Largest ``k`` searched for the best ``k``, in [1, 64]. Default 16.
     worth_it : float, optional
         The speedup below which speculation is "not worth it", > 1
         (the checklist's rule, 1.3).
     time_unit : str, optional
         Unit of bare numbers and of the report: ``"s"``, ``"ms"`` or ``"us"``.
+    engine : str, optional
+        Who printed the acceptance, one of :data:`specdec.engine_metrics.ENGINES` (``"vllm"``,
+        ``"vllm-v0"``, ``"sglang"``, ``"sglang-legacy"``, ``"trtllm"``):
+        it says what ``draft_acceptance_rate`` means. Detected from the form
+        of ``counters`` when left out; naming another engine than the form's
+        is an error.
+    labels : dict, optional
+        ``{label: value}``: read only the series of ``counters`` carrying
+        these labels (one model or one engine of a page holding several),
+        e.g. ``{"model_name": "m"}``.
 
     Returns
     -------
@@ -414,7 +547,7 @@ def decide(*, t0, t_verify, k=None, t_draft_step=None, t_draft_round=None, t_ove
     conf = real_number(confidence, "confidence")
     if not 0.0 < conf < 1.0:
         raise ValueError(f"confidence must be in (0, 1); got {describe(confidence)}")
-    km = whole_number(k_max, "k_max", minimum=1, maximum=1024)
+    km = whole_number(k_max, "k_max", minimum=1, maximum=K_LIMIT)
     wi = real_number(worth_it, "worth_it")
     if wi <= 1.0:
         raise ValueError(f"worth_it must be a speedup > 1; got {describe(worth_it)}")
@@ -422,20 +555,21 @@ def decide(*, t0, t_verify, k=None, t_draft_step=None, t_draft_round=None, t_ove
                           t_overhead=t_overhead, mean_acceptance_length=mean_acceptance_length,
                           draft_acceptance_rate=draft_acceptance_rate, counters=counters,
                           counters_before=counters_before, tpot_off=tpot_off,
-                          tpot_on=tpot_on, confidence=conf, unit=time_unit)
+                          tpot_on=tpot_on, confidence=conf, unit=time_unit, engine=engine, labels=labels)
     u, k_v, t0_v, step, tv_k, over_v = m.unit, m.k, m.t0, m.t_draft_step, m.t_verify, m.t_overhead
     acc = _acceptance(m)
     alpha = acc.alpha
 
     # -- the figures at the measured k -------------------------------------
     draft_round = step * k_v
-    el = float(expected_tokens(alpha, k_v))
-    s_k = float(speedup(alpha, k_v, t0_v, draft_round, tv_k, over_v))
+    el_iid = float(expected_tokens(alpha, k_v))
+    el = float(m.reading.mean_acceptance_length) if m.reading is not None else el_iid  # measured, when counted
     t_round = draft_round + tv_k + over_v
+    s_k = t0_v * el / t_round
     c_draft = step / t0_v
     c_verify = (tv_k + over_v) / t0_v
     s_interval = None if acc.interval is None else tuple(
-        float(speedup(a, k_v, t0_v, draft_round, tv_k, over_v)) for a in acc.interval)
+        float(speedup(a, k_v, t0_v, draft_round, tv_k, over_v)) * el / el_iid for a in acc.interval)
     be = float(break_even_alpha(k_v, c_draft, c_verify))
     be_length = k_v * c_draft + c_verify  # E[L] must exceed the round's cost in target steps
     be_rate = (be_length - 1.0) / k_v if math.isfinite(be) else float("nan")
@@ -443,16 +577,19 @@ def decide(*, t0, t_verify, k=None, t_draft_step=None, t_draft_round=None, t_ove
     wi_alpha = float(required_alpha(wi, k_v, c_draft, c_verify))
 
     # -- best k under the verification model (and the other model, with one k) --
-    rows, best_k, best_s = _speedup_table(alpha, m, m.model, km, acc.interval)
+    rows, best_k, best_s, curve_note = _speedup_table(acc, m, m.model, km, acc.interval)
     sensitivity = None
     if len(m.points) == 1:
         slope = max((tv_k - t0_v) / k_v, 0.0)
         line = {"intercept": tv_k - slope * k_v, "slope": slope}
-        _, line_best, line_s = _speedup_table(alpha, m, line, km)
+        _, line_best, line_s, _ = _speedup_table(acc, m, line, km)
         sensitivity = {"slope": slope, "best_k": line_best, "best_speedup": line_s}
 
     warnings = m.warnings
     measured = check_tpot(m.tpot, s_k, t0_v, u, warnings)
+    if m.rate is not None and m.length is None and m.reading is None and not m.engine_given:
+        warnings.append(_rate_readings(m, t_round, wi))
+    notes = list(m.notes) + [curve_note]
     verdict, reasons = verdict_and_reasons(
         k=k_v, alpha=alpha, s_k=s_k, s_interval=s_interval, best_k=best_k, best_s=best_s, be=be,
         be_length=be_length, margin=margin, wi=wi, wi_alpha=wi_alpha, t_round_steps=t_round / t0_v,
@@ -462,7 +599,8 @@ def decide(*, t0, t_verify, k=None, t_draft_step=None, t_draft_round=None, t_ove
               "t_verify": {str(kk): v for kk, v in m.points.items()}, "t_overhead": over_v, "k": k_v,
               "mean_acceptance_length": m.length, "draft_acceptance_rate": m.rate,
               "counters": None if m.reading is None else m.reading.source,
-              "tpot_off": None if m.tpot is None else m.tpot[0], "tpot_on": None if m.tpot is None else m.tpot[1]}
+              "tpot_off": None if m.tpot is None else m.tpot[0], "tpot_on": None if m.tpot is None else m.tpot[1],
+              "engine": m.engine, "labels": None if labels is None else {str(a): str(b) for a, b in labels.items()}}
     return Decision(
         alpha=alpha, alpha_interval=acc.interval, confidence=conf, alpha_source=acc.source,
         alpha_estimator=acc.estimator, k=k_v, expected_tokens=el, speedup=s_k, speedup_interval=s_interval,
@@ -472,4 +610,5 @@ def decide(*, t0, t_verify, k=None, t_draft_step=None, t_draft_round=None, t_ove
         time_unit=u, t0=t0_v, t_draft_step=step, t_draft_round=draft_round, t_verify=tv_k, t_overhead=over_v,
         t_round=t_round, c_draft=c_draft, c_verify=c_verify, speedup_by_k=rows, counters=m.reading,
         alpha_mle=acc.mle, per_position=acc.per_position, measured_speedup=measured, inputs=inputs,
+        engine=m.engine, notes=tuple(notes),
     )

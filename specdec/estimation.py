@@ -15,6 +15,9 @@ names, as the Prometheus text its ``/metrics`` endpoint prints or a saved
 file of it, parsed by :mod:`specdec.engine_metrics`) into the book's alpha
 with an interval (:func:`moment_alpha_interval`), and
 :func:`read_accepted_counts` computes the same figures from a per-round log.
+With per-request counts the interval resamples whole requests instead
+(:func:`bootstrap_alpha`, seeded). The three intervals live in the private
+``specdec._intervals`` and are re-exported here.
 :func:`simulate_accepted_counts` draws such logs for the tests and the
 chapters.
 
@@ -33,7 +36,6 @@ import numpy as np
 
 from ._validate import (
     as_float_array,
-    check_broadcast,
     check_count,
     check_fraction_open,
     check_nonnegative,
@@ -43,11 +45,11 @@ from ._validate import (
     check_scalar,
     check_size,
     describe,
-    is_scalar_input,
     to_output,
 )
-from .acceptance import alpha_for_expected_tokens, conditional_from_unconditional, tokens_per_round_variance
-from .engine_metrics import counter_difference, parse_vllm_metrics, source_label
+from ._intervals import BootstrapEstimate, bootstrap_alpha, moment_alpha_interval, wilson_interval
+from .acceptance import alpha_for_expected_tokens, conditional_from_unconditional
+from .engine_metrics import EngineSource, counter_difference, read_engine_source, source_label
 
 __all__ = [
     "simulate_accepted_counts",
@@ -61,6 +63,8 @@ __all__ = [
     "EngineReading",
     "read_engine_counters",
     "read_accepted_counts",
+    "BootstrapEstimate",
+    "bootstrap_alpha",
 ]
 
 
@@ -169,57 +173,6 @@ def _check_counts(accepted_counts, k) -> tuple[np.ndarray, int]:
         bad = c[(c < 0) | (c > kk)].flat[0]
         raise ValueError(f"accepted_counts must be in 0..k = 0..{kk}; got {describe(bad)}")
     return c.astype(np.int64), kk
-
-
-def wilson_interval(successes, trials, confidence=0.95):
-    r"""Wilson score interval for a binomial-like proportion.
-
-    .. math:: \frac{\hat a + \frac{z^2}{2n} \pm z\sqrt{\frac{\hat a(1-\hat a)}{n} + \frac{z^2}{4n^2}}}{1 + z^2/n}
-
-    Defined in chapter "The acceptance rate and the tokens it yields".
-
-    Parameters
-    ----------
-    successes : float or array_like
-        Successes, >= 0.
-    trials : float or array_like
-        Trials, >= successes and > 0.
-    confidence : float
-        Two-sided confidence level in (0, 1).
-
-    Returns
-    -------
-    low, high : float or numpy.ndarray
-        Interval end points in [0, 1].
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> [round(x, 4) for x in sd.estimation.wilson_interval(8, 10)]
-    [0.4902, 0.9433]
-    """
-    s = check_nonnegative(successes, "successes")
-    n = check_positive(trials, "trials")
-    check_broadcast(successes=s, trials=n)
-    if (s > n).any():
-        bad = np.broadcast_to(s, np.broadcast_shapes(s.shape, n.shape))[np.broadcast_to(s > n, np.broadcast_shapes(
-            s.shape, n.shape))].flat[0]
-        raise ValueError(f"successes must not exceed trials; got {describe(bad)} successes")
-    conf = float(check_fraction_open(confidence, "confidence"))
-    z = _normal_quantile(0.5 + conf / 2)
-    a = s / n
-    denom = 1 + z**2 / n
-    centre = (a + z**2 / (2 * n)) / denom
-    half = z * np.sqrt(a * (1 - a) / n + z**2 / (4 * n**2)) / denom
-    scalar = is_scalar_input(successes, trials)
-    return to_output(np.clip(centre - half, 0, 1), scalar), to_output(np.clip(centre + half, 0, 1), scalar)
-
-
-def _normal_quantile(prob: float) -> float:
-    """Standard normal quantile via :class:`statistics.NormalDist` (no scipy)."""
-    from statistics import NormalDist
-
-    return NormalDist().inv_cdf(prob)
 
 
 @dataclass(frozen=True)
@@ -398,62 +351,6 @@ def estimate_alpha_per_position(accepted_counts, k, confidence=0.95):
 # --------------------------------------------------------------------------
 # engine counters (vLLM): the one reader
 # --------------------------------------------------------------------------
-def moment_alpha_interval(mean_acceptance_length, k, n_rounds, confidence=0.95):
-    r"""Interval for the alpha that reproduces a measured mean acceptance length (method of moments).
-
-    The delta method: the mean length :math:`\pm z\,\sigma_L/\sqrt{n}`, with
-    :math:`\sigma_L` from the i.i.d. model at the estimate
-    (:func:`specdec.acceptance.tokens_per_round_variance`), kept in ``[1, k + 1]`` and
-    mapped through the inverse of E[L] at ``k``. When nothing or everything
-    was accepted that variance is 0, and the Wilson interval of 0 in
-    ``n_rounds`` checks (or of all accepted drafts in as many) is returned.
-    For a mean draft length that is not whole the variance is taken at the
-    next whole ``k`` (approximate, like the estimate).
-
-    Defined in chapter "Decide for your service".
-
-    Parameters
-    ----------
-    mean_acceptance_length : float
-        Measured tokens per round with the bonus token, in ``[1, k + 1]``.
-    k : float
-        Draft tokens per round (a mean if rounds differ), >= 1.
-    n_rounds : float
-        Rounds the mean is taken over, > 0.
-    confidence : float
-        Two-sided level, in (0, 1).
-
-    Returns
-    -------
-    low, high : float
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> [round(x, 4) for x in sd.estimation.moment_alpha_interval(3.1, 4, 10_000)]
-    [0.753, 0.7635]
-    """
-    length = float(check_scalar(mean_acceptance_length, "mean_acceptance_length", check_positive, "(tokens)"))
-    kk = float(check_scalar(k, "k", check_positive, "(draft tokens per round)"))
-    n = float(check_scalar(n_rounds, "n_rounds", check_positive, "(rounds)"))
-    conf = float(check_fraction_open(confidence, "confidence"))
-    if kk < 1.0:
-        raise ValueError(f"k must be >= 1 draft token per round; got {describe(k)}")
-    if not 1.0 <= length <= kk + 1.0 + 1e-12 * kk:
-        raise ValueError(f"mean_acceptance_length must be in [1, k + 1] = [1, {describe(kk + 1.0)}]; got "
-                         f"{describe(mean_acceptance_length)}")
-    accepted = (length - 1.0) * n
-    if accepted <= 0.0 or length >= (kk + 1.0) * (1.0 - 1e-12):
-        low, high = wilson_interval(accepted, n if accepted <= 0.0 else accepted, conf)
-        return float(low), float(high)
-    alpha = float(alpha_for_expected_tokens(length, kk))
-    sd_mean = math.sqrt(float(tokens_per_round_variance(alpha, math.ceil(kk - 1e-9))) / n)
-    z = _normal_quantile(0.5 + conf / 2)
-    ends = (min(max(length + sign * z * sd_mean, 1.0), kk + 1.0) for sign in (-1.0, 1.0))
-    low, high = (float(alpha_for_expected_tokens(e, kk)) for e in ends)
-    return low, high
-
-
 @dataclass(frozen=True)
 class EngineReading:
     """What an engine's speculative decoding counters mean, converted to the book's alpha.
@@ -510,6 +407,15 @@ class EngineReading:
         What the counters contradict or approximate, with the numbers.
     source : str
         Where the counters came from.
+    engine, form : str
+        The engine (a key of :data:`specdec.engine_metrics.ENGINES`) and the form read.
+    notes : tuple of str
+        How the form was read (see :func:`specdec.engine_metrics.read_engine_source`).
+    n_requests : int or None
+        With per-request counts, the number of requests; the interval then resamples them
+        (:func:`bootstrap_alpha`).
+    interval_method : str
+        How ``alpha_interval`` was made, in words.
     """
 
     num_drafts: float
@@ -533,6 +439,11 @@ class EngineReading:
     drift: str | None = None
     warnings: tuple = ()
     source: str = "counters (numbers)"
+    engine: str = "vllm"
+    form: str = "counters (numbers)"
+    notes: tuple = ()
+    n_requests: int | None = None
+    interval_method: str = ""
 
 
 def _count(x: float) -> str:
@@ -658,20 +569,45 @@ def read_engine_counters(num_drafts, num_draft_tokens=None, num_accepted_tokens=
     >>> round(r.alpha, 4), [round(x, 4) for x in r.alpha_mle]
     (0.7583, [0.7609, 0.7558, 0.7659])
     """
-    if isinstance(num_drafts, (Mapping, str, os.PathLike, list, tuple)):
+    if isinstance(num_drafts, (Mapping, str, bytes, os.PathLike, list, tuple, EngineSource)):
         if any(v is not None for v in (num_draft_tokens, num_accepted_tokens, accepted_per_position,
                                        draft_tokens_per_position)):
             raise TypeError("pass either the counters as one argument (a dict, /metrics text, a file or a sequence), "
                             "or the numbers one by one")
-        counters = parse_vllm_metrics(num_drafts, labels)
+        src = num_drafts if isinstance(num_drafts, EngineSource) else read_engine_source(num_drafts, labels, k)
+        if src.counters is None:
+            raise ValueError(f"{src.form} holds only a mean acceptance length ({src.mean_acceptance_length:.4g}), "
+                             f"no counts: pass it to decide as counters (or as mean_acceptance_length); without "
+                             f"counts there is no interval")
+        counters = src.counters
+        notes = list(src.notes)
         if before is not None:
-            counters = counter_difference(counters, parse_vllm_metrics(before, labels))
+            if src.form.startswith("vLLM V1 'SpecDecoding metrics'"):
+                raise ValueError("before: vLLM V1 log lines count each interval, not totals since the start; give "
+                                 "only the lines of the window (they are summed)")
+            prior = before if isinstance(before, EngineSource) else read_engine_source(before, labels, k, "before")
+            if prior.counters is None or prior.engine != src.engine:
+                raise ValueError(f"before must be the same kind of counters as the later snapshot ({src.form}); got "
+                                 f"{prior.form}")
+            counters = counter_difference(counters, prior.counters)
+            notes.append("the window between two snapshots")
+        kk = k if k is not None else src.k
         reading = read_engine_counters(counters["num_drafts"], counters["num_draft_tokens"],
                                        counters["num_accepted_tokens"], counters.get("accepted_per_position"),
-                                       draft_tokens_per_position=counters.get("draft_tokens_per_position"), k=k,
+                                       draft_tokens_per_position=counters.get("draft_tokens_per_position"), k=kk,
                                        strict=strict, confidence=confidence)
-        source = source_label(num_drafts) + (" (the window between two snapshots)" if before is not None else "")
-        return replace(reading, source=source)
+        where = "" if isinstance(num_drafts, EngineSource) else source_label(num_drafts)
+        generic = src.form in ("counters (a dict)", "counters (numbers)")
+        source = where if generic else (f"{where}: {src.form}" if where else src.form)
+        source += " (the window between two snapshots)" if before is not None else ""
+        extra = {}
+        if src.requests is not None and before is None:
+            boot = bootstrap_alpha(src.requests, k=reading.k if reading.fixed_k else None,
+                                   confidence=reading.confidence)
+            extra = dict(alpha_interval=(boot.low, boot.high), n_requests=boot.n_requests,
+                         interval_method=f"bootstrap over {boot.n_requests} requests ({boot.n_boot} resamples, "
+                                         f"seed {boot.seed}, percentile interval)")
+        return replace(reading, source=source, engine=src.engine, form=src.form, notes=tuple(notes), **extra)
     if before is not None or labels is not None:
         raise TypeError("before and labels apply when the counters are given as one argument (a dict, /metrics "
                         "text, a file or a sequence)")
@@ -775,6 +711,7 @@ def read_engine_counters(num_drafts, num_draft_tokens=None, num_accepted_tokens=
     return EngineReading(
         n, d, a, k_out, length, length - 1.0, rate, alpha, per_position, conditional, m, bool(fixed), method,
         alpha_interval=interval, confidence=conf, alpha_mle=mle,
+        interval_method=("Wilson" if pooled is not None else "delta method (i.i.d. model)"),
         accepted_per_position=None if counts is None else tuple(float(c) for c in counts),
         conditional_interval=cond_interval, drift=drift, warnings=tuple(warnings))
 
@@ -815,3 +752,4 @@ def read_accepted_counts(accepted_counts, k):
     n = c.size
     at_least = np.bincount(c, minlength=kk + 1)[::-1].cumsum()[::-1]  # at_least[j] = rounds with >= j accepted
     return read_engine_counters(float(n), float(n * kk), float(c.sum()), at_least[1:].astype(float))
+
