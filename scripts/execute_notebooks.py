@@ -20,6 +20,11 @@ that the stored outputs equal a fresh run. It is nbclient's standard
   (an explorer's ``text/html`` snapshot) does not keep the live
   ``application/vnd.jupyter.widget-view+json`` reference, whose model id is
   random and which needs a kernel; widget state is not stored;
+* **what a reader opens in JupyterLab**: every exercise solution (the cells from
+  ``solution-start`` to ``solution-end``) is stored collapsed
+  (``metadata.jupyter.source_hidden``), and the kernelspec is the one JupyterLab
+  writes for the installed ``python3`` kernel, so that opening a chapter does not
+  mark it modified;
 * **a stable file**: execution counts come from the kernel (1, 2, ...),
   volatile metadata is dropped, and the environment is fixed
   (``PYTHONHASHSEED=0``, the inline matplotlib backend), so re-running an
@@ -36,10 +41,12 @@ from __future__ import annotations
 import argparse
 import os
 import pathlib
+import re
 import sys
 import time
 
 import nbformat
+from jupyter_client.kernelspec import KernelSpecManager
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
@@ -91,9 +98,49 @@ class BookClient(NotebookClient):
         cell.metadata[inline_values.METADATA_KEY] = stored
 
 
+SOLUTION_START = re.compile(r"^```\{solution-start\}", re.M)
+SOLUTION_END = re.compile(r"^```\{solution-end\}", re.M)
+
+
+def solution_cells(nb: nbformat.NotebookNode) -> list[int]:
+    """Indices of the cells of every exercise solution: from its ``solution-start`` cell to its
+    ``solution-end`` cell, both included."""
+    inside, found = False, []
+    for index, cell in enumerate(nb.cells):
+        starts = cell.cell_type == "markdown" and SOLUTION_START.search(cell.source)
+        ends = cell.cell_type == "markdown" and SOLUTION_END.search(cell.source)
+        if starts:
+            inside = True
+        if inside:
+            found.append(index)
+        if ends:
+            inside = False
+    return found
+
+
+def collapse_solutions(nb: nbformat.NotebookNode) -> None:
+    """Store every solution cell collapsed, so that a student who opens the notebook in JupyterLab
+    sees the exercises and not their solutions (a click on the collapsed cell shows it)."""
+    for index in solution_cells(nb):
+        cell = nb.cells[index]
+        hidden = {"source_hidden": True}
+        if cell.cell_type == "code":
+            hidden["outputs_hidden"] = True
+        cell.metadata["jupyter"] = hidden
+
+
+def python3_kernelspec() -> dict:
+    """The kernelspec JupyterLab writes for the installed ``python3`` kernel. A notebook that stores
+    another ``display_name`` is marked modified as soon as JupyterLab opens it and starts its kernel."""
+    spec = KernelSpecManager().get_kernel_spec("python3")
+    return {"display_name": spec.display_name, "language": spec.language, "name": "python3"}
+
+
 def tidy(nb: nbformat.NotebookNode) -> None:
     """Drop what changes between runs or needs a kernel; keep what a reader sees."""
     nb.metadata.pop("widgets", None)
+    nb.metadata["kernelspec"] = python3_kernelspec()
+    collapse_solutions(nb)
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
         if cell.cell_type != "code":
@@ -126,7 +173,6 @@ def run(path: pathlib.Path, timeout: int) -> float:
         os.environ.update(saved)
     elapsed = time.perf_counter() - start
     tidy(nb)
-    nb.metadata.setdefault("kernelspec", {"name": "python3", "display_name": "Python 3", "language": "python"})
     nbformat.write(nb, path)
     return elapsed
 

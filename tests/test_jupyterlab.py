@@ -112,11 +112,16 @@ def lab(tmp_path_factory):
         log.close()
 
 
+def _hidden(cell) -> bool:
+    """A cell stored collapsed (every exercise solution): JupyterLab shows a placeholder instead of its text."""
+    return bool(cell.get("metadata", {}).get("jupyter", {}).get("source_hidden"))
+
+
 def _expected_values(path: pathlib.Path) -> list[str]:
     nb = json.loads(path.read_text())
     values = []
     for cell in nb["cells"]:
-        if cell["cell_type"] == "markdown":
+        if cell["cell_type"] == "markdown" and not _hidden(cell):
             for result in inline_values.stored_results(cell).values():
                 values.append(inline_values.plain_text(result))
     return values
@@ -215,10 +220,17 @@ def test_chapter_in_jupyterlab(lab, lab_page, chapter):
     page.wait_for_selector(f"{PANEL} .jp-Notebook .jp-Cell", timeout=90_000)
     # jupyterlab-myst renders the Markdown cells asynchronously: wait until every one is rendered
     # and shows its stored values (or the time is up; the assertions below then say what is missing)
-    n_markdown = sum(1 for c in nb["cells"] if c["cell_type"] == "markdown")
+    n_markdown = sum(1 for c in nb["cells"] if c["cell_type"] == "markdown" and not _hidden(c))
     _wait(page, SHOWS, [n_markdown, expected], timeout_s=90)
     rendered = page.locator(f"{PANEL} .jp-MarkdownCell.jp-mod-rendered").count()
     assert rendered >= n_markdown, f"{docname}: only {rendered} of {n_markdown} Markdown cells rendered in 90 s"
+    # Opening a chapter changes nothing in it (no "modified" dot on its tab, nothing to save or discard),
+    # and its solutions are collapsed: a student sees the exercises, not the answers.
+    dirty = page.evaluate("() => window.jupyterapp.shell.currentWidget.context.model.dirty")
+    assert not dirty, f"{docname}: opening the notebook in JupyterLab marked it modified"
+    n_hidden = sum(1 for c in nb["cells"] if _hidden(c))
+    placeholders = page.locator(f"{PANEL} .jp-InputPlaceholder").count()
+    assert placeholders >= n_hidden, f"{docname}: {n_hidden} solution cells stored collapsed, {placeholders} shown so"
     page.screenshot(path=str(SCREENSHOTS / f"jupyterlab-{shot}-opened.png"))
     markdown = _markdown_text(page)
     text = _notebook_text(page)

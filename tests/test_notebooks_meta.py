@@ -270,3 +270,49 @@ def test_inline_values_substitution_escapes_and_reports():
     text, problems = iv.substitute("{eval}`a` and {eval}`b`, {eval}`c`, {eval}`d`", results)
     assert text.startswith(r"k\_max = 5\* and $\frac{3}{4}$, {eval}`c`, {eval}`d`")
     assert len(problems) == 2 and "NameError" in problems[0] and "no stored value" in problems[1]
+
+
+# --------------------------------------------------------------------------
+# What a student sees on opening a chapter in JupyterLab
+# --------------------------------------------------------------------------
+@pytest.mark.parametrize("path", notebooks(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_solutions_are_stored_collapsed(path):
+    """Every cell of every exercise solution (solution-start to solution-end) is stored collapsed, so a student
+    who opens the chapter in JupyterLab sees the exercises, not their answers; a chapter with exercises has some."""
+    script = _load_execute_script()
+    nb = nbformat.read(path, as_version=4)
+    cells = script.solution_cells(nb)
+    has_exercises = any(c.cell_type == "markdown" and "{exercise-start}" in c.source for c in nb.cells)
+    assert bool(cells) == has_exercises, f"{len(cells)} solution cells, exercises: {has_exercises}"
+    shown = [i for i in cells if not nb.cells[i].metadata.get("jupyter", {}).get("source_hidden")]
+    shown += [i for i in cells if nb.cells[i].cell_type == "code"
+              and not nb.cells[i].metadata.get("jupyter", {}).get("outputs_hidden")]
+    assert not shown, f"solution cells stored open (run scripts/execute_notebooks.py): {sorted(set(shown))}"
+
+
+def test_solution_cells_span_start_to_end():
+    """The executor's solution finder takes the cells from a solution-start cell to its solution-end cell, both
+    included, and nothing outside."""
+    script = _load_execute_script()
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("```{exercise-start}\n:label: x-1\n```\nQ"),
+                nbformat.v4.new_markdown_cell("```{exercise-end}\n```"),
+                nbformat.v4.new_markdown_cell("```{solution-start} x-1\n:class: dropdown\n```\nHow."),
+                nbformat.v4.new_code_cell("answer = 1"),
+                nbformat.v4.new_markdown_cell("```{solution-end}\n```"),
+                nbformat.v4.new_markdown_cell("After.")]
+    assert script.solution_cells(nb) == [2, 3, 4]
+    script.collapse_solutions(nb)
+    assert nb.cells[3].metadata["jupyter"] == {"source_hidden": True, "outputs_hidden": True}
+    assert "jupyter" not in nb.cells[5].metadata and "jupyter" not in nb.cells[0].metadata
+
+
+@pytest.mark.parametrize("path", notebooks(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_kernelspec_is_what_jupyterlab_writes(path):
+    """The stored kernelspec is the installed python3 kernel's: with any other display name JupyterLab rewrites it
+    when the kernel starts, and a chapter is marked modified as soon as it is opened."""
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    spec = KernelSpecManager().get_kernel_spec("python3")
+    stored = nbformat.read(path, as_version=4).metadata.get("kernelspec", {})
+    assert stored == {"display_name": spec.display_name, "language": spec.language, "name": "python3"}
