@@ -329,7 +329,7 @@ class PerPositionEstimate:
     Attributes
     ----------
     alphas, low, high : numpy.ndarray, shape (k,)
-        Estimate and Wilson interval per position (NaN where no round reached
+        Estimate and Wilson interval per position (``nan`` where no round reached
         the position).
     reached : numpy.ndarray of int64, shape (k,)
         Rounds that reached position i (at least i - 1 accepted): the denominator.

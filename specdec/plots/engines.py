@@ -103,7 +103,8 @@ def draft_round_costs(rows, speedups=(1.0, 1.5, 2.0, 2.5, 3.0), axes=None):
     ax.set_xlabel("published tokens per round E[L] (bonus token included)")
     ax.set_ylabel("implied round cost E[L] / speedup (plain steps)")
     ax.set_ylim(0.9, top)
-    ax.legend(fontsize=7, loc="upper left")
+    # lower right: below the 3x line, where no method sits (upper left hid the 1x label)
+    ax.legend(fontsize=7, loc="lower right")
     return fig
 
 
@@ -277,7 +278,7 @@ def draft_cost_floor(drafts, target, hardware, context=512, axes=None):
     ax.set_xlabel("draft parameters")
     ax.set_ylabel("c_d (one draft step / one target step)")
     ax.set_title(f"target {target.name} on {hardware.name}, batch 1, context {int(context)}", fontsize=8)
-    ax.legend(fontsize=7, loc="upper left")
+    ax.legend(fontsize=7, loc="lower right")
     return fig
 
 
