@@ -278,7 +278,7 @@ def draft_cost_floor(drafts, target, hardware, context=512, axes=None):
     ax.set_xlabel("draft parameters")
     ax.set_ylabel("c_d (one draft step / one target step)")
     ax.set_title(f"target {target.name} on {hardware.name}, batch 1, context {int(context)}", fontsize=8)
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=7, loc="upper left")
     return fig
 
 
