@@ -61,3 +61,15 @@ def forbidden_in(text: str) -> list[str]:
     found += [_context(flat, m, "an exponent") for m in _EXPONENT.finditer(flat)
               if not (m.group(1) == "1" and m.group(2) == "-" and not m.group(3).startswith("0"))]
     return found
+
+
+def page_text(soup) -> str:
+    """What a reader reads on a built page: its article without code (cell inputs, code literals, code blocks
+    outside outputs, signatures), math, scripts and styles; cell outputs, explorer read-outs and tables kept."""
+    body = soup.select_one("article.bd-article") or soup.select_one("main") or soup.body
+    for element in body.select("script, style, .cell_input, .math, mjx-container, dt.sig, .headerlink, code"):
+        element.decompose()
+    for element in body.select("pre"):
+        if element.find_parent(class_="cell_output") is None:
+            element.decompose()
+    return body.get_text(" ")
