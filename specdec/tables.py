@@ -74,7 +74,7 @@ class Table:
     Displaying a :class:`Table` in a notebook shows it as Markdown; call
     :meth:`to_html` for an HTML fragment. ``align`` gives one of ``"l"``,
     ``"c"``, ``"r"`` per column; ``notes`` are lines printed under the table
-    (the footnote of cells that read :data:`MISSING`, "—").
+    (the footnote of cells that read ``MISSING``, "—").
 
     Defined in chapter "Expected tokens per round".
 

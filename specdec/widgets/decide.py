@@ -36,7 +36,7 @@ class DecideExplorer(Explorer):
     report of the last valid update (``None`` after an invalid one).
 
     The model's domain: a verification time below ``t0`` at a measured k,
-    or a ``t0`` more than :data:`specdec.decision.TIME_TOLERANCE` above
+    or a ``t0`` more than ``specdec.decision.TIME_TOLERANCE`` (5 %) above
     ``tpot_off``, is refused with a warning instead of a verdict (``decide``
     itself reports them as warnings of a measurement).
 
