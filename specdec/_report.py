@@ -69,7 +69,7 @@ class Decision:
         linearly from ``t0`` at k = 0 through the measured point.
     break_even_alpha : float
         The alpha at which speculation at ``k`` only breaks even (0.0 when any
-        alpha wins, nan when none does).
+        alpha wins, ``nan`` when none does).
     margin : float
         ``alpha - break_even_alpha``.
     verdict : str
@@ -259,7 +259,7 @@ class Decision:
 
     # -- JSON ---------------------------------------------------------------
     def to_dict(self) -> dict:
-        """The report as plain Python data (floats, ints, str, lists, dicts; nan as None)."""
+        """The report as plain Python data (floats, ints, str, lists, dicts; ``nan`` as None)."""
         def f(x):
             if x is None:
                 return None
@@ -361,7 +361,7 @@ class Decision:
         return buffer.getvalue()
 
     def to_json(self, indent: int | None = 2, digits: int = 12) -> str:
-        """The report as JSON text; floats rounded to ``digits`` significant digits (1 to 17), nan as null."""
+        """The report as JSON text; floats rounded to ``digits`` significant digits (1 to 17), ``nan`` as null."""
         if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= 17:
             raise ValueError(f"digits must be a whole number in [1, 17]; got {digits!r}")
 

@@ -444,6 +444,10 @@ def decide(*, t0, t_verify, k=None, t_draft_step=None, t_draft_round=None, t_ove
       constant and the report shows the best ``k`` if it instead grew
       linearly from ``t0`` at ``k = 0`` through the measured point; the model
       is floored at the smaller of ``t0`` and the smallest measured time;
+      the best ``k`` is the first maximum of the speedup over ``k = 1 ..
+      k_max`` under that model, or the measured ``k`` at its measured time
+      when that is faster (so the best ``k`` never shows less than the
+      measured one);
     * the break-even alpha at ``k`` is :func:`specdec.economics.break_even_alpha`; the
       alpha for the ``worth_it`` speedup is
       :func:`specdec.economics.required_alpha`.
@@ -578,6 +582,9 @@ def decide(*, t0, t_verify, k=None, t_draft_step=None, t_draft_round=None, t_ove
 
     # -- best k under the verification model (and the other model, with one k) --
     rows, best_k, best_s, curve_note = _speedup_table(acc, m, m.model, km, acc.interval)
+    if k_v <= km and s_k > best_s:
+        # the search includes the measured k, at its measured verification time: the best k never shows less
+        best_k, best_s = k_v, s_k
     sensitivity = None
     if len(m.points) == 1:
         slope = max((tv_k - t0_v) / k_v, 0.0)

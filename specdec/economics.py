@@ -736,7 +736,7 @@ def source_bisection_break_even_alpha(k, c_draft, c_verify):
     return high
 
 
-def round_times_vs_k(k, k_ref, t_draft, t_verify, verify_slope=0.0):
+def round_times_vs_k(k, k_ref, t_draft, t_verify, verify_slope=0.0, t_verify_floor=None):
     r"""Draft and verification times at other ``k``, from times measured at ``k_ref``.
 
     The assumption behind every speedup-vs-k curve in the chapter, made
@@ -751,6 +751,12 @@ def round_times_vs_k(k, k_ref, t_draft, t_verify, verify_slope=0.0):
     in ``k`` (``s = 0``), and ``s > 0`` adds a linear cost per extra position
     (the chapter "Why verification is not free" derives ``s`` from hardware).
     The overhead is taken as independent of ``k``.
+
+    A line measured at ``k_ref`` can fall, towards small ``k``, below what
+    any pass costs: a verification pass over ``k + 1`` positions is never
+    cheaper than one plain decode step ``T0`` (a pass over one position).
+    ``t_verify_floor`` (usually ``T0``) holds the line there:
+    :math:`\max(T_\text{verify} + s\,(k - k_\text{ref}),\ \text{floor})`.
 
     Defined in chapter "The speedup formula".
 
@@ -767,6 +773,9 @@ def round_times_vs_k(k, k_ref, t_draft, t_verify, verify_slope=0.0):
     verify_slope : float or array_like, optional
         Extra verification time per extra draft position, ``s`` (same unit),
         >= 0. Default 0: verification time constant in ``k``.
+    t_verify_floor : float or array_like, optional
+        Smallest verification time at any ``k``, > 0 (same unit), e.g. the
+        plain step ``T0``. Default ``None``: no floor.
 
     Returns
     -------
@@ -782,16 +791,23 @@ def round_times_vs_k(k, k_ref, t_draft, t_verify, verify_slope=0.0):
     ([0.5, 2.5, 5.0], [5.2, 6.0, 7.0])
     >>> sd.round_times_vs_k(5, 5, [2.5, 3.0], 6.0)[0].tolist()   # two measured draft times
     [2.5, 3.0]
+    >>> [round(x, 12) for x in sd.round_times_vs_k([1, 3, 5], 5, 2.5, 6.0, 1.2, t_verify_floor=5.2)[1].tolist()]
+    [5.2, 5.2, 6.0]
     """
     kk = check_whole(k, "k", minimum=1)
     kr = check_whole(k_ref, "k_ref", minimum=1)
     td = check_nonnegative(t_draft, "t_draft", "(time)")
     tv = check_positive(t_verify, "t_verify", "(time)")
     s = check_nonnegative(verify_slope, "verify_slope", "(time per extra draft position)")
-    check_broadcast(k=kk, k_ref=kr, t_draft=td, t_verify=tv, verify_slope=s)
+    floor = None if t_verify_floor is None else check_positive(t_verify_floor, "t_verify_floor", "(time)")
+    check_broadcast(k=kk, k_ref=kr, t_draft=td, t_verify=tv, verify_slope=s,
+                    **({} if floor is None else {"t_verify_floor": floor}))
     t_verify_k = tv + s * (kk - kr)
+    if floor is not None:
+        t_verify_k = np.maximum(t_verify_k, floor)
     if (t_verify_k <= 0).any():
         raise ValueError("t_verify + verify_slope * (k - k_ref) must stay > 0 for every k requested; "
                          f"it reaches {describe(float(np.min(t_verify_k)))}")
-    scalar = is_scalar_input(k, k_ref, t_draft, t_verify, verify_slope)
+    scalar = is_scalar_input(k, k_ref, t_draft, t_verify, verify_slope,
+                             *(() if t_verify_floor is None else (t_verify_floor,)))
     return to_output(td / kr * kk, scalar), to_output(t_verify_k, scalar)

@@ -21,6 +21,8 @@ Source names: ``"bounds"`` is ``acceptance-rate-and-speedup-bounds.txt``
 
 from __future__ import annotations
 
+import math
+
 import json
 import pathlib
 from dataclasses import dataclass
@@ -100,13 +102,17 @@ class Erratum:
         if self.kind not in KINDS:
             raise ValueError(f"kind must be one of {sorted(KINDS)}; got {describe(self.kind)}")
 
+    def _shown(self) -> dict:
+        """The values as the text shows them: a missing value (``nan``) reads "none"."""
+        return {key: "none" if isinstance(v, float) and math.isnan(v) else v for key, v in self.values().items()}
+
     def our_value(self) -> str:
-        """The "We compute" sentence, with our numbers computed now."""
-        return self.template.format(**self.values())
+        """The "We compute" sentence, with our numbers computed now (a missing value reads "none")."""
+        return self.template.format(**self._shown())
 
     def our_summary(self) -> str:
         """The short form for the summary table."""
-        return (self.summary or self.template).format(**self.values())
+        return (self.summary or self.template).format(**self._shown())
 
 
 # --------------------------------------------------------------------------
@@ -558,10 +564,10 @@ ENTRIES: list[Erratum] = [
     Erratum(
         "bisection-none", "threshold", "Draft cost (break-even code)", "code",
         "The bisection for the break-even alpha when no alpha can win (k = 2, c_draft = 0.5, c_verify = 2.5).",
-        "0.9999", lambda: {"alpha": float(economics.break_even_alpha(2, 0.5, 2.5))}, "{alpha}",
+        "0.9999", lambda: {"alpha": float(economics.break_even_alpha(2, 0.5, 2.5))}, "{alpha}: no alpha can win",
         "sd.break_even_alpha(2, 0.5, 2.5)",
         "The bracket [0, 0.9999] never moves when the cost is at least k + 1 tokens, and the loop returns its upper "
-        "end; the honest answer is 'no alpha', reported as nan.",
+        "end; the honest answer is 'no alpha', which specdec reports as a missing value (``nan``).",
         _COST + "03-break-even",
     ),
     Erratum(

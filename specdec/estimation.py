@@ -282,7 +282,7 @@ class PerPositionEstimate:
     Attributes
     ----------
     alphas, low, high : numpy.ndarray, shape (k,)
-        Estimate and Wilson interval per position (NaN where no round reached
+        Estimate and Wilson interval per position (``nan`` where no round reached
         the position).
     reached : numpy.ndarray of int64, shape (k,)
         Rounds that reached position i (at least i - 1 accepted): the denominator.
@@ -685,7 +685,9 @@ def read_engine_counters(num_drafts, num_draft_tokens=None, num_accepted_tokens=
             checks = np.where(prev_d > 0, prev_a * reached / np.where(prev_d > 0, prev_d, 1.0), 0.0)
         if drafted is not None:
             pooled = float(counts.sum() / checks.sum()) if checks.sum() > 0 else 0.0
-        lo, hi = wilson_interval(np.minimum(counts, checks), np.maximum(checks, 1e-300), conf)
+        # positions no round reached get no interval (nan below): evaluate them at one check, then drop them
+        lo, hi = wilson_interval(np.where(checks > 0, np.minimum(counts, checks), 0.0), np.where(checks > 0, checks, 1.0),
+                                 conf)
         cond_interval = (np.where(checks > 0, lo, np.nan), np.where(checks > 0, hi, np.nan))
         same_length = drafted is not None or (fixed and counts.size == int(round(m)))
         last = int(np.flatnonzero(checks > 0).max())

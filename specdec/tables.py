@@ -17,6 +17,8 @@ prose ("all 15 printed cells", "14 of the 15 printed cells").
 from __future__ import annotations
 
 import html
+import math
+import numbers
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
@@ -24,7 +26,27 @@ import numpy as np
 
 from ._validate import as_float_array, check_integer, describe
 
-__all__ = ["Table", "grid_table", "records_table", "rounding_check", "source_check_table", "count_phrase"]
+__all__ = ["Table", "grid_table", "records_table", "rounding_check", "source_check_table", "count_phrase",
+           "MISSING", "MISSING_NOTE"]
+
+#: What a table shows in a cell whose value does not exist (a ``nan``: no alpha reaches the target, no batch fits).
+MISSING = "\u2014"
+#: The footnote under a table with such cells, unless the table gives its own reason.
+MISSING_NOTE = "no value: none exists at this setting"
+
+
+def _is_missing(value: Any) -> bool:
+    """A number that is nan (an infeasible quantity): shown as MISSING, never as 'nan'."""
+    return isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isnan(float(value))
+
+
+def _cell(value: Any, fmt: Callable[[Any], str]) -> tuple[str, bool]:
+    """The text of a cell, and whether it is a missing value."""
+    if isinstance(value, str):
+        return value, False
+    if _is_missing(value):
+        return MISSING, True
+    return fmt(value), False
 
 
 def _formatter(fmt: str | Callable[[Any], str]) -> Callable[[Any], str]:
@@ -51,7 +73,8 @@ class Table:
 
     Displaying a :class:`Table` in a notebook shows it as Markdown; call
     :meth:`to_html` for an HTML fragment. ``align`` gives one of ``"l"``,
-    ``"c"``, ``"r"`` per column.
+    ``"c"``, ``"r"`` per column; ``notes`` are lines printed under the table
+    (the footnote of cells that read ``MISSING``, "—").
 
     Defined in chapter "Expected tokens per round".
 
@@ -67,6 +90,7 @@ class Table:
     header: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     align: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
 
     def __post_init__(self):
         width = len(self.header)
@@ -87,7 +111,7 @@ class Table:
         lines = ["| " + " | ".join(_escape_markdown(h) for h in self.header) + " |",
                  "|" + "|".join(rule[a] for a in self._alignments()) + "|"]
         lines += ["| " + " | ".join(_escape_markdown(c) for c in row) + " |" for row in self.rows]
-        return "\n".join(lines)
+        return "\n".join(lines + [line for note in self.notes for line in ("", note)])
 
     def to_html(self) -> str:
         """The table as an HTML ``<table>`` fragment (cells are escaped)."""
@@ -98,7 +122,8 @@ class Table:
             "<tr>" + "".join(f'<td style="text-align:{style[a]}">{html.escape(c)}</td>' for c, a in zip(row, aligns)) + "</tr>"
             for row in self.rows
         )
-        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        notes = "".join(f"<p>{html.escape(note)}</p>" for note in self.notes)
+        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{notes}"
 
     def _repr_markdown_(self) -> str:
         return self.to_markdown()
@@ -112,8 +137,12 @@ class Table:
 
 def grid_table(values, row_labels: Sequence[Any], col_labels: Sequence[Any], *, corner: str = "",
                fmt: str | Callable[[Any], str] = "{:.2f}", row_fmt: str | Callable[[Any], str] = "{}",
-               col_fmt: str | Callable[[Any], str] = "{}", emphasize=None) -> Table:
+               col_fmt: str | Callable[[Any], str] = "{}", emphasize=None, missing: str = MISSING_NOTE) -> Table:
     """A two-way table: ``values[i, j]`` in row ``row_labels[i]``, column ``col_labels[j]``.
+
+    A ``nan`` (a value that does not exist, such as the alpha of an
+    impossible target) reads "—", and the table gets the footnote
+    "— ``missing``".
 
     Defined in chapter "Expected tokens per round".
 
@@ -131,6 +160,8 @@ def grid_table(values, row_labels: Sequence[Any], col_labels: Sequence[Any], *, 
         Formats of the labels.
     emphasize : array_like of bool, optional
         Same shape as ``values``: cells to show in bold.
+    missing : str, optional
+        Why a "—" cell has no value (the footnote), e.g. ``"no alpha reaches 3x at this k"``.
 
     Returns
     -------
@@ -155,21 +186,33 @@ def grid_table(values, row_labels: Sequence[Any], col_labels: Sequence[Any], *, 
     if bold.shape != arr.shape:
         raise ValueError(f"emphasize must have the shape of values {arr.shape}; got {bold.shape}")
 
+    absent = []
+
     def show(v: Any, strong: bool) -> str:
-        text = v if isinstance(v, str) else cell(v)
+        text, gone = _cell(v, cell)
+        absent.append(gone)
         return f"**{text}**" if strong else text
 
     rows = tuple(
         (rfmt(label),) + tuple(show(v, b) for v, b in zip(arr[i], bold[i]))
         for i, label in enumerate(row_labels)
     )
-    return Table((str(corner),) + tuple(cfmt(c) for c in col_labels), rows)
+    return Table((str(corner),) + tuple(cfmt(c) for c in col_labels), rows, notes=_notes(absent, missing))
+
+
+def _notes(absent, missing) -> tuple:
+    if not isinstance(missing, str) or not missing.strip():
+        raise TypeError(f"missing must be a non-empty string (the footnote of '{MISSING}' cells), got {describe(missing)}")
+    return (f"{MISSING} {missing}",) if any(absent) else ()
 
 
 def records_table(header: Sequence[str], rows: Sequence[Sequence[Any]],
                   fmt: str | Callable[[Any], str] | Sequence[str | Callable[[Any], str]] = "{:.2f}",
-                  align: Sequence[str] = ()) -> Table:
+                  align: Sequence[str] = (), missing: str = MISSING_NOTE) -> Table:
     """A table with one row per record; numbers are formatted, strings kept.
+
+    A ``nan`` cell (a value that does not exist) reads "—", and the table
+    gets the footnote "— ``missing``".
 
     Defined in chapter "The speedup formula".
 
@@ -183,6 +226,8 @@ def records_table(header: Sequence[str], rows: Sequence[Sequence[Any]],
         Format of numeric cells; strings are shown as given.
     align : sequence of str, optional
         ``"l"``, ``"c"`` or ``"r"`` per column (default: first left, rest right).
+    missing : str, optional
+        Why a "—" cell has no value (the footnote).
 
     Returns
     -------
@@ -196,6 +241,14 @@ def records_table(header: Sequence[str], rows: Sequence[Sequence[Any]],
     |:--|--:|
     | draft | 2.5 |
     | verify | 6.0 |
+    >>> print(tables.records_table(["k", "alpha for 3x"], [[1, float("nan")], [4, 0.932]],
+    ...                            fmt=["{:d}", "{:.3f}"], missing="no alpha reaches 3x at this k").to_markdown())
+    | k | alpha for 3x |
+    |:--|--:|
+    | 1 | — |
+    | 4 | 0.932 |
+    <BLANKLINE>
+    — no alpha reaches 3x at this k
     """
     header = tuple(str(h) for h in header)
     if isinstance(fmt, (str,)) or callable(fmt):
@@ -204,13 +257,15 @@ def records_table(header: Sequence[str], rows: Sequence[Sequence[Any]],
         if len(fmt) != len(header):
             raise ValueError(f"fmt must be one format or one per column ({len(header)}); got {len(fmt)}")
         formats = [_formatter(f) for f in fmt]
-    body = []
+    body, absent = [], []
     for row in rows:
         row = tuple(row)
         if len(row) != len(header):
             raise ValueError(f"every row must have {len(header)} cells like the header; got {len(row)}")
-        body.append(tuple(v if isinstance(v, str) else f(v) for v, f in zip(row, formats)))
-    return Table(header, tuple(body), tuple(align))
+        cells = [_cell(v, f) for v, f in zip(row, formats)]
+        absent += [gone for _, gone in cells]
+        body.append(tuple(text for text, _ in cells))
+    return Table(header, tuple(body), tuple(align), notes=_notes(absent, missing))
 
 
 def rounding_check(computed, printed, decimals):

@@ -391,7 +391,8 @@ def emitted_distribution(p, q, rule="rejection", *, correction="target", epsilon
     else:
         allowed = np.where(pa >= thr, pa, 0.0)
         c = allowed / allowed.sum()
-    return passed + (1.0 - passed.sum()) * c
+    # rounding can leave -1e-25 where the emitted mass is 0: clip it, so the result is a distribution
+    return np.maximum(passed + (1.0 - passed.sum()) * c, 0.0)
 
 
 def compare_rules(p, q, *, epsilon=MEDUSA_EPSILON, delta=MEDUSA_DELTA):

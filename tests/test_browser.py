@@ -13,8 +13,9 @@ of ``_toc.yml`` (one test per page, named after it) we check that:
   (``specdec-live``) started, has working sliders and the live note; every other
   explorer shows its read-out, its controls disabled and the snapshot note saying how
   to run it;
-- every figure is shown at 93 % of its size or more, so its smallest text (7 pt at
-  100 dpi, 9.7 px) stays at 9 px or more;
+- every figure is shown at 93 % of its size or more (its CSS size: the ``width``
+  MyST-NB writes for a PNG stored at twice the pixels, else its pixel width), so its
+  smallest text (7 pt at 100 dpi, 9.7 px) stays at 9 px or more;
 - the browser console shows no error except those in ``CONSOLE_ALLOW_LIST``;
 - a screenshot is saved as ``_build/screenshots/<page>.png``: the first screen
   (1280 x 900), or with ``SPECDEC_SCREENSHOTS=full`` the whole page (its top
@@ -146,8 +147,10 @@ def test_page_in_browser(browser, book_server, built_html, docname):
         # --- figures are shown at (nearly) their own size: their 7 pt text stays >= 9 px ---------
         small = page.evaluate(
             """() => Array.from(document.querySelectorAll('article .cell_output img'))
-                  .map(img => [img.getAttribute('src'), img.naturalWidth, img.getBoundingClientRect().width])
-                  .filter(([src, natural, shown]) => natural > 0 && shown / natural < MIN_SCALE)"""
+                  .map(img => [img.getAttribute('src'),
+                               parseFloat(img.getAttribute('width') || img.style.width) || img.naturalWidth,
+                               img.getBoundingClientRect().width])
+                  .filter(([src, css, shown]) => css > 0 && shown / css < MIN_SCALE)"""
             .replace("MIN_SCALE", str(MIN_FIGURE_SCALE)))
         assert not small, (f"{docname}: figures shown below {MIN_FIGURE_SCALE:.0%} of their size, so their "
                            f"smallest text is under 9 px: {small[:3]}")

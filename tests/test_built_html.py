@@ -3,7 +3,9 @@
 Each test runs once per page of ``_toc.yml`` and names the page when it fails:
 the page exists, has no unresolved cross-reference, no execution error output,
 no LaTeX that escaped typesetting, no Markdown table left as text, loads nothing from another host, and shows
-each explorer as a disabled snapshot or a live explorer (never a widget view that needs a kernel).
+each explorer as a disabled snapshot or a live explorer (never a widget view that needs a kernel), no Python
+repr, unlabelled tuple, ``nan`` or exponent in what a reader reads (``tests/reprs.py``), and every figure stored
+with twice the pixels of the size it is shown at.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from conftest import source_of
+from reprs import forbidden_in, page_text
 
 # Text that means a MyST role or directive reached the page unparsed.
 # (Not preceded by a word character or backslash, so LaTeX such as k_\text{ref} is not taken for a role.)
@@ -219,3 +222,32 @@ def test_static_css_is_local(built_html):
         if pattern.search(css.read_text(encoding="utf-8", errors="replace")):
             bad.append(str(css.relative_to(built_html)))
     assert not bad, "stylesheets loading from another host: " + ", ".join(bad)
+
+
+def test_no_python_reprs_on_the_page(built_html, docname):
+    """Issue 23, item 7: no dict, list or tuple repr, no unlabelled tuple, no ``nan``, no ``4e+03``.
+
+    Read in the page's prose, its cell outputs, tables and explorer read-outs (code is code: cell inputs and
+    code literals are left out, see ``tests/reprs.py``).
+    """
+    found = forbidden_in(page_text(load(built_html, docname, fresh=True)))
+    assert not found, f"{docname}: {len(found)} repr(s) a reader would see:\n  " + "\n  ".join(found[:12])
+
+
+def test_figures_are_stored_at_twice_the_pixels_they_are_shown_at(built_html, docname):
+    """Every figure of a cell output is a PNG with 2 x the pixels of its CSS size (the ``width`` MyST-NB writes
+    from the output's metadata), so it is sharp on a high-density screen and as large as before."""
+    from PIL import Image
+
+    page = page_path(built_html, docname)
+    bad = []
+    for img in article(load(built_html, docname)).select(".cell_output img"):
+        src = img.get("src", "")
+        if src.startswith("data:"):
+            continue
+        width = img.get("width") or (re.search(r"width:\s*(\d+)px", img.get("style", "")) or [None, None])[1]
+        with Image.open((page.parent / src).resolve()) as image:
+            pixels = image.size[0]
+        if width is None or pixels < 2 * int(float(width)) - 1:
+            bad.append(f"{src}: {pixels} px wide, shown at {width or 'its own pixel width'}")
+    assert not bad, f"{docname}: figures not stored at twice their size:\n  " + "\n  ".join(bad[:5])

@@ -10,7 +10,8 @@
   they are reproducible to across CPUs (:func:`test_no_float_beyond_12_significant_digits`);
 - computed numbers reach the prose through ``{eval}`` roles only (no glue);
 - the API reference has one page per public specdec module, all in the toc;
-- ``scripts/execute_notebooks.py`` leaves an unchanged notebook byte-identical.
+- ``scripts/execute_notebooks.py`` leaves an unchanged notebook byte-identical;
+- no code line is longer than 88 characters (the book's code blocks show 88 without clipping).
 """
 
 from __future__ import annotations
@@ -316,3 +317,16 @@ def test_kernelspec_is_what_jupyterlab_writes(path):
     spec = KernelSpecManager().get_kernel_spec("python3")
     stored = nbformat.read(path, as_version=4).metadata.get("kernelspec", {})
     assert stored == {"display_name": spec.display_name, "language": spec.language, "name": "python3"}
+
+
+MAX_CODE_LINE = 88
+
+
+@pytest.mark.parametrize("path", notebooks(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_code_line_longer_than_88_characters(path):
+    """Issue 23, item 7: a longer line is clipped in the HTML book (and scrolls in JupyterLab)."""
+    nb = nbformat.read(path, as_version=4)
+    long = [(i, len(line), line[:60]) for i, cell in enumerate(nb.cells) if cell.cell_type == "code"
+            for line in cell.source.splitlines() if len(line) > MAX_CODE_LINE]
+    assert not long, (f"{path.relative_to(ROOT)}: {len(long)} code line(s) over {MAX_CODE_LINE} characters "
+                      f"(cell, length, start): {long[:5]}")

@@ -8,8 +8,9 @@ function, called as its chapter calls it: the figure is at most
 ``CONTENT_WIDTH`` wide, no text is smaller than ``MIN_FONT_SIZE``, and no
 text sticks out of the figure (the "tight" bounding box the notebook's
 inline backend saves is at most 0.15 in wider than the figure: its own
-padding), so nothing is clipped or shrunk further, and no two texts (titles,
-labels, tick labels, legends, annotations) are drawn over each other.
+padding), so nothing is clipped or shrunk further, no two texts (titles,
+labels, tick labels, legends, annotations) are drawn over each other, and no
+legend's box covers a text that is not its own.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import io
 
 import numpy as np
 import pytest
+from matplotlib.legend import Legend
 from matplotlib.text import Text
 
 import specdec as sd
@@ -119,6 +121,10 @@ def figures():
 FIGURES = figures()
 
 
+def describe_legend(legend) -> str:
+    return "legend of " + ", ".join(t.get_text()[:20] for t in legend.get_texts()[:3])
+
+
 def test_every_figure_function_is_covered():
     """Every public function of sd.plots that draws a figure is in the list above (or is an explorer's helper)."""
     helpers = {"new_figure", "latency_throughput_batches", "latency_throughput_curves", "no_help_context_curve",
@@ -165,6 +171,19 @@ def test_figure_fits_the_column_with_legible_text(name):
                 if box_a.overlaps(box_b)       # 1.5 px of padding each: touching texts count too
                 and not (ca and cb and ca[0] == cb[0] and ca[1] != cb[1])]
     assert not overlaps, f"{name}: texts drawn over each other: {overlaps[:5]}"
+    # no legend covers a label, an annotation or a title (figure 17.1's legend hid its "1x" label)
+    covered = []
+    for legend in fig.findobj(Legend):
+        if not legend.get_visible():
+            continue
+        own = {id(t) for t in legend.findobj(Text)}
+        frame = legend.get_window_extent(renderer)
+        covered += [(t, describe_legend(legend)) for t, box, _ in
+                    ((t, t.get_window_extent(renderer), None) for t in fig.findobj(Text)
+                     if t.get_visible() and t.get_text().strip() and t.get_alpha() != 0 and id(t) not in hidden
+                     and id(t) not in own)
+                    if frame.overlaps(box)]
+    assert not covered, f"{name}: a legend covers {[(t.get_text()[:30], where) for t, where in covered][:5]}"
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
     from PIL import Image

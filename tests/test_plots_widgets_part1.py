@@ -61,6 +61,20 @@ def test_round_breakdown_bar_lengths():
     assert by_row[0] == pytest.approx(5.2 * 6)
 
 
+def test_round_times_vs_k_floor_holds_verification_at_a_plain_step():
+    """A slope measured at k_ref = 5 would make the pass cheaper than T0 at small k; the floor holds it at T0."""
+    _, tv = sd.round_times_vs_k(np.arange(1, 8), 5, 2.5, 6.0, verify_slope=1.2, t_verify_floor=5.2)
+    raw = 6.0 + 1.2 * (np.arange(1, 8) - 5)
+    np.testing.assert_array_equal(tv, np.where(raw < 5.2, 5.2, raw))
+    assert tv[4] == 6.0 and tv[0] == 5.2
+    # without a floor the line may reach zero, which specdec refuses; with one it cannot
+    with pytest.raises(ValueError, match="must stay > 0"):
+        sd.round_times_vs_k(1, 5, 2.5, 6.0, verify_slope=3.0)
+    assert sd.round_times_vs_k(1, 5, 2.5, 6.0, verify_slope=3.0, t_verify_floor=5.2)[1] == 5.2
+    with pytest.raises(ValueError, match="t_verify_floor"):
+        sd.round_times_vs_k(1, 5, 2.5, 6.0, t_verify_floor=0.0)
+
+
 def test_round_times_vs_k_assumption():
     """Draft time proportional to k; verification constant plus slope x (k - k_ref)."""
     td, tv = sd.round_times_vs_k(np.arange(1, 9), 5, 2.5, 6.0, verify_slope=0.25)
@@ -140,11 +154,15 @@ def test_speedup_explorer_values_follow_sliders():
     assert v["speedup_from_costs"] == pytest.approx(v["speedup"], rel=1e-13)
     assert v["quick_estimate"] == pytest.approx(hand_expected_tokens(0.8, 5) / (1 + 2.5 / 5.2 + 6.0 / 5.2), rel=1e-13)
     assert (v["best_k"], round(v["best_speedup"], 4)) == (7, round(5.2 * hand_expected_tokens(0.8, 7) / 10.0, 4))
-    w.sliders["t_verify"].value = 4.0
+    w.sliders["t_verify"].value = 7.0
     w.sliders["verify_slope"].value = 0.4
     v = w.values
-    assert v["speedup"] == pytest.approx(sd.speedup(0.8, 5, 5.2, 2.5, 4.0, 0.5))
-    assert v["c_verify"] == pytest.approx((4.0 + 0.5) / 5.2)
+    assert v["speedup"] == pytest.approx(sd.speedup(0.8, 5, 5.2, 2.5, 7.0, 0.5))
+    assert v["c_verify"] == pytest.approx((7.0 + 0.5) / 5.2)
+    # T_verify(k) = 7 + 0.4 (k - 5) is below T0 = 5.2 only at k <= 0: no floor note
+    assert v["floor_note"] is None
+    w.sliders["t_verify"].value = 4.0              # below T0: refused, no numbers
+    assert "speedup" not in w.values and "is below T0" in w.values["refused"][0]
 
 
 def test_explorer_update_without_drawing_is_fast_path():

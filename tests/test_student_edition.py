@@ -255,6 +255,21 @@ def _html_pages(folder):
     return [p for p in sorted(folder.rglob("*.html")) if "_static" not in p.parts]
 
 
+def test_student_pages_show_no_python_reprs(student_html):
+    """Issue 23, item 7, in the student edition too: no repr, unlabelled tuple, ``nan`` or exponent on a page."""
+    from conftest import toc_docnames
+    from reprs import forbidden_in, page_text
+
+    bad = {}
+    for docname in toc_docnames():
+        path = student_html / f"{docname}.html"
+        if path.exists():
+            found = forbidden_in(page_text(BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")))
+            if found:
+                bad[docname] = found[:3]
+    assert not bad, "reprs a reader would see:\n" + "\n".join(f"  {d}: {f}" for d, f in bad.items())
+
+
 def test_book_has_exercises_to_check():
     assert len(EXPECTED) >= 10 and all(labels for labels, _ in EXPECTED.values())
 

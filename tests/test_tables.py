@@ -109,3 +109,20 @@ def test_count_phrase_on_a_rounding_check():
     """The phrase counts the flags of rounding_check (the source's E[L] table: every cell agrees)."""
     computed = np.array([1.875, 1.969, 1.377])
     assert tables.count_phrase(tables.rounding_check(computed, [1.9, 2.0, 1.2], 1), "cells") == "2 of the 3 cells"
+
+
+def test_a_missing_value_reads_a_dash_with_a_footnote_never_nan():
+    """Issue 23, item 7: an infeasible cell (nan) reads "—" and the table says why under it."""
+    nan = float("nan")
+    t = tables.records_table(["k", "alpha"], [[1, nan], [4, 0.9321]], fmt=["{:d}", "{:.3f}"],
+                             missing="no alpha reaches 3x at this k")
+    assert t.rows == (("1", "—"), ("4", "0.932"))
+    assert t.notes == ("— no alpha reaches 3x at this k",)
+    assert "nan" not in t.to_markdown() and t.to_markdown().endswith("\n\n— no alpha reaches 3x at this k")
+    assert t.to_html().endswith("</table><p>— no alpha reaches 3x at this k</p>")
+    g = tables.grid_table([[np.float64(nan), 2.0]], ["a"], ["x", "y"])
+    assert g.rows == (("a", "—", "2.00"),) and g.notes == (f"— {tables.MISSING_NOTE}",)
+    # no missing value: no footnote; strings are kept as given, even "nan"
+    assert tables.records_table(["x"], [[1.0]]).notes == () and tables.grid_table([["nan"]], ["a"], ["x"]).notes == ()
+    with pytest.raises(TypeError, match="missing"):
+        tables.records_table(["x"], [[nan]], missing="")

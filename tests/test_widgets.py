@@ -34,6 +34,8 @@ import specdec as sd
 from specdec.widgets._base import LIVE_NOTE, SNAPSHOT_NOTE, Explorer
 from specdec.widgets._render import Blitter, encode_png
 
+from reprs import forbidden_in
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 H = sd.hardware
 T70, D8, TP8 = H.LLAMA_70B, H.LLAMA_8B, H.H100.scaled(8)
@@ -50,6 +52,7 @@ def _speedup(s):
     a, k, t0, td, tv, to = (s[n] for n in ("alpha", "k", "t0", "t_draft", "t_verify", "t_overhead"))
     ks = np.arange(1, 17)
     tds, tvs = sd.round_times_vs_k(ks, k, td, tv, s["verify_slope"])
+    tvs = np.maximum(tvs, t0)              # no verification pass is cheaper than a plain step (tv >= t0 here)
     curve = sd.speedup(a, ks, t0, tds, tvs, to)
     best = int(np.argmax(curve)) + 1
     return {"speedup": sd.speedup(a, k, t0, td, tv, to), "t_round": td + tv + to,
@@ -220,7 +223,7 @@ CASES = {
                         [{"alpha": 0.9, "k": 7}, {"alpha": 0.0, "k": 1}, {"alpha": 1.0, "k": 12}, {"alpha": 0.37, "k": 3}]),
     "speedup": (lambda: w.speedup_explorer(alpha=0.8, k=5, t0=5.2, t_draft=2.5, t_verify=6.0, t_overhead=0.5,
                                            verify_slope=0.0, k_max=16), _speedup,
-                [{"t_verify": 4.0, "verify_slope": 0.4}, {"alpha": 0.55, "k": 9, "t_draft": 12.3},
+                [{"t_verify": 7.0, "verify_slope": 0.4}, {"alpha": 0.55, "k": 9, "t_draft": 12.3},
                  {"alpha": 1.0, "t_draft": 0.0, "t_overhead": 0.0}]),
     "verify-cost": (lambda: w.verify_cost_explorer(T70, TP8, batch=64, context=0, k=5), _verify,
                     [{"batch": 256}, {"context": 32768, "k": 8}, {"batch": 1, "k": 1}]),
@@ -236,7 +239,7 @@ CASES = {
     "alpha-from-log": (lambda: w.sampling_log_explorer(alpha=0.8, k=4, n_rounds=300, seed=7), _log,
                        [{"k": 9}, {"alpha": 0.35, "n_rounds": 2000, "seed": 3}, {"k": 1}]),
     "threshold": (lambda: w.threshold_explorer(k=5, c_draft=0.1, c_verify=1.25, alpha=0.8), _threshold,
-                  [{"k": 12, "c_draft": 0.3}, {"c_verify": 0.8, "c_draft": 0.0}, {"k": 1, "c_verify": 2.5}]),
+                  [{"k": 12, "c_draft": 0.3}, {"c_verify": 1.0, "c_draft": 0.0}, {"k": 1, "c_verify": 2.5}]),
     "latency-throughput": (lambda: w.latency_throughput_explorer(T70, D8, TP8, alpha=0.8, k=5, context=2048, batch=256),
                            _latency, [{"alpha": 0.6}, {"batch": 1, "context": 16384}]),
     "regime": (lambda: w.regime_explorer(T70, D8, TP8, alpha=0.8, k=5, batch=1, context=0, prefill_share=0.0), _regime,
@@ -263,7 +266,7 @@ CASES = {
     "goodput": (lambda: w.goodput_explorer(tpot_ms=12.0, alpha=0.8, k=5, context=2048, calibrated=True), _goodput,
                 [{"tpot_ms": 30.0}, {"alpha": 0.5, "k": 8}, {"context": 16384, "calibrated": False}]),
     "decide": (lambda: w.decide_explorer(t_verify=_DECIDE_TV), _decide,
-               [{"t_verify_4": 40.0}, {"mean_acceptance_length": 1.8, "t0": 20.0}, {"t_draft_step": 6.0}]),
+               [{"t_verify_4": 40.0}, {"mean_acceptance_length": 1.8, "t0": 13.0}, {"t_draft_step": 6.0}]),
     "matmul-roofline": (lambda: w.matmul_roofline_explorer(bandwidth_gbs=80, gflops=2000, d=4096), _matmul,
                         [{"d": 1024}, {"bandwidth_gbs": 1000.0, "bytes_per_elem": 2}, {"gflops": 100000.0}]),
 }
@@ -327,7 +330,7 @@ def test_snapshot_is_deterministic_disabled_and_says_how_to_run_it(name, built):
     assert all(" disabled" in f for f in re.findall(r"<(?:input|select)\b[^>]*>", snapshot))
     assert html.escape(SNAPSHOT_NOTE) in snapshot
     assert "data:image" not in snapshot and explorer.model_id not in snapshot
-    for key, _label, text in explorer.rows(explorer.compute(explorer.defaults)):
+    for key, _label, text in explorer.readout_rows(explorer.evaluate(explorer.defaults)):
         assert f'data-key="{key}"' in snapshot and html.escape(text) in snapshot
     assert control.description in snapshot
     # the widget view stays in the bundle for a kernel; the plain text is a sentence
@@ -393,14 +396,125 @@ def test_alt_text_follows_the_controls():
     assert "alpha 0.55" in alt and f"{sd.expected_tokens(0.55, 5):.2f}" in alt
 
 
-def test_setting_specdec_rejects_shows_its_message_and_recovers():
-    """T_verify at k = 1 would be 6 - 3 * 4 < 0: the read-out says so; a valid setting recovers."""
+def test_a_setting_outside_the_model_shows_a_warning_not_numbers_and_recovers():
+    """T_verify below T0: the read-out is the warning (no verdict, no figure, no API error); a valid setting recovers."""
     explorer = sd.widgets.speedup_explorer()
-    explorer.sliders["verify_slope"].value = 3.0
-    assert explorer.error and "t_verify" in explorer.error and explorer.values == {}
-    assert "specdec-error" in explorer.readout.value
-    explorer.sliders["verify_slope"].value = 0.5
-    assert explorer.error is None and explorer.values["speedup"] == sd.speedup(0.8, 5, 5.2, 2.5, 6.0, 0.5)
+    explorer.sliders["t_verify"].value = 3.0
+    assert explorer.error is None and explorer.values["refused"] and "speedup" not in explorer.values
+    assert "specdec-error" not in explorer.readout.value and "outside the model" in explorer.readout.value
+    assert "T_verify (3 ms) is below T0 (5.2 ms)" in html.unescape(explorer.readout.value)
+    assert explorer.image.value == ""
+    explorer.sliders["t_verify"].value = 6.5
+    assert explorer.error is None and explorer.values["speedup"] == sd.speedup(0.8, 5, 5.2, 2.5, 6.5, 0.5)
+    assert explorer.image.value.startswith("<img")
+
+
+# The cases of issue 23, each at the chapter's defaults with the reported change: the model forbids them.
+REPORTED = {
+    "speedup (T_verify at k = 1 would be 1.2 ms)": (lambda: w.speedup_explorer(), {"alpha": 0.3, "verify_slope": 1.2}),
+    "checklist (T0 40 ms against a TPOT of 5.2 ms)": (lambda: w.checklist_explorer(sd.checklist.EXAMPLES["chat"]),
+                                                      {"alpha": 0.25, "t0": 40.0}),
+    "threshold (c_verify 0.5)": (lambda: w.threshold_explorer(k=5, c_draft=0.1, c_verify=1.25, alpha=0.8),
+                                 {"c_verify": 0.5, "alpha": 0.0}),
+}
+
+
+def test_the_reported_speedup_case_holds_verification_at_t0():
+    """Chapter 2: alpha 0.3 with a 1.2 ms slope reported 3.07x at 'best k = 1' (T_verify(1) = 1.2 ms < T0)."""
+    explorer = sd.widgets.speedup_explorer()
+    v = explorer.evaluate({"alpha": 0.3, "verify_slope": 1.2})
+    # at k = 1 the pass costs T0 = 5.2 ms, not 1.2: round 0.5 + 5.2 + 0.5 ms for E[L] = 1.3 tokens
+    assert v["best_k"] == 1 and v["best_speedup"] == pytest.approx(5.2 * 1.3 / 6.2, rel=1e-12)
+    assert "k = 1 to 4" in v["floor_note"]
+    rows = dict((key, text) for key, _, text in explorer.readout_rows(v))
+    assert rows["best_speedup"] == "1.090x" and "cheaper than a plain step" in rows["floor_note"]
+
+
+@pytest.mark.parametrize("case", sorted(set(REPORTED) - {"speedup (T_verify at k = 1 would be 1.2 ms)"}))
+def test_the_reported_cases_are_refused_with_a_plain_warning(case):
+    factory, change = REPORTED[case]
+    explorer = factory()
+    for control, value in change.items():
+        explorer.controls[control].value = value
+    assert explorer.error is None and explorer.values["refused"]
+    rows = explorer.readout_rows(explorer.values)
+    assert rows and all(key.startswith("refused-") and label == "outside the model" for key, label, _ in rows)
+    text = html.unescape(explorer.readout.value)
+    for number in ("5.92", "2.000", "verdict", "speculate", "net saving"):
+        assert number not in text, f"{case}: {number} still shown"
+
+
+def test_decide_best_k_is_never_below_the_measured_k():
+    """Start here: '2.01x at k = 4' beside 'best k: 5 (2.00x)'. The best k now includes the measured k."""
+    explorer = sd.widgets.decide_explorer(t0="12ms", t_draft_step="1.1ms", t_verify=_DECIDE_TV, t_overhead="0.9ms",
+                                          k=4, mean_acceptance_length=3.3, num_drafts=12_000)
+    worse = []
+    for length in np.round(np.arange(1.0, 5.0, 0.05), 2):
+        v = explorer.evaluate({"mean_acceptance_length": float(length)})
+        rows = dict((key, text) for key, _, text in explorer.readout_rows(v))
+        shown_best = float(rows["best_k"].split("(")[1].rstrip("x)"))
+        if v["best_speedup"] < v["speedup"] or shown_best < float(rows["speedup"].rstrip("x")):
+            worse.append(length)
+    assert not worse, f"best k below the measured k at acceptance lengths {worse}"
+    # and decide itself: at 2.75 the model's k = 4 (14.07 ms) is slower than the measured 14 ms
+    d = sd.decide(t0="12ms", t_draft_step="1.1ms", t_verify=_DECIDE_TV, t_overhead="0.9ms", k=4,
+                  mean_acceptance_length=2.75)
+    assert d.best_speedup >= d.speedup and (d.best_k == 4) == (d.best_speedup == d.speedup)
+
+
+def test_decide_explorer_refuses_verification_below_t0_and_t0_above_tpot():
+    explorer = sd.widgets.decide_explorer(t0="12ms", t_draft_step="1.1ms", t_verify=_DECIDE_TV, k=4,
+                                          mean_acceptance_length=3.3, tpot_off="12.3ms", tpot_on="5.9ms")
+    v = explorer.evaluate({"t0": 13.5})
+    assert v["refused"] == ("t0 (13.5 ms) is longer than tpot_off (12.3 ms) by more than 5%: a plain decode step "
+                            "cannot take longer than the token it produces (tpot_off, measured without speculation, "
+                            "is where t0 comes from). Set t0 no higher than tpot_off.",
+                            "verification at k = 2 (13.1 ms) is below t0 (13.5 ms): verification is one target "
+                            "pass over k + 1 = 3 positions, and no pass is faster than a plain step over one. Set "
+                            "verification at k = 2 to at least t0.")
+    assert "verdict" not in v and explorer.evaluate({"t0": 12.9})["verdict"]
+    with pytest.raises(ValueError, match="t_verify"):
+        sd.widgets.decide_explorer(t0="12ms", t_verify={4: "11ms"}, k=4, mean_acceptance_length=3.0)
+
+
+def _ends(control):
+    """The smallest and largest value a control can take (first and last option of a choice)."""
+    if isinstance(control, (widgets.FloatSlider, widgets.IntSlider)):
+        return [control.min, control.max]
+    options = list(control.options)
+    value = (lambda o: o[1] if isinstance(o, tuple) else o)
+    return [value(options[0]), value(options[-1])]
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_every_control_at_its_minimum_and_maximum_shows_numbers_or_a_warning(name):
+    """Each control to its ends (the others at their defaults), then all at their minima, all at their maxima.
+
+    No setting a control reaches ends in an API error: the read-out shows numbers, or, outside the model's
+    domain, its warning; and no read-out text (or slider value as the live explorers print it) holds a Python
+    repr, ``nan`` or an exponent.
+    """
+    explorer = CASES[name][0]()
+    settings = [{c: end} for c, control in explorer.controls.items() for end in _ends(control)]
+    settings += [{c: _ends(control)[i] for c, control in explorer.controls.items()} for i in (0, 1)]
+    seen = []
+    for setting in settings:
+        for control, value in explorer.defaults.items():
+            explorer.controls[control].value = value
+        for control, value in setting.items():
+            explorer.controls[control].value = value
+        assert explorer.error is None, f"{name} at {setting}: an error instead of a warning: {explorer.error}"
+        rows = explorer.readout_rows(explorer.values)
+        assert rows, f"{name} at {setting}: an empty read-out"
+        text = " ".join(t for _, _, t in rows)
+        assert not forbidden_in(text), f"{name} at {setting}: {forbidden_in(text)[:3]}"
+        seen.append(bool(explorer.values.get("refused")))
+    for spec in explorer.control_specs():
+        if spec["kind"] != "select":
+            shown = " ".join(format(x, spec["format"]) for x in (spec["min"], spec["max"], spec["value"]))
+            assert not forbidden_in(shown), f"{name}: slider {spec['name']} shows {shown}"
+    if name in ("speedup", "checklist", "threshold", "decide"):
+        assert any(seen), f"{name}: no end of a control is outside the model: is the domain checked?"
 
 
 def test_moving_and_fresh_explorers_draw_the_same_pixels():
@@ -464,6 +578,8 @@ def test_checklist_html_is_the_explorer_read_out_and_reports_bad_input():
     (lambda: sd.widgets.expected_tokens_explorer(k=20, k_max=12), ValueError, "k"),
     (lambda: sd.widgets.speedup_explorer(t0=-1.0), ValueError, "t0"),
     (lambda: sd.widgets.speedup_explorer(verify_slope=2.0, t_verify=1.0), ValueError, "t_verify"),
+    (lambda: sd.widgets.threshold_explorer(c_verify=0.8), ValueError, "c_verify"),
+    (lambda: sd.widgets.checklist_explorer(sd.checklist.EXAMPLES["chat"].replace(t0=9.0)), ValueError, "t0"),
     (lambda: sd.widgets.threshold_explorer(c_verify=0.0), ValueError, "c_verify"),
     (lambda: sd.widgets.serving_metrics_explorer(k=0), ValueError, "k"),
     (lambda: sd.widgets.roofline_explorer(gpu="tpu"), ValueError, "gpu"),

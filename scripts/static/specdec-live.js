@@ -8,7 +8,10 @@
  * and an SVG chart like the kernel figure. The formulas below are a port of
  * specdec's (acceptance, economics, request, checklist, literature), kept in
  * step with it by tests/test_live_explorers.py, which compares every
- * read-out value with specdec in Python at 50+ random settings per explorer.
+ * read-out value with specdec in Python at every control's minimum and maximum and
+ * at 60 random settings per explorer. Settings the model forbids (a verification pass
+ * faster than a plain step, a plain step longer than its TPOT) show specdec's warning
+ * instead of a read-out, in the same words (specdec.widgets._domain).
  * Read-out cells carry data-key / data-value (full precision).
  */
 (function () {
@@ -161,9 +164,10 @@
   function quickEstimate(alpha, k, t0, tDraft, tVerify) {
     return expectedTokens(alpha, k) / (1.0 + tDraft / t0 + tVerify / t0);
   }
-  // economics.round_times_vs_k: T_draft proportional to k, T_verify + slope (k - k_ref); throws like specdec.
-  function roundTimesVsK(k, kRef, tDraft, tVerify, slope) {
+  // economics.round_times_vs_k: T_draft proportional to k, T_verify + slope (k - k_ref), never below the floor.
+  function roundTimesVsK(k, kRef, tDraft, tVerify, slope, floor) {
     var tv = tVerify + slope * (k - kRef);
+    if (floor !== undefined && floor !== null) { tv = Math.max(tv, floor); }
     return [tDraft / kRef * k, tv];
   }
   // economics.optimal_k: the first k in 1..kMax with the largest E[L] / (k c_d + c_v(k)).
@@ -233,6 +237,45 @@
     return { checks: checks, expected_tokens: el, speedup: s, quick_estimate: q, request_speedup: req,
       break_even_output_length: nStar, verdict: verdict };
   }
+
+  // ------------------------------------------------------------------ the model's domain (specdec.widgets._domain)
+  // Each returns null inside the model, else the warning the explorer shows instead of its read-out.
+  function number(x) { return pyFormat(x, ".4g"); }
+
+  function verifyBelowStep(tVerify, t0, k, unit, verify, step) {
+    verify = verify || "T_verify"; step = step || "T0";
+    if (tVerify >= t0) { return null; }
+    return verify + " (" + number(tVerify) + " " + unit + ") is below " + step + " (" + number(t0) + " " + unit +
+      "): verification is one target pass over k + 1 = " + (k + 1) + " positions, and no pass is faster than a " +
+      "plain step over one. Set " + verify + " to at least " + step + ".";
+  }
+
+  function verifyCostBelowOne(cVerify) {
+    if (cVerify >= 1.0) { return null; }
+    return "c_verify = " + pyFormat(cVerify, ".3f") + " is below 1: the verification pass is a target forward " +
+      "pass (over k + 1 positions), so it costs at least one plain step. Set c_verify to 1 or more.";
+  }
+
+  function stepAboveTpot(t0, tpot, tolerance, unit, step, tpotName) {
+    step = step || "T0"; tpotName = tpotName || "TPOT";
+    if (t0 <= tpot * (1.0 + tolerance)) { return null; }
+    return step + " (" + number(t0) + " " + unit + ") is longer than " + tpotName + " (" + number(tpot) + " " + unit +
+      ") by more than " + pyFormat(tolerance, ".0%") + ": a plain decode step cannot take longer than the token it " +
+      "produces (" + tpotName + ", measured without speculation, is where " + step + " comes from). Set " + step +
+      " no higher than " + tpotName + ".";
+  }
+
+  function verifyFloorNote(tVerify, t0, k, slope) {
+    if (slope <= 0 || tVerify < t0) { return null; }
+    var last = 0;
+    for (var j = 1; j < k; j++) { if (tVerify + slope * (j - k) < t0) { last = j; } }
+    if (last === 0) { return null; }
+    var where = last === 1 ? "k = 1" : "k = 1 to " + last;
+    return "at " + where + " this slope would make verification cheaper than a plain step; " +
+      "the curve and the best k hold T_verify at T0 there";
+  }
+
+  function present(list) { return list.filter(function (x) { return x !== null; }); }
 
   // ------------------------------------------------------------------ SVG charts
   var SVGNS = "http://www.w3.org/2000/svg";
@@ -440,23 +483,20 @@
   EXPLORERS.speedup = {
     compute: function (s, c) {
       var km = c.constants.k_max, a = s.alpha, k = s.k, t0 = s.t0, td = s.t_draft, tv = s.t_verify, to = s.t_overhead;
-      var costs = costsFromTimes(k, t0, td, tv, to), ks = range(1, km), tds = [], tvs = [];
-      ks.forEach(function (kk) { var r = roundTimesVsK(kk, k, td, tv, s.verify_slope); tds.push(r[0]); tvs.push(r[1]); });
-      var lowest = Math.min.apply(null, tvs);
-      if (lowest <= 0) {
-        throw new Error("t_verify + verify_slope * (k - k_ref) must stay > 0 for every k requested; it reaches " +
-          (Number.isInteger(lowest) ? lowest.toFixed(1) : String(lowest)));
-      }
+      var costs = costsFromTimes(k, t0, td, tv, to), ks = range(1, km), tds = [], tvs = [], floor = Math.min(t0, tv);
+      ks.forEach(function (kk) { var r = roundTimesVsK(kk, k, td, tv, s.verify_slope, floor); tds.push(r[0]); tvs.push(r[1]); });
       var curve = ks.map(function (kk, i) { return speedup(a, kk, t0, tds[i], tvs[i], to); });
       var quick = ks.map(function (kk, i) { return quickEstimate(a, kk, t0, tds[i], tvs[i]); });
       var cvs = ks.map(function (kk, i) { return costsFromTimes(kk, t0, tds[i], tvs[i], to)[1]; });
-      var best = optimalK(a, costs[0], cvs);
+      var best = optimalK(a, costs[0], cvs), here = speedup(a, k, t0, td, tv, to), bestSpeedup = curve[best - 1];
+      if (bestSpeedup < here) { best = k; bestSpeedup = here; }   // the search includes k
       return { alpha: a, k: k, t0: t0, t_draft: td, t_verify: tv, t_overhead: to, verify_slope: s.verify_slope,
-        expected_tokens: expectedTokens(a, k), t_round: roundTime(td, tv, to), speedup: speedup(a, k, t0, td, tv, to),
+        expected_tokens: expectedTokens(a, k), t_round: roundTime(td, tv, to), speedup: here,
         c_draft: costs[0], c_verify: costs[1], speedup_from_costs: speedupFromCosts(a, k, costs[0], costs[1]),
-        quick_estimate: quickEstimate(a, k, t0, td, tv), best_k: best, best_speedup: curve[best - 1],
-        curve: curve, quick: quick, ks: ks };
+        quick_estimate: quickEstimate(a, k, t0, td, tv), best_k: best, best_speedup: bestSpeedup,
+        floor_note: verifyFloorNote(tv, t0, k, s.verify_slope), curve: curve, quick: quick, ks: ks };
     },
+    domain: function (s) { return present([verifyBelowStep(s.t_verify, s.t0, s.k, "ms")]); },
     rows: function (v, c) {
       return [
         ["expected_tokens", "expected tokens per round, E[L]", pyFormat(v.expected_tokens, ".4f"), v.expected_tokens],
@@ -468,7 +508,7 @@
         ["quick_estimate", "source's quick estimate", pyFormat(v.quick_estimate, ".3f") + "x", v.quick_estimate],
         ["best_k", "best k up to " + c.constants.k_max + " (T_draft proportional to k)", String(v.best_k), v.best_k],
         ["best_speedup", "speedup at the best k", pyFormat(v.best_speedup, ".3f") + "x", v.best_speedup]
-      ];
+      ].concat(v.floor_note ? [["floor_note", "note", v.floor_note, v.floor_note]] : []);
     },
     chart: function (v, c, colors) {
       var km = c.constants.k_max, k = v.k, t0 = v.t0, tokens = v.expected_tokens, parts = [];
@@ -523,6 +563,10 @@
       w.time_unit = c.constants.time_unit;
       return assess(w, c.constants.thresholds, c.constants.worth_it);
     },
+    domain: function (s, c) {
+      var u = c.constants.time_unit;
+      return present([stepAboveTpot(s.t0, s.tpot, c.constants.t0_tolerance, u), verifyBelowStep(s.t_verify, s.t0, s.k, u)]);
+    },
     rows: function (v, c) {
       var questions = { "decode-bottleneck": "Is decode the bottleneck?", "low-batch": "Is the batch small?",
         "acceptance": "Is the acceptance rate high enough?", "cheap-draft": "Is the draft cheap enough?",
@@ -551,6 +595,7 @@
         break_even_alpha: breakEvenAlpha(s.k, s.c_draft, s.c_verify), round_cost: roundCost(s.k, s.c_draft, s.c_verify),
         speedup: sp, verdict: sp > 1 ? "net saving" : (sp === 1 ? "break-even" : "net loss") };
     },
+    domain: function (s) { return present([verifyCostBelowOne(s.c_verify)]); },
     rows: function (v) {
       var t = v.break_even_alpha;
       return [
@@ -675,6 +720,7 @@
   }
 
   var counter = 0;
+  var REFUSED_LABEL = "outside the model";     // specdec.widgets._base.REFUSED_LABEL
 
   function build(root) {
     var config = JSON.parse(root.getAttribute("data-config"));
@@ -717,9 +763,10 @@
     root.appendChild(controls); root.appendChild(body); root.appendChild(figure); root.appendChild(note);
 
     function render() {
-      var v;
+      var v, refused;
       try {
-        v = impl.compute(state, config);
+        refused = impl.domain ? impl.domain(state, config) : [];
+        v = refused.length ? null : impl.compute(state, config);
       } catch (err) {
         root.setAttribute("data-error", err.message);
         body.innerHTML = '<p class="specdec-error"></p>';
@@ -728,14 +775,18 @@
         return;
       }
       root.removeAttribute("data-error");
-      var rows = impl.rows(v, config), html = '<table class="specdec-readout">';
+      // outside the model's domain: the warnings instead of the read-out, and no chart (as specdec.widgets)
+      var rows = refused.length ? refused.map(function (text, i) { return ["refused-" + (i + 1), REFUSED_LABEL, text, text]; })
+        : impl.rows(v, config);
+      var html = '<table class="specdec-readout">';
       rows.forEach(function (r) {
         var number = /^[-+]?[0-9.]/.test(String(r[2])) && String(r[2]).length <= 32;   // as specdec.widgets' read-out
         html += "<tr><td>" + esc(r[1]) + '</td><td class="' + (number ? "specdec-num" : "") + '" data-key="' + esc(r[0]) +
           '" data-value="' + esc(String(r[3])) + '">' + esc(r[2]) + "</td></tr>";
       });
       body.innerHTML = html + "</table>";
-      figure.innerHTML = impl.chart ? impl.chart(v, config, colors) : "";
+      figure.innerHTML = impl.chart && !refused.length ? impl.chart(v, config, colors) : "";
+      if (refused.length) { root.setAttribute("data-refused", String(refused.length)); } else { root.removeAttribute("data-refused"); }
       root.setAttribute("data-renders", String((parseInt(root.getAttribute("data-renders") || "0", 10)) + 1));
     }
     render();

@@ -1,11 +1,18 @@
 """Shared look of the book's figures: size, colours, and labelling helpers.
 
 Figures are sized for the page they are shown on. A notebook shows a figure
-at 100 dpi (``figure.dpi``); the HTML book's text column is about 770 CSS
-pixels wide, so a figure at most ``CONTENT_WIDTH`` inches wide is shown
-at its own size there and in JupyterLab, never scaled down, and its
+at 100 dpi (``figure.dpi``) in CSS pixels; the HTML book's text column is
+about 770 CSS pixels wide, so a figure at most ``CONTENT_WIDTH`` inches wide
+is shown at its own size there and in JupyterLab, never scaled down, and its
 smallest text (7 pt, legends and annotations) is about 9.7 px tall. Wider
 requests are narrowed to ``CONTENT_WIDTH`` by :func:`new_figure`.
+
+In a Jupyter kernel, importing this module sets the inline backend's
+figure format to ``"retina"``: the stored PNG has twice the pixels in each
+direction (200 dpi), and its output metadata give the width and height in
+CSS pixels at 100 dpi, which JupyterLab and the book's HTML (MyST-NB writes
+them on the ``<img>``) honour. So a figure is as large on the page as
+before and sharp on a high-density screen, like the explorers' images.
 """
 
 from __future__ import annotations
@@ -16,6 +23,38 @@ matplotlib.rcParams.update({"svg.hashsalt": "specdec", "figure.dpi": 100})
 
 import matplotlib.pyplot as plt  # noqa: E402  (importing pyplot wires up inline display in Jupyter)
 import numpy as np  # noqa: E402
+
+#: Device pixels per CSS pixel of a figure a notebook shows (the inline backend's "retina" format).
+PIXEL_RATIO = 2
+
+
+def use_sharp_inline_figures() -> bool:
+    """In a Jupyter kernel, show figures as PNGs with ``PIXEL_RATIO`` x the pixels at the same CSS size.
+
+    Sets ``InlineBackend.figure_formats = {"retina"}`` (its bounding box
+    stays ``"tight"``). Outside a kernel (a script, the tests) it does
+    nothing and returns False.
+
+    Examples
+    --------
+    >>> from specdec.plots._style import use_sharp_inline_figures
+    >>> use_sharp_inline_figures()      # not in a kernel here
+    False
+    """
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython comes with ipywidgets
+        return False
+    shell = get_ipython()
+    if shell is None or not hasattr(shell, "kernel"):
+        return False
+    from matplotlib_inline.backend_inline import InlineBackend
+
+    InlineBackend.instance(parent=shell).figure_formats = {"retina"}
+    return True
+
+
+use_sharp_inline_figures()
 
 #: Colours used consistently across chapters (colour-blind safe, Okabe-Ito).
 COLORS = {

@@ -103,7 +103,8 @@ def draft_round_costs(rows, speedups=(1.0, 1.5, 2.0, 2.5, 3.0), axes=None):
     ax.set_xlabel("published tokens per round E[L] (bonus token included)")
     ax.set_ylabel("implied round cost E[L] / speedup (plain steps)")
     ax.set_ylim(0.9, top)
-    ax.legend(fontsize=7, loc="upper left")
+    # lower right: below the 3x line, where no method sits (upper left hid the 1x label)
+    ax.legend(fontsize=7, loc="lower right")
     return fig
 
 

@@ -116,7 +116,7 @@ def round_breakdown(alpha=0.8, k=5, t0=5.2, t_draft=2.5, t_verify=6.0, t_overhea
 
 def _draw_speedup_vs_k(ax, alpha, k, t0, t_draft, t_verify, t_overhead, verify_slope, k_max, show_quick) -> None:
     ks = np.arange(1, k_max + 1)
-    td, tv = round_times_vs_k(ks, k, t_draft, t_verify, verify_slope)
+    td, tv = round_times_vs_k(ks, k, t_draft, t_verify, verify_slope, t_verify_floor=min(t0, t_verify))
     exact = speedup(alpha, ks, t0, td, tv, t_overhead)
     ax.axhline(1.0, color=COLORS["baseline"], lw=1, ls=":")
     ax.text(k_max, 1.0, "break-even ", ha="right", va="bottom", fontsize=8, color=COLORS["baseline"])
@@ -145,7 +145,8 @@ def speedup_vs_k(alpha=0.8, k=5, t0=5.2, t_draft=2.5, t_verify=6.0, t_overhead=0
 
     The times are those measured at ``k`` (the circled point); other ``k``
     use draft time proportional to ``k`` and verification time growing by
-    ``verify_slope`` per extra position. The best ``k`` is starred; the
+    ``verify_slope`` per extra position, never below ``t0`` (or the measured
+    ``t_verify``, if smaller): no pass is cheaper than a plain step. The best ``k`` is starred; the
     source's quick estimate (:func:`specdec.economics.quick_estimate`) is drawn dashed
     for comparison.
 
@@ -306,7 +307,7 @@ class SpeedupOverview:
             label.set_text(text)
         self.title.set_text(f"One round vs plain decoding: speedup = {t0 * tokens:.2f} / {t_round:.2f} = {s:.2f}x")
         ks = np.arange(1, self.k_max + 1)
-        td, tv = round_times_vs_k(ks, k, t_draft, t_verify, slope)
+        td, tv = round_times_vs_k(ks, k, t_draft, t_verify, slope, t_verify_floor=min(t0, t_verify))
         exact = speedup(alpha, ks, t0, td, tv, t_overhead)
         self.exact_line.set_ydata(exact)
         self.quick_line.set_ydata(quick_estimate(alpha, ks, t0, td, tv))

@@ -211,7 +211,7 @@ class ThresholdPanel:
         right.grid(alpha=0.3)
 
     def update(self, k, c_draft, c_verify, alpha, keep_ylim=False):
-        """Move the artists to new values; returns the break-even alpha at ``k`` (nan if none).
+        """Move the artists to new values; returns the break-even alpha at ``k`` (``nan`` if none).
 
         With ``keep_ylim`` the right panel keeps its y limit unless the curve
         rises above it or falls below half of it (then it gets a new limit

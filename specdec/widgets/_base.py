@@ -31,7 +31,8 @@ import ipywidgets as widgets
 from ..plots import COLORS, SEQUENCE
 from ._render import Blitter
 
-__all__ = ["Explorer", "float_slider", "int_slider", "choice", "table_html", "SNAPSHOT_NOTE", "LIVE_NOTE"]
+__all__ = ["Explorer", "float_slider", "int_slider", "choice", "table_html", "refusal_rows", "REFUSED_LABEL",
+           "SNAPSHOT_NOTE", "LIVE_NOTE"]
 
 #: The line under a snapshot: what the reader sees is fixed, and how to make it move.
 SNAPSHOT_NOTE = ("Snapshot at the default values (controls disabled): run this cell in Jupyter, "
@@ -104,6 +105,15 @@ def table_html(rows) -> str:
     return f'<table class="specdec-readout" style="border-collapse:collapse;margin:0.3em 0">{cells}</table>'
 
 
+#: The label of a read-out row that says why the explorer shows no numbers.
+REFUSED_LABEL = "outside the model"
+
+
+def refusal_rows(warnings) -> list:
+    """The read-out of a setting the model forbids: one ``(refused-i, label, warning)`` row per warning."""
+    return [(f"refused-{i}", REFUSED_LABEL, text) for i, text in enumerate(warnings, 1)]
+
+
 def _tidy(x):
     """A number as the snapshot and the configuration store it: at most 12 significant digits."""
     if isinstance(x, bool) or not isinstance(x, float):
@@ -135,7 +145,11 @@ class Explorer(widgets.VBox):
       change (the background key of the redraw cache, ``Blitter``);
     * :meth:`alt_text` ``(values) -> str``: what the image shows, in words;
     * for live explorers, :meth:`live_constants` ``() -> dict``: every
-      constant the JavaScript version needs.
+      constant the JavaScript version needs;
+    * where the controls reach settings the model forbids,
+      :meth:`domain` ``(state) -> [(parameter, warning), ...]``: there the
+      explorer shows the warnings (:meth:`readout_rows`) instead of numbers
+      and a verdict, and no figure (:meth:`evaluate`).
 
     Parameters
     ----------
@@ -155,7 +169,8 @@ class Explorer(widgets.VBox):
     controls : dict
         The controls by name.
     values : dict
-        The numbers of the last update (empty after an invalid setting).
+        The numbers of the last update (empty after an invalid setting; the
+        state with ``refused``, the warnings, outside the model's domain).
     error : str or None
         The message of the last update if its setting was invalid.
     readout, image : ipywidgets.HTML
@@ -191,8 +206,11 @@ class Explorer(widgets.VBox):
         self.readout.layout.margin = "0.3em 0"
         super().__init__([box, self.readout] + ([self.image] if self.image is not None else []))
         self.defaults = self.state()
+        refused = self.domain(self.defaults)
+        if refused:                           # defaults the model forbids: an error naming the parameter
+            raise ValueError("; ".join(f"{name}: {text}" for name, text in refused))
         self.update()                         # invalid defaults raise here, with specdec's message
-        self._snapshot_rows = self.rows(self.values)
+        self._snapshot_rows = self.readout_rows(self.values)
         for control in self.controls.values():
             control.observe(self._on_change, names="value")
 
@@ -216,6 +234,25 @@ class Explorer(widgets.VBox):
     def live_constants(self) -> dict:
         """Constants the live (JavaScript) version needs besides the controls (live explorers only)."""
         return {}
+
+    def domain(self, state) -> list:
+        """Settings the model forbids at ``state``: ``[(parameter, warning), ...]`` (default: none)."""
+        return []
+
+    # ------------------------------------------------------------------ inside and outside the model
+    def evaluate(self, state=None) -> dict:
+        """:meth:`compute` inside the model's domain; outside it the state with ``refused`` (the warnings)."""
+        s = self.state(state)
+        refused = self.domain(s)
+        if refused:
+            return {**s, "refused": tuple(text for _, text in refused)}
+        return self.compute(s)
+
+    def readout_rows(self, values) -> list:
+        """The read-out of ``values``: :meth:`rows`, or one row per warning where the model refuses the setting."""
+        if values.get("refused"):
+            return refusal_rows(values["refused"])
+        return self.rows(values)
 
     # ------------------------------------------------------------------ state and update
     def state(self, overrides=None) -> dict:
@@ -250,9 +287,11 @@ class Explorer(widgets.VBox):
         Raises specdec's ``ValueError`` for a setting it rejects (a control
         change shows the message in the read-out instead).
         """
-        values = self.compute()
-        self.readout.value = table_html(self.rows(values))
-        if draw and self.figure is not None:
+        values = self.evaluate()
+        self.readout.value = table_html(self.readout_rows(values))
+        if values.get("refused") and self.figure is not None:
+            self.image.value = ""             # no figure for a setting the model forbids
+        elif draw and self.figure is not None:
             png = self._blit.png(self.draw(values))
             self.image.value = self.image_html(png, self.alt_text(values))
         self.values = values

@@ -9,7 +9,9 @@ explorer's configuration (:data:`specdec.checklist.CHECKLIST_THRESHOLDS`,
 from __future__ import annotations
 
 from .. import checklist as _wl
-from ._base import Explorer, float_slider, int_slider, table_html
+from ..decision import TIME_TOLERANCE
+from ._base import Explorer, float_slider, int_slider, refusal_rows, table_html
+from ._domain import step_above_tpot, verify_below_step
 
 __all__ = ["ChecklistExplorer", "checklist_explorer", "checklist_html"]
 
@@ -30,6 +32,13 @@ def _rows(a) -> list:
     return rows
 
 
+def _refused(w) -> list:
+    """The checklist's domain: T0 no longer than the TPOT it is measured from, T_verify no shorter than T0."""
+    u = w.time_unit
+    return [r for r in (step_above_tpot(w.t0, w.tpot, TIME_TOLERANCE, u),
+                        verify_below_step(w.t_verify, w.t0, w.k, u)) if r]
+
+
 def checklist_html(**values) -> str:
     """The checklist explorer's read-out, as HTML, for the given :class:`specdec.checklist.Workload` fields.
 
@@ -44,7 +53,9 @@ def checklist_html(**values) -> str:
     -------
     str
         The assessment's checks, speedups and verdict as an HTML table (an
-        error message naming the field if the inputs are invalid).
+        error message naming the field if the inputs are invalid; the
+        warnings instead of a verdict where the model forbids them, as the
+        explorer shows).
 
     Examples
     --------
@@ -54,7 +65,9 @@ def checklist_html(**values) -> str:
     True
     """
     try:
-        return table_html(_rows(_wl.assess(_wl.Workload(**values))))
+        w = _wl.Workload(**values)
+        refused = _refused(w)
+        return table_html(refusal_rows([text for _, text in refused]) if refused else _rows(_wl.assess(w)))
     except (ValueError, TypeError) as exc:
         return f"<p style='color:#D55E00'>{exc}</p>"
 
@@ -67,6 +80,10 @@ class ChecklistExplorer(Explorer):
     ``expected_tokens``, ``speedup``, ``quick_estimate``,
     ``request_speedup``, ``break_even_output_length`` and ``passed`` (check
     key -> bool), with the slider values.
+
+    The model's domain: a T0 more than ``TIME_TOLERANCE`` (5 %) above the
+    TPOT it is measured from, or a T_verify below T0, is refused with a
+    warning instead of the checks and the verdict.
 
     Defined in chapter "The decision checklist".
     """
@@ -84,7 +101,7 @@ class ChecklistExplorer(Explorer):
         wide = {"label_width": "12em", "width": "31em"}
 
         def fslider(value, lo, hi, step, text):
-            return float_slider(value, lo, hi, step, text, ".3g", **wide)
+            return float_slider(value, lo, hi, step, text, ".4g", **wide)     # no exponent up to 9,999
 
         controls = {
             "ttft": fslider(w.ttft, 1.0, 5000.0, 1.0, f"TTFT ({u})"),
@@ -101,6 +118,9 @@ class ChecklistExplorer(Explorer):
         }
         super().__init__(controls)
 
+    def domain(self, state) -> list:
+        return _refused(_wl.Workload(**state, **self.fixed))
+
     def compute(self, state=None) -> dict:
         """The assessment for the slider values (or ``state``), from :func:`specdec.checklist.assess`."""
         s = self.state(state)
@@ -114,7 +134,8 @@ class ChecklistExplorer(Explorer):
         return _rows(v["assessment"])
 
     def live_constants(self) -> dict:
-        return {"thresholds": dict(_wl.CHECKLIST_THRESHOLDS), "worth_it": _wl.WORTH_IT_SPEEDUP, **self.fixed}
+        return {"thresholds": dict(_wl.CHECKLIST_THRESHOLDS), "worth_it": _wl.WORTH_IT_SPEEDUP,
+                "t0_tolerance": TIME_TOLERANCE, **self.fixed}
 
 
 def checklist_explorer(workload=None) -> ChecklistExplorer:

@@ -16,6 +16,7 @@ from .._validate import check_integer, check_positive
 from ..plots import new_figure
 from ..plots.decision import decision_figure
 from ._base import Explorer, float_slider
+from ._domain import step_above_tpot, verify_below_step
 
 __all__ = ["DecideExplorer", "decide_explorer"]
 
@@ -33,6 +34,11 @@ class DecideExplorer(Explorer):
     its ``verdict``, ``alpha``, ``speedup``, ``best_k``, ``best_speedup``,
     ``break_even_alpha``, ``margin`` and ``warnings``; ``decision`` is the
     report of the last valid update (``None`` after an invalid one).
+
+    The model's domain: a verification time below ``t0`` at a measured k,
+    or a ``t0`` more than ``specdec.decision.TIME_TOLERANCE`` (5 %) above
+    ``tpot_off``, is refused with a warning instead of a verdict (``decide``
+    itself reports them as warnings of a measurement).
 
     Defined in chapter "Decide for your service".
     """
@@ -71,6 +77,19 @@ class DecideExplorer(Explorer):
     def decision(self):
         """The report of the last valid update (``None`` after an invalid setting)."""
         return self.values.get("decision")
+
+    def domain(self, state) -> list:
+        refused = []
+        if self.tpot is not None:
+            tpot_off = _ms(self.tpot[0], "tpot_off")
+            refused.append(step_above_tpot(state["t0"], tpot_off, _decision.TIME_TOLERANCE, step="t0",
+                                           tpot_name="tpot_off"))
+        for key in self.controls:
+            if key.startswith("t_verify_"):
+                kk = int(key.rsplit("_", 1)[1])
+                refused.append(verify_below_step(state[key], state["t0"], kk, verify=f"verification at k = {kk}",
+                                                 step="t0"))
+        return [r for r in refused if r]
 
     def _inputs(self, v) -> dict:
         tv = {int(key.rsplit("_", 1)[1]): t for key, t in v.items() if key.startswith("t_verify_")}

@@ -17,6 +17,7 @@ from ..economics import (costs_from_times, optimal_k, quick_estimate, round_time
                          speedup_from_costs)
 from ..plots.speedup import WORKED_EXAMPLE, SpeedupOverview
 from ._base import Explorer, float_slider, int_slider
+from ._domain import verify_below_step, verify_floor_note
 
 __all__ = ["SpeedupExplorer", "speedup_explorer"]
 
@@ -31,6 +32,13 @@ class SpeedupExplorer(Explorer):
     ``t_verify``, ``t_overhead``, ``verify_slope``, ``expected_tokens``,
     ``t_round``, ``speedup``, ``speedup_from_costs``, ``c_draft``,
     ``c_verify``, ``quick_estimate``, ``best_k``, ``best_speedup``).
+
+    The model's domain: T_verify below T0 is refused (a warning instead of
+    the read-out); where the slope would put verification below T0 at a
+    smaller k, the curve and the best k hold it at T0 (``t_verify_floor``
+    of :func:`specdec.economics.round_times_vs_k`) and a note says so. The
+    best k is searched over 1 to ``k_max``, the current k included, so its
+    speedup is never below the current one.
 
     Defined in chapter "The speedup formula".
     """
@@ -62,25 +70,34 @@ class SpeedupExplorer(Explorer):
         self.view = SpeedupOverview(a, kk, t0, td, tv, to, s, self.k_max)
         super().__init__(self.sliders, figure=self.view.figure, dynamic=self.view.dynamic_artists)
 
+    def domain(self, state) -> list:
+        refused = verify_below_step(state["t_verify"], state["t0"], state["k"])
+        return [refused] if refused else []
+
     def compute(self, state=None) -> dict:
         """The numbers for the slider values (or ``state``), from specdec; no drawing."""
         v = self.state(state)
         a, k, t0, td, tv, to = v["alpha"], v["k"], v["t0"], v["t_draft"], v["t_verify"], v["t_overhead"]
         c_draft, c_verify = costs_from_times(k, t0, td, tv, to)
         ks = np.arange(1, self.k_max + 1)
-        tds, tvs = round_times_vs_k(ks, k, td, tv, v["verify_slope"])
+        tds, tvs = round_times_vs_k(ks, k, td, tv, v["verify_slope"], t_verify_floor=min(t0, tv))
         curve = speedup(a, ks, t0, tds, tvs, to)
-        best_k = optimal_k(a, c_draft, costs_from_times(ks, t0, tds, tvs, to)[1], k_max=self.k_max)
+        best_k = int(optimal_k(a, c_draft, costs_from_times(ks, t0, tds, tvs, to)[1], k_max=self.k_max))
+        here = speedup(a, k, t0, td, tv, to)
+        best_speedup = float(curve[best_k - 1])
+        if best_speedup < here:               # the search includes k: rounding never shows a worse "best"
+            best_k, best_speedup = k, here
         v.update(
             expected_tokens=expected_tokens(a, k),
             t_round=round_time(td, tv, to),
-            speedup=speedup(a, k, t0, td, tv, to),
+            speedup=here,
             c_draft=c_draft,
             c_verify=c_verify,
             speedup_from_costs=speedup_from_costs(a, k, c_draft, c_verify),
             quick_estimate=quick_estimate(a, k, t0, td, tv),
-            best_k=int(best_k),
-            best_speedup=float(curve[best_k - 1]),
+            best_k=best_k,
+            best_speedup=best_speedup,
+            floor_note=verify_floor_note(tv, t0, k, v["verify_slope"]),
         )
         return v
 
@@ -95,7 +112,7 @@ class SpeedupExplorer(Explorer):
             ("quick_estimate", "source's quick estimate", f"{v['quick_estimate']:.3f}x"),
             ("best_k", f"best k up to {self.k_max} (T_draft proportional to k)", f"{v['best_k']}"),
             ("best_speedup", "speedup at the best k", f"{v['best_speedup']:.3f}x"),
-        ]
+        ] + ([("floor_note", "note", v["floor_note"])] if v["floor_note"] else [])
 
     def draw(self, v):
         self.view.update(v["alpha"], v["k"], v["t0"], v["t_draft"], v["t_verify"], v["t_overhead"],

@@ -15,6 +15,7 @@ from .._validate import check_integer
 from ..plots import new_figure
 from ..plots.threshold import THRESHOLD_FIGSIZE, ThresholdPanel
 from ._base import Explorer, float_slider, int_slider
+from ._domain import verify_cost_below_one
 
 __all__ = ["ThresholdExplorer", "threshold_explorer"]
 
@@ -26,6 +27,9 @@ class ThresholdExplorer(Explorer):
     no alpha can win), ``round_cost``, ``speedup`` (at the measured alpha)
     and ``verdict`` (``"net saving"``, ``"break-even"`` or ``"net loss"``),
     with the slider values.
+
+    The model's domain: c_verify below 1 (a verification pass cheaper than
+    a plain step) is refused with a warning instead of the verdict.
 
     Defined in chapter "The break-even condition".
     """
@@ -50,6 +54,10 @@ class ThresholdExplorer(Explorer):
         self.panel.update(int(k), float(c_draft), float(c_verify), float(alpha))
         super().__init__(controls, columns=[["k", "c_draft"], ["c_verify", "alpha"]], figure=fig,
                          dynamic=self.panel.dynamic_artists())
+
+    def domain(self, state) -> list:
+        refused = verify_cost_below_one(state["c_verify"])
+        return [refused] if refused else []
 
     def compute(self, state=None) -> dict:
         """The threshold, round cost, speedup and verdict for the slider values (or ``state``)."""
