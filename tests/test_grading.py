@@ -7,7 +7,8 @@ One grading run (two notebooks at a time) of a roster of nine students:
   sessions that append wrong answers, for a minute, to every pipe and record file they can reach;
 * ``s26003``: a **parent killer**: kills every ancestor and everything that looks like the grader;
 * ``s26004``: a **forger**: writes answers it did not compute (the book's, the public variant's, the public cases'
-  results) into record files and straight into its own grading pipe;
+  results) into record files and straight into its own grading pipe, and searches the machine for the course key
+  and the roster to compute its answers with them;
 * ``s26005``: right answers in a resubmission (``s26005-1.ipynb``; ``s26005.ipynb`` is an older wrong one), after
   printing 40 MB;
 * ``s26006``: a tuple answer with one part right (partial credit) and a wrong number;
@@ -36,7 +37,6 @@ import time
 
 import pytest
 
-import specdec as sd
 from specdec.exercises import REGISTRY
 from specdec.exercises._course import Roster, read_assignment
 from specdec.exercises._grade import grade, isolation_available
@@ -99,8 +99,9 @@ def _honest_cells(course, sid, wrong_mode=False, wrong_first=False):
 def course(tmp_path_factory):
     folder = tmp_path_factory.mktemp("course")
     # a fixed key, so that the run is the same every time (tests/test_grading_attacks.py uses random keys)
-    key = CourseKey(hashlib.sha256(b"tests/test_grading.py").digest())
-    (folder / "course.key").write_text(key._secret.hex() + "\n")
+    secret = hashlib.sha256(b"tests/test_grading.py").digest()
+    (folder / "course.key").write_text("# specdec course key (a fixed one, for this test)\n" + secret.hex() + "\n")
+    key = CourseKey.read(folder / "course.key")
     (folder / "roster.csv").write_text("id,name\n" + "".join(f"{sid},Student {sid[-1]}\n" for sid in IDS))
     (folder / "hw1.toml").write_text(ASSIGNMENT)
     return key, Roster.read(folder / "roster.csv"), read_assignment(folder / "hw1.toml")
@@ -147,17 +148,18 @@ def _points(book, sid):
 FULL = {"expected-tokens-1": 2, "expected-tokens-2": 3, "expected-tokens-5": 2}
 
 
-def _full_marks(book, sid):
+def _full_marks(book, sid, practice="practice"):
     grades = _points(book, sid)
     assert {label: grades[label].points for label in FULL} == FULL, [vars(e) for e in grades.values()]
-    assert grades["no-help-1"].result == "practice" and grades["no-help-1"].points == 0
+    assert grades["no-help-1"].result == practice and grades["no-help-1"].points == 0
     assert book.student(sid).total == 7 and book.student(sid).out_of == 7
 
 
 def test_honest_notebooks_get_full_marks(book):
     """Next to a saboteur, a parent killer and a forger (two at a time), honest notebooks keep every point."""
-    for sid in ("s26001", "s26005", "s26007"):
+    for sid in ("s26001", "s26005"):
         _full_marks(book, sid)
+    _full_marks(book, "s26007", practice="missing")   # its last cell comes after the endless one
     assert book.student("s26001").file == "lastname_123_s26001.ipynb"
 
 
@@ -205,13 +207,15 @@ def test_partial_credit_and_wrong_answers(book):
 
 
 def test_edited_outputs_count_for_nothing(book):
-    assert book.student("s26008").total == 2   # the same answers as s26006: the stored "[correct]" is ignored
+    # the same answers as s26006 (4 of 7): the stored "[correct]" of every cell is ignored
+    assert book.student("s26008").total == book.student("s26006").total == 4
 
 
 def test_endless_notebook_keeps_what_it_checked_and_grading_is_bounded(book):
     """The endless cell is stopped by the cell limit; the answers (and the function, run afterwards) still count."""
     assert "time limit" in book.student("s26007").status
-    _full_marks(book, "s26007")
+    _full_marks(book, "s26007", practice="missing")
+    assert "no check call" in _points(book, "s26007")["no-help-1"].message
     assert book.elapsed < 8 * (TIMEOUT + 30)
     assert [s.id for s in book.students if not s.file] == ["s26009"]
 

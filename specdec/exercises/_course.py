@@ -71,7 +71,7 @@ class Roster:
                 raise ValueError(f"roster: the id {raw!r} appears twice in {str(path)!r}")
             ids.append(raw)
             names.append((row.get(name_column) or "").strip() if name_column else "")
-        return cls(tuple(ids), tuple(names), str(path))
+        return cls(tuple(ids), tuple(names), str(pathlib.Path(path).resolve()))
 
     @classmethod
     def of(cls, ids) -> "Roster":

@@ -108,8 +108,8 @@ class NotebookRun:
     def status_text(self) -> str:
         """ "ran to the end", "was stopped at the time limit", "crashed: ...", ..."""
         return {"ok": "ran to the end", "errors": f"ran to the end; {self.detail}",
-                "timeout": f"was stopped at the time limit ({self.detail})" if self.detail else
-                "was stopped at the time limit",
+                "timeout": f"was {self.detail}" if self.detail.startswith("stopped") else
+                "was stopped at the time limit" + (f" ({self.detail})" if self.detail else ""),
                 "crashed": f"crashed: {self.detail}", "unreadable": f"is unreadable: {self.detail}"}.get(
                     self.status, self.status)
 
@@ -125,9 +125,9 @@ def isolation_available() -> str:
             _PROBE["mode"], _PROBE["prefix"] = "session", []
             unshare = shutil.which("unshare")
             if unshare and sys.platform.startswith("linux"):
-                base = [unshare, "--pid", "--fork", "--mount-proc", "--kill-child"]
+                base = [unshare, "--pid", "--net", "--fork", "--mount-proc", "--kill-child"]
                 for prefix in ((base,) if os.geteuid() == 0 else ()) + \
-                        ([unshare, "--user", "--map-root-user", "--pid", "--fork", "--mount-proc", "--kill-child"],):
+                        ([unshare, "--user", "--map-root-user", "--pid", "--net", "--fork", "--mount-proc", "--kill-child"],):
                     try:
                         done = subprocess.run(prefix + [sys.executable, "-c", "import os; print(os.getpid())"],
                                               capture_output=True, text=True, timeout=20)
@@ -239,11 +239,14 @@ def _final_code(final: dict) -> str:
 
 
 def run_notebook(path: str | os.PathLike, final: dict | None = None, timeout: float = 300.0,
-                 cell_timeout: float = 120.0, memory_limit: int = 4096, isolation: str = "auto") -> NotebookRun:
+                 cell_timeout: float = 120.0, memory_limit: int = 4096, isolation: str = "auto",
+                 hide=(), parent: str | os.PathLike | None = None) -> NotebookRun:
     """Execute one notebook in its own process tree and collect what its pipe carries.
 
     ``final``: ``{label: {"cases": [...], "time_limit": s}}``, the hidden cases its checked functions run on
-    after the last cell.
+    after the last cell. ``hide``: paths the notebook must not see (the course key, the roster, the
+    submissions, the grader's output); ``parent``: the folder for the notebooks' work folders (hidden from
+    every notebook but for its own).
     """
     path = pathlib.Path(path)
     start = time.monotonic()
@@ -253,7 +256,9 @@ def run_notebook(path: str | os.PathLike, final: dict | None = None, timeout: fl
     if mode == "namespace" and isolation_available() != "namespace":
         raise ValueError("isolation='namespace' needs `unshare` with PID namespaces, which does not work here")
     prefix = _prefix() if mode == "namespace" else []
-    work = pathlib.Path(tempfile.mkdtemp(prefix="specdec-grade-"))
+    own_parent = parent is None
+    parent = pathlib.Path(tempfile.mkdtemp(prefix="specdec-grade-run-") if own_parent else parent)
+    work = pathlib.Path(tempfile.mkdtemp(prefix="specdec-grade-", dir=parent))
     run = NotebookRun(path, "crashed", isolation=mode)
     try:
         os.chmod(work, 0o700)
@@ -267,7 +272,7 @@ def run_notebook(path: str | os.PathLike, final: dict | None = None, timeout: fl
         config_read, config_write = os.pipe()
         env = {k: v for k, v in os.environ.items() if k != CHANNEL_ENV and not k.startswith("SPECDEC_GRADE")}
         final = final or {}
-        config = {"channel_fd": write_fd, "notebook": str(notebook), "home": str(work),
+        config = {"channel_fd": write_fd, "notebook": str(notebook), "home": str(work), "hide": [str(pathlib.Path(h).resolve()) for h in hide],
                   "timeout": timeout, "cell_timeout": cell_timeout, "memory_limit": memory_limit,
                   "final_code": _final_code(final), "mplconfigdir": _matplotlib_cache(),
                   "final_timeout": 30 + sum(float(item["time_limit"]) for item in final.values())}
@@ -312,7 +317,7 @@ def run_notebook(path: str | os.PathLike, final: dict | None = None, timeout: fl
                 run.outcomes[label] = message.get("outcomes") or []
         return run
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        shutil.rmtree(work if not own_parent else parent, ignore_errors=True)
         run.seconds = round(time.monotonic() - start, 3)
 
 
@@ -583,12 +588,14 @@ def _load_progress(path: pathlib.Path, key: CourseKey, spec: AssignmentSpec) -> 
 def grade(directory: str | os.PathLike, spec: AssignmentSpec, roster: Roster, course_key: CourseKey,
           csv_path: str | os.PathLike | None = None, feedback_dir: str | os.PathLike | None = None,
           timeout: float = 300.0, cell_timeout: float = 120.0, memory_limit: int = 4096, jobs: int = 1,
-          isolation: str = "auto", resume: bool = True) -> Gradebook:
+          isolation: str = "auto", resume: bool = True, hide=()) -> Gradebook:
     """Grade every notebook under ``directory`` for the roster (see the module docstring).
 
     With ``csv_path`` the gradebook is written there (and rewritten after every notebook), with a progress file
     ``<csv>.progress.jsonl`` beside it (a new run with the same key and assignment reuses what it holds for
     unchanged files); with ``feedback_dir`` a Markdown feedback file per student is written there.
+    ``hide``: more paths no notebook may see (the course key's file, the roster's, ``directory`` and the
+    outputs are hidden anyway).
     """
     started = time.monotonic()
     root = pathlib.Path(directory).resolve()
@@ -615,6 +622,12 @@ def grade(directory: str | os.PathLike, spec: AssignmentSpec, roster: Roster, co
             if spec.kind(label) == "function":
                 exercise = REGISTRY[label]
                 cases[(label, sid)] = keyed_cases(exercise, course_key, sid, _core.exercise_cases(exercise))
+    if progress:
+        progress.touch()
+    secret = [p for p in (course_key.path, roster.path) if p]
+    hidden = _hideable([*secret, root, *(p for p in (csv_file, progress, feedback) if p), *hide])
+    run_parent = tempfile.mkdtemp(prefix="specdec-grade-run-")
+    os.chmod(run_parent, 0o700)
     mode = isolation_available() if isolation == "auto" else isolation
     if mode == "session":
         _become_subreaper()
@@ -645,7 +658,7 @@ def grade(directory: str | os.PathLike, spec: AssignmentSpec, roster: Roster, co
                              "time_limit": float(REGISTRY[label].time_limit)}
                      for label in spec.labels if spec.kind(label) == "function"}
             run = run_notebook(path, final, timeout=timeout, cell_timeout=cell_timeout, memory_limit=memory_limit,
-                               isolation=isolation)
+                               isolation=isolation, hide=hidden, parent=run_parent)
             result = StudentGrade(sid, roster.names[slot], name, f"the notebook {run.status_text()}",
                                   grade_answers(run, sid, slot, spec, course_key, cases), run.seconds, digest)
         with lock:
@@ -660,12 +673,15 @@ def grade(directory: str | os.PathLike, spec: AssignmentSpec, roster: Roster, co
 
     order = [sid for sid in roster.ids if sid in matches.files]
     publish()
-    if jobs > 1:
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            list(pool.map(one, order))
-    else:
-        for sid in order:
-            one(sid)
+    try:
+        if jobs > 1:
+            with ThreadPoolExecutor(max_workers=jobs) as pool:
+                list(pool.map(one, order))
+        else:
+            for sid in order:
+                one(sid)
+    finally:
+        shutil.rmtree(run_parent, ignore_errors=True)
     with lock:
         publish()
         if feedback:
@@ -674,6 +690,19 @@ def grade(directory: str | os.PathLike, spec: AssignmentSpec, roster: Roster, co
                     _atomic_write(feedback / f"{_safe(s.id)}.md", book.feedback(s))
     book.seconds = round(time.monotonic() - started, 3)
     return book
+
+
+def _hideable(paths) -> list[str]:
+    """The paths a notebook must not see, except any that holds what its kernel needs (Python, specdec)."""
+    needed = [pathlib.Path(__file__).resolve().parents[2], pathlib.Path(sys.prefix).resolve(),
+              pathlib.Path(sys.base_prefix).resolve(), pathlib.Path(sys.executable).resolve().parent]
+    out = []
+    for path in paths:
+        path = pathlib.Path(path).resolve()
+        if any(path == n or path in n.parents for n in needed):
+            continue
+        out.append(str(path))
+    return out
 
 
 def _safe(text: str) -> str:

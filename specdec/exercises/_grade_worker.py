@@ -62,15 +62,56 @@ def _mount(source, target, fstype, flags) -> str | None:
     return None
 
 
-def confine(work: str) -> list[str]:
-    """Read-only mounts except ``work`` (and a private /dev/shm); no capabilities. Returns what failed."""
+def _loopback_up() -> bool:
+    """Bring up ``lo`` in a fresh network namespace (the kernel talks to its client over 127.0.0.1)."""
+    import fcntl
+    import socket
+    import struct
+    siocgifflags, siocsifflags, iff_up = 0x8913, 0x8914, 0x1
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            request = struct.pack("16sH22x", b"lo", 0)
+            flags = struct.unpack("16sH22x", fcntl.ioctl(sock, siocgifflags, request))[1]
+            fcntl.ioctl(sock, siocsifflags, struct.pack("16sH22x", b"lo", flags | iff_up))
+        return True
+    except OSError:
+        return False
+
+
+def confine(work: str, hide=()) -> list[str]:
+    """The notebook's view of the machine, set up inside its own mount namespace before it starts:
+
+    the paths in ``hide`` (the course key, the roster, the submissions, the grader's output) are covered
+    (files by /dev/null, folders by an empty tmpfs), the folder holding every notebook's work folder is
+    covered too and only ``work`` is put back, /dev/shm is private, every other mount is read-only, the
+    loopback of the (fresh) network namespace is up, and the process then drops every capability.
+    Returns what could not be done.
+    """
     problems = []
     if _mount(None, "/", None, _MS_REC | _MS_PRIVATE):
         problems.append("mounts not private")
         return problems
-    if _mount(work, work, None, _MS_BIND):
-        problems.append("work folder not bound")
+    if not _loopback_up():
+        problems.append("no loopback")
     keep = {work}
+    own = os.open(work, os.O_PATH | os.O_DIRECTORY)
+    for path in hide:
+        if os.path.isdir(path):
+            error = _mount("tmpfs", path, "tmpfs", _MS_RDONLY)
+        elif os.path.exists(path):
+            error = _mount("/dev/null", path, None, _MS_BIND)
+        else:
+            continue
+        if error:
+            problems.append(f"{path} not hidden ({error})")
+    parent = os.path.dirname(work)
+    if _mount("tmpfs", parent, "tmpfs", 0):
+        problems.append("other work folders not hidden")
+    else:
+        os.makedirs(work, exist_ok=True)
+        if _mount(f"/proc/self/fd/{own}", work, None, _MS_BIND):
+            problems.append("work folder not bound")
+    os.close(own)
     if os.path.isdir("/dev/shm") and not _mount("tmpfs", "/dev/shm", "tmpfs", 0):
         keep.add("/dev/shm")
     points = []
@@ -83,7 +124,7 @@ def confine(work: str) -> list[str]:
         if point in keep:
             continue
         error = _mount(None, point, None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY)
-        if error and point in ("/", os.path.dirname(work)):
+        if error and point in ("/", parent):
             problems.append(f"{point} stays writable ({error})")
     drop_capabilities()
     return problems
@@ -166,7 +207,7 @@ def main() -> int:
 
     home = config["home"]
     if os.getpid() == 1:  # the first process of a fresh PID (and mount) namespace
-        problems = confine(home)
+        problems = confine(home, config.get("hide") or ())
         if problems:
             status["confinement"] = problems
     _prctl(_PR_SET_DUMPABLE, 0)
@@ -244,7 +285,8 @@ def main() -> int:
                     break
             if stopped:  # stop the endless cell, then still run the grader's cell
                 try:
-                    client.km.interrupt_kernel()
+                    from nbclient.util import run_sync
+                    run_sync(client.km.interrupt_kernel)()
                     time.sleep(1.0)
                 except Exception:
                     pass

@@ -119,12 +119,13 @@ class CourseKey:
     fingerprint only.
     """
 
-    __slots__ = ("_secret",)
+    __slots__ = ("_secret", "path")
 
-    def __init__(self, secret: bytes):
+    def __init__(self, secret: bytes, path: str = ""):
         if not isinstance(secret, (bytes, bytearray)) or len(secret) < 16:
             raise ValueError("a course key must be at least 16 bytes")
         object.__setattr__(self, "_secret", bytes(secret))
+        object.__setattr__(self, "path", str(path))
 
     def __setattr__(self, name, value):
         raise AttributeError("a course key is read-only")
@@ -141,7 +142,7 @@ class CourseKey:
         if len(lines) != 1 or not _KEY_LINE.match(lines[0]):
             raise ValueError(f"course_key: {str(path)!r} is not a course key file (one line of 32 to 128 hex "
                              "digits; make one with `python -m specdec.exercises new-key FILE`)")
-        return cls(bytes.fromhex(lines[0]))
+        return cls(bytes.fromhex(lines[0]), str(pathlib.Path(path).resolve()))
 
     @classmethod
     def create(cls, path: str | os.PathLike) -> "CourseKey":
@@ -155,7 +156,7 @@ class CourseKey:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write("# specdec course key: keep it secret, keep it safe (it decides every graded variant)\n")
             handle.write(secret.hex() + "\n")
-        return cls(secret)
+        return cls(secret, str(target.resolve()))
 
     def mac(self, *parts: str) -> bytes:
         """HMAC-SHA256 of the parts (joined by a separator no part contains)."""
@@ -199,6 +200,9 @@ FEW_ANSWERS = {
     "checklist-1": "five yes/no verdicts: at most 32 different answers",
     "draft-arrangements-2": "the published list has five head accuracies: at most 4 different answers",
     "calibrated-roofline-3": "a few published model sizes and tensor-parallel degrees",
+    "speedup-formula-4": "the best draft length between 1 and 16: at most 16 different answers",
+    "engine-drafts-2": "the acceptance lengths published for a few model and method pairs",
+    "token-trees-3": "the best tree's number of nodes, which takes few values on the calibrated GPUs",
 }
 
 
@@ -227,8 +231,10 @@ _DRAWS_PER_MEMBER = 25
 
 def _distinct(exercise: Exercise, pool: _Pool, params: Params, value: Any) -> bool:
     form = exercise.form(params)
+    shown = form.format(value)
     for other, other_form, other_value in zip(pool.members, pool.forms, pool.answers):
-        if form.accepts(other_value, value) or other_form.accepts(value, other_value):
+        if form.accepts(other_value, value) or other_form.accepts(value, other_value) \
+                or other_form.format(other_value) == shown:
             return False
     return True
 
