@@ -42,8 +42,9 @@ import pkgutil
 import re
 import warnings
 
-from ._core import (IMPORT_ERRORS, CheckResult, ExerciseInfo, ExerciseList, Variant, assignment, check, describe,
-                    get, hints, labels, list_exercises, variant)
+from ._assignment import assignment
+from ._core import (IMPORT_ERRORS, CheckResult, ExerciseInfo, ExerciseList, Variant, check, describe, get, hints,
+                    labels, list_exercises, variant)
 from ._registry import REGISTRY, Exercise, Mistake, register
 
 # ``list`` shadows the builtin inside this module only; nothing below uses

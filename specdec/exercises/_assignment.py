@@ -26,7 +26,7 @@ from typing import Any
 from ._record import from_jsonable, to_jsonable
 from ._registry import Params
 
-__all__ = ["Assignment", "encode", "decode", "ACTIVE"]
+__all__ = ["Assignment", "assignment", "encode", "decode", "ACTIVE"]
 
 _PREFIX = "sdx1."
 
@@ -106,3 +106,41 @@ def decode(code: Any) -> Assignment:
         return Assignment(str(payload["t"]), str(payload["s"]), exercises, inputs)
     except Exception:
         raise ValueError("code is not a valid assignment code: copy it again from your handout") from None
+
+
+def assignment(code: str) -> Assignment:
+    """Start a graded assignment in this notebook: paste the line your handout gives.
+
+    Parameters
+    ----------
+    code : str
+        The assignment code printed on your handout (it starts with ``"sdx1."``).
+
+    Returns
+    -------
+    Assignment
+        The assignment: its title, your id and its exercises. From now on,
+        :func:`check` for an exercise of the assignment tells you whether the
+        *form* of your answer is right (type, shape, precision) and records
+        it; it does not say whether the answer is correct (the grader decides
+        that when you hand in the notebook). Other exercises keep the
+        self-check feedback.
+
+    Raises
+    ------
+    ValueError
+        If ``code`` is not an assignment code.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> sd.exercises.assignment("not a code")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: code must be the assignment code from your handout, ...
+
+    Defined in chapter "Expected tokens per round".
+    """
+    active = decode(code)
+    ACTIVE[0] = active
+    return active

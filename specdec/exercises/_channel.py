@@ -97,7 +97,7 @@ def final(spec: str) -> None:
               "outcomes": [{"status": o.status, "value": to_jsonable(o.value), "error": o.error} for o in outcomes]})
 
 
-def _record_check(label: str, n: int, answer: Any, kind: str) -> None:
+def record_check(label: str, n: int, answer: Any, kind: str) -> None:
     from ._record import to_jsonable
 
     send({"type": "check", "label": label, "n": n, "kind": kind,

@@ -41,7 +41,7 @@ from ._registry import REGISTRY, Exercise, Params, render
 from ._variants import NoVariants, inputs_for, seed_literal
 
 __all__ = ["CheckResult", "ExerciseInfo", "ExerciseList", "Variant", "check", "describe", "get", "labels",
-           "list_exercises", "hints", "variant", "assignment"]
+           "list_exercises", "hints", "variant"]
 
 _MISSING = object()
 
@@ -661,44 +661,6 @@ def _finish(label: str, result: CheckResult) -> CheckResult:
 # --------------------------------------------------------------------------
 # Graded mode: the form only, and the answer recorded for the grader
 # --------------------------------------------------------------------------
-def assignment(code: str) -> "_assignment.Assignment":
-    """Start a graded assignment in this notebook: paste the line your handout gives.
-
-    Parameters
-    ----------
-    code : str
-        The assignment code printed on your handout (it starts with ``"sdx1."``).
-
-    Returns
-    -------
-    Assignment
-        The assignment: its title, your id and its exercises. From now on,
-        :func:`check` for an exercise of the assignment tells you whether the
-        *form* of your answer is right (type, shape, precision) and records
-        it; it does not say whether the answer is correct (the grader decides
-        that when you hand in the notebook). Other exercises keep the
-        self-check feedback.
-
-    Raises
-    ------
-    ValueError
-        If ``code`` is not an assignment code.
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> sd.exercises.assignment("not a code")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    ValueError: code must be the assignment code from your handout, ...
-
-    Defined in chapter "Expected tokens per round".
-    """
-    active = _assignment.decode(code)
-    _assignment.ACTIVE[0] = active
-    return active
-
-
 def _check_form(exercise: Exercise, answer: Any, params: Params | None) -> CheckResult:
     """Graded mode: the form of the answer only (for a function: its results' form on the example cases)."""
     label, form = exercise.label, exercise.form(params)
@@ -822,7 +784,7 @@ def check(label: str, answer: Any = _MISSING, seed: int | str | None = None, *,
             return _finish(label, CheckResult(label, False, str(exc) + ".", "", "bad-seed"))
         grading = _channel.active()
         if grading:
-            _channel._record_check(exercise.label, _channel.count(exercise.label), answer, exercise.kind)
+            _channel.record_check(exercise.label, _channel.count(exercise.label), answer, exercise.kind)
             if exercise.kind == "function" and callable(answer):
                 _channel.remember_function(exercise.label, answer)
         active = _assignment.ACTIVE[0]
@@ -839,3 +801,21 @@ def check(label: str, answer: Any = _MISSING, seed: int | str | None = None, *,
                        f"the checker could not evaluate this answer ({_sandbox.exception_text(exc)}). "
                        "If your answer has the right form, this is a bug in the book: please report it.",
                        "", "internal-error"))
+
+
+# --------------------------------------------------------------------------
+# For the grader (its own process): the full checker on recorded answers
+# --------------------------------------------------------------------------
+def grade_value(exercise: Exercise, answer: Any, params: Params) -> CheckResult:
+    """The full practice-mode verdict on a recorded numeric or choice answer, for the inputs ``params``."""
+    return _finish(exercise.label, _check_value(exercise, answer, params))
+
+
+def grade_function(exercise: Exercise, cases: list[tuple], outcomes: list, time_limit: float) -> CheckResult:
+    """The verdict on a function from its recorded outcomes on ``cases`` (the grader's hidden cases)."""
+    return _finish(exercise.label, _function_verdict(exercise, cases, outcomes, time_limit))
+
+
+def first_hint(exercise: Exercise) -> str:
+    """The exercise's gentlest hint (for feedback files)."""
+    return _first_hint(exercise)

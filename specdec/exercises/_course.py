@@ -26,6 +26,7 @@
 from __future__ import annotations
 
 import csv
+import fnmatch
 import json
 import os
 import pathlib
@@ -33,10 +34,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ._core import sorted_exercises
 from ._registry import REGISTRY
 from ._variants import graded_kind, student_id
 
-__all__ = ["Roster", "AssignmentSpec", "read_assignment", "parse_labels", "match_submissions", "Matches"]
+__all__ = ["select_labels", "Roster", "AssignmentSpec", "read_assignment", "parse_labels", "match_submissions", "Matches"]
 
 
 @dataclass(frozen=True)
@@ -117,8 +119,31 @@ class AssignmentSpec:
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
 
+def select_labels(spec: str | None) -> list[str]:
+    """Labels in book order from "1.1,1.2", "expected-tokens-*", "3" (a chapter) or "all"."""
+    ordered = [e.label for e in sorted_exercises()]
+    if spec is None or spec.strip().lower() == "all":
+        return ordered
+    chosen: list[str] = []
+    for item in (s.strip() for s in spec.split(",")):
+        if not item:
+            continue
+        if item in REGISTRY:
+            matches = [item]
+        elif item.isdigit():  # a chapter number (the unnumbered "Start here" chapter is chosen by its labels)
+            matches = [e.label for e in sorted_exercises() if e.chapter.number == int(item)]
+        elif any(e.number == item for e in REGISTRY.values()):
+            matches = [e.label for e in REGISTRY.values() if e.number == item]
+        else:
+            matches = [label for label in ordered if fnmatch.fnmatchcase(label, item)]
+        if not matches:
+            raise ValueError(f"no exercise matches {item!r} (use a label, a glob, an exercise number such as 1.2, "
+                             f"or a chapter number)")
+        chosen += [m for m in matches if m not in chosen]
+    return sorted(chosen, key=ordered.index)
+
+
 def _labels_of(item: str) -> list[str]:
-    from ._grade import select_labels
     return select_labels(item)
 
 

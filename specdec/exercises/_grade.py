@@ -30,7 +30,6 @@ For every notebook, the grader
 from __future__ import annotations
 
 import csv
-import fnmatch
 import hashlib
 import io
 import json
@@ -50,7 +49,7 @@ from typing import Any
 
 from . import _core
 from ._channel import CHANNEL_ENV
-from ._course import AssignmentSpec, Roster, match_submissions
+from ._course import AssignmentSpec, Roster, match_submissions, select_labels
 from ._forms import Seq
 from ._record import from_jsonable, to_jsonable
 from ._registry import REGISTRY
@@ -62,30 +61,6 @@ __all__ = ["NotebookRun", "ExerciseGrade", "StudentGrade", "Gradebook", "grade",
 
 _MAX_CHANNEL_BYTES = 64 * 2**20
 _MAX_LINE = 16 * 2**20
-
-
-def select_labels(spec: str | None) -> list[str]:
-    """Labels in book order from "1.1,1.2", "expected-tokens-*", "3" (a chapter) or "all"."""
-    ordered = [e.label for e in _core.sorted_exercises()]
-    if spec is None or spec.strip().lower() == "all":
-        return ordered
-    chosen: list[str] = []
-    for item in (s.strip() for s in spec.split(",")):
-        if not item:
-            continue
-        if item in REGISTRY:
-            matches = [item]
-        elif item.isdigit():  # a chapter number (the unnumbered "Start here" chapter is chosen by its labels)
-            matches = [e.label for e in _core.sorted_exercises() if e.chapter.number == int(item)]
-        elif any(e.number == item for e in REGISTRY.values()):
-            matches = [e.label for e in REGISTRY.values() if e.number == item]
-        else:
-            matches = [label for label in ordered if fnmatch.fnmatchcase(label, item)]
-        if not matches:
-            raise ValueError(f"no exercise matches {item!r} (use a label, a glob, an exercise number such as 1.2, "
-                             f"or a chapter number)")
-        chosen += [m for m in matches if m not in chosen]
-    return sorted(chosen, key=ordered.index)
 
 
 # --------------------------------------------------------------------------
@@ -145,9 +120,9 @@ def _prefix() -> list[str]:
 
 
 def _proc_children(pid: int) -> list[int]:
-    from ._grade_worker import _children
+    from ._grade_worker import children
     try:
-        return _children(pid)
+        return children(pid)
     except OSError:
         return []
 
@@ -209,8 +184,8 @@ _SUBREAPER: list = []
 
 
 def _become_subreaper() -> None:
-    from ._grade_worker import _PR_SET_CHILD_SUBREAPER, _prctl
-    if sys.platform.startswith("linux") and not _SUBREAPER and _prctl(_PR_SET_CHILD_SUBREAPER, 1):
+    from ._grade_worker import PR_SET_CHILD_SUBREAPER, prctl
+    if sys.platform.startswith("linux") and not _SUBREAPER and prctl(PR_SET_CHILD_SUBREAPER, 1):
         _SUBREAPER.append(True)
 
 
@@ -431,7 +406,7 @@ def grade_answers(run: NotebookRun | None, student: str, slot: int, spec: Assign
         kind = spec.kind(label)
         out_of = 0.0 if kind == "practice" else spec.points[label]
         count = (run.counts.get(label, 0) if run else 0)
-        hint = _core._first_hint(exercise)
+        hint = _core.first_hint(exercise)
 
         def add(result, points, message, show_hint=True):
             grades.append(ExerciseGrade(label, exercise.number, kind, result, round(points, 4), out_of, count,
@@ -453,13 +428,12 @@ def grade_answers(run: NotebookRun | None, student: str, slot: int, spec: Assign
                     add("missing", 0.0, "the checked function was not run on the hidden cases "
                                         f"(the notebook {run.status_text()})", False)
                     continue
-                result = _core._finish(label, _core._function_verdict(exercise, cases[(label, student)], outcomes,
-                                                                      float(exercise.time_limit)))
+                result = _core.grade_function(exercise, cases[(label, student)], outcomes, float(exercise.time_limit))
                 add("pass" if result.passed else "fail", out_of if result.passed else 0.0, result.message)
                 continue
             answer = from_jsonable(run.checks[label])
             params = keyed_inputs(exercise, key, slot) if kind == "variant" else exercise.inputs()
-            result = _core._finish(label, _core._check_value(exercise, answer, params))
+            result = _core.grade_value(exercise, answer, params)
             if kind == "practice":
                 add("practice", 0.0, f"{'Correct.' if result.passed else result.message} "
                                      "(self-check practice, not graded)")

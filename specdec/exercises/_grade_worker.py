@@ -37,13 +37,13 @@ import time
 
 _PR_SET_DUMPABLE = 4
 _PR_CAPBSET_DROP = 24
-_PR_SET_CHILD_SUBREAPER = 36
+PR_SET_CHILD_SUBREAPER = 36
 _PR_SET_NO_NEW_PRIVS = 38
 _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
 _MS_RDONLY, _MS_REMOUNT, _MS_BIND, _MS_REC, _MS_PRIVATE = 1, 32, 4096, 16384, 1 << 18
 
 
-def _prctl(option: int, value: int) -> bool:
+def prctl(option: int, value: int) -> bool:
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         return libc.prctl(option, value, 0, 0, 0) == 0
@@ -150,7 +150,7 @@ def _size(msg: dict) -> int:
     return size
 
 
-def _children(pid: int) -> list[int]:
+def children(pid: int) -> list[int]:
     out = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -171,7 +171,7 @@ def kill_descendants(pid: int, rounds: int = 20) -> int:
     for _ in range(rounds):
         found, queue = [], [pid]
         while queue:
-            for child in _children(queue.pop()):
+            for child in children(queue.pop()):
                 found.append(child)
                 queue.append(child)
         if not found:
@@ -210,8 +210,8 @@ def main() -> int:
         problems = confine(home, config.get("hide") or ())
         if problems:
             status["confinement"] = problems
-    _prctl(_PR_SET_DUMPABLE, 0)
-    subreaper = os.getpid() != 1 and _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+    prctl(_PR_SET_DUMPABLE, 0)
+    subreaper = os.getpid() != 1 and prctl(PR_SET_CHILD_SUBREAPER, 1)
 
     os.environ.update({"HOME": home, "IPYTHONDIR": os.path.join(home, ".ipython"),
                        "MPLCONFIGDIR": config.get("mplconfigdir") or os.path.join(home, ".mpl"), "XDG_CACHE_HOME": os.path.join(home, ".cache"),
