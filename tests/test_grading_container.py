@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import shutil
 import socket
 import subprocess
@@ -56,3 +57,36 @@ def test_grading_inside_unshare_net(tmp_path):
     assert "isolation: namespace" in done.stdout   # a namespace per notebook, inside the network-less one
     row = next(csv.DictReader(io.StringIO((tmp_path / "grades.csv").read_text())))
     assert row["total"] == "2", (row, done.stdout)
+
+
+def test_session_fallback_grades_and_leaves_no_process_behind(tmp_path):
+    """Without namespaces (``--isolation session``) the worker is its notebook's subreaper: a detached process
+    the notebook leaves is killed when the notebook ends, and the honest answer still counts."""
+    from specdec.exercises._grade import grade
+
+    key = CourseKey(os.urandom(32))
+    roster, spec = Roster.of(["s1"]), parse_labels("1.1:2", title="Session")
+    code = sheet(spec, key, roster, "s1").split('assignment("')[1].split('")')[0]
+    params = keyed_inputs(REGISTRY["expected-tokens-1"], key, 0)
+    marker = f"specdec-session-marker-{os.getpid()}"
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [nbformat.v4.new_code_cell(c) for c in (
+        f"import subprocess, sys\nimport specdec as sd\nsd.exercises.assignment({code!r})",
+        "subprocess.Popen([sys.executable, '-c', 'import os, time\\nif os.fork(): os._exit(0)\\nos.setsid()\\n"
+        f"time.sleep(300)', {marker!r}], start_new_session=True)",
+        f"sd.exercises.check('expected-tokens-1', sd.expected_tokens({params['alpha']!r}, {params['k']!r}))")]
+    (tmp_path / "subs").mkdir()
+    nbformat.write(nb, str(tmp_path / "subs" / "s1.ipynb"))
+    book = grade(tmp_path / "subs", spec, roster, key, isolation="session", timeout=120, cell_timeout=60)
+    assert book.student("s1").total == 2, book.feedback(book.student("s1"))
+    assert "session" in book.isolation
+    left = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                if marker.encode() in handle.read():
+                    left.append(entry)
+        except OSError:
+            continue
+    assert not left, f"left running: {left}"
