@@ -236,7 +236,7 @@ class AnswerKeyDirective(SphinxDirective):
     in the chapters; ``instructors.answer_key()`` has them too)."""
 
     has_content = False
-    option_spec = {"labels": directives.unchanged, "seed": directives.unchanged}
+    option_spec = {"labels": directives.unchanged}
 
     def run(self):
         if _edition(self.config) == "student":
@@ -245,8 +245,7 @@ class AnswerKeyDirective(SphinxDirective):
             return []
         from specdec.exercises import instructors
 
-        seed = self.options.get("seed")
-        key = instructors.answer_key(self.options.get("labels"), seed=int(seed) if seed and seed.isdigit() else seed)
+        key = instructors.answer_key(self.options.get("labels"))  # the book's answers (no student's: no course key)
         table = nodes.table(classes=["specdec-answer-key"])
         group = nodes.tgroup(cols=4)
         table += group

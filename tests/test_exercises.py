@@ -1059,15 +1059,25 @@ def test_exercises_without_variants_say_so():
 
 
 def test_handout_and_answer_key():
-    """The instructors' handout states each variant; the key lists every exercise with its formatted answer."""
-    sheet = instructors.handout("1.1,1.5,4.3", "s1234")
-    assert "**Exercise 1.1** (variant \"s1234\")" in sheet and "**Exercise 1.5**" in sheet
-    assert 'seed="s1234"' in sheet and "{{" not in sheet
+    """A keyed handout states each graded variant; the key lists every exercise with its formatted answer,
+    and a student's key needs the course key and the roster."""
+    from specdec.exercises._course import Roster
+    from specdec.exercises._variants import CourseKey, keyed_inputs
+    course_key, roster = CourseKey(bytes(range(32))), Roster.of(["s1234", "s5678"])
+    sheet = instructors.handout("1.1,1.5,4.3", "s1234", course_key=course_key, roster=roster)
+    params = keyed_inputs(REGISTRY["expected-tokens-1"], course_key, 0)
+    assert "## Exercise 1.1 (1 point)" in sheet and "## Exercise 1.5" in sheet and "{{" not in sheet
+    assert f"$\\alpha = {params['alpha']:g}$ and $k = {params['k']}$" in sheet
+    assert 'sd.exercises.assignment("sdx1.' in sheet and "seed=" not in sheet
     key = instructors.answer_key()
     assert [row[1] for row in key] == sd.exercises.labels()
     row = next(r for r in key if r[1] == "expected-tokens-1")
     assert row[4] == "3.29" and row[3] == "a float, tokens per round, to 2 decimals"
-    assert instructors.answer_key("1.1", seed=5)[0][4] == instructors.formatted_reference("expected-tokens-1", seed=5)
+    mine = instructors.answer_key("1.1", seed="s1234", course_key=course_key, roster=roster)[0][4]
+    assert mine == REGISTRY["expected-tokens-1"].form().format(REGISTRY["expected-tokens-1"].reference(params))
+    assert mine == instructors.formatted_reference("expected-tokens-1", "s1234", course_key=course_key, roster=roster)
+    with pytest.raises(ValueError, match="course key"):
+        instructors.answer_key("1.1", seed=5)
     assert "| 1.1 | `expected-tokens-1` |" in key.to_markdown()
 
 

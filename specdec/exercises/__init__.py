@@ -17,9 +17,17 @@ reveals the expected answer. Any answer correct to the stated precision is
 accepted. ``sd.exercises.list()`` shows every exercise, numbered as the book
 numbers them ("6.2" is the second exercise of chapter 6).
 
-If your instructor gave you a variant of an exercise (the same question with
-other inputs), ``sd.exercises.variant(label, seed)`` shows its statement and
-``sd.exercises.check(label, answer, seed=seed)`` checks it.
+``sd.exercises.variant(label, seed)`` is a practice variant (the same
+question with other inputs, for any seed) and
+``sd.exercises.check(label, answer, seed=seed)`` checks it: self-check
+practice, which anyone can compute.
+
+For marked work your instructor gives you a handout with a line
+``sd.exercises.assignment("sdx1....")``: run it first. From then on, ``check``
+for an exercise of the assignment tells you whether the *form* of your answer
+is right (type, shape, precision) and records it, and the grader decides
+whether it is correct; exercises without graded variants stay self-check
+practice and say so on the handout.
 
 Each chapter's exercises live in a submodule named after the chapter
 (``start_decide.py``, ``p1_expected_tokens.py``, ...), imported here; a chapter module that fails
@@ -34,6 +42,7 @@ import pkgutil
 import re
 import warnings
 
+from ._assignment import assignment
 from ._core import (IMPORT_ERRORS, CheckResult, ExerciseInfo, ExerciseList, Variant, check, describe, get, hints,
                     labels, list_exercises, variant)
 from ._registry import REGISTRY, Exercise, Mistake, register
@@ -43,7 +52,7 @@ from ._registry import REGISTRY, Exercise, Mistake, register
 list = list_exercises  # noqa: A001
 
 __all__ = [
-    "check", "describe", "variant", "list", "get", "labels", "hints",
+    "check", "describe", "variant", "assignment", "list", "get", "labels", "hints",
     "CheckResult", "ExerciseInfo", "ExerciseList", "Variant",
 ]
 

@@ -17,6 +17,9 @@ Guarantees (each one is tested in ``tests/test_exercises.py``):
   reported as "a hidden case failed").
 * The displayed text is deterministic (no ids, timestamps or addresses), so
   notebooks that call :func:`check` have reproducible stored outputs.
+* In a graded assignment (after :func:`assignment`), :func:`check` says only
+  whether the *form* of an assigned exercise's answer is right and records
+  it; it never compares it with a reference (there is no oracle to probe).
 """
 
 from __future__ import annotations
@@ -25,8 +28,6 @@ import builtins
 import copy
 import difflib
 import html
-import json
-import os
 import zlib
 from collections import namedtuple
 from dataclasses import dataclass
@@ -34,9 +35,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import _sandbox
-from ._forms import Function, short_repr, type_name
-from ._record import from_jsonable, to_jsonable
+from . import _assignment, _channel, _sandbox
+from ._forms import Function, check_form, short_repr, type_name
 from ._registry import REGISTRY, Exercise, Params, render
 from ._variants import NoVariants, inputs_for, seed_literal
 
@@ -48,9 +48,8 @@ _MISSING = object()
 #: Modules of this package that failed to import: ``{module name: "Type: message"}``.
 IMPORT_ERRORS: dict[str, str] = {}
 
-#: Environment variable set by the grader (``python -m specdec.exercises grade``): a file to which
-#: every call of :func:`check` appends the label, the seed and the answer, for the grader to re-check.
-RECORD_ENV = "SPECDEC_GRADE_RECORD"
+#: Reasons of a graded-mode result whose answer was recorded (its form is right).
+RECORDED = ("recorded", "recorded-few-decimals")
 
 
 # --------------------------------------------------------------------------
@@ -80,7 +79,9 @@ class CheckResult:
         ``"crashed"``, ``"visible-case"``, ``"hidden-case"``,
         ``"invalid-choice"``, ``"wrong-choice"``, ``"unknown-label"``,
         ``"no-variants"``, ``"bad-seed"``, ``"no-answer"`` or
-        ``"internal-error"``.
+        ``"internal-error"``; in a graded assignment ``"recorded"`` (or
+        ``"recorded-few-decimals"``) when the form of the answer is right
+        (``passed`` is then ``False``: only the grader knows).
 
     Examples
     --------
@@ -100,9 +101,9 @@ class CheckResult:
         return bool(self.passed)
 
     def __str__(self) -> str:
-        head = "[correct]" if self.passed else "[not yet]"
+        head = "[correct]" if self.passed else "[recorded]" if self.reason in RECORDED else "[not yet]"
         text = f"{head} {self.label}: {self.message}"
-        if self.hint and not self.passed:
+        if self.hint and not self.passed and self.reason not in RECORDED:
             text += f"\n  Hint: {self.hint}"
         return text
 
@@ -112,6 +113,8 @@ class CheckResult:
     def _repr_html_(self) -> str:
         if self.passed:
             border, background, icon, head = "#2e7d32", "#e8f5e9", "&#10004;", "Correct"
+        elif self.reason in RECORDED:
+            border, background, icon, head = "#1565c0", "#e3f2fd", "&#8505;", "Recorded"
         else:
             border, background, icon, head = "#c62828", "#fdecea", "&#10008;", "Not yet"
         body = html.escape(self.message)
@@ -617,7 +620,7 @@ def _function_verdict(exercise: Exercise, cases: list[tuple], outcomes: list, ti
                        "correct")
 
 
-def _check_function(exercise: Exercise, answer: Any, time_limit: float, record: dict | None) -> CheckResult:
+def _check_function(exercise: Exercise, answer: Any, time_limit: float) -> CheckResult:
     if not callable(answer):
         return CheckResult(exercise.label, False,
                            f"expected a function (write `def ...` and pass the function itself, "
@@ -626,8 +629,6 @@ def _check_function(exercise: Exercise, answer: Any, time_limit: float, record: 
     outcomes, printed = _sandbox.run_calls(answer, cases, time_limit)
     if printed:
         print(printed, end="" if printed.endswith("\n") else "\n")
-    if record is not None:
-        record["outcomes"] = [{"status": o.status, "value": to_jsonable(o.value), "error": o.error} for o in outcomes]
     return _function_verdict(exercise, cases, outcomes, time_limit)
 
 
@@ -658,22 +659,38 @@ def _finish(label: str, result: CheckResult) -> CheckResult:
 
 
 # --------------------------------------------------------------------------
-# What the grader records (JSON-able answers)
+# Graded mode: the form only, and the answer recorded for the grader
 # --------------------------------------------------------------------------
-def _record(record: dict, result: CheckResult) -> None:
-    path = os.environ.get(RECORD_ENV)
-    if not path:
-        return
-    record["passed_in_kernel"] = bool(result.passed)
-    try:
-        line = json.dumps(record)
-    except (TypeError, ValueError):
-        return
-    try:
-        with open(path, "a", encoding="utf-8") as handle:
-            handle.write(line + "\n")
-    except OSError:
-        pass
+def _check_form(exercise: Exercise, answer: Any, params: Params | None) -> CheckResult:
+    """Graded mode: the form of the answer only (for a function: its results' form on the example cases)."""
+    label, form = exercise.label, exercise.form(params)
+    graded = "Recorded: the grader decides whether it is correct."
+    if exercise.kind == "function":
+        if not callable(answer):
+            return CheckResult(label, False, f"expected a function (write `def ...` and pass the function itself, "
+                               f"without calling it); got {type_name(answer)}.", "", "wrong-type")
+        cases = exercise_cases(exercise)[: max(1, int(exercise.n_visible))]
+        outcomes, printed = _sandbox.run_calls(answer, cases, float(exercise.time_limit))
+        if printed:
+            print(printed, end="" if printed.endswith("\n") else "\n")
+        for outcome, case in zip(outcomes, cases):
+            where = f"on the example case {describe_case(exercise.reference, case)}"
+            if outcome.status != "ok":
+                what = {"raised": "your function raised", "timeout": "your function took too long"}.get(
+                    outcome.status, "your function failed")
+                return CheckResult(label, False, f"{where}, {what} {outcome.error}".rstrip() + ".", "",
+                                   outcome.status)
+            verdict = check_form(form.returns, outcome.value, "your function's result")
+            if not verdict.ok:
+                return CheckResult(label, False, f"{where}, {verdict.text}", "", verdict.reason)
+        return CheckResult(label, False, f"the function runs and returns {form.returns.noun()} on the example "
+                           f"cases. {graded}", "", "recorded")
+    verdict = check_form(form, answer)
+    if not verdict.ok:
+        return CheckResult(label, False, verdict.text, "", verdict.reason)
+    if verdict.reason == "form-few-decimals":
+        return CheckResult(label, False, f"{verdict.text} {graded}", "", "recorded-few-decimals")
+    return CheckResult(label, False, f"the form is right ({form.describe()}). {graded}", "", "recorded")
 
 
 # --------------------------------------------------------------------------
@@ -712,6 +729,11 @@ def check(label: str, answer: Any = _MISSING, seed: int | str | None = None, *,
     -----
     ``check`` never raises: an unknown label, a wrong type or a function that
     raises all give a failed result whose message explains the problem.
+
+    In a graded assignment (after :func:`assignment`, called without
+    ``seed=``), an exercise of the assignment gets no comparison with any
+    reference: the result says whether the form is right and that the answer
+    was recorded (reason ``"recorded"``); the grader decides correctness.
 
     A number is accepted when it is correct to the stated precision: within
     half a unit of the last stated digit (an answer "to 2 decimals" may be
@@ -760,21 +782,20 @@ def check(label: str, answer: Any = _MISSING, seed: int | str | None = None, *,
                                               "check it without seed=.", "", "no-variants"))
         except (TypeError, ValueError) as exc:
             return _finish(label, CheckResult(label, False, str(exc) + ".", "", "bad-seed"))
-        record = None
-        if os.environ.get(RECORD_ENV):
-            record = {"label": exercise.label, "seed": seed if isinstance(seed, (str, int)) else None,
-                      "kind": exercise.kind}
+        grading = _channel.active()
+        if grading:
+            _channel.record_check(exercise.label, _channel.count(exercise.label), answer, exercise.kind)
+            if exercise.kind == "function" and callable(answer):
+                _channel.remember_function(exercise.label, answer)
+        active = _assignment.ACTIVE[0]
+        if active is not None and active.graded(exercise.label) and seed is None:
+            return _finish(label, _check_form(exercise, answer, active.inputs.get(exercise.label)))
         if exercise.kind == "function":
             limit = float(time_limit) if time_limit is not None else float(exercise.time_limit)
-            result = _check_function(exercise, answer, limit, record)
+            result = _check_function(exercise, answer, limit)
         else:
-            if record is not None:
-                record["answer"] = to_jsonable(answer)
             result = _check_value(exercise, answer, params)
-        result = _finish(label, result)
-        if record is not None:
-            _record(record, result)
-        return result
+        return _finish(label, result)
     except Exception as exc:  # never raise to the reader
         return _finish(shown_label, CheckResult(shown_label, False,
                        f"the checker could not evaluate this answer ({_sandbox.exception_text(exc)}). "
@@ -782,30 +803,19 @@ def check(label: str, answer: Any = _MISSING, seed: int | str | None = None, *,
                        "", "internal-error"))
 
 
-def recheck(record: dict, seed: Any = _MISSING) -> CheckResult:
-    """Re-check an answer recorded by a graded notebook, in this process (the grader's).
+# --------------------------------------------------------------------------
+# For the grader (its own process): the full checker on recorded answers
+# --------------------------------------------------------------------------
+def grade_value(exercise: Exercise, answer: Any, params: Params) -> CheckResult:
+    """The full practice-mode verdict on a recorded numeric or choice answer, for the inputs ``params``."""
+    return _finish(exercise.label, _check_value(exercise, answer, params))
 
-    ``seed``, when given, replaces the recorded seed (the variant the instructor assigned).
-    Numeric and choice answers are checked again against the registry;
-    a function's recorded results on the cases are compared with the
-    reference's, computed here.
-    """
-    label = str(record.get("label", ""))
-    try:
-        exercise = lookup(label)
-    except (KeyError, TypeError):
-        return CheckResult(label, False, "unknown exercise label", "", "unknown-label")
-    if seed is _MISSING:
-        seed = record.get("seed")
-    if exercise.kind != "function":
-        return check(exercise.label, from_jsonable(record.get("answer")), seed=seed)
-    outcomes = [_sandbox.Outcome(o.get("status", "crashed"), from_jsonable(o.get("value")), str(o.get("error", "")))
-                for o in record.get("outcomes") or []]
-    if not outcomes:
-        return CheckResult(label, False, "no function was checked", "", "wrong-type")
-    try:
-        return _finish(label, _function_verdict(exercise, exercise_cases(exercise), outcomes,
-                                                float(exercise.time_limit)))
-    except Exception as exc:
-        return CheckResult(label, False, f"could not re-check ({_sandbox.exception_text(exc)})", "", "internal-error")
 
+def grade_function(exercise: Exercise, cases: list[tuple], outcomes: list, time_limit: float) -> CheckResult:
+    """The verdict on a function from its recorded outcomes on ``cases`` (the grader's hidden cases)."""
+    return _finish(exercise.label, _function_verdict(exercise, cases, outcomes, time_limit))
+
+
+def first_hint(exercise: Exercise) -> str:
+    """The exercise's gentlest hint (for feedback files)."""
+    return _first_hint(exercise)

@@ -515,3 +515,73 @@ class Function(Form):
 
     def compare(self, answer: Any, expected: Any, what: str = "your function's result") -> Verdict:
         return self.returns.compare(answer, expected, what)
+
+
+# --------------------------------------------------------------------------
+# The form alone (graded mode): type, shape, whole numbers, NaN; never the value
+# --------------------------------------------------------------------------
+FORM_OK = Verdict(True, "form-ok", "the form is right.")
+
+
+def check_form(form: Form, answer: Any, what: str = "your answer") -> Verdict:
+    """Whether ``answer`` has the form ``form`` asks for (type, shape, whole numbers), without any reference.
+
+    The verdict's text describes only the answer's form; it cannot tell a
+    right value from a wrong one (graded assignments use it: correctness is
+    decided by the grader).
+    """
+    if isinstance(form, Function):
+        return check_form(form.returns, answer, what)
+    if isinstance(form, Seq):
+        n = len(form.items)
+        if callable(answer) and not isinstance(answer, np.ndarray):
+            return Verdict(False, "wrong-type",
+                           f"{what} is a function; call it and pass the value it returns ({form.describe()}).")
+        seq = _as_sequence(answer)
+        if seq is None:
+            if isinstance(answer, np.ndarray) or _real(answer) is not None:
+                return Verdict(False, "wrong-shape", f"{what} is a single number; expected {form.describe()}.")
+            extra = " Did you forget a `return` statement?" if answer is None else ""
+            return Verdict(False, "wrong-type", f"{what} is {type_name(answer)}; expected {form.describe()}.{extra}")
+        if isinstance(answer, np.ndarray) and answer.ndim > 1 and not any(isinstance(i, Seq) for i in form.items):
+            return Verdict(False, "wrong-shape", f"{what} has shape {answer.shape}; expected shape ({n},).")
+        if len(seq) != n:
+            shape = f"shape {answer.shape}" if isinstance(answer, np.ndarray) else _count(seq)
+            return Verdict(False, "wrong-shape", f"{what} has {shape}; expected {n} values (shape ({n},)).")
+        for i, (item, value) in enumerate(zip(form.items, seq)):
+            name = f" ({form.names[i]})" if form.names else ""
+            verdict = check_form(item, value, what=f"value {i + 1}{name} of {what}")
+            if not verdict.ok:
+                return verdict
+        return FORM_OK
+    if isinstance(form, Letter):
+        verdict = form.compare(answer, form.letters[0], what)
+        return verdict if verdict.reason in ("wrong-type", "invalid-choice") else FORM_OK
+    if isinstance(form, Flag):
+        if _flag(answer) is None:
+            return Verdict(False, "wrong-type", f"{what} is {type_name(answer)}; expected True or False (or 1 or 0).")
+        return FORM_OK
+    if isinstance(form, (Float, Integer)):
+        noun = form.noun()
+        if callable(answer) and not isinstance(answer, np.ndarray):
+            return Verdict(False, "wrong-type", f"{what} is a function; call it and pass the value it returns ({noun}).")
+        a = _real(answer)
+        if a is None:
+            extra = " Did you forget a `return` statement?" if answer is None else ""
+            if _as_sequence(answer) is not None or isinstance(answer, np.ndarray):
+                return Verdict(False, "wrong-shape", f"{what} has {_count(answer)}; expected a single number ({noun}).")
+            return Verdict(False, "wrong-type", f"{what} is {type_name(answer)}; expected {noun}.{extra}")
+        if math.isnan(a):
+            return Verdict(False, "nan", f"{what} is NaN; check for 0/0 or a missing value.")
+        if math.isinf(a):
+            return Verdict(False, "infinite", f"{what} is infinite.")
+        if isinstance(form, Integer) and a != round(a):
+            return Verdict(False, "not-integer", f"{what} is not a whole number; the answer is {noun}.")
+        if isinstance(form, Float) and form.decimals is not None:
+            given = _decimals_given(answer)
+            if given is not None and given < form.decimals:
+                return Verdict(True, "form-few-decimals",
+                               f"the form is right, but {what} has {given} {_plural('decimal', given)}: it is graded "
+                               f"{form.precision()}, so give at least {form.decimals} (or do not round).")
+        return FORM_OK
+    return FORM_OK

@@ -1,322 +1,683 @@
-"""Grade a folder of student notebooks: ``python -m specdec.exercises grade DIR``.
+"""Grade a class's notebooks: ``python -m specdec.exercises grade DIR --course-key K --roster R ...``.
 
 A notebook's stored outputs prove nothing (anyone can type "[correct]" into
-a JSON file), so the grader re-checks every answer itself:
+a JSON file), and neither does anything the notebook writes to a file: the
+grader runs every notebook again and grades the answers it receives over
+that notebook's own pipe, against the student's keyed variants.
 
-1. each notebook is copied alone into a fresh temporary folder and executed
-   there from top to bottom by a separate process (``_grade_worker``, with
-   nbclient and a fresh kernel), with a time limit for the whole notebook;
-   a crash, a hang or a flood of output in one notebook does not affect the
-   others;
-2. while it runs, every call of ``sd.exercises.check(label, answer, seed=...)``
-   appends the answer to a record file (numbers, tuples, arrays and letters
-   as values; for a function, its results on the exercise's cases);
-3. the grader then checks the last recorded answer of every exercise again,
-   in its own process, against the registry, with the seed the instructor
-   assigned (``--seeds``) if any. The kernel's own verdict is ignored.
+For every notebook, the grader
 
-Running a student's notebook runs the student's code, with the grader's
-rights: grade inside a container or a throwaway virtual machine (the
-instructors' page shows how).
+1. matches the file to a roster student by its name (``_course``); an
+   unknown name is reported and not run;
+2. copies it alone into a fresh private temporary folder and runs it with
+   ``_grade_worker`` in a new session and, where ``unshare`` works (root, or
+   unprivileged user namespaces), in its own PID and mount namespace: the
+   notebook cannot see, signal or trace any process outside it (not the
+   grader, not another notebook), every mount but its own folder is
+   read-only and it has no capabilities, even when the grader is root;
+3. reads what the kernel's ``check`` calls send over the pipe (the write end
+   is held by that notebook's kernel only; nothing is read from files);
+4. when the notebook ends or runs out of time, kills everything it started
+   (the whole namespace; outside a namespace, every descendant, which cannot
+   escape the worker, its subreaper), and removes its folder;
+5. grades the last answer of each exercise against that student's keyed
+   variant (a function on hidden cases drawn for that student), with points
+   and partial credit, and appends the result to a progress file and the
+   gradebook at once, so a run that is killed keeps what it has graded and a
+   new run resumes from there.
 """
 
 from __future__ import annotations
 
 import csv
-import fnmatch
+import hashlib
 import io
 import json
 import os
 import pathlib
+import select
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ._core import RECORD_ENV, sorted_exercises, recheck
+from . import _core
+from ._channel import CHANNEL_ENV
+from ._course import AssignmentSpec, Roster, match_submissions, select_labels
+from ._forms import Seq
+from ._record import from_jsonable, to_jsonable
 from ._registry import REGISTRY
+from ._sandbox import Outcome
+from ._variants import CourseKey, keyed_cases, keyed_inputs
 
-__all__ = ["NotebookRun", "GradeRow", "GradeReport", "grade", "select_labels", "read_seeds"]
+__all__ = ["NotebookRun", "ExerciseGrade", "StudentGrade", "Gradebook", "grade", "run_notebook", "select_labels",
+           "isolation_available"]
+
+_MAX_CHANNEL_BYTES = 64 * 2**20
+_MAX_LINE = 16 * 2**20
 
 
+# --------------------------------------------------------------------------
+# Running one notebook
+# --------------------------------------------------------------------------
 @dataclass
 class NotebookRun:
-    """How one notebook ran: its status, what it recorded and how long it took."""
+    """How one notebook ran and what its pipe carried."""
 
     path: pathlib.Path
     status: str
     detail: str = ""
     seconds: float = 0.0
-    records: list = field(default_factory=list)
-    errors: list = field(default_factory=list)
+    checks: dict = field(default_factory=dict)      # label -> last recorded answer (JSON-able)
+    counts: dict = field(default_factory=dict)      # label -> number of check calls received
+    outcomes: dict = field(default_factory=dict)    # label -> list of outcome dicts (function exercises)
     output_bytes: int = 0
-    kernel_pid: int | None = None
+    isolation: str = ""
 
     def status_text(self) -> str:
         """ "ran to the end", "was stopped at the time limit", "crashed: ...", ..."""
         return {"ok": "ran to the end", "errors": f"ran to the end; {self.detail}",
-                "timeout": "was stopped at the time limit", "crashed": f"crashed: {self.detail}",
-                "unreadable": f"is unreadable: {self.detail}"}.get(self.status, self.status)
+                "timeout": f"was {self.detail}" if self.detail.startswith("stopped") else
+                "was stopped at the time limit" + (f" ({self.detail})" if self.detail else ""),
+                "crashed": f"crashed: {self.detail}", "unreadable": f"is unreadable: {self.detail}"}.get(
+                    self.status, self.status)
 
 
-@dataclass(frozen=True)
-class GradeRow:
-    """One notebook and one exercise: ``result`` is "pass", "fail" or "missing"."""
-
-    notebook: str
-    number: str
-    label: str
-    seed: Any
-    result: str
-    detail: str
+_PROBE: dict = {}
+_PROBE_LOCK = threading.Lock()
 
 
-def select_labels(spec: str | None) -> list[str]:
-    """Labels in book order from "1.1,1.2", "expected-tokens-*", "3" (a chapter) or "all"."""
-    ordered = [e.label for e in sorted_exercises()]
-    if spec is None or spec.strip().lower() == "all":
-        return ordered
-    chosen: list[str] = []
-    for item in (s.strip() for s in spec.split(",")):
-        if not item:
+def isolation_available() -> str:
+    """ "namespace" when ``unshare`` can give each notebook its own PID namespace here, else "session"."""
+    with _PROBE_LOCK:
+        if "mode" not in _PROBE:
+            _PROBE["mode"], _PROBE["prefix"] = "session", []
+            unshare = shutil.which("unshare")
+            if unshare and sys.platform.startswith("linux"):
+                base = [unshare, "--pid", "--net", "--fork", "--mount-proc", "--kill-child"]
+                for prefix in ((base,) if os.geteuid() == 0 else ()) + \
+                        ([unshare, "--user", "--map-root-user", "--pid", "--net", "--fork", "--mount-proc", "--kill-child"],):
+                    try:
+                        done = subprocess.run(prefix + [sys.executable, "-c", "import os; print(os.getpid())"],
+                                              capture_output=True, text=True, timeout=20)
+                    except (OSError, subprocess.SubprocessError):
+                        continue
+                    if done.returncode == 0 and done.stdout.strip() == "1":
+                        _PROBE["mode"], _PROBE["prefix"] = "namespace", prefix
+                        break
+        return _PROBE["mode"]
+
+
+def _prefix() -> list[str]:
+    isolation_available()
+    return list(_PROBE["prefix"])
+
+
+def _proc_children(pid: int) -> list[int]:
+    from ._grade_worker import children
+    try:
+        return children(pid)
+    except OSError:
+        return []
+
+
+_ACTIVE: set = set()
+_ACTIVE_LOCK = threading.Lock()
+
+
+def _kill_run(proc: subprocess.Popen) -> None:
+    """Kill the run's whole process tree: its descendants, its session (the namespace dies with its first
+    process), and any process orphaned by it that came back to the grader (a subreaper outside namespaces)."""
+    from ._grade_worker import kill_descendants
+    try:
+        kill_descendants(proc.pid, rounds=5)
+    except OSError:
+        pass
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        pass
+    with _ACTIVE_LOCK:
+        _ACTIVE.discard(proc.pid)
+        active = set(_ACTIVE)
+    if _SUBREAPER:
+        _reap_strays(active)
+
+
+def _reap_strays(active: set) -> None:
+    """Kill the grader's children that are no running notebook's worker (orphans of a finished notebook)."""
+    from ._grade_worker import kill_descendants
+    for pid in _proc_children(os.getpid()):
+        if pid in active:
             continue
-        if item in REGISTRY:
-            matches = [item]
-        elif item.isdigit():  # a chapter number (the unnumbered "Start here" chapter is chosen by its labels)
-            matches = [e.label for e in sorted_exercises() if e.chapter.number == int(item)]
-        elif any(e.number == item for e in REGISTRY.values()):
-            matches = [e.label for e in REGISTRY.values() if e.number == item]
-        else:
-            matches = [label for label in ordered if fnmatch.fnmatchcase(label, item)]
-        if not matches:
-            raise ValueError(f"no exercise matches {item!r} (use a label, a glob, an exercise number such as 1.2, "
-                             f"or a chapter number)")
-        chosen += [m for m in matches if m not in chosen]
-    return sorted(chosen, key=ordered.index)
-
-
-def read_seeds(path: str | os.PathLike) -> dict[str, str]:
-    """``{notebook name or stem: seed}`` from a CSV file with columns ``notebook,seed``."""
-    seeds: dict[str, str] = {}
-    with open(path, newline="", encoding="utf-8") as handle:
-        for row in csv.DictReader(handle):
-            name = (row.get("notebook") or row.get("student") or "").strip()
-            seed = (row.get("seed") or "").strip()
-            if name and seed:
-                seeds[name] = seed
-    return seeds
-
-
-def _seed_value(text: str) -> Any:
-    return int(text) if text.isdigit() else text
-
-
-def _kill_group(proc: subprocess.Popen, kernel_pid: int | None) -> None:
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        for pid in filter(None, (kernel_pid,)):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                command = handle.read()
+        except OSError:
+            continue
+        if b"_grade_worker" in command or b"ipykernel" in command or _is_stray(pid):
             try:
-                os.kill(pid, sig)
-            except (ProcessLookupError, PermissionError):
+                kill_descendants(pid, rounds=3)
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except (ProcessLookupError, PermissionError, ChildProcessError, OSError):
                 pass
-        try:
-            os.killpg(proc.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass
-        try:
-            proc.wait(5)
-            return
-        except subprocess.TimeoutExpired:
-            continue
 
 
-def run_notebook(path: pathlib.Path, timeout: float = 300.0, cell_timeout: float = 120.0,
-                 memory_limit: int = 4096) -> NotebookRun:
-    """Execute one notebook in a separate process and collect the answers it checked."""
+def _is_stray(pid: int) -> bool:
+    """A child of the grader it did not start itself: reparented to it as their subreaper."""
+    return pid not in _STARTED
+
+
+_STARTED: set = set()
+_SUBREAPER: list = []
+
+
+def _become_subreaper() -> None:
+    from ._grade_worker import PR_SET_CHILD_SUBREAPER, prctl
+    if sys.platform.startswith("linux") and not _SUBREAPER and prctl(PR_SET_CHILD_SUBREAPER, 1):
+        _SUBREAPER.append(True)
+
+
+_MPL: list = []
+
+
+def _matplotlib_cache() -> str | None:
+    """A matplotlib config folder with its font cache built (read-only for notebooks; saves seconds each)."""
+    with _PROBE_LOCK:
+        if not _MPL:
+            folder = tempfile.mkdtemp(prefix="specdec-grade-mpl-")
+            try:
+                subprocess.run([sys.executable, "-c", "import matplotlib.font_manager"], timeout=120,
+                               env=dict(os.environ, MPLCONFIGDIR=folder), capture_output=True)
+                os.chmod(folder, 0o755)
+                _MPL.append(folder)
+            except (OSError, subprocess.SubprocessError):
+                _MPL.append(None)
+        return _MPL[0]
+
+
+def _final_code(final: dict) -> str:
+    if not final:
+        return "pass"
+    return f"import specdec.exercises._channel as _grader\n_grader.final({json.dumps(json.dumps(final))})"
+
+
+def run_notebook(path: str | os.PathLike, final: dict | None = None, timeout: float = 300.0,
+                 cell_timeout: float = 120.0, memory_limit: int = 4096, isolation: str = "auto",
+                 hide=(), parent: str | os.PathLike | None = None) -> NotebookRun:
+    """Execute one notebook in its own process tree and collect what its pipe carries.
+
+    ``final``: ``{label: {"cases": [...], "time_limit": s}}``, the hidden cases its checked functions run on
+    after the last cell. ``hide``: paths the notebook must not see (the course key, the roster, the
+    submissions, the grader's output); ``parent``: the folder for the notebooks' work folders (hidden from
+    every notebook but for its own).
+    """
+    path = pathlib.Path(path)
     start = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="specdec-grade-") as tmp:
-        work = pathlib.Path(tmp)
+    mode = isolation_available() if isolation == "auto" else isolation
+    if mode not in ("namespace", "session"):
+        raise ValueError(f"isolation must be 'auto', 'namespace' or 'session', got {isolation!r}")
+    if mode == "namespace" and isolation_available() != "namespace":
+        raise ValueError("isolation='namespace' needs `unshare` with PID namespaces, which does not work here")
+    prefix = _prefix() if mode == "namespace" else []
+    own_parent = parent is None
+    parent = pathlib.Path(tempfile.mkdtemp(prefix="specdec-grade-run-") if own_parent else parent)
+    work = pathlib.Path(tempfile.mkdtemp(prefix="specdec-grade-", dir=parent))
+    run = NotebookRun(path, "crashed", isolation=mode)
+    try:
+        os.chmod(work, 0o700)
         notebook = work / "submission.ipynb"
         try:
             shutil.copyfile(path, notebook)
         except OSError as exc:
-            return NotebookRun(path, "unreadable", f"cannot read it ({exc})")
-        record, status_file = work / "record.jsonl", work / "status.json"
-        env = dict(os.environ, **{RECORD_ENV: str(record), "PYTHONHASHSEED": "0", "MPLBACKEND": "agg"})
-        command = [sys.executable, "-m", "specdec.exercises._grade_worker", str(notebook), str(status_file),
-                   "--timeout", str(timeout), "--cell-timeout", str(cell_timeout),
-                   "--memory-limit", str(memory_limit)]
-        with open(work / "worker.log", "wb") as log:
-            proc = subprocess.Popen(command, cwd=work, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-                                    start_new_session=hasattr(os, "killpg"))
-            try:
-                proc.wait(timeout + 60)  # the worker enforces the limit; this is the backstop
-                backstop = False
-            except subprocess.TimeoutExpired:
-                backstop = True
-        status = {}
+            run.status, run.detail = "unreadable", f"cannot read it ({exc})"
+            return run
+        read_fd, write_fd = os.pipe()
+        config_read, config_write = os.pipe()
+        env = {k: v for k, v in os.environ.items() if k != CHANNEL_ENV and not k.startswith("SPECDEC_GRADE")}
+        final = final or {}
+        config = {"channel_fd": write_fd, "notebook": str(notebook), "home": str(work), "hide": [str(pathlib.Path(h).resolve()) for h in hide],
+                  "timeout": timeout, "cell_timeout": cell_timeout, "memory_limit": memory_limit,
+                  "final_code": _final_code(final), "mplconfigdir": _matplotlib_cache(),
+                  "final_timeout": 30 + sum(float(item["time_limit"]) for item in final.values())}
+        log = open(work / "worker.log", "wb")
         try:
-            status = json.loads(status_file.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            proc = subprocess.Popen(prefix + [sys.executable, "-m", "specdec.exercises._grade_worker"],
+                                    cwd=work, env=env, stdin=config_read, stdout=log, stderr=log,
+                                    pass_fds=(write_fd,), start_new_session=True)
+        finally:
+            os.close(write_fd)
+            os.close(config_read)
+            log.close()
+        with _ACTIVE_LOCK:
+            _ACTIVE.add(proc.pid)
+            _STARTED.add(proc.pid)
+        try:
+            os.write(config_write, json.dumps(config).encode("utf-8"))
+        finally:
+            os.close(config_write)
+        messages = _read_channel(read_fd, proc, deadline=start + timeout + config["final_timeout"] + 60)
+        try:
+            proc.wait(5)  # the pipe closed: the worker is exiting
+        except subprocess.TimeoutExpired:
             pass
+        backstop = proc.poll() is None
+        _kill_run(proc)
+        status = next((m for m in reversed(messages) if m.get("type") == "status" and m.get("final")), None)
         if backstop:
-            _kill_group(proc, status.get("kernel_pid"))
-            status.update(status="timeout", detail=f"stopped at the time limit ({timeout:g} s for the notebook)")
-        elif status.get("kernel_pid"):
-            try:  # the worker shuts its kernel down; make sure nothing is left running
-                os.kill(int(status["kernel_pid"]), signal.SIGKILL)
-            except (ProcessLookupError, PermissionError, ValueError, OSError):
-                pass
-        if not status or status.get("status") == "running":
+            run.status, run.detail = "timeout", f"stopped at the time limit ({timeout:g} s for the notebook)"
+        elif status is None:
             tail = (work / "worker.log").read_text(errors="replace")[-300:].strip()
-            status = dict(status, status="crashed", detail=f"the grading process stopped ({tail or 'no message'})")
-        records = []
-        try:
-            with open(record, encoding="utf-8", errors="replace") as handle:
-                for line in handle:
-                    try:
-                        records.append(json.loads(line))
-                    except ValueError:
-                        continue
-        except OSError:
-            pass
-    return NotebookRun(path, str(status.get("status", "crashed")), str(status.get("detail", "")),
-                       round(time.monotonic() - start, 3), records, list(status.get("errors", [])),
-                       int(status.get("output_bytes", 0)), status.get("kernel_pid"))
-
-
-def _grade_run(run: NotebookRun, labels: list[str], seed: Any, root: pathlib.Path) -> list[GradeRow]:
-    name = run.path.relative_to(root).as_posix() if run.path.is_relative_to(root) else run.path.name
-    last: dict[str, dict] = {}
-    for record in run.records:
-        label = str(record.get("label", ""))
-        if label in REGISTRY:
-            last[label] = record
-    rows = []
-    for label in labels:
-        exercise = REGISTRY[label]
-        record = last.get(label)
-        if record is None:
-            detail = "no check call for this exercise"
-            if run.status in ("timeout", "crashed", "unreadable"):
-                detail += f" (the notebook {run.status_text()})"
-            rows.append(GradeRow(name, exercise.number, label, seed if exercise.has_variants else None, "missing",
-                                 detail))
-            continue
-        used = record.get("seed")
-        if not exercise.has_variants:
-            chosen = None  # every student answers the book's version
+            run.status, run.detail = "crashed", f"the grading process stopped ({tail or 'no message'})"
         else:
-            chosen = seed if seed is not None else used
-        result = recheck(record, seed=chosen)
-        detail = "" if result.passed else result.message
-        if chosen is None:
-            pass
-        elif seed is not None and used is not None and str(used) != str(seed):
-            detail = (detail + " " if detail else "") + f"(the notebook used seed {used!r}; graded with {seed!r})"
-        elif seed is not None and used is None:
-            detail = (detail + " " if detail else "") + f"(the notebook checked the book's version; graded with seed {seed!r})"
-        rows.append(GradeRow(name, exercise.number, label, chosen, "pass" if result.passed else "fail", detail))
-    return rows
+            run.status, run.detail = str(status.get("status", "crashed")), str(status.get("detail", ""))
+            run.output_bytes = int(status.get("output_bytes") or 0)
+        for message in messages:
+            label = str(message.get("label", ""))
+            if message.get("type") == "check" and label in REGISTRY:
+                run.checks[label] = message.get("answer")
+                run.counts[label] = run.counts.get(label, 0) + 1
+            elif message.get("type") == "outcomes" and label in final:
+                run.outcomes[label] = message.get("outcomes") or []
+        return run
+    finally:
+        shutil.rmtree(work if not own_parent else parent, ignore_errors=True)
+        run.seconds = round(time.monotonic() - start, 3)
+
+
+def _read_channel(fd: int, proc: subprocess.Popen, deadline: float) -> list[dict]:
+    messages, buffer, total = [], bytearray(), 0
+    ended_at = None
+    try:
+        while True:
+            now = time.monotonic()
+            if now >= deadline:
+                break
+            if ended_at is None and proc.poll() is not None:
+                ended_at = now
+            if ended_at is not None and now - ended_at > 0.5:
+                break  # the worker is gone; whatever still holds the pipe is killed next
+            ready, _, _ = select.select([fd], [], [], 0.2)
+            if not ready:
+                continue
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                break
+            total += len(chunk)
+            if total > _MAX_CHANNEL_BYTES:
+                continue  # a flood: drop the rest (the grader keeps what came before)
+            buffer += chunk
+            while b"\n" in buffer:
+                line, _, rest = bytes(buffer).partition(b"\n")
+                buffer = bytearray(rest)
+                if len(line) > _MAX_LINE:
+                    continue
+                try:
+                    message = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(message, dict):
+                    messages.append(message)
+            if len(buffer) > _MAX_LINE:
+                buffer.clear()
+    finally:
+        os.close(fd)
+    return messages
+
+
+# --------------------------------------------------------------------------
+# Grading one student's answers
+# --------------------------------------------------------------------------
+@dataclass
+class ExerciseGrade:
+    """One student's result on one exercise."""
+
+    label: str
+    number: str
+    kind: str              # "variant", "function" or "practice"
+    result: str            # "pass", "partial", "fail", "missing" or "practice"
+    points: float
+    out_of: float
+    checks: int
+    message: str = ""
+    hint: str = ""
 
 
 @dataclass
-class GradeReport:
-    """The grades: one row per notebook and exercise, and how each notebook ran."""
+class StudentGrade:
+    """One roster student: the file graded (if any), how it ran and the grade of each exercise."""
 
-    rows: list[GradeRow]
-    runs: list[NotebookRun]
-    root: pathlib.Path
+    id: str
+    name: str
+    file: str
+    status: str
+    exercises: list
+    seconds: float = 0.0
+    sha256: str = ""
 
-    def totals(self) -> dict[str, tuple[int, int]]:
-        """``{notebook: (passed, assigned)}``."""
-        out: dict[str, tuple[int, int]] = {}
-        for row in self.rows:
-            passed, total = out.get(row.notebook, (0, 0))
-            out[row.notebook] = (passed + (row.result == "pass"), total + 1)
-        return out
+    @property
+    def total(self) -> float:
+        return round(sum(e.points for e in self.exercises), 4)
 
-    def _name(self, run: NotebookRun) -> str:
-        return run.path.relative_to(self.root).as_posix() if run.path.is_relative_to(self.root) else run.path.name
+    @property
+    def out_of(self) -> float:
+        return round(sum(e.out_of for e in self.exercises), 4)
 
-    def to_text(self) -> str:
-        """A table for the terminal, notebook by notebook, with a total for each."""
-        header = ("notebook", "exercise", "label", "seed", "result", "detail")
-        body = [(r.notebook, r.number, r.label, "" if r.seed is None else str(r.seed), r.result, r.detail)
-                for r in self.rows]
-        widths = [max([len(header[i])] + [len(row[i]) for row in body]) for i in range(5)]
-        lines = ["  ".join(h.ljust(w) for h, w in zip(header[:5], widths)) + "  detail"]
-        totals = self.totals()
-        for run in self.runs:
-            name = self._name(run)
-            for row in (b for b in body if b[0] == name):
-                lines.append("  ".join(c.ljust(w) for c, w in zip(row[:5], widths)) + ("  " + row[5] if row[5] else ""))
-            passed, total = totals.get(name, (0, 0))
-            lines.append(f"{name}: total {passed}/{total}; the notebook {run.status_text()} in {run.seconds:.1f} s"
-                         + (f"; printed {run.output_bytes / 2**20:.1f} MB (not kept)"
-                            if run.output_bytes > 2**20 else ""))
-            lines.append("")
-        graded = len(self.runs)
-        lines.append(f"{graded} notebook{'s' if graded != 1 else ''} graded")
-        return "\n".join(lines)
+
+def _parts_credit(form, answer: Any, expected: Any, weights: tuple) -> float:
+    """Share of the weight of the parts of a tuple answer that are right (0 when the answer is not a tuple)."""
+    items = getattr(form, "items", None)
+    if not isinstance(form, Seq) or not items:
+        return 0.0
+    try:
+        parts = list(answer)
+        wanted = list(expected)
+    except TypeError:
+        return 0.0
+    if len(parts) != len(items):
+        return 0.0
+    weights = weights or (1.0,) * len(items)
+    earned = sum(w for w, item, a, e in zip(weights, items, parts, wanted) if item.accepts(a, e))
+    return earned / sum(weights)
+
+
+def _function_outcomes(items: list) -> list[Outcome]:
+    return [Outcome(str(o.get("status", "crashed")), from_jsonable(o.get("value")), str(o.get("error", "")))
+            for o in items if isinstance(o, dict)]
+
+
+def grade_answers(run: NotebookRun | None, student: str, slot: int, spec: AssignmentSpec, key: CourseKey,
+                  cases: dict) -> list[ExerciseGrade]:
+    """Grade what a notebook recorded (``run=None``: no submission) against the student's keyed variants."""
+    grades = []
+    for label in spec.labels:
+        exercise = REGISTRY[label]
+        kind = spec.kind(label)
+        out_of = 0.0 if kind == "practice" else spec.points[label]
+        count = (run.counts.get(label, 0) if run else 0)
+        hint = _core.first_hint(exercise)
+
+        def add(result, points, message, show_hint=True):
+            grades.append(ExerciseGrade(label, exercise.number, kind, result, round(points, 4), out_of, count,
+                                        message, hint if show_hint and result != "pass" else ""))
+
+        if run is None:
+            add("missing", 0.0, "no submission", False)
+            continue
+        if label not in run.checks:
+            detail = "no check call for this exercise"
+            if run.status in ("timeout", "crashed", "unreadable"):
+                detail += f" (the notebook {run.status_text()})"
+            add("missing", 0.0, detail, False)
+            continue
+        try:
+            if kind == "function":
+                outcomes = _function_outcomes(run.outcomes.get(label) or [])
+                if not outcomes:
+                    add("missing", 0.0, "the checked function was not run on the hidden cases "
+                                        f"(the notebook {run.status_text()})", False)
+                    continue
+                result = _core.grade_function(exercise, cases[(label, student)], outcomes, float(exercise.time_limit))
+                add("pass" if result.passed else "fail", out_of if result.passed else 0.0, result.message)
+                continue
+            answer = from_jsonable(run.checks[label])
+            params = keyed_inputs(exercise, key, slot) if kind == "variant" else exercise.inputs()
+            result = _core.grade_value(exercise, answer, params)
+            if kind == "practice":
+                add("practice", 0.0, f"{'Correct.' if result.passed else result.message} "
+                                     "(self-check practice, not graded)")
+                continue
+            if result.passed:
+                add("pass", out_of, result.message)
+                continue
+            share = _parts_credit(exercise.form(params), answer, exercise.reference(params),
+                                  spec.parts.get(label, ()))
+            if share > 0:
+                add("partial", out_of * share, f"{result.message} (partial credit: {share:.0%} of the parts)")
+            else:
+                add("fail", 0.0, result.message)
+        except Exception as exc:  # a grading bug must not stop the class
+            add("fail", 0.0, f"could not grade this answer ({type(exc).__name__}: {exc})")
+    return grades
+
+
+# --------------------------------------------------------------------------
+# The gradebook
+# --------------------------------------------------------------------------
+def _fmt(x: float) -> str:
+    return f"{x:.2f}".rstrip("0").rstrip(".") if x != int(x) else str(int(x))
+
+
+@dataclass
+class Gradebook:
+    """The grades of a class: one :class:`StudentGrade` per roster student, and what could not be matched."""
+
+    spec: AssignmentSpec
+    students: list
+    unknown: list = field(default_factory=list)
+    ambiguous: list = field(default_factory=list)
+    superseded: list = field(default_factory=list)
+    isolation: str = ""
+    seconds: float = 0.0
+
+    def student(self, sid: str) -> StudentGrade:
+        return next(s for s in self.students if s.id == sid)
 
     def to_csv(self) -> str:
-        """CSV: one row per notebook and exercise, then one ``total`` row per notebook."""
+        """One row per roster student: points per exercise, the total, then the number of check calls."""
+        labels = self.spec.labels
+        heads = [f"{REGISTRY[label].number} {label}" for label in labels]
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(["notebook", "exercise", "label", "seed", "result", "detail"])
-        for row in self.rows:
-            writer.writerow([row.notebook, row.number, row.label, "" if row.seed is None else row.seed, row.result,
-                             row.detail])
-        totals = self.totals()
-        for run in self.runs:
-            name = self._name(run)
-            passed, total = totals.get(name, (0, 0))
-            writer.writerow([name, "total", "", "", f"{passed}/{total}", f"the notebook {run.status_text()}"])
+        writer.writerow(["id", "name", "file", "status", *heads, "total", "out_of", *[f"checks {h}" for h in heads]])
+        for s in self.students:
+            by = {e.label: e for e in s.exercises}
+            writer.writerow([s.id, s.name, s.file, s.status,
+                             *[_fmt(by[label].points) if by[label].kind != "practice" else by[label].result
+                               for label in labels],
+                             _fmt(s.total), _fmt(s.out_of), *[by[label].checks for label in labels]])
         return buffer.getvalue()
+
+    def feedback(self, s: StudentGrade) -> str:
+        """A student's feedback as Markdown: each exercise's result, points, check calls, message and hint."""
+        lines = [f"# {self.spec.title}: feedback for {s.name + ' ' if s.name else ''}({s.id})", ""]
+        lines.append(f"Notebook: {s.file or 'none was handed in'}; {s.status}.")
+        lines.append(f"Total: {_fmt(s.total)} of {_fmt(s.out_of)} points.")
+        lines.append("")
+        for e in s.exercises:
+            points = "not graded" if e.kind == "practice" else f"{_fmt(e.points)}/{_fmt(e.out_of)}"
+            lines.append(f"## Exercise {e.number} (`{e.label}`): {e.result}, {points}")
+            lines.append("")
+            lines.append(f"check() was called {e.checks} time{'s' if e.checks != 1 else ''}.")
+            if e.message:
+                lines += ["", e.message]
+            if e.hint:
+                lines += ["", f"Hint: {e.hint}"]
+            lines.append("")
+        return "\n".join(lines)
+
+    def to_text(self) -> str:
+        """A summary for the terminal."""
+        width = max([len(s.id) for s in self.students] + [7])
+        lines = [f"{'student':<{width}}  {'total':>7}  file / how it ran"]
+        for s in self.students:
+            lines.append(f"{s.id:<{width}}  {_fmt(s.total):>3}/{_fmt(s.out_of):<3}  "
+                         f"{(s.file + ': ') if s.file else ''}{s.status}" + (f" in {s.seconds:.1f} s" if s.file else ""))
+        for path in self.unknown:
+            lines.append(f"unknown file (no roster id in its name; not graded): {path}")
+        for path, ids in self.ambiguous:
+            lines.append(f"ambiguous file (names several roster ids: {', '.join(ids)}; not graded): {path}")
+        for path, sid in self.superseded:
+            lines.append(f"superseded by a later submission of {sid}: {path}")
+        lines.append(f"{len(self.students)} students, {sum(1 for s in self.students if s.file)} notebooks graded "
+                     f"in {self.seconds:.1f} s ({self.isolation})")
+        return "\n".join(lines)
 
     def __str__(self) -> str:
         return self.to_text()
 
 
-def grade(directory: str | os.PathLike, labels: str | list[str] | None = None,
-          seeds: dict[str, Any] | None = None, seed_from_filename: bool = False, timeout: float = 300.0,
-          cell_timeout: float = 120.0, memory_limit: int = 4096, jobs: int = 1) -> GradeReport:
-    """Grade every notebook under ``directory`` (see the module docstring).
+def _sha256(path: pathlib.Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return ""
 
-    ``labels``: the assigned exercises, a list or a string of labels, globs
-    (``expected-tokens-*``), exercise numbers (``1.2``) or chapter numbers
-    (``3``), comma-separated; by default every exercise any notebook checked.
-    ``seeds``: ``{notebook file name or stem: seed}``; ``seed_from_filename``
-    uses each notebook's file stem (e.g. a student id) as its seed.
+
+def _atomic_write(path: pathlib.Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _load_progress(path: pathlib.Path, key: CourseKey, spec: AssignmentSpec) -> dict:
+    done = {}
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return done
+    for line in lines:
+        try:
+            item = json.loads(line)
+        except ValueError:
+            continue
+        if item.get("key") == key.fingerprint and item.get("assignment") == spec.fingerprint():
+            grade_ = item["grade"]
+            grade_["exercises"] = [ExerciseGrade(**e) for e in grade_["exercises"]]
+            done[(grade_["id"], grade_["sha256"])] = StudentGrade(**grade_)
+    return done
+
+
+def grade(directory: str | os.PathLike, spec: AssignmentSpec, roster: Roster, course_key: CourseKey,
+          csv_path: str | os.PathLike | None = None, feedback_dir: str | os.PathLike | None = None,
+          timeout: float = 300.0, cell_timeout: float = 120.0, memory_limit: int = 4096, jobs: int = 1,
+          isolation: str = "auto", resume: bool = True, hide=()) -> Gradebook:
+    """Grade every notebook under ``directory`` for the roster (see the module docstring).
+
+    With ``csv_path`` the gradebook is written there (and rewritten after every notebook), with a progress file
+    ``<csv>.progress.jsonl`` beside it (a new run with the same key and assignment reuses what it holds for
+    unchanged files); with ``feedback_dir`` a Markdown feedback file per student is written there.
+    ``hide``: more paths no notebook may see (the course key's file, the roster's, ``directory`` and the
+    outputs are hidden anyway).
     """
+    started = time.monotonic()
     root = pathlib.Path(directory).resolve()
     if not root.is_dir():
         raise ValueError(f"directory must be a folder of notebooks, got {str(directory)!r}")
+    if not isinstance(course_key, CourseKey):
+        raise TypeError("course_key must be a CourseKey (CourseKey.read(path))")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
     notebooks = sorted(p for p in root.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
-    if jobs > 1:
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            runs = list(pool.map(lambda p: run_notebook(p, timeout, cell_timeout, memory_limit), notebooks))
-    else:
-        runs = [run_notebook(p, timeout, cell_timeout, memory_limit) for p in notebooks]
-    if labels is None:
-        seen = {str(r.get("label")) for run in runs for r in run.records}
-        chosen = [e.label for e in sorted_exercises() if e.label in seen]
-    elif isinstance(labels, str):
-        chosen = select_labels(labels)
-    else:
-        chosen = select_labels(",".join(labels))
-    rows: list[GradeRow] = []
-    for run in runs:
-        seed = None
-        if seed_from_filename:
-            seed = _seed_value(run.path.stem)
-        elif seeds:
-            raw = seeds.get(run.path.name, seeds.get(run.path.stem))
-            seed = _seed_value(str(raw)) if raw is not None else None
-        rows += _grade_run(run, chosen, seed, root)
-    return GradeReport(rows, runs, root)
+    matches = match_submissions(notebooks, roster)
+    csv_file = pathlib.Path(csv_path) if csv_path else None
+    progress = csv_file.with_name(csv_file.name + ".progress.jsonl") if csv_file else None
+    feedback = pathlib.Path(feedback_dir) if feedback_dir else None
+    if feedback:
+        feedback.mkdir(parents=True, exist_ok=True)
+    done = _load_progress(progress, course_key, spec) if (progress and resume) else {}
+    if progress and not resume:
+        progress.unlink(missing_ok=True)
+
+    cases = {}
+    for sid in roster.ids:
+        for label in spec.labels:
+            if spec.kind(label) == "function":
+                exercise = REGISTRY[label]
+                cases[(label, sid)] = keyed_cases(exercise, course_key, sid, _core.exercise_cases(exercise))
+    if progress:
+        progress.touch()
+    secret = [p for p in (course_key.path, roster.path) if p]
+    hidden = _hideable([*secret, root, *(p for p in (csv_file, progress, feedback) if p), *hide])
+    run_parent = tempfile.mkdtemp(prefix="specdec-grade-run-")
+    os.chmod(run_parent, 0o700)
+    mode = isolation_available() if isolation == "auto" else isolation
+    if mode == "session":
+        _become_subreaper()
+    book = Gradebook(spec, [], matches.unknown, matches.ambiguous, matches.superseded,
+                     isolation=f"isolation: {mode}")
+    results: dict[str, StudentGrade] = {}
+    lock = threading.Lock()
+
+    def absent(slot, sid):
+        return StudentGrade(sid, roster.names[slot], "", "no submission",
+                            grade_answers(None, sid, slot, spec, course_key, cases))
+
+    def publish():
+        book.students = [results.get(sid) or absent(slot, sid) for slot, sid in enumerate(roster.ids)]
+        if csv_file:
+            _atomic_write(csv_file, book.to_csv())
+
+    def one(sid: str) -> None:
+        slot = roster.ids.index(sid)
+        path = matches.files[sid]
+        digest = _sha256(path)
+        name = path.relative_to(root).as_posix()
+        previous = done.get((sid, digest))
+        if previous is not None:
+            result = previous
+        else:
+            final = {label: {"cases": [[to_jsonable(a) for a in case] for case in cases[(label, sid)]],
+                             "time_limit": float(REGISTRY[label].time_limit)}
+                     for label in spec.labels if spec.kind(label) == "function"}
+            run = run_notebook(path, final, timeout=timeout, cell_timeout=cell_timeout, memory_limit=memory_limit,
+                               isolation=isolation, hide=hidden, parent=run_parent)
+            result = StudentGrade(sid, roster.names[slot], name, f"the notebook {run.status_text()}",
+                                  grade_answers(run, sid, slot, spec, course_key, cases), run.seconds, digest)
+        with lock:
+            results[sid] = result
+            if progress and previous is None:
+                with open(progress, "a", encoding="utf-8") as handle:
+                    handle.write(json.dumps({"key": course_key.fingerprint, "assignment": spec.fingerprint(),
+                                             "grade": asdict(result)}) + "\n")
+            if feedback:
+                _atomic_write(feedback / f"{_safe(sid)}.md", book.feedback(result))
+            publish()
+
+    order = [sid for sid in roster.ids if sid in matches.files]
+    publish()
+    try:
+        if jobs > 1:
+            with ThreadPoolExecutor(max_workers=jobs) as pool:
+                list(pool.map(one, order))
+        else:
+            for sid in order:
+                one(sid)
+    finally:
+        shutil.rmtree(run_parent, ignore_errors=True)
+    with lock:
+        publish()
+        if feedback:
+            for s in book.students:
+                if not s.file:
+                    _atomic_write(feedback / f"{_safe(s.id)}.md", book.feedback(s))
+    book.seconds = round(time.monotonic() - started, 3)
+    return book
+
+
+def _hideable(paths) -> list[str]:
+    """The paths a notebook must not see, except any that holds what its kernel needs (Python, specdec)."""
+    needed = [pathlib.Path(__file__).resolve().parents[2], pathlib.Path(sys.prefix).resolve(),
+              pathlib.Path(sys.base_prefix).resolve(), pathlib.Path(sys.executable).resolve().parent]
+    out = []
+    for path in paths:
+        path = pathlib.Path(path).resolve()
+        if any(path == n or path in n.parents for n in needed):
+            continue
+        out.append(str(path))
+    return out
+
+
+def _safe(text: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in text) or "student"

@@ -1,15 +1,20 @@
-"""For instructors: reference answers, the answer key, per-student variants and grading.
+"""For instructors: the course key, reference answers, the answer key, handouts and grading.
 
-This module is the only place that hands out answers; the student edition of
-the book does not document it. (The answers are not secret from anyone who
-reads the package's source; for marked work, give every student a variant
-and grade re-executed notebooks, see :func:`grade`.)
+Marked work needs a **course key**, a secret file the instructor keeps
+(``CourseKey.create(path)`` or ``python -m specdec.exercises new-key FILE``),
+and a **roster** (a CSV file of student ids). A student's graded variants
+come from the key and their row in the roster: without the key, nothing in
+the package (this module included) computes a student's inputs, answers or
+hidden cases. Without a key this module gives the book's own answers only,
+the ones the full edition prints.
 
 Command line (the same functions)::
 
-    python -m specdec.exercises key [--labels 1.1,1.2] [--seed S]
-    python -m specdec.exercises handout --seed S --labels 1.1,1.2,4.3
-    python -m specdec.exercises grade SUBMISSIONS/ [--labels ...] [--seeds seeds.csv] [--csv]
+    python -m specdec.exercises new-key course.key
+    python -m specdec.exercises handout --course-key course.key --roster roster.csv --assignment hw1.toml --out handouts/
+    python -m specdec.exercises key --course-key course.key --roster roster.csv --assignment hw1.toml [--student s26001]
+    python -m specdec.exercises grade submissions/ --course-key course.key --roster roster.csv --assignment hw1.toml \\
+        --csv grades.csv
 
 Defined in chapter "For instructors".
 """
@@ -19,48 +24,66 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from ._core import describe, exercise_cases, lookup, variant
-from ._variants import inputs_for
+from ._core import describe, exercise_cases, lookup
+from ._course import AssignmentSpec, Roster, parse_labels, read_assignment
 from ._forms import Flag, Float, Function, Integer, Letter, Seq
-from ._grade import GradeReport, grade, read_seeds, select_labels
-from ._registry import REGISTRY, Exercise, Mistake, Params, register
+from ._grade import Gradebook, grade, select_labels
+from ._handout import sheet, write_handouts
+from ._registry import REGISTRY, Exercise, Mistake, Params, register, render
+from ._variants import CourseKey, graded_kind, keyed_inputs
 
 __all__ = ["exercise", "reference", "formatted_reference", "mistakes", "answer_key", "AnswerKey", "handout",
-           "grade", "GradeReport", "read_seeds", "select_labels", "Exercise", "Mistake", "Params", "register",
-           "Float", "Integer", "Flag", "Letter", "Seq", "Function", "REGISTRY"]
+           "write_handouts", "grade", "Gradebook", "select_labels", "CourseKey", "Roster", "AssignmentSpec",
+           "read_assignment", "parse_labels", "graded_kind", "Exercise", "Mistake", "Params", "register", "Float",
+           "Integer", "Flag", "Letter", "Seq", "Function", "REGISTRY"]
 
 
 def exercise(label: str) -> Exercise:
-    """The registry entry of an exercise (its reference, mistakes, inputs and variants).
+    """The registry entry of an exercise (its reference, mistakes and book inputs).
 
     Defined in chapter "For instructors".
     """
     return lookup(label)
 
 
-def reference(label: str, seed: int | str | None = None) -> Any:
-    """The reference answer of an exercise (of a variant when ``seed`` is given), computed now.
+def _student_inputs(ex: Exercise, seed: Any, course_key: CourseKey | None, roster: Roster | None) -> Params:
+    if seed is None:
+        return ex.inputs()
+    if not isinstance(course_key, CourseKey) or not isinstance(roster, Roster):
+        raise ValueError("a student's answers need the course key and the roster: "
+                         "reference(label, seed, course_key=CourseKey.read(path), roster=Roster.read(path))")
+    if graded_kind(ex) != "variant":
+        return ex.inputs()
+    return keyed_inputs(ex, course_key, roster.slot(seed))
 
-    For a function exercise this is the reference implementation.
+
+def reference(label: str, seed: int | str | None = None, *, course_key: CourseKey | None = None,
+              roster: Roster | None = None) -> Any:
+    """The reference answer of an exercise, computed now: the book's, or a student's graded variant's.
+
+    ``seed`` (a student id) needs ``course_key`` and ``roster``. For a function exercise this is the
+    reference implementation.
 
     Defined in chapter "For instructors".
     """
     ex = lookup(label)
+    params = _student_inputs(ex, seed, course_key, roster)
     if ex.kind == "function":
         return ex.reference
-    return ex.reference(inputs_for(ex, seed))
+    return ex.reference(params)
 
 
-def formatted_reference(label: str, seed: int | str | None = None) -> str:
+def formatted_reference(label: str, seed: int | str | None = None, *, course_key: CourseKey | None = None,
+                        roster: Roster | None = None) -> str:
     """The reference answer as the answer key prints it, at the exercise's stated precision.
 
     Defined in chapter "For instructors".
     """
     ex = lookup(label)
+    params = _student_inputs(ex, seed, course_key, roster)
     if ex.kind == "function":
         n_cases = len(exercise_cases(ex))
         return f"a function; compared with the reference on {n_cases} cases ({n_cases - ex.n_visible} hidden)"
-    params = inputs_for(ex, seed)
     return ex.form(params).format(ex.reference(params))
 
 
@@ -98,11 +121,12 @@ class AnswerKey(tuple):
     __repr__ = __str__
 
 
-def answer_key(labels: str | list[str] | None = None, seed: int | str | None = None) -> AnswerKey:
+def answer_key(labels: str | list[str] | None = None, seed: int | str | None = None, *,
+               course_key: CourseKey | None = None, roster: Roster | None = None) -> AnswerKey:
     """Every exercise (or the selected ones) with its computed reference answer and its form.
 
-    ``seed`` gives the key of that student's variants (exercises without
-    variants show the book's answer).
+    Without ``seed``: the book's answers. With ``seed`` (a student id, which needs ``course_key`` and
+    ``roster``): that student's graded variants (practice exercises show the book's answer).
 
     Defined in chapter "For instructors".
     """
@@ -110,27 +134,27 @@ def answer_key(labels: str | list[str] | None = None, seed: int | str | None = N
     rows = []
     for label in chosen:
         ex = REGISTRY[label]
-        use = seed if seed is not None and ex.has_variants else None
-        params = inputs_for(ex, use)
-        question = variant(label, use).statement if use is not None else ex.question
-        rows.append((ex.number, label, question, ex.form(params).describe(), formatted_reference(label, use)))
+        params = _student_inputs(ex, seed, course_key, roster)
+        question = render(ex.statement, params) if (seed is not None and ex.statement) else ex.question
+        answer = formatted_reference(label, seed, course_key=course_key, roster=roster)
+        rows.append((ex.number, label, question, ex.form(params).describe(), answer))
     return AnswerKey(rows)
 
 
-def handout(labels: str | list[str], seed: int | str, title: str | None = None) -> str:
-    """One student's exercise sheet as Markdown: each selected exercise's variant and its check line.
-
-    Exercises without variants are given in the book's version.
+def handout(spec: AssignmentSpec | str, student: str, *, course_key: CourseKey, roster: Roster) -> str:
+    """One student's handout as Markdown: their graded variants, the options of choice questions, the form of each
+    answer and the line that starts the assignment in their notebook (``write_handouts`` writes the whole class,
+    as Markdown and HTML).
 
     Defined in chapter "For instructors".
     """
-    chosen = select_labels(labels if isinstance(labels, str) else ",".join(labels))
-    parts = [f"# {title}" if title else f"# Exercises (variant {seed})", ""]
-    for label in chosen:
-        ex = REGISTRY[label]
-        if ex.has_variants:
-            parts.append(variant(label, seed).markdown())
-        else:
-            parts.append(f"**Exercise {ex.number}**\n\n{ex.statement or ex.question}\n\n{describe(label)}\n")
-    return "\n".join(parts)
+    if isinstance(spec, str):
+        spec = parse_labels(spec)
+    if not isinstance(course_key, CourseKey):
+        raise TypeError("course_key must be a CourseKey (CourseKey.read(path))")
+    return sheet(spec, course_key, roster, student)
 
+
+def book_check_line(label: str) -> str:
+    """The book's "Check your answer" line of an exercise (as under its box)."""
+    return describe(label)

@@ -66,8 +66,8 @@ register(Exercise(
                "$[P(L=1), \\dots, P(L={{k_plus_1}})]$, and the most likely value of $L$. "
                "Answer with the tuple `(distribution, most_likely)`."),
     params={"alpha": 0.75, "k": 3, "k_plus_1": 4},
-    vary=lambda rng: (lambda k: {"alpha": grid(rng, 0.6, 0.9, 0.05), "k": k, "k_plus_1": k + 1})(
-        int(rng.integers(2, 6))),
+    vary=lambda rng: (lambda k: {"alpha": grid(rng, 0.5, 0.95, 0.01), "k": k, "k_plus_1": k + 1})(
+        int(rng.integers(2, 8))),
     answer=lambda p: Seq((Seq((Float("probabilities", decimals=3),) * (p.k + 1), array=True),
                           Integer("a value of L")), names=("distribution", "most_likely")),
     reference=_pmf_and_mode,
@@ -93,9 +93,8 @@ def _smallest_k(alpha, tokens, k_max=64, offset=0.0):
 
 
 def _vary_3(rng):
-    alpha = grid(rng, 0.7, 0.95, 0.05)
-    return {"alpha": alpha, "tokens": pick(rng, [t for t in (2.5, 3.0, 3.5, 4.0, 4.5, 5.0)
-                                                 if t < 0.9 / (1 - alpha)])}
+    alpha = grid(rng, 0.7, 0.99, 0.01)
+    return {"alpha": alpha, "tokens": pick(rng, [t / 2 for t in range(5, 81) if t / 2 < 0.9 / (1 - alpha)])}
 
 
 register(Exercise(

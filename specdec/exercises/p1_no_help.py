@@ -56,8 +56,8 @@ register(Exercise(
                "$k = {{k}}$ drafts, $T_\\text{verify}$ = {{t_verify}} ms, $T_\\text{overhead}$ = {{t_overhead}} ms. "
                "What is the speedup if the acceptance rate drops to {{alpha}}?"),
     params={**WORKED, "alpha": 0.5},
-    vary=lambda rng: (lambda k: {"alpha": grid(rng, 0.3, 0.65, 0.05), "k": k, "t_draft": round(0.5 * k, 1)})(
-        int(rng.integers(3, 8))),
+    vary=lambda rng: (lambda k: {"alpha": grid(rng, 0.3, 0.65, 0.01), "k": k, "t_draft": round(0.5 * k, 1)})(
+        int(rng.integers(3, 10))),
     answer=Float("a ratio", decimals=2),
     reference=_speedup,
     hints=("Recompute E[L] at the new acceptance rate; the round time does not change.",),
@@ -131,7 +131,7 @@ register(Exercise(
                "$k = {{k}}$, $\\alpha = {{alpha}}$), at what batch does speculation first become slower than plain "
                "decoding?"),
     params={"k": 5, "alpha": 0.7},
-    vary=lambda rng: {"k": int(rng.integers(3, 8)), "alpha": grid(rng, 0.6, 0.85, 0.05)},
+    vary=lambda rng: {"k": int(rng.integers(2, 11)), "alpha": grid(rng, 0.5, 0.95, 0.01)},
     answer=Integer("a batch size"),
     reference=lambda p: int(deployment.break_even_batch(*_pair(), alpha=p.alpha, k=p.k)),
     hints=("sd.deployment.break_even_batch scans the batches; or evaluate sd.deployment.speculative_speedup over "

@@ -103,7 +103,7 @@ register(Exercise(
     statement=("On the roofline model (Llama 3.1 70B on 8 H100 SXM, context 0, $k = {{k}}$ drafts), what is the "
                "smallest batch at which $c_v$ exceeds {{threshold}}?"),
     params={"k": 5, "threshold": 1.5},
-    vary=lambda rng: {"k": int(rng.integers(3, 9)), "threshold": pick(rng, (1.2, 1.25, 1.5, 1.75, 2.0, 2.5))},
+    vary=lambda rng: {"k": int(rng.integers(2, 13)), "threshold": grid(rng, 1.1, 3.0, 0.05)},
     answer=Integer("a batch size"),
     reference=lambda p: _first_batch_above(p.threshold, p.k),
     hints=("Evaluate sd.hardware.verify_cost over an array of batches and find the first one above the threshold; "

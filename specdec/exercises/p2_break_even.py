@@ -115,8 +115,8 @@ register(Exercise(
                "speedup, and which $k$ has the lowest break-even $\\alpha$? Answer with the tuple "
                "`(best_k, lowest_threshold_k)`."),
     params=GROWING,
-    vary=lambda rng: {"alpha": grid(rng, 0.6, 0.9, 0.05), "c_draft": grid(rng, 0.02, 0.1, 0.01),
-                      "base": grid(rng, 1.0, 1.3, 0.05), "per_draft": grid(rng, 0.02, 0.15, 0.01)},
+    vary=lambda rng: {"alpha": grid(rng, 0.5, 0.97, 0.01), "c_draft": grid(rng, 0.005, 0.15, 0.005),
+                      "base": grid(rng, 1.0, 1.5, 0.05), "per_draft": grid(rng, 0.005, 0.2, 0.005)},
     answer=Seq((Integer("draft lengths k"),) * 2, names=("best_k", "lowest_threshold_k")),
     reference=lambda p: (_best(p), _lowest_threshold_k(p)),
     hints=("Evaluate E[L](alpha, k) / (k c_d + c_v(k)) for every k and take the largest; the threshold asks where "

@@ -99,8 +99,8 @@ register(Exercise(
                "sequences are lost when a Llama 3.1 8B draft with its own KV cache and $k = {{k}}$ candidate slots "
                "shares the memory?"),
     params={"n_gpus": 4, "context": 8192, "k": 5},
-    vary=lambda rng: {"n_gpus": int(pick(rng, (4, 8))), "context": int(pick(rng, (2048, 4096, 8192, 16384))),
-                      "k": int(rng.integers(3, 9))},
+    vary=lambda rng: {"n_gpus": int(pick(rng, (2, 4, 8))), "context": 1024 * int(rng.integers(1, 33)),
+                      "k": int(rng.integers(2, 13))},
     answer=Integer("a number of sequences"),
     reference=_lost,
     hints=("Subtract the draft's weights before dividing the free memory by the per-sequence KV bytes, and count "

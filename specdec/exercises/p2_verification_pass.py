@@ -20,10 +20,10 @@ Q = np.array([0.20, 0.40, 0.20, 0.00, 0.20])
 
 
 def _vary_pair(rng):
-    """Two distributions over five tokens in steps of 0.05; the draft misses one token, and they differ."""
+    """Two distributions over five tokens in steps of 0.01; the draft misses one token, and they differ."""
     while True:
-        p = rng.multinomial(20, rng.dirichlet(np.full(5, 2.0))) / 20
-        q = rng.multinomial(20, rng.dirichlet(np.full(5, 1.0))) / 20
+        p = rng.multinomial(100, rng.dirichlet(np.full(5, 2.0))) / 100
+        q = rng.multinomial(100, rng.dirichlet(np.full(5, 1.0))) / 100
         if (p > 0).all() and (q == 0).any() and 0.3 <= np.minimum(p, q).sum() <= 0.9:
             return {"P": tuple(float(x) for x in p), "Q": tuple(float(x) for x in q)}
 
@@ -137,8 +137,8 @@ register(Exercise(
     params={"model": "LLAMA_70B", "model_name": "Llama 3.1 70B", "gpu": "A100", "gpu_name": "A100 80GB SXM",
             "n_gpus": 4, "batch": 1},
     vary=lambda rng: (lambda model, gpu: {"model": model, "model_name": _MODELS[model], "gpu": gpu,
-                                          "gpu_name": _GPUS[gpu], "n_gpus": int(pick(rng, (2, 4, 8))),
-                                          "batch": int(pick(rng, (1, 2, 4, 8, 16)))})(
+                                          "gpu_name": _GPUS[gpu], "n_gpus": int(pick(rng, (1, 2, 4, 8))),
+                                          "batch": int(rng.integers(1, 33))})(
         pick(rng, tuple(_MODELS)), pick(rng, tuple(_GPUS))),
     answer=Float("a fraction of the peak, not a percentage", sig=2),
     reference=_utilization,

@@ -96,7 +96,7 @@ register(Exercise(
                "(roofline costs). Above which acceptance rate does speculation \"help\" in this book's sense "
                "(speedup above 1.1)?"),
     params={"k": 3, "draft": "LLAMA_8B", "draft_name": _DRAFTS["LLAMA_8B"]},
-    vary=lambda rng: (lambda draft: {"k": int(rng.integers(2, 8)), "draft": draft, "draft_name": _DRAFTS[draft]})(
+    vary=lambda rng: (lambda draft: {"k": int(rng.integers(1, 25)), "draft": draft, "draft_name": _DRAFTS[draft]})(
         pick(rng, tuple(_DRAFTS))),
     answer=Float("an acceptance rate", decimals=3),
     reference=lambda p: float(economics.break_even_alpha(p.k, rg.HELPS_ABOVE * _costs(p)[0],

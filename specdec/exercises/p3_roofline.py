@@ -82,7 +82,7 @@ register(Exercise(
     statement=("Llama 3.1 70B on 8 H100 SXM with a Llama 3.2 1B draft, $\\alpha = {{alpha}}$, $k = {{k}}$, "
                "context 0: what is the smallest batch at which the roofline speedup falls below 1?"),
     params={"alpha": 0.7, "k": 4},
-    vary=lambda rng: {"alpha": grid(rng, 0.6, 0.9, 0.05), "k": int(rng.integers(2, 8))},
+    vary=lambda rng: {"alpha": grid(rng, 0.5, 0.95, 0.01), "k": int(rng.integers(2, 11))},
     answer=Integer("a batch size"),
     reference=_be,
     hints=("Scan the batch with sd.deployment.speculative_speedup, or solve (k+1) B / ridge = E[L] - k c_draft.",),
@@ -107,8 +107,8 @@ register(Exercise(
     statement=("Llama 3.1 70B on {{n_gpus}} H100 SXM, sequences of {{context}} tokens: how many fewer sequences fit "
                "once the Llama 3.1 8B draft shares the memory, with $k = {{k}}$ candidate KV slots per sequence?"),
     params={"n_gpus": 4, "context": 1024, "k": 5},
-    vary=lambda rng: {"n_gpus": int(pick(rng, (4, 8))), "context": int(pick(rng, (512, 1024, 2048, 4096))),
-                      "k": int(rng.integers(3, 9))},
+    vary=lambda rng: {"n_gpus": int(pick(rng, (2, 4, 8))), "context": 256 * int(rng.integers(1, 33)),
+                      "k": int(rng.integers(2, 13))},
     answer=Integer("a number of sequences"),
     reference=_lost,
     hints=("With the draft, subtract its weights from the free memory, and each sequence keeps context + k tokens "

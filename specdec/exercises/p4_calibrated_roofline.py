@@ -131,7 +131,7 @@ register(Exercise(
                "context 0, with $\\alpha = {{alpha}}$ and $k = {{k}}$: at what batch does speculation first lose "
                "(a speedup below 1)?"),
     params={"alpha": 0.7, "k": 4},
-    vary=lambda rng: {"alpha": grid(rng, 0.6, 0.9, 0.05), "k": int(rng.integers(2, 7))},
+    vary=lambda rng: {"alpha": grid(rng, 0.5, 0.95, 0.01), "k": int(rng.integers(2, 11))},
     answer=Integer("a batch size"),
     reference=_break_even,
     hints=("sd.deployment.break_even_batch scans the batches; pass kv_write=True, the calibrated model's default.",),

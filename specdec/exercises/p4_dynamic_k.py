@@ -74,7 +74,7 @@ def _heuristic_ref(p):
 
 
 def _vary_3(rng):
-    start = int(pick(rng, (5, 10, 20)))
+    start = int(pick(rng, tuple(range(3, 41))))
     value, rounds = float(start), []
     for _ in range(4):
         drafted = int(value)

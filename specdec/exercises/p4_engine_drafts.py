@@ -131,7 +131,7 @@ register(Exercise(
                "0.19 with sampling (temperature 1). With $\\gamma = {{gamma}}$ and $c = {{c}}$, what walltime "
                "improvement does Theorem 3.8 give?"),
     params={"gamma": 3, "c": 0.0},
-    vary=lambda rng: {"gamma": int(rng.integers(2, 9)), "c": grid(rng, 0.0, 0.02, 0.005)},
+    vary=lambda rng: {"gamma": int(rng.integers(2, 13)), "c": grid(rng, 0.0, 0.05, 0.001)},
     answer=Float("a ratio", decimals=3),
     reference=lambda p: float(economics.improvement_factor(0.19, p.gamma, p.c)),
     hints=("Theorem 3.8 is (1 - alpha^(gamma+1)) / ((1 - alpha)(gamma c + 1)).",),
@@ -162,7 +162,7 @@ register(Exercise(
                "162,417,408 parameters) for Vicuna 7B on the calibrated A100 at batch {{batch}}, context {{context}}: "
                "what is $c_d$?"),
     params={"batch": 1, "context": 512},
-    vary=lambda rng: {"batch": int(pick(rng, (1, 2, 4, 8, 16))), "context": int(pick(rng, (0, 256, 1024, 2048)))},
+    vary=lambda rng: {"batch": int(rng.integers(1, 33)), "context": 128 * int(rng.integers(0, 33))},
     answer=Float("a fraction of a target step", sig=3),
     reference=_c_draft,
     hints=("Build sd.hardware.Model(n_params=..., n_layers=12, d_model=768, n_kv_heads=12, head_dim=64) and call "

@@ -112,7 +112,7 @@ register(Exercise(
                "6.5, ..., 60 ms, what is the smallest target at which plain decoding's goodput exceeds "
                "speculation's?"),
     params={"alpha": 0.7, "k": 5},
-    vary=lambda rng: {"alpha": grid(rng, 0.55, 0.85, 0.05), "k": int(rng.integers(3, 7))},
+    vary=lambda rng: {"alpha": grid(rng, 0.5, 0.95, 0.01), "k": int(rng.integers(2, 11))},
     answer=Float("in ms, a point of the grid", decimals=1),
     reference=_crossover,
     hints=("Compute both goodput curves on the grid with sd.goodput.goodput_curve and find the first target where "
