@@ -74,7 +74,7 @@ def roofline_diagram(model, hardware, batches=(1, 16, 64, 256, 1024), k=5, axes=
     ax.loglog(intensity, np.minimum(hardware.flops, intensity * hardware.bandwidth) / 1e12,
               color=COLORS["baseline"], lw=2, label="roofline: min(F, I x BW)")
     ax.axvline(ridge_i, color=COLORS["baseline"], ls=":", lw=1)
-    ax.annotate(f"ridge: {ridge_i:.0f} FLOP/byte", (ridge_i, hardware.flops / 1e12 / 30), rotation=90,
+    ax.annotate(f"ridge: {ridge_i:.0f} FLOP/byte", (ridge_i, hardware.flops / 1e12 / 300), rotation=90,
                 ha="right", va="bottom", fontsize=8, color=COLORS["baseline"])
     for n, color, marker, name in ((1, COLORS["target"], "o", "decode step"),
                                     (kk + 1, COLORS["verify"], "s", f"verification, k = {kk}")):
