@@ -180,8 +180,8 @@ def speculative_costs(target, draft, hardware, alpha, k, batch=1, context=0, *, 
     kv_write : bool or None, optional
         Count the writes of the new tokens' KV entries, as in
         :func:`specdec.hardware.step_time`. Default None: the hardware's
-        own setting (off on the ideal roofline of Parts I-III, on for the
-        calibrated presets of chapter 16).
+        own setting (on for the calibrated presets, the default
+        ``specdec.hardware.H100`` and so on; off on the ideal roofline).
 
     Returns
     -------

@@ -465,7 +465,7 @@ def roofline_serving(target, draft, hardware, k, batches, context, *, t_overhead
     Uses :func:`specdec.deployment.speculative_costs` (its ``t0``,
     ``t_round``, ``fits`` and ``fits_baseline``) at the given average
     context, with KV writes as the hardware's calibration says (on in the
-    calibrated presets of :mod:`specdec.calibration`). Acceptance does not
+    calibrated presets, the defaults of :mod:`specdec.hardware`). Acceptance does not
     enter: it changes tokens per round, not round time.
 
     Defined in chapter "Throughput at a latency target".
