@@ -20,12 +20,12 @@ import time
 import numpy as np
 
 from specdec import calibration as cal
-from specdec.hardware import step_time_parts
+from specdec.hardware import A100, step_time_parts
 
 
 def loop_fit(step_bw=0.02, step_fl=0.02, step_o=0.1):
     """Grid search with one least-squares solve per grid point (the straightforward way)."""
-    ms = [m for m in cal.MEASUREMENTS if m.device.name == "A100 80GB SXM" and m.role == "fit"]
+    ms = [m for m in cal.MEASUREMENTS if m.device is A100 and m.role == "fit"]
     y = np.array([cal.measured_time(m) for m in ms])
     w = 1.0 / y
     probe = cal.Calibration(communication=True, kv_write=True, causal_attention=True)

@@ -12,7 +12,7 @@ the larger topics are submodules, loaded on first use so that importing
 ``sd.request``         a whole request: TTFT, decode time, setup cost
 ``sd.checklist``       the deployment checklist (Workload, assess)
 ``sd.symbolic``        sympy derivations displayed in the chapters
-``sd.hardware``        roofline model of one forward pass: step time, c_v, c_d
+``sd.hardware``        roofline model of one forward pass (calibrated presets): step time, c_v, c_d
 ``sd.calibration``     the roofline calibrated against measurements (chapter 16)
 ``sd.memory``          memory accounting: weights, KV cache, what fits
 ``sd.deployment``      speculation on the roofline: costs, latency,

@@ -3,9 +3,11 @@
 The ideal roofline of :mod:`specdec.hardware` is a lower bound: it reaches
 the datasheet peaks, overlaps memory traffic and arithmetic perfectly, pays
 nothing per step and nothing for tensor parallelism. A :class:`Calibration`
-adds those terms; this module holds the published measurements they are
-fitted to, the fit, the fitted calibrations and the checks that were not
-used in the fit:
+adds those terms. The calibrated GPUs are the default presets of
+:mod:`specdec.hardware` (``H100``, ``A100``, ``H200``; the ideal ones are
+``H100_IDEAL`` and so on); this module holds the published measurements the
+calibrations are fitted to, the fit, the fitted calibrations and the checks
+that were not used in the fit:
 
 * **A100** (:data:`A100_CALIBRATION`): fitted to gpt-fast's batch-1 decode
   throughput of Llama 2 7B and 70B at tensor parallelism 1 to 8 (the only
@@ -34,16 +36,16 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ._validate import check_bool, check_instance, check_integer, check_nonnegative, check_positive, describe
+from ._calibration_terms import A100_CALIBRATION, H100_CALIBRATION, IDEAL, Calibration
+from ._validate import check_instance, check_integer, check_nonnegative, check_positive
 from .acceptance import expected_tokens
 from .deployment import break_even_batch, speculative_speedup
 from .drafters import Cited, spec_bench_table
-from .hardware import A100, H100, LLAMA_8B, LLAMA_70B, Hardware, Model, step_time, step_time_parts
+from .hardware import A100, H100, H100_IDEAL, H200, LLAMA_8B, LLAMA_70B, Hardware, Model, step_time, step_time_parts
 
 __all__ = [
     "Calibration", "IDEAL", "Measurement", "MEASUREMENTS", "FitResult",
-    "A100_CALIBRATION", "H100_CALIBRATION", "A100_CALIBRATED", "H100_CALIBRATED", "H200", "H200_CALIBRATED",
-    "CALIBRATED_GPUS", "VICUNA_68M", "LLAMA2_7B", "LLAMA2_13B", "LLAMA2_70B", "LLAMA_70B_FP8", "EAGLE_HEAD_7B",
+    "A100_CALIBRATION", "H100_CALIBRATION", "VICUNA_68M", "LLAMA2_7B", "LLAMA2_13B", "LLAMA2_70B", "LLAMA_70B_FP8", "EAGLE_HEAD_7B",
     "MEDUSA_HEADS_7B_PARAMS", "FIRST_SOURCE_EXAMPLE", "HF_EAGER_TPS", "SPEC_BENCH_SETTINGS",
     "measured_time", "model_time", "fit_calibration", "fit_step_overhead", "residual_table",
     "round_cost_checks", "first_source_check", "eager_layer_overhead", "eagle_large_draft", "break_even_summary",
@@ -53,104 +55,8 @@ _CHAPTER = "A calibrated roofline"
 
 
 # --------------------------------------------------------------------------
-# the calibration terms
-# --------------------------------------------------------------------------
-
-_FRACTIONS = ("bw_efficiency", "flops_efficiency", "link_efficiency")
-_TIMES = ("step_overhead", "layer_overhead", "allreduce_latency")
-_FLAGS = ("communication", "kv_write", "causal_attention")
-
-
-@dataclass(frozen=True)
-class Calibration:
-    """What a real engine pays beyond the ideal roofline; every default is the ideal value.
-
-    Attach it with :meth:`specdec.hardware.Hardware.calibrated`; the step
-    functions of :mod:`specdec.hardware` then add these terms (see that
-    module's docstring for the formula).
-
-    Defined in chapter "A calibrated roofline".
-
-    Parameters
-    ----------
-    bw_efficiency, flops_efficiency : float, optional
-        Achievable fraction of the peak memory bandwidth and of the peak
-        FLOP/s, in (0, 1]. Default 1.
-    overlap : float, optional
-        How far memory traffic and arithmetic overlap, in [0, 1]: 1 (default)
-        is the roofline's ``max``, 0 adds the two times.
-    step_overhead : float, optional
-        Seconds per forward pass that do not scale with the work (launches
-        under CUDA graphs, sampling, scheduling), >= 0.
-    layer_overhead : float, optional
-        Seconds per layer per forward pass (kernel launches in eager mode), >= 0.
-    allreduce_latency : float, optional
-        Seconds per all-reduce across a tensor-parallel group, >= 0.
-    link_efficiency : float, optional
-        Achievable fraction of the interconnect's bandwidth, in (0, 1].
-    communication : bool, optional
-        Price the two all-reduces per layer of tensor parallelism. Default False.
-    kv_write : bool, optional
-        The default of the step functions' ``kv_write``. Default False.
-    causal_attention : bool, optional
-        Count attention among the new tokens of a pass. Default False.
-    name : str, optional
-        Label, e.g. where the values were fitted.
-
-    Examples
-    --------
-    >>> from specdec.calibration import IDEAL, Calibration
-    >>> IDEAL.is_ideal, Calibration(bw_efficiency=0.8).is_ideal
-    (True, False)
-    """
-
-    bw_efficiency: float = 1.0
-    flops_efficiency: float = 1.0
-    overlap: float = 1.0
-    step_overhead: float = 0.0
-    layer_overhead: float = 0.0
-    allreduce_latency: float = 0.0
-    link_efficiency: float = 1.0
-    communication: bool = False
-    kv_write: bool = False
-    causal_attention: bool = False
-    name: str = "ideal"
-
-    def __post_init__(self):
-        set_ = object.__setattr__
-        for attr in _FRACTIONS + _TIMES + ("overlap",):
-            value = getattr(self, attr)
-            if np.ndim(value) != 0:
-                raise TypeError(f"{attr} must be a single number, got an array of shape {np.shape(value)}")
-            value = float(check_nonnegative(value, attr))
-            if attr in _FRACTIONS and not 0.0 < value <= 1.0:
-                raise ValueError(f"{attr} must be in (0, 1]; got {value!r}")
-            if attr == "overlap" and value > 1.0:
-                raise ValueError(f"overlap must be in [0, 1]; got {value!r}")
-            set_(self, attr, value)
-        for attr in _FLAGS:
-            set_(self, attr, check_bool(getattr(self, attr), attr))
-        if not isinstance(self.name, str):
-            raise TypeError(f"name must be a string, got {describe(self.name)}")
-
-    @property
-    def is_ideal(self) -> bool:
-        """True when no term departs from the ideal roofline (``kv_write`` and ``name`` aside)."""
-        return (all(getattr(self, a) == 1.0 for a in _FRACTIONS + ("overlap",))
-                and all(getattr(self, a) == 0.0 for a in _TIMES) and not self.communication
-                and not self.causal_attention)
-
-
-#: The ideal roofline: every term of :class:`Calibration` at its ideal value.
-IDEAL = Calibration()
-
-
-# --------------------------------------------------------------------------
 # presets the measurements need (public configurations and datasheets)
 # --------------------------------------------------------------------------
-
-H200 = Hardware(bandwidth=4.8e12, flops=989e12, memory=141e9, name="H200 SXM", link_bandwidth=450e9)
-"""NVIDIA H200 SXM (datasheet: 141 GB HBM3e, 4.8 TB/s, BF16 1,979 TFLOPS with sparsity, so 989 dense; NVLink 900 GB/s)."""
 
 LLAMA2_7B = Model(n_params=6_738_415_616, n_layers=32, d_model=4096, n_kv_heads=32, head_dim=128, name="Llama 2 7B")
 """Llama 2 7B, also Vicuna 7B and LLaMA2-Chat 7B (``meta-llama/Llama-2-7b-hf`` config: hidden 4096, 32 layers,
@@ -183,8 +89,6 @@ VICUNA_68M = Model(n_params=68_030_208, n_layers=2, d_model=768, n_kv_heads=12, 
 #: own 4096 x 32000 LM head (``medusa/model/medusa_model.py`` at the Medusa commit of :mod:`specdec.drafters`).
 MEDUSA_HEADS_7B_PARAMS = 4 * (4096 * 4096 + 4096 + 4096 * 32000)
 
-_CAL_NAMES = {"A100 80GB SXM": "a100", "H100 SXM": "h100", "H200 SXM": "h200"}
-
 
 # --------------------------------------------------------------------------
 # the measurements
@@ -204,7 +108,8 @@ class Measurement:
         What was measured, in a few words.
     model : specdec.hardware.Model
     device : specdec.hardware.Hardware
-        One GPU (ideal preset); the measurement runs on ``tp`` of them.
+        One GPU (its calibrated preset, e.g. :data:`specdec.hardware.H100`);
+        the measurement runs on ``tp`` of them.
     tp : int
         Tensor-parallel degree.
     batch, context, new_tokens : int
@@ -313,13 +218,13 @@ def measured_time(measurement) -> float:
 
 def _on(measurement: Measurement, calibration) -> Hardware:
     hw = measurement.device.scaled(measurement.tp) if measurement.tp > 1 else measurement.device
-    return hw if calibration is None else hw.calibrated(calibration)
+    return hw.ideal() if calibration is None else hw.calibrated(calibration)
 
 
 def model_time(measurement, calibration=None) -> float:
     """What the roofline predicts for a measurement, in seconds.
 
-    ``calibration=None`` is the ideal roofline. A ``"request"`` is its
+    ``calibration=None`` is the ideal roofline (the lower bound). A ``"request"`` is its
     prefill pass plus each decode step at its growing context.
 
     Defined in chapter "A calibrated roofline".
@@ -482,8 +387,9 @@ def fit_step_overhead(measurements, base, *, name="fitted"):
 
     Examples
     --------
+    >>> import specdec as sd
     >>> from specdec import calibration as cal
-    >>> h100 = [m for m in cal.MEASUREMENTS if m.device.name == "H100 SXM" and m.role == "fit"]
+    >>> h100 = [m for m in cal.MEASUREMENTS if m.device is sd.hardware.H100 and m.role == "fit"]
     >>> r = cal.fit_step_overhead(h100, cal.A100_CALIBRATION)
     >>> round(r.calibration.step_overhead * 1e3, 2), [round(float(x), 3) for x in r.residuals]
     (0.55, [0.08, -0.081])
@@ -498,32 +404,6 @@ def fit_step_overhead(measurements, base, *, name="fitted"):
     t = max(0.0, float(np.sum((y - rest) / y**2) / np.sum(1.0 / y**2)))
     calibration = replace(base, step_overhead=t, name=name)
     return FitResult(calibration, tuple(m.key for m in ms), y, rest + t)
-
-
-# --------------------------------------------------------------------------
-# the fitted calibrations (rounded; tests re-run the fits)
-# --------------------------------------------------------------------------
-
-A100_CALIBRATION = Calibration(bw_efficiency=0.77, flops_efficiency=0.75, overlap=0.05, step_overhead=0.43e-3,
-                               allreduce_latency=22.7e-6, link_efficiency=0.59, communication=True, kv_write=True,
-                               causal_attention=True, name="A100 (fitted: gpt-fast, TensorRT-LLM)")
-"""Fitted by :func:`fit_calibration` to the eleven A100 measurements of :data:`MEASUREMENTS` (gpt-fast decode at
-TP 1-8, TensorRT-LLM first-token latency), values rounded: 77 % of peak bandwidth, 75 % of peak FLOP/s, almost no
-overlap of memory traffic and arithmetic (0.05), 0.43 ms per forward pass, 22.7 us per all-reduce, 59 % of the
-NVLink bandwidth. Largest residual 5.4 % (gpt-fast's 70B at TP8)."""
-
-H100_CALIBRATION = replace(A100_CALIBRATION, step_overhead=0.55e-3, name="H100 (A100 terms; fixed cost fitted: SGLang)")
-"""The A100 fractions, overlap and all-reduce terms carried over to Hopper (an assumption: no published series on
-H100 separates them), with the fixed cost per step fitted by :func:`fit_step_overhead` to SGLang's batch-1 decode of
-Llama 3.1 8B and Llama 2 7B (residuals +8 % and -8 %: the two points disagree with each other by that much)."""
-
-A100_CALIBRATED = A100.calibrated(A100_CALIBRATION)
-A100_CALIBRATED = replace(A100_CALIBRATED, name="A100 80GB SXM (calibrated)")
-H100_CALIBRATED = replace(H100.calibrated(H100_CALIBRATION), name="H100 SXM (calibrated)")
-H200_CALIBRATED = replace(H200.calibrated(H100_CALIBRATION), name="H200 SXM (calibrated)")
-
-#: Calibrated single-GPU presets by key (use ``.scaled(n)`` for a tensor-parallel group).
-CALIBRATED_GPUS = {"h100-sxm": H100_CALIBRATED, "a100-80gb": A100_CALIBRATED, "h200-sxm": H200_CALIBRATED}
 
 
 # --------------------------------------------------------------------------
@@ -568,7 +448,8 @@ def residual_table(measurements=None, calibrations=None):
     measurements : sequence of Measurement, optional
         Default :data:`MEASUREMENTS`.
     calibrations : dict, optional
-        GPU name (``"A100 80GB SXM"``, ...) -> :class:`Calibration`. Default:
+        GPU name without the roofline tag (``"A100 80GB SXM"``, ...; see
+        :attr:`specdec.hardware.Hardware.base_name`) -> :class:`Calibration`. Default:
         :data:`A100_CALIBRATION` on A100, :data:`H100_CALIBRATION` on H100 and H200.
 
     Returns
@@ -589,9 +470,9 @@ def residual_table(measurements=None, calibrations=None):
     out = []
     for m in (MEASUREMENTS if measurements is None else measurements):
         check_instance(m, Measurement, "measurement")
-        c = (calibrations or {}).get(m.device.name, _default_calibration(m.device.name))
+        c = (calibrations or {}).get(m.device.base_name, _default_calibration(m.device.name))
         y, ideal, model = measured_time(m), model_time(m), model_time(m, c)
-        out.append({"key": m.key, "label": m.label, "engine": m.engine, "gpus": f"{m.tp}x {m.device.name}",
+        out.append({"key": m.key, "label": m.label, "engine": m.engine, "gpus": f"{m.tp}x {m.device.base_name}",
                     "role": m.role, "measured_ms": y * 1e3, "ideal_ms": ideal * 1e3, "model_ms": model * 1e3,
                     "residual": model / y - 1.0, "ideal_residual": ideal / y - 1.0, "tolerance": m.tolerance,
                     "within": abs(model / y - 1.0) <= m.tolerance, "source": m.quoted.source,
@@ -615,7 +496,8 @@ def round_cost_checks(hardware=None, context=512):
     Parameters
     ----------
     hardware : specdec.hardware.Hardware, optional
-        Default ``A100_CALIBRATED``; pass ``specdec.hardware.A100`` for the ideal roofline.
+        Default :data:`specdec.hardware.A100` (calibrated); pass
+        :data:`specdec.hardware.A100_IDEAL` for the ideal roofline (the lower bound).
     context : int, optional
         Cached tokens (Spec-Bench's prompts and answers; default 512).
 
@@ -630,7 +512,7 @@ def round_cost_checks(hardware=None, context=512):
     >>> [(r["method"], round(r["model"], 3)) for r in cal.round_cost_checks()]
     [('PLD', 1.061), ('Medusa', 1.498), ('EAGLE2', 1.968)]
     """
-    hw = A100_CALIBRATED if hardware is None else check_instance(hardware, Hardware, "hardware")
+    hw = A100 if hardware is None else check_instance(hardware, Hardware, "hardware")
     c = int(check_integer(context, "context", minimum=0))
     s = SPEC_BENCH_SETTINGS.value
     t = LLAMA2_7B
@@ -659,7 +541,7 @@ def first_source_check(hardware=None):
     Parameters
     ----------
     hardware : specdec.hardware.Hardware, optional
-        One calibrated GPU; default ``H100_CALIBRATED``.
+        One calibrated GPU; default :data:`specdec.hardware.H100`.
 
     Returns
     -------
@@ -676,7 +558,7 @@ def first_source_check(hardware=None):
     >>> r["quoted_t0"], round(r["ideal_t0"], 2), round(r["calibrated_t0"], 2)
     (5.2, 5.27, 11.06)
     """
-    one = H100_CALIBRATED if hardware is None else check_instance(hardware, Hardware, "hardware")
+    one = H100 if hardware is None else check_instance(hardware, Hardware, "hardware")
     q = FIRST_SOURCE_EXAMPLE.value
     ideal, group = one.ideal().scaled(8), one.scaled(8)
     t0 = float(step_time(LLAMA_70B, group))
@@ -727,7 +609,8 @@ def eagle_large_draft(alpha, hardware=None, *, layer_overhead=0.0, context=512, 
     alpha : float or array_like
         Acceptance rate of the 7B draft, in [0, 1].
     hardware : specdec.hardware.Hardware, optional
-        One GPU; default ``A100_CALIBRATED`` (``specdec.hardware.A100`` is the ideal roofline).
+        One GPU; default :data:`specdec.hardware.A100` (calibrated;
+        :data:`specdec.hardware.A100_IDEAL` is the ideal roofline, the lower bound).
     layer_overhead : float, optional
         Seconds per layer per pass added to the calibration, >= 0 (ignored on the ideal roofline).
     context : int, optional
@@ -752,7 +635,7 @@ def eagle_large_draft(alpha, hardware=None, *, layer_overhead=0.0, context=512, 
     a = np.asarray(check_nonnegative(alpha, "alpha"), dtype=float)
     if (a > 1).any():
         raise ValueError(f"alpha must be in [0, 1]; got {float(a[a > 1].flat[0])!r}")
-    one = A100_CALIBRATED if hardware is None else check_instance(hardware, Hardware, "hardware")
+    one = A100 if hardware is None else check_instance(hardware, Hardware, "hardware")
     lo = float(check_nonnegative(layer_overhead, "layer_overhead", "(seconds)"))
     if lo and not one.is_ideal:
         one = one.calibrated(one.calibration, layer_overhead=lo)
@@ -817,7 +700,7 @@ def break_even_summary(alpha=0.8, k=5, contexts=(0, 1024, 4096), worth_it=1.3):
     """
     th = float(check_positive(worth_it, "worth_it"))
     rows = []
-    for label, one in (("ideal", H100), ("calibrated", H100_CALIBRATED)):
+    for label, one in (("ideal", H100_IDEAL), ("calibrated", H100)):
         group = one.scaled(8)
         for c in contexts:
             c = int(check_integer(c, "contexts", minimum=0))

@@ -130,7 +130,7 @@ def _example_speedup() -> float:
 def _hw():
     from . import hardware
 
-    return hardware, hardware.LLAMA_70B, hardware.H100.scaled(8)
+    return hardware, hardware.LLAMA_70B, hardware.H100_IDEAL.scaled(8)   # the ideal roofline, named in each text
 
 
 def _gain_3_to_8() -> dict:
@@ -205,8 +205,8 @@ def _poor_speedup() -> dict:
 
 def _long_context() -> dict:
     hardware = _hw()[0]
-    c0 = hardware.verify_cost(hardware.LLAMA_8B, hardware.H100, 4, batch=256, context=0)
-    c32 = hardware.verify_cost(hardware.LLAMA_8B, hardware.H100, 4, batch=256, context=32768)
+    c0 = hardware.verify_cost(hardware.LLAMA_8B, hardware.H100_IDEAL, 4, batch=256, context=0)
+    c32 = hardware.verify_cost(hardware.LLAMA_8B, hardware.H100_IDEAL, 4, batch=256, context=32768)
     return {"cv_short": float(c0), "cv_long": float(c32)}
 
 
@@ -371,7 +371,7 @@ ENTRIES: list[Erratum] = [
         "(EAGLE) at commit b8baa2a0 and {sps_now:.2f}, {medusa_now:.2f} and {eagle_now:.2f} at fd2c1cd7; Medusa-2's "
         "printed overheads are {medusa_overhead_min:.2f} to {medusa_overhead_max:.2f}; DeepSeek-V3's multi-token "
         "prediction implies {mtp_min:.2f} to {mtp_max:.2f}",
-        "sd.hardware.verify_cost(LLAMA_70B, H100.scaled(8), np.arange(1, 11), batch=1); "
+        "sd.hardware.verify_cost(LLAMA_70B, H100_IDEAL.scaled(8), np.arange(1, 11), batch=1); "
         "sd.drafters.implied_round_cost(tokens per step, speedup) on sd.literature.SPEC_BENCH_A100_EARLIER, "
         "sd.drafters.SPEC_BENCH_A100 and sd.drafters.DEEPSEEK_V3_MTP",
         "Not an error: an empirical rule, and a reasonable one. The roofline's 1.000 is the idealization Leviathan "
@@ -391,10 +391,11 @@ ENTRIES: list[Erratum] = [
         "utilization", "bounds", "4. High batch size", "error",
         "GPU utilization at batch 1, 32 and 128 is 3%, 30% and 90%.",
         "3%, 30%, 90%", _utilization,
-        "{u1:.2%}, {u32:.1%}, {u128:.1%} on the roofline (70B on 8 x H100, no context); the worked example's "
+        "{u1:.2%}, {u32:.1%}, {u128:.1%} on the ideal roofline (its lower bound on the step time, so an upper "
+        "bound on utilization; 70B on 8 x H100, no context); the worked example's "
         "measured T0 = 5.2 ms itself implies {from_t0:.2%} at batch 1, {sketch_over_t0:.1f} times below the sketch's "
         "3%",
-        "sd.hardware.utilization(LLAMA_70B, H100.scaled(8), [1, 32, 128]); "
+        "sd.hardware.utilization(LLAMA_70B, H100_IDEAL.scaled(8), [1, 32, 128]); "
         "sd.hardware.step_flops(LLAMA_70B, 1) / (5.2 ms x peak FLOP/s)",
         "The source's own T0 puts batch-1 utilization far below its sketch. While a step stays memory-bound, "
         "utilization grows in proportion to the batch (more slowly once each sequence's KV reads add up), so no "
@@ -418,8 +419,8 @@ ENTRIES: list[Erratum] = [
         "does not help.",
         "long context -> less help", _long_context,
         "c_v for k = 4 at batch 256 is {cv_short:.2f} plain steps without context and {cv_long:.2f} at 32,768 "
-        "tokens (Llama 3.1 8B on one H100)",
-        "sd.hardware.verify_cost(LLAMA_8B, H100, 4, batch=256, context=0 or 32768)",
+        "tokens (Llama 3.1 8B on one H100, ideal roofline: the lower bound)",
+        "sd.hardware.verify_cost(LLAMA_8B, H100_IDEAL, 4, batch=256, context=0 or 32768)",
         "Both costs grow in milliseconds, but a plain step grows too: once reading the KV cache dominates, "
         "checking k + 1 positions costs about one plain step again, even at a batch where a short-context pass "
         "is compute-bound. What long context does raise is the draft's own KV traffic, unless the draft keeps a "
@@ -480,7 +481,8 @@ ENTRIES: list[Erratum] = [
         "Verification is described as compute-bound work over the k positions.",
         "compute-bound", _intensity_vs_ridge,
         "{intensity:.1f} FLOP per byte at batch 1, against a ridge of {ridge:.0f}",
-        "sd.hardware.arithmetic_intensity(LLAMA_70B, 1, 0, 5), sd.hardware.ridge_batch(LLAMA_70B, H100.scaled(8))",
+        "sd.hardware.arithmetic_intensity(LLAMA_70B, 1, 0, 5), "
+        "sd.hardware.ridge_batch(LLAMA_70B, H100_IDEAL.scaled(8)) (the ideal roofline's ridge)",
         "At small batch the pass does far fewer operations per byte than the ridge point, so it is memory-bound "
         "and costs about one decode step, as the source itself says later (c_v close to 1).",
         _COST + "01-verification-pass", summary="{intensity:.1f} FLOP/byte vs a ridge of {ridge:.0f}",
@@ -489,8 +491,9 @@ ENTRIES: list[Erratum] = [
         "positions-large-batch", "threshold", "The verification pass and what it guarantees", "error",
         "Counting k instead of k + 1 positions matters at large batch (70B on 8 x H100, batch 256, k = 4).",
         "k positions", _positions_at_batch,
-        "c_v = {with_bonus:.2f} plain steps with k + 1 positions, {without:.2f} with k",
-        "sd.hardware.verify_cost(LLAMA_70B, H100.scaled(8), k, batch=256) for k = 4 and 3",
+        "c_v = {with_bonus:.2f} plain steps with k + 1 positions, {without:.2f} with k (ideal roofline, the lower "
+        "bound)",
+        "sd.hardware.verify_cost(LLAMA_70B, H100_IDEAL.scaled(8), k, batch=256) for k = 4 and 3",
         "Once the pass is compute-bound, every extra position costs arithmetic: counting k instead of k + 1 "
         "understates the verification cost.",
         _COST + "01-verification-pass", summary="{with_bonus:.2f} vs {without:.2f}",
@@ -543,8 +546,9 @@ ENTRIES: list[Erratum] = [
         "At batch 1, producing three tokens per step cuts inter-token latency by roughly three.",
         "~3x", _three_tokens,
         "E[L] = 3 needs alpha = {alpha:.3f} at k = 5, which gives {with_draft:.2f}x with the 8B draft and "
-        "{free_draft:.2f}x with a free draft",
-        "sd.deployment.speculative_speedup(LLAMA_70B, LLAMA_8B, H100.scaled(8), sd.alpha_for_expected_tokens(3, 5), 5)",
+        "{free_draft:.2f}x with a free draft (ideal roofline, the lower bound on the costs)",
+        "sd.deployment.speculative_speedup(LLAMA_70B, LLAMA_8B, H100_IDEAL.scaled(8), sd.alpha_for_expected_tokens(3, "
+        "5), 5) (the ideal roofline)",
         "Three tokens per round give three times lower latency only if the round costs one target step: true for "
         "nearly free drafts (heads, n-gram lookup), not for a separate draft model whose k steps are paid every "
         "round.",

@@ -465,7 +465,7 @@ def roofline_serving(target, draft, hardware, k, batches, context, *, t_overhead
     Uses :func:`specdec.deployment.speculative_costs` (its ``t0``,
     ``t_round``, ``fits`` and ``fits_baseline``) at the given average
     context, with KV writes as the hardware's calibration says (on in the
-    calibrated presets of :mod:`specdec.calibration`). Acceptance does not
+    calibrated presets, the defaults of :mod:`specdec.hardware`). Acceptance does not
     enter: it changes tokens per round, not round time.
 
     Defined in chapter "Throughput at a latency target".
@@ -496,7 +496,7 @@ def roofline_serving(target, draft, hardware, k, batches, context, *, t_overhead
     >>> h = sd.hardware
     >>> r = sd.goodput.roofline_serving(h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8), 5, [1, 64], 2048)
     >>> (r.t0 * 1e3).round(2).tolist(), (r.t_round * 1e3).round(2).tolist()
-    ([5.29, 6.87], [8.34, 13.31])
+    ([11.09, 15.71], [25.3, 48.83])
     """
     kk = _count(k, "k")
     b = check_integer(batches, "batches", minimum=1)
@@ -604,11 +604,11 @@ def compare_at_equal_latency(target, draft, hardware, alpha, k, context, tpot_ta
     >>> h = sd.hardware
     >>> n = sd.goodput.output_lengths(2000, 256, rng=1)
     >>> r = sd.goodput.compare_at_equal_latency(h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8), 0.8, 5, 2048,
-    ...                                         0.008, n)
+    ...                                         0.016, n)
     >>> r.baseline.batch, r.speculative.batch, round(r.goodput_ratio, 2)
-    (109, 162, 1.49)
+    (67, 89, 1.33)
     >>> round(r.capacity_throughput_ratio, 3)     # both at their largest batch instead
-    0.704
+    0.755
     """
     q = _scalar(quantile, "quantile", check_fraction_open)
     kk = _count(k, "k")

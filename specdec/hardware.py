@@ -14,11 +14,14 @@ verifying ``k`` drafts rides on the same read (``c_verify = 1``) until the
 arithmetic catches up (the *ridge point*), then grows toward ``k + 1``; a
 draft step costs about the ratio of the models' sizes.
 
-**Ideal and calibrated.** The presets below are the *ideal roofline* (the
-default of Parts I-III): datasheet peaks reached and overlapped perfectly,
-free tensor parallelism, no fixed cost, no KV writes, every parameter read
-once per step (the embedding table is only gathered row by row: +6.5 % of
-weight traffic for Llama 3.1 8B) and no attention among the new tokens. A
+**Calibrated and ideal.** The GPU presets ``H100``, ``A100`` and ``H200``
+(and :data:`GPUS`) are *calibrated*: the default hardware model of the book
+and of every function here. Their ``*_IDEAL`` twins (:data:`IDEAL_GPUS`)
+are the *ideal roofline*, a lower bound on the step time: datasheet peaks
+reached and overlapped perfectly, free tensor parallelism, no fixed cost,
+no KV writes, every parameter read once per step (the embedding table is
+only gathered row by row: +6.5 % of weight traffic for Llama 3.1 8B) and no
+attention among the new tokens. A
 :class:`specdec.calibration.Calibration` attached with
 :meth:`Hardware.calibrated` adds what engines pay: achievable fractions
 ``eta_m``, ``eta_c`` of the peaks, an overlap ``o`` in [0, 1], a fixed
@@ -28,7 +31,9 @@ cost per pass, two all-reduces per layer of latency ``t_ar`` and volume
 .. math:: T = t_\\text{fixed} + \\max(t_m, t_c) + (1 - o)\\min(t_m, t_c)
           + 2\\,n_\\text{layers}\\,(t_\\text{ar} + V / (\\eta_\\ell BW_\\ell))
 
-with ``t_m = bytes / (eta_m BW)`` and ``t_c = FLOPs / (eta_c F)``. The fitted
+with ``t_m = bytes / (eta_m BW)`` and ``t_c = FLOPs / (eta_c F)``. The
+formulas of the functions below are written for the ideal roofline; on a
+calibrated hardware each adds these terms. The fitted
 calibrations and their measurements are :mod:`specdec.calibration`; what
 fits in memory is :mod:`specdec.memory`; speculation's costs and the
 break-even batch are :mod:`specdec.deployment`. Presets cite their sources.
@@ -42,41 +47,15 @@ from typing import Any
 
 import numpy as np
 
-from ._validate import (
-    check_bool,
-    check_broadcast,
-    check_instance,
-    check_integer,
-    check_positive,
-    check_scalar,
-    describe,
-    is_scalar_input,
-    to_output,
-)
+from ._calibration_terms import A100_CALIBRATION, H100_CALIBRATION, Calibration
+from ._validate import (check_bool, check_broadcast, check_instance, check_integer, check_positive, check_scalar,
+                        describe, is_scalar_input, to_output)
 
 __all__ = [
-    "Model",
-    "Hardware",
-    "MODELS",
-    "GPUS",
-    "LLAMA_8B",
-    "LLAMA_70B",
-    "LLAMA_1B",
-    "H100",
-    "A100",
-    "validate_setup",
-    "step_bytes",
-    "step_flops",
-    "arithmetic_intensity",
-    "step_time",
-    "step_time_parts",
-    "verify_cost",
-    "draft_cost",
-    "ridge_batch",
-    "crossover_batch",
-    "utilization",
+    "Model", "Hardware", "MODELS", "GPUS", "LLAMA_8B", "LLAMA_70B", "LLAMA_1B", "H100", "A100", "H200", "H100_IDEAL",
+    "A100_IDEAL", "H200_IDEAL", "IDEAL_GPUS", "validate_setup", "step_bytes", "step_flops", "arithmetic_intensity",
+    "step_time", "step_time_parts", "verify_cost", "draft_cost", "ridge_batch", "crossover_batch", "utilization",
 ]
-
 
 
 def _scalar_positive(value, name: str, unit: str) -> float:
@@ -91,17 +70,14 @@ def _scalar_int(value, name: str, minimum: int = 1) -> int:
     return int(check_integer(value, name, minimum=minimum))
 
 
-#: The attributes a calibration must have (see :class:`specdec.calibration.Calibration`).
-_CALIBRATION_FIELDS = ("bw_efficiency", "flops_efficiency", "overlap", "step_overhead", "layer_overhead",
-                       "allreduce_latency", "link_efficiency", "communication", "kv_write", "causal_attention",
-                       "is_ideal")
+#: The tags of a preset's name: which roofline it is on (see :attr:`Hardware.base_name`).
+_IDEAL_TAG, _CALIBRATED_TAG = ", ideal roofline (lower bound)", " (calibrated)"
 
 
 def _check_name(value) -> str:
     if not isinstance(value, str):
         raise TypeError(f"name must be a string, got {describe(value)}")
     return value
-
 
 
 @dataclass(frozen=True)
@@ -210,7 +186,9 @@ class Hardware:
     link_bandwidth : float, optional
         Interconnect bytes/s per device and direction, > 0 (default ``inf``).
     calibration : specdec.calibration.Calibration, optional
-        Default ``None``: the ideal roofline (see :meth:`calibrated`).
+        Default ``None``: the ideal roofline, a lower bound (see
+        :meth:`calibrated`; the GPU presets :data:`H100`, :data:`A100` and
+        :data:`H200` are calibrated).
 
     Examples
     --------
@@ -239,14 +217,21 @@ class Hardware:
         set_(self, "tp", _scalar_int(self.tp, "tp"))
         if not (isinstance(self.link_bandwidth, (int, float, np.floating)) and self.link_bandwidth == math.inf):
             set_(self, "link_bandwidth", _scalar_positive(self.link_bandwidth, "link_bandwidth", "(bytes/s)"))
-        cal = self.calibration
-        if cal is not None and not all(hasattr(cal, f) for f in _CALIBRATION_FIELDS):
-            raise TypeError(f"calibration must be a specdec.calibration.Calibration or None, got {describe(cal)}")
+        if self.calibration is not None and not isinstance(self.calibration, Calibration):
+            raise TypeError(f"calibration must be a specdec.calibration.Calibration or None, got {describe(self.calibration)}")
 
     @property
     def is_ideal(self) -> bool:
         """True on the ideal roofline (no calibration, or one whose every term is ideal)."""
         return self.calibration is None or self.calibration.is_ideal
+
+    @property
+    def base_name(self) -> str:
+        """The name without its roofline tag: ``"H100 SXM"`` for both ``H100`` and ``H100_IDEAL``."""
+        for tag in (_IDEAL_TAG, _CALIBRATED_TAG):
+            if self.name.endswith(tag):
+                return self.name[: -len(tag)]
+        return self.name
 
     def scaled(self, n: int) -> "Hardware":
         """A tensor-parallel group of ``n`` identical devices.
@@ -260,7 +245,7 @@ class Hardware:
         >>> import specdec as sd
         >>> g = sd.hardware.H100.scaled(8)
         >>> g.name, g.bandwidth / 1e12, g.tp
-        ('8x H100 SXM', 26.8, 8)
+        ('8x H100 SXM (calibrated)', 26.8, 8)
         """
         n = _scalar_int(n, "n")
         return replace(self, bandwidth=self.bandwidth * n, flops=self.flops * n, memory=self.memory * n,
@@ -272,26 +257,36 @@ class Hardware:
         ``calibration`` is a :class:`specdec.calibration.Calibration` (the
         fitted ones are in that module); ``changes`` replace its fields, e.g.
         ``step_overhead=2e-3`` for an engine with a slower scheduler.
-        :meth:`ideal` goes back. Defined in chapter "A calibrated roofline".
+        :meth:`ideal` goes back; a name tagged as the ideal roofline is
+        tagged "(calibrated)" instead. Defined in chapter "A calibrated roofline".
 
         Examples
         --------
         >>> import specdec as sd
         >>> from specdec.calibration import Calibration
-        >>> slow = sd.hardware.H100.calibrated(Calibration(step_overhead=1e-3))
-        >>> round(sd.hardware.step_time(sd.hardware.LLAMA_8B, slow) * 1e3, 3), slow.is_ideal
-        (5.794, False)
-        >>> slow.ideal() == sd.hardware.H100
+        >>> slow = sd.hardware.H100_IDEAL.calibrated(Calibration(step_overhead=1e-3))
+        >>> round(sd.hardware.step_time(sd.hardware.LLAMA_8B, slow) * 1e3, 3), slow.is_ideal, slow.name
+        (5.794, False, 'H100 SXM (calibrated)')
+        >>> slow.ideal() == sd.hardware.H100_IDEAL
         True
         """
-        if calibration is None or not all(hasattr(calibration, f) for f in _CALIBRATION_FIELDS):
+        if not isinstance(calibration, Calibration):
             raise TypeError(f"calibration must be a specdec.calibration.Calibration, got {describe(calibration)}")
-        return replace(self, calibration=replace(calibration, **changes) if changes else calibration)
+        name = self.name
+        if name.endswith(_IDEAL_TAG):
+            name = self.base_name + _CALIBRATED_TAG
+        return replace(self, calibration=replace(calibration, **changes) if changes else calibration, name=name)
 
     def ideal(self) -> "Hardware":
-        """The same hardware on the ideal roofline (no calibration)."""
-        return replace(self, calibration=None)
+        """The same hardware on the ideal roofline (no calibration), the lower bound of its step times.
 
+        A name tagged "(calibrated)" is tagged as the ideal roofline instead:
+        ``H100.ideal() == H100_IDEAL``. Defined in chapter "A calibrated roofline".
+        """
+        if self.calibration is None:
+            return self
+        name = self.base_name + _IDEAL_TAG if self.name.endswith(_CALIBRATED_TAG) else self.name
+        return replace(self, calibration=None, name=name)
 
 
 LLAMA_8B = Model(
@@ -309,27 +304,20 @@ that configuration (checked in the tests) and is the card's "8B".
 LLAMA_70B = Model(
     n_params=70_553_706_496, n_layers=80, d_model=8192, n_kv_heads=8, head_dim=128, n_heads=64,
     name="Llama 3.1 70B")
-"""Llama 3.1 70B (bf16).
-
-Source: Meta, ``meta-llama/Llama-3.1-70B`` model card and ``config.json``
-(hidden_size 8192, num_hidden_layers 80, num_attention_heads 64,
-num_key_value_heads 8, head_dim 128, intermediate_size 28672, vocab_size
-128256, untied embeddings): 70,553,706,496 parameters.
-"""
+"""Llama 3.1 70B (bf16). Source: Meta, ``meta-llama/Llama-3.1-70B`` model card and ``config.json`` (hidden_size
+8192, num_hidden_layers 80, num_attention_heads 64, num_key_value_heads 8, head_dim 128, intermediate_size 28672,
+vocab_size 128256, untied embeddings): 70,553,706,496 parameters."""
 
 LLAMA_1B = Model(
     n_params=1_235_814_400, n_layers=16, d_model=2048, n_kv_heads=8, head_dim=64, n_heads=32,
     name="Llama 3.2 1B")
-"""Llama 3.2 1B (bf16).
+"""Llama 3.2 1B (bf16). Source: Meta, ``meta-llama/Llama-3.2-1B`` model card and ``config.json`` (hidden_size
+2048, num_hidden_layers 16, num_attention_heads 32, num_key_value_heads 8, head_dim 64, intermediate_size 8192,
+vocab_size 128256, tied embeddings): 1,235,814,400 parameters."""
 
-Source: Meta, ``meta-llama/Llama-3.2-1B`` model card and ``config.json``
-(hidden_size 2048, num_hidden_layers 16, num_attention_heads 32,
-num_key_value_heads 8, head_dim 64, intermediate_size 8192, vocab_size
-128256, tied embeddings): 1,235,814,400 parameters.
-"""
-
-H100 = Hardware(bandwidth=3.35e12, flops=989e12, memory=80e9, name="H100 SXM", link_bandwidth=450e9)
-"""NVIDIA H100 SXM5 80 GB.
+H100_IDEAL = Hardware(bandwidth=3.35e12, flops=989e12, memory=80e9, name="H100 SXM" + _IDEAL_TAG,
+                      link_bandwidth=450e9)
+"""NVIDIA H100 SXM5 80 GB on the ideal roofline (the lower bound; :data:`H100` is calibrated).
 
 Source: NVIDIA H100 Tensor Core GPU datasheet: GPU memory 80 GB, memory
 bandwidth 3.35 TB/s, BF16 Tensor Core 1,979 TFLOPS *with sparsity*, so
@@ -337,19 +325,35 @@ bandwidth 3.35 TB/s, BF16 Tensor Core 1,979 TFLOPS *with sparsity*, so
 80 GB = 80e9 bytes. NVLink 900 GB/s (both directions): 450 GB/s per direction.
 """
 
-A100 = Hardware(bandwidth=2.039e12, flops=312e12, memory=80e9, name="A100 80GB SXM", link_bandwidth=300e9)
-"""NVIDIA A100 80 GB SXM.
+A100_IDEAL = Hardware(bandwidth=2.039e12, flops=312e12, memory=80e9, name="A100 80GB SXM" + _IDEAL_TAG,
+                      link_bandwidth=300e9)
+"""NVIDIA A100 80 GB SXM on the ideal roofline (the lower bound; :data:`A100` is calibrated).
 
 Source: NVIDIA A100 Tensor Core GPU datasheet: GPU memory 80 GB HBM2e,
 memory bandwidth 2,039 GB/s, BF16 Tensor Core 312 TFLOPS dense (624 with
 sparsity); NVLink 600 GB/s (both directions): 300 GB/s per direction.
 """
 
+H200_IDEAL = Hardware(bandwidth=4.8e12, flops=989e12, memory=141e9, name="H200 SXM" + _IDEAL_TAG,
+                      link_bandwidth=450e9)
+"""NVIDIA H200 SXM on the ideal roofline (the lower bound; :data:`H200` is calibrated). Datasheet: 141 GB HBM3e,
+4.8 TB/s, BF16 1,979 TFLOPS with sparsity, so 989 dense; NVLink 900 GB/s (450 GB/s per direction)."""
+
+H100 = H100_IDEAL.calibrated(H100_CALIBRATION)
+"""NVIDIA H100 SXM5 80 GB, calibrated (:data:`specdec.calibration.H100_CALIBRATION`): the default H100."""
+
+A100 = A100_IDEAL.calibrated(A100_CALIBRATION)
+"""NVIDIA A100 80 GB SXM, calibrated (:data:`specdec.calibration.A100_CALIBRATION`): the default A100."""
+
+H200 = H200_IDEAL.calibrated(H100_CALIBRATION)
+"""NVIDIA H200 SXM with the H100's calibration (same Hopper compute; checked against vLLM's CI on H200)."""
+
 #: Model presets by key (see each object's docstring for its source).
 MODELS = {"llama-3.1-8b": LLAMA_8B, "llama-3.1-70b": LLAMA_70B, "llama-3.2-1b": LLAMA_1B}
-#: Single-GPU presets by key (ideal roofline); use ``.scaled(n)`` for a tensor-parallel group.
-GPUS = {"h100-sxm": H100, "a100-80gb": A100}
-
+#: Single-GPU presets by key, calibrated (the default model); use ``.scaled(n)`` for a tensor-parallel group.
+GPUS = {"h100-sxm": H100, "a100-80gb": A100, "h200-sxm": H200}
+#: The same GPUs on the ideal roofline, the lower bound of every step time.
+IDEAL_GPUS = {"h100-sxm": H100_IDEAL, "a100-80gb": A100_IDEAL, "h200-sxm": H200_IDEAL}
 
 
 def _check_model(model, name="model") -> Model:
@@ -576,11 +580,14 @@ def step_time(model, hardware, batch=1, context=0, new_tokens=1, *, kv_write=Non
     Examples
     --------
     The first source's target, Llama 3.1 70B on 8 H100s (it quotes 5.2 ms):
+    the ideal roofline's lower bound, then the calibrated default.
 
     >>> import specdec as sd
-    >>> t0 = sd.hardware.step_time(sd.hardware.LLAMA_70B, sd.hardware.H100.scaled(8))
+    >>> t0 = sd.hardware.step_time(sd.hardware.LLAMA_70B, sd.hardware.H100_IDEAL.scaled(8))
     >>> round(t0 * 1e3, 2)
     5.27
+    >>> round(sd.hardware.step_time(sd.hardware.LLAMA_70B, sd.hardware.H100.scaled(8)) * 1e3, 2)
+    11.06
     """
     model = _check_model(model)
     hardware = _check_hardware(hardware)
@@ -606,6 +613,9 @@ def step_time_parts(model, hardware, batch=1, context=0, new_tokens=1, *, kv_wri
     --------
     >>> import specdec as sd
     >>> p = sd.hardware.step_time_parts(sd.hardware.LLAMA_8B, sd.hardware.H100)
+    >>> round(p["memory"] * 1e3, 2), p["fixed"], p["communication"], round(p["total"] * 1e3, 2)
+    (6.23, 0.00055, 0.0, 6.8)
+    >>> p = sd.hardware.step_time_parts(sd.hardware.LLAMA_8B, sd.hardware.H100_IDEAL)
     >>> round(p["memory"] * 1e3, 2), p["fixed"], p["communication"], round(p["total"] * 1e3, 2)
     (4.79, 0.0, 0.0, 4.79)
     """
@@ -653,11 +663,13 @@ def verify_cost(model, hardware, k, batch=1, context=0, *, kv_write=None):
     Examples
     --------
     >>> import specdec as sd
-    >>> hw = sd.hardware.H100.scaled(8)
+    >>> hw = sd.hardware.H100_IDEAL.scaled(8)          # the ideal roofline: a lower bound
     >>> sd.hardware.verify_cost(sd.hardware.LLAMA_70B, hw, k=5)
     1.0
     >>> round(sd.hardware.verify_cost(sd.hardware.LLAMA_70B, hw, k=5, batch=128), 3)
     2.601
+    >>> round(sd.hardware.verify_cost(sd.hardware.LLAMA_70B, sd.hardware.H100.scaled(8), k=5), 3)
+    1.018
     """
     model = _check_model(model)
     hardware = _check_hardware(hardware)
@@ -708,11 +720,14 @@ def draft_cost(draft, target, hardware, batch=1, context=0, *, draft_hardware=No
 
     Examples
     --------
-    While both are memory-bound, the ratio of weight bytes:
+    While both are memory-bound, on the ideal roofline the ratio of weight
+    bytes (the calibrated default adds the fixed cost and the all-reduces):
 
     >>> import specdec as sd
     >>> h = sd.hardware
-    >>> hw = h.H100.scaled(8)
+    >>> round(h.draft_cost(h.LLAMA_8B, h.LLAMA_70B, h.H100.scaled(8)), 3)
+    0.252
+    >>> hw = h.H100_IDEAL.scaled(8)
     >>> round(h.draft_cost(h.LLAMA_8B, h.LLAMA_70B, hw), 4)
     0.1138
     >>> round(h.draft_cost(h.LLAMA_8B, h.LLAMA_70B, hw, 32, 32768), 3)
@@ -750,8 +765,10 @@ def ridge_batch(model, hardware):
     Examples
     --------
     >>> import specdec as sd
-    >>> round(sd.hardware.ridge_batch(sd.hardware.LLAMA_8B, sd.hardware.H100), 1)
+    >>> round(sd.hardware.ridge_batch(sd.hardware.LLAMA_8B, sd.hardware.H100_IDEAL), 1)
     295.2
+    >>> round(sd.hardware.ridge_batch(sd.hardware.LLAMA_8B, sd.hardware.H100), 1)   # achievable rates
+    287.6
     """
     model = _check_model(model)
     hardware = _check_hardware(hardware)
@@ -783,7 +800,7 @@ def crossover_batch(model, hardware, context=0, new_tokens=1, *, kv_write=None):
     Examples
     --------
     >>> import specdec as sd
-    >>> m, hw = sd.hardware.LLAMA_8B, sd.hardware.H100
+    >>> m, hw = sd.hardware.LLAMA_8B, sd.hardware.H100_IDEAL
     >>> round(sd.hardware.crossover_batch(m, hw, context=0), 1)
     295.2
     >>> sd.hardware.crossover_batch(m, hw, context=8192)
@@ -816,8 +833,10 @@ def utilization(model, hardware, batch, new_tokens=1, context=0, *, kv_write=Non
     Examples
     --------
     >>> import specdec as sd
-    >>> round(sd.hardware.utilization(sd.hardware.LLAMA_8B, sd.hardware.H100, batch=1), 5)
+    >>> round(sd.hardware.utilization(sd.hardware.LLAMA_8B, sd.hardware.H100_IDEAL, batch=1), 5)
     0.00339
+    >>> round(sd.hardware.utilization(sd.hardware.LLAMA_8B, sd.hardware.H100, batch=1), 5)
+    0.00239
     """
     model = _check_model(model)
     hardware = _check_hardware(hardware)

@@ -491,13 +491,12 @@ def tree_verify_cost(model, hardware, n_nodes, batch=1, context=0, *, kv_write=N
     Examples
     --------
     >>> import specdec as sd
-    >>> from specdec import calibration
     >>> h = sd.hardware
-    >>> sd.trees.tree_verify_cost(h.LLAMA_70B, h.H100.scaled(8), 63)
+    >>> sd.trees.tree_verify_cost(h.LLAMA_70B, h.H100_IDEAL.scaled(8), 63)   # the ideal roofline: a lower bound
     1.0
-    >>> round(sd.trees.tree_verify_cost(h.LLAMA_70B, h.H100.scaled(8), 63, batch=32), 3)
+    >>> round(sd.trees.tree_verify_cost(h.LLAMA_70B, h.H100_IDEAL.scaled(8), 63, batch=32), 3)
     6.937
-    >>> round(sd.trees.tree_verify_cost(h.LLAMA_8B, calibration.H100_CALIBRATED, 63), 3)
+    >>> round(sd.trees.tree_verify_cost(h.LLAMA_8B, h.H100, 63), 3)
     1.191
     """
     check_integer(n_nodes, "n_nodes", minimum=1)

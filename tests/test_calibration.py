@@ -20,8 +20,8 @@ import specdec as sd
 from specdec import calibration as cal
 from specdec import hardware as hw
 
-H8 = cal.H100_CALIBRATED.scaled(8)
-CALIBRATED = [cal.H100_CALIBRATED, cal.A100_CALIBRATED, H8, cal.A100_CALIBRATED.scaled(4), cal.H200_CALIBRATED]
+H8 = hw.H100.scaled(8)
+CALIBRATED = [hw.H100, hw.A100, H8, hw.A100.scaled(4), hw.H200]
 MODELS = [hw.LLAMA_8B, hw.LLAMA_70B, hw.LLAMA_1B, cal.LLAMA2_7B, cal.LLAMA2_13B]
 
 
@@ -29,7 +29,7 @@ MODELS = [hw.LLAMA_8B, hw.LLAMA_70B, hw.LLAMA_1B, cal.LLAMA2_7B, cal.LLAMA2_13B]
 # the ideal roofline is untouched
 # --------------------------------------------------------------------------
 
-@pytest.mark.parametrize("device", [hw.H100, hw.A100, hw.H100.scaled(8), hw.A100.scaled(4)])
+@pytest.mark.parametrize("device", [hw.H100_IDEAL, hw.A100_IDEAL, hw.H100_IDEAL.scaled(8), hw.A100_IDEAL.scaled(4)])
 def test_an_ideal_calibration_changes_no_bit(device):
     """IDEAL (or kv_write alone) attached to a preset gives bit-identical step times and costs."""
     b = np.array([1, 3, 64, 300, 1024])[:, None]
@@ -42,14 +42,14 @@ def test_an_ideal_calibration_changes_no_bit(device):
         assert np.array_equal(hw.crossover_batch(hw.LLAMA_8B, other, c), hw.crossover_batch(hw.LLAMA_8B, device, c))
 
 
-def test_ideal_presets_keep_the_part_one_to_three_numbers():
-    """The headline numbers of Parts I-III on the (default) ideal roofline, against hand arithmetic."""
-    g = hw.H100.scaled(8)
+def test_ideal_presets_keep_their_hand_arithmetic():
+    """The ideal roofline (the lower bound, hardware.*_IDEAL) keeps its hand-arithmetic numbers."""
+    g = hw.H100_IDEAL.scaled(8)
     assert hw.step_time(hw.LLAMA_70B, g) == hw.LLAMA_70B.weight_bytes / (8 * 3.35e12)
     assert hw.verify_cost(hw.LLAMA_70B, g, 5) == 1.0
     assert sd.deployment.break_even_batch(hw.LLAMA_70B, hw.LLAMA_8B, g, 0.8, 5) == 154.0
-    assert hw.H100.is_ideal and g.is_ideal and not H8.is_ideal
-    assert g.tp == 8 and hw.H100.scaled(2).scaled(4).tp == 8
+    assert hw.H100_IDEAL.is_ideal and g.is_ideal and not H8.is_ideal
+    assert g.tp == 8 and hw.H100_IDEAL.scaled(2).scaled(4).tp == 8
 
 
 # --------------------------------------------------------------------------
@@ -76,9 +76,9 @@ def _hand_step(model, device, tp, c, b, ctx, n):
 @pytest.mark.parametrize("b, ctx, n", [(1, 0, 1), (1, 512, 6), (32, 4096, 11), (256, 100, 64)])
 def test_calibrated_step_time_by_hand(model, tp, b, ctx, n):
     c = dataclasses.replace(cal.A100_CALIBRATION, layer_overhead=1e-5)
-    device = hw.A100.calibrated(c)
+    device = hw.A100_IDEAL.calibrated(c)
     group = device.scaled(tp) if tp > 1 else device
-    assert_allclose(hw.step_time(model, group, b, ctx, n), _hand_step(model, hw.A100, tp, c, b, ctx, n), rtol=1e-12)
+    assert_allclose(hw.step_time(model, group, b, ctx, n), _hand_step(model, hw.A100_IDEAL, tp, c, b, ctx, n), rtol=1e-12)
     parts = hw.step_time_parts(model, group, b, ctx, n)
     rebuilt = parts["fixed"] + max(parts["memory"], parts["compute"]) + (1 - c.overlap) * min(
         parts["memory"], parts["compute"]) + parts["communication"]
@@ -87,12 +87,12 @@ def test_calibrated_step_time_by_hand(model, tp, b, ctx, n):
 
 
 def test_kv_writes_follow_the_hardware_default_and_can_be_overridden():
-    m, d = hw.LLAMA_8B, cal.H100_CALIBRATED
+    m, d = hw.LLAMA_8B, hw.H100
     on = hw.step_time(m, d, 8, 1000, 6)
     off = hw.step_time(m, d, 8, 1000, 6, kv_write=False)
     eff = d.bandwidth * d.calibration.bw_efficiency
     assert_allclose(on - off, 8 * 6 * m.kv_bytes_per_token / eff, rtol=1e-9)  # memory-bound: the writes add their time
-    assert hw.step_time(m, hw.H100, 8, 1000, 6) == hw.step_time(m, hw.H100, 8, 1000, 6, kv_write=False)
+    assert hw.step_time(m, hw.H100_IDEAL, 8, 1000, 6) == hw.step_time(m, hw.H100_IDEAL, 8, 1000, 6, kv_write=False)
 
 
 def test_kv_cache_is_replicated_when_tp_exceeds_the_kv_heads():
@@ -123,7 +123,7 @@ def test_calibrated_verify_cost_is_above_one_below_k_plus_one_and_monotone(k, b,
 def test_a_draft_on_eight_gpus_pays_its_all_reduces():
     """Per step, TP=8 beats TP=1 exactly when the all-reduces cost less than the weight-read time saved."""
     c = cal.H100_CALIBRATION
-    one = cal.H100_CALIBRATED
+    one = hw.H100
     for model in (hw.LLAMA_8B, hw.LLAMA_1B, cal.EAGLE_HEAD_7B):
         t1, t8 = hw.step_time(model, one), hw.step_time(model, one.scaled(8))
         comm = 2 * model.n_layers * c.allreduce_latency
@@ -131,13 +131,13 @@ def test_a_draft_on_eight_gpus_pays_its_all_reduces():
         assert (t8 > t1) == (comm > saved + 1e-6)  # (the ring volume at batch 1 is a few ns)
     slow_link = one.calibrated(c, allreduce_latency=60e-6)
     assert hw.step_time(hw.LLAMA_1B, slow_link.scaled(8)) > hw.step_time(hw.LLAMA_1B, slow_link)
-    assert hw.draft_cost(hw.LLAMA_8B, hw.LLAMA_70B, H8) > 2 * hw.draft_cost(hw.LLAMA_8B, hw.LLAMA_70B, hw.H100.scaled(8))
+    assert hw.draft_cost(hw.LLAMA_8B, hw.LLAMA_70B, H8) > 2 * hw.draft_cost(hw.LLAMA_8B, hw.LLAMA_70B, hw.H100_IDEAL.scaled(8))
 
 
 def test_calibrated_batch_one_verification_is_above_one_where_measurements_say_so():
     """Spec-Bench's PLD round (c_d = 0) costs 1.054 plain steps; the ideal roofline says exactly 1."""
     rows = {r["method"]: r for r in cal.round_cost_checks()}
-    ideal = {r["method"]: r for r in cal.round_cost_checks(hw.A100)}
+    ideal = {r["method"]: r for r in cal.round_cost_checks(hw.A100_IDEAL)}
     for name, row in rows.items():
         assert abs(row["residual"]) <= row["tolerance"], (name, row)
         assert ideal[name]["model"] < row["implied"]          # the ideal roofline is too cheap for every method
@@ -152,23 +152,23 @@ def test_calibrated_batch_one_verification_is_above_one_where_measurements_say_s
 
 # (key, printed value, unit, GPU, tp, model, batch, context, new tokens, decode steps, band) typed from the sources
 PUBLISHED = [
-    ("gptfast-7b-tp1", 104.9, "tok/s", hw.A100, 1, cal.LLAMA2_7B, 1, 100, 1, 0, 0.08),
-    ("gptfast-7b-tp2", 168.84, "tok/s", hw.A100, 2, cal.LLAMA2_7B, 1, 100, 1, 0, 0.08),
-    ("gptfast-7b-tp4", 254.02, "tok/s", hw.A100, 4, cal.LLAMA2_7B, 1, 100, 1, 0, 0.08),
-    ("gptfast-7b-tp8", 328.43, "tok/s", hw.A100, 8, cal.LLAMA2_7B, 1, 100, 1, 0, 0.08),
-    ("gptfast-70b-tp2", 21.32, "tok/s", hw.A100, 2, cal.LLAMA2_70B, 1, 100, 1, 0, 0.08),
-    ("gptfast-70b-tp4", 38.01, "tok/s", hw.A100, 4, cal.LLAMA2_70B, 1, 100, 1, 0, 0.08),
-    ("gptfast-70b-tp8", 62.50, "tok/s", hw.A100, 8, cal.LLAMA2_70B, 1, 100, 1, 0, 0.08),
-    ("trt-7b-128", 16, "ms", hw.A100, 1, cal.LLAMA2_7B, 1, 0, 128, 0, 0.08),
-    ("trt-7b-2048", 133, "ms", hw.A100, 1, cal.LLAMA2_7B, 1, 0, 2048, 0, 0.08),
-    ("trt-70b-128", 47, "ms", hw.A100, 4, cal.LLAMA2_70B, 1, 0, 128, 0, 0.08),
-    ("trt-70b-2048", 377, "ms", hw.A100, 4, cal.LLAMA2_70B, 1, 0, 2048, 0, 0.08),
-    ("sglang-8b", 158.34, "tok/s", hw.H100, 1, hw.LLAMA_8B, 1, 512, 1, 0, 0.10),
-    ("sglang-7b", 156.0, "tok/s", hw.H100, 1, cal.LLAMA2_7B, 1, 512, 1, 0, 0.10),
-    ("nim-70b-5000", 18.58, "ms", hw.H100, 2, cal.LLAMA_70B_FP8, 1, 5250, 1, 0, 0.10),
-    ("nim-70b-500", 18.91, "ms", hw.H100, 2, cal.LLAMA_70B_FP8, 1, 1500, 1, 0, 0.10),
-    ("vllm-8b-h200", 833.421, "ms", cal.H200, 1, hw.LLAMA_8B, 8, 0, 32, 127, 0.25),
-    ("vllm-70b-h200", 2077.53, "ms", cal.H200, 4, hw.LLAMA_70B, 8, 0, 32, 127, 0.15),
+    ("gptfast-7b-tp1", 104.9, "tok/s", hw.A100_IDEAL, 1, cal.LLAMA2_7B, 1, 100, 1, 0, 0.08),
+    ("gptfast-7b-tp2", 168.84, "tok/s", hw.A100_IDEAL, 2, cal.LLAMA2_7B, 1, 100, 1, 0, 0.08),
+    ("gptfast-7b-tp4", 254.02, "tok/s", hw.A100_IDEAL, 4, cal.LLAMA2_7B, 1, 100, 1, 0, 0.08),
+    ("gptfast-7b-tp8", 328.43, "tok/s", hw.A100_IDEAL, 8, cal.LLAMA2_7B, 1, 100, 1, 0, 0.08),
+    ("gptfast-70b-tp2", 21.32, "tok/s", hw.A100_IDEAL, 2, cal.LLAMA2_70B, 1, 100, 1, 0, 0.08),
+    ("gptfast-70b-tp4", 38.01, "tok/s", hw.A100_IDEAL, 4, cal.LLAMA2_70B, 1, 100, 1, 0, 0.08),
+    ("gptfast-70b-tp8", 62.50, "tok/s", hw.A100_IDEAL, 8, cal.LLAMA2_70B, 1, 100, 1, 0, 0.08),
+    ("trt-7b-128", 16, "ms", hw.A100_IDEAL, 1, cal.LLAMA2_7B, 1, 0, 128, 0, 0.08),
+    ("trt-7b-2048", 133, "ms", hw.A100_IDEAL, 1, cal.LLAMA2_7B, 1, 0, 2048, 0, 0.08),
+    ("trt-70b-128", 47, "ms", hw.A100_IDEAL, 4, cal.LLAMA2_70B, 1, 0, 128, 0, 0.08),
+    ("trt-70b-2048", 377, "ms", hw.A100_IDEAL, 4, cal.LLAMA2_70B, 1, 0, 2048, 0, 0.08),
+    ("sglang-8b", 158.34, "tok/s", hw.H100_IDEAL, 1, hw.LLAMA_8B, 1, 512, 1, 0, 0.10),
+    ("sglang-7b", 156.0, "tok/s", hw.H100_IDEAL, 1, cal.LLAMA2_7B, 1, 512, 1, 0, 0.10),
+    ("nim-70b-5000", 18.58, "ms", hw.H100_IDEAL, 2, cal.LLAMA_70B_FP8, 1, 5250, 1, 0, 0.10),
+    ("nim-70b-500", 18.91, "ms", hw.H100_IDEAL, 2, cal.LLAMA_70B_FP8, 1, 1500, 1, 0, 0.10),
+    ("vllm-8b-h200", 833.421, "ms", hw.H200_IDEAL, 1, hw.LLAMA_8B, 8, 0, 32, 127, 0.25),
+    ("vllm-70b-h200", 2077.53, "ms", hw.H200_IDEAL, 4, hw.LLAMA_70B, 8, 0, 32, 127, 0.15),
 ]
 
 
@@ -176,7 +176,7 @@ PUBLISHED = [
 def test_each_measurement_is_reproduced_within_its_stated_band(row):
     key, value, unit, device, tp, model, b, ctx, n, steps, band = row
     seconds = 1.0 / value if unit == "tok/s" else value / 1000.0
-    c = cal.A100_CALIBRATION if device is hw.A100 else cal.H100_CALIBRATION
+    c = cal.A100_CALIBRATION if device is hw.A100_IDEAL else cal.H100_CALIBRATION
     one = device.calibrated(c)
     g = one.scaled(tp) if tp > 1 else one
     model_s = float(hw.step_time(model, g, b, ctx, n))
@@ -256,7 +256,7 @@ def test_a_7b_draft_does_not_pay_for_a_13b_target_with_eager_launch_costs():
     alphas = np.array([0.6, 0.7, 0.75])
     r = cal.eagle_large_draft(alphas, layer_overhead=eager)
     assert (r["13B"]["speedup"] < 1).all() and (r["70B"]["speedup"] > 1).all()
-    ideal = cal.eagle_large_draft(alphas, hw.A100)
+    ideal = cal.eagle_large_draft(alphas, hw.A100_IDEAL)
     assert ideal["13B"]["break_even_alpha"] < r["13B"]["break_even_alpha"]
     assert r["13B"]["c_draft"] > ideal["13B"]["c_draft"]
 
@@ -301,7 +301,7 @@ def test_hardware_and_functions_reject_bad_calibrations():
     with pytest.raises(ValueError, match="link_bandwidth"):
         hw.Hardware(1e12, 1e14, 1e10, link_bandwidth=-1)
     with pytest.raises(TypeError, match="kv_write"):
-        hw.step_time(hw.LLAMA_8B, cal.H100_CALIBRATED, kv_write=1)
+        hw.step_time(hw.LLAMA_8B, hw.H100, kv_write=1)
     with pytest.raises(TypeError, match="measurement"):
         cal.model_time("sglang-8b")
     with pytest.raises(ValueError, match="alpha must be in"):

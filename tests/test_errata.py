@@ -97,14 +97,14 @@ def test_verify_rule_is_computed_from_the_printed_inputs():
 
 def test_utilization_and_long_context_against_the_roofline_by_hand():
     hw = sd.hardware
-    gpus = hw.H100.scaled(8)
+    gpus = hw.H100_IDEAL.scaled(8)
     u = E("utilization").values()
     # 2 FLOPs per parameter for one token, over 5.2 ms at the 8 GPUs' peak
     assert u["from_t0"] == pytest.approx(2 * hw.LLAMA_70B.n_params / (5.2e-3 * gpus.flops), rel=1e-12)
     assert u["sketch_over_t0"] == pytest.approx(0.03 / u["from_t0"], rel=1e-14)
     assert u["u1"] < u["u32"] < u["u128"] < 0.9
     c = E("long-context").values()
-    ridge = hw.H100.flops * hw.LLAMA_8B.bytes_per_param / (2 * hw.H100.bandwidth)  # tokens per pass at the ridge
+    ridge = hw.H100_IDEAL.flops * hw.LLAMA_8B.bytes_per_param / (2 * hw.H100_IDEAL.bandwidth)  # tokens per pass at the ridge
     assert c["cv_short"] == pytest.approx(256 * 5 / ridge, rel=1e-9)
     assert c["cv_long"] == pytest.approx(1.0, rel=1e-9)
 
@@ -137,7 +137,7 @@ def test_part_two_numbers_by_hand():
     a = E("accepted-name").values()
     assert a["accepted"] == pytest.approx(float(exact_tokens(0.8, 4) - 1), rel=1e-14)
     hw = sd.hardware
-    gpus = hw.H100.scaled(8)
+    gpus = hw.H100_IDEAL.scaled(8)
     ridge = gpus.flops * hw.LLAMA_70B.bytes_per_param / (2 * gpus.bandwidth)
     i = E("compute-bound").values()
     assert i["intensity"] == pytest.approx(5.0, rel=1e-12)  # 2 FLOPs per parameter per token, 2 bytes per parameter

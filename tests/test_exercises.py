@@ -298,7 +298,7 @@ def test_issue_15_roundings_are_accepted():
     # Ex 3.1 and 6.4 now have other inputs (their old answers were on the page before them); their forms still
     # accept the issue's roundings of the old answers, and the roundings of the new ones pass
     assert REGISTRY["verification-cost-1"].form().accepts((1.15, True, 1.0), (6.0 / 5.2, True, 1.0))
-    old_6_4 = float(sd.hardware.utilization(sd.hardware.LLAMA_70B, sd.hardware.H100.scaled(8), 1))
+    old_6_4 = float(sd.hardware.utilization(sd.hardware.LLAMA_70B, sd.hardware.H100_IDEAL.scaled(8), 1))
     assert REGISTRY["verification-pass-4"].form().accepts(0.0034, old_6_4)
     assert check("verification-cost-1", (1.24, True, 1.0))
     assert check("verification-pass-4", 0.0065)

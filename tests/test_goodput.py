@@ -18,7 +18,7 @@ import specdec.dynamic as dy
 import specdec.goodput as gp
 
 H = sd.hardware
-HW = H.H100.scaled(8)
+HW = H.H100_IDEAL.scaled(8)   # the ideal roofline (lower bound): exact hand references
 
 
 def test_output_lengths_distributions():

@@ -15,7 +15,10 @@ import specdec as sd
 
 hw_mod = sd.hardware
 L8, L70, L1 = hw_mod.LLAMA_8B, hw_mod.LLAMA_70B, hw_mod.LLAMA_1B
-H100, A100 = hw_mod.H100, hw_mod.A100
+# The tests of the roofline's formulas run on the ideal presets (the lower bound), whose hand references are
+# exact; the calibrated defaults (hw_mod.H100, hw_mod.A100) are tested in "the default model" below and in
+# tests/test_calibration.py.
+H100, A100 = hw_mod.H100_IDEAL, hw_mod.A100_IDEAL
 TP8 = H100.scaled(8)
 ALL_MODELS = [L8, L70, L1]
 ALL_HW = [H100, A100, TP8, A100.scaled(4)]
@@ -50,7 +53,12 @@ def test_gpu_presets_match_datasheets():
     """NVIDIA datasheets: H100 SXM 3.35 TB/s, 989 TFLOPS dense bf16; A100 80GB 2,039 GB/s, 312 TFLOPS; 80 GB."""
     assert (H100.bandwidth, H100.flops, H100.memory) == (3.35e12, 989e12, 80e9)
     assert (A100.bandwidth, A100.flops, A100.memory) == (2.039e12, 312e12, 80e9)
-    assert hw_mod.GPUS == {"h100-sxm": H100, "a100-80gb": A100}
+    assert hw_mod.IDEAL_GPUS == {"h100-sxm": H100, "a100-80gb": A100, "h200-sxm": hw_mod.H200_IDEAL}
+    assert (hw_mod.H200_IDEAL.bandwidth, hw_mod.H200_IDEAL.flops, hw_mod.H200_IDEAL.memory) == (4.8e12, 989e12, 141e9)
+    for key, gpu in hw_mod.GPUS.items():    # the calibrated defaults: the same datasheet numbers
+        ideal = hw_mod.IDEAL_GPUS[key]
+        assert (gpu.bandwidth, gpu.flops, gpu.memory, gpu.link_bandwidth) == \
+            (ideal.bandwidth, ideal.flops, ideal.memory, ideal.link_bandwidth)
 
 
 def test_weight_and_kv_bytes_by_hand():
@@ -66,8 +74,10 @@ def test_weight_and_kv_bytes_by_hand():
 def test_scaled_multiplies_every_resource():
     g = A100.scaled(4)
     assert (g.bandwidth, g.flops, g.memory) == (4 * 2.039e12, 4 * 312e12, 4 * 80e9)
-    assert g.name == "4x A100 80GB SXM"
-    assert H100.scaled(1) == dataclasses.replace(H100, name="1x H100 SXM")
+    assert g.name == "4x A100 80GB SXM, ideal roofline (lower bound)"
+    assert H100.scaled(1) == dataclasses.replace(H100, name="1x H100 SXM, ideal roofline (lower bound)")
+    assert hw_mod.H100.scaled(8).name == "8x H100 SXM (calibrated)"
+    assert hw_mod.H100.scaled(8).calibration is hw_mod.H100.calibration
 
 
 def test_dataclasses_are_frozen():
@@ -417,11 +427,14 @@ def test_roofline_figures_draw_and_explorer_defaults_match_the_model():
     assert len(plots.roofline_overview(L70, L8, TP8).axes) == 2
     w = sd.widgets.roofline_explorer()
     v = w.values
-    assert v["t0"] == hw_mod.step_time(L70, TP8)
-    assert v["c_verify"] == 1.0 and v["break_even_batch"] == 154.0
-    assert_allclose(v["speedup"], sd.deployment.speculative_speedup(L70, L8, TP8, 0.8, 5), rtol=1e-15)
+    cal8 = hw_mod.H100.scaled(8)     # the explorer's default: the calibrated group
+    assert v["hardware"] == cal8 and not v["hardware"].is_ideal
+    assert v["t0"] == hw_mod.step_time(L70, cal8) > hw_mod.step_time(L70, TP8)
+    assert v["c_verify"] == hw_mod.verify_cost(L70, cal8, 5) > 1.0    # not free on the calibrated model
+    assert v["break_even_batch"] == sd.deployment.break_even_batch(L70, L8, cal8, 0.8, 5)
+    assert_allclose(v["speedup"], sd.deployment.speculative_speedup(L70, L8, cal8, 0.8, 5), rtol=1e-15)
     w.controls["batch"].value = 256
-    assert_allclose(w.values["c_verify"], hw_mod.verify_cost(L70, TP8, 5, 256), rtol=1e-15)
+    assert_allclose(w.values["c_verify"], hw_mod.verify_cost(L70, cal8, 5, 256), rtol=1e-15)
     with pytest.raises(ValueError, match="batch"):
         sd.widgets.roofline_explorer(batch=3)
     with pytest.raises(ValueError, match="target"):
@@ -436,7 +449,7 @@ def test_roofline_explorer_moved_and_back_draws_its_first_image():
     for name, value in (("batch", 64), ("k", 3), ("alpha", 0.65)):
         w.controls[name].value = value
         assert w.image.value != first
-    assert_allclose(w.values["c_verify"], hw_mod.verify_cost(L70, TP8, 3, 64), rtol=1e-15)
+    assert_allclose(w.values["c_verify"], hw_mod.verify_cost(L70, hw_mod.H100.scaled(8), 3, 64), rtol=1e-15)
     for name, value in (("alpha", 0.8), ("k", 5), ("batch", 1)):
         w.controls[name].value = value
     assert w.image.value == first
@@ -457,7 +470,7 @@ def test_candidate_kv_bytes_hand_value():
 def test_draft_cost_with_kv_budget_against_hand_roofline():
     """With a budget the draft reads min(C, budget) cached tokens; hand roofline at a memory-bound point."""
     h = sd.hardware
-    t, d, hw = h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8)
+    t, d, hw = h.LLAMA_70B, h.LLAMA_8B, h.H100_IDEAL.scaled(8)
     b, c, budget = 32, 32768, 512
     # both passes memory-bound here (checked: FLOPs / F is far below bytes / BW)
     t_target = (t.weight_bytes + b * c * t.kv_bytes_per_token) / hw.bandwidth
@@ -497,3 +510,107 @@ def test_explorers_show_hardware_numbers():
     e.alpha_slider.value = 0.6
     assert e.values["speedup_full"] == pytest.approx(sd.deployment.speculative_speedup(t, d, hw, 0.6, 5, batch=32, context=32768))
     assert e.image.value.startswith('<img src="data:image/png;base64,')
+
+
+# ---------------------------------------------------------------- the default model: calibrated
+
+def test_the_default_presets_are_the_calibrated_ones():
+    """sd.hardware.H100 / A100 / H200 and GPUS carry the fitted calibrations; the *_IDEAL twins carry none."""
+    cal = sd.calibration
+    h = hw_mod
+    assert h.H100.calibration is cal.H100_CALIBRATION and h.H200.calibration is cal.H100_CALIBRATION
+    assert h.A100.calibration is cal.A100_CALIBRATION
+    assert h.GPUS == {"h100-sxm": h.H100, "a100-80gb": h.A100, "h200-sxm": h.H200}
+    for key, gpu in h.GPUS.items():
+        assert not gpu.is_ideal and gpu.name.endswith(" (calibrated)")
+        ideal = h.IDEAL_GPUS[key]
+        assert ideal.calibration is None and ideal.is_ideal
+        assert ideal.name == gpu.base_name + ", ideal roofline (lower bound)"
+        assert gpu.ideal() == ideal and ideal.calibrated(gpu.calibration) == gpu
+    assert (h.H100.base_name, h.A100.base_name, h.H200.base_name) == ("H100 SXM", "A100 80GB SXM", "H200 SXM")
+    assert h.H100.scaled(8).ideal() == h.H100_IDEAL.scaled(8)
+    # a hardware of the reader's own keeps its name both ways
+    laptop = h.Hardware(bandwidth=50e9, flops=1e12, memory=16e9, name="laptop")
+    assert laptop.ideal() is laptop and laptop.calibrated(cal.H100_CALIBRATION).ideal() == laptop
+
+
+def test_no_function_defaults_to_the_ideal_roofline():
+    """Every Hardware that is a default argument of a public specdec function is calibrated."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    found = []
+    for info in pkgutil.walk_packages(sd.__path__, "specdec."):
+        if info.name.endswith("__main__"):
+            continue
+        module = importlib.import_module(info.name)
+        for name, obj in vars(module).items():
+            candidates = [obj] + ([m for m in vars(obj).values() if inspect.isfunction(m)] if inspect.isclass(obj) else [])
+            for fn in candidates:
+                if not inspect.isfunction(fn) or not fn.__module__.startswith("specdec"):
+                    continue
+                for param in inspect.signature(fn).parameters.values():
+                    if isinstance(param.default, hw_mod.Hardware):
+                        found.append((fn.__qualname__, param.name, param.default))
+    assert found, "the scan found no Hardware default at all: it is not looking"
+    ideal = [(f, p) for f, p, d in found if d.is_ideal]
+    assert not ideal, ideal
+
+
+def test_functions_with_a_hardware_default_use_the_calibrated_presets():
+    """Omitting the hardware gives the same numbers as passing the calibrated preset."""
+    cal, h = sd.calibration, hw_mod
+    assert cal.round_cost_checks() == cal.round_cost_checks(h.A100)
+    assert cal.round_cost_checks() != cal.round_cost_checks(h.A100_IDEAL)
+    assert cal.first_source_check() == cal.first_source_check(h.H100)
+    r, r_explicit = cal.eagle_large_draft(0.7), cal.eagle_large_draft(0.7, h.A100)
+    assert r["70B"]["speedup"] == r_explicit["70B"]["speedup"]
+    g8 = h.H100.scaled(8)
+    w = sd.widgets.verify_cost_explorer()
+    assert w.values["c_verify"] == pytest.approx(h.verify_cost(L70, g8, 5, batch=64), rel=1e-15)
+    w = sd.widgets.latency_throughput_explorer()
+    ref = sd.regimes.capacity_comparison(L70, L8, g8, 0.8, 5, 2048)
+    assert w.values["capacity"].throughput_ratio == pytest.approx(ref.throughput_ratio, rel=1e-15)
+
+
+GRID_BATCH = np.array([1, 2, 8, 32, 128, 512, 2048])
+GRID_CONTEXT = np.array([0, 1, 512, 4096, 32768, 131072])
+GRID_NEW = np.array([1, 2, 4, 6, 11, 64])
+
+
+@pytest.mark.parametrize("model_key", sorted(hw_mod.MODELS))
+@pytest.mark.parametrize("gpu_key", sorted(hw_mod.GPUS))
+@pytest.mark.parametrize("tp", [1, 2, 8])
+def test_the_ideal_roofline_is_a_lower_bound_of_the_calibrated_one(model_key, gpu_key, tp):
+    """T_ideal(B, C, n) <= T_calibrated(B, C, n) at every grid point, for every catalogue model, GPU and TP degree.
+
+    The ideal time is also checked against its hand formula max(bytes / BW, FLOPs / F), so the bound is
+    not a comparison of the module with itself only.
+    """
+    model = hw_mod.MODELS[model_key]
+    cal_hw, ideal_hw = hw_mod.GPUS[gpu_key], hw_mod.IDEAL_GPUS[gpu_key]
+    if tp > 1:
+        cal_hw, ideal_hw = cal_hw.scaled(tp), ideal_hw.scaled(tp)
+    b, c, n = np.meshgrid(GRID_BATCH, GRID_CONTEXT, GRID_NEW, indexing="ij")
+    ideal = hw_mod.step_time(model, ideal_hw, b, c, n)
+    hand = np.maximum((model.weight_bytes + b * c * model.kv_bytes_per_token) / ideal_hw.bandwidth,
+                      b * n * (2 * model.n_params + 4 * model.n_layers * model.d_attn * c) / ideal_hw.flops)
+    assert_allclose(ideal, hand, rtol=1e-12)
+    calibrated = hw_mod.step_time(model, cal_hw, b, c, n)
+    assert np.all(ideal <= calibrated), float((ideal / calibrated).max())
+    # the calibration's fixed cost alone keeps the calibrated time strictly above the bound
+    assert np.all(calibrated >= ideal + cal_hw.calibration.step_overhead * (1 - 1e-12))
+
+
+@settings(max_examples=60, deadline=None)
+@given(model=st.sampled_from(sorted(hw_mod.MODELS)), gpu=st.sampled_from(sorted(hw_mod.GPUS)),
+       tp=st.sampled_from([1, 2, 4, 8]), batch=st.integers(1, 4096), context=st.integers(0, 200_000),
+       new_tokens=st.integers(1, 128))
+def test_the_ideal_lower_bound_holds_anywhere(model, gpu, tp, batch, context, new_tokens):
+    """The same bound at random points off the grid (hypothesis)."""
+    m = hw_mod.MODELS[model]
+    one, ideal = hw_mod.GPUS[gpu], hw_mod.IDEAL_GPUS[gpu]
+    cal_hw, ideal_hw = (one.scaled(tp), ideal.scaled(tp)) if tp > 1 else (one, ideal)
+    assert hw_mod.step_time(m, ideal_hw, batch, context, new_tokens) <= hw_mod.step_time(m, cal_hw, batch, context,
+                                                                                           new_tokens)

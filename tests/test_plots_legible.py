@@ -44,9 +44,9 @@ def figures():
     ks = np.arange(1, 21)
     arrangements = [sd.drafts.DraftArrangement("separate draft", 0.1, (0.8,) * 8),
                     sd.drafts.DraftArrangement("heads", 0.0, (0.6, 0.45, 0.35, 0.3))]
-    cv = H.verify_cost(CAL.LLAMA2_7B, CAL.A100_CALIBRATED, np.arange(1, 11), 1, 512)
+    cv = H.verify_cost(CAL.LLAMA2_7B, H.A100, np.arange(1, 11), 1, 512)
     ra = sd.drafters.medusa_rank_accept()
-    comp = sd.goodput.compare_at_equal_latency(T70, D8, CAL.H100_CALIBRATED.scaled(8), 0.8, 5, 2048, 0.012,
+    comp = sd.goodput.compare_at_equal_latency(T70, D8, H.H100.scaled(8), 0.8, 5, 2048, 0.012,
                                                sd.goodput.output_lengths(300, 256, rng=1))
     bm = sd.regimes.batch_alpha_map(T70, D8, TP8, np.linspace(0.05, 0.95, 19), [1, 8, 64, 512])
     pm = sd.regimes.prefill_alpha_map(T70, D8, TP8, np.linspace(0.05, 0.95, 19), [0.0, 0.3, 0.6, 0.9])
@@ -100,11 +100,11 @@ def figures():
         "step_time_breakdown": lambda: p.step_time_breakdown(),
         "calibrated_speedup_vs_batch": lambda: p.calibrated_speedup_vs_batch(),
         "large_draft_speedups": lambda: p.large_draft_speedups(),
-        "calibration_overview": lambda: p.calibration_overview(T70, D8, CAL.H100_CALIBRATED.scaled(8)),
+        "calibration_overview": lambda: p.calibration_overview(T70, D8, H.H100.scaled(8)),
         "draft_round_costs": lambda: p.draft_round_costs(sd.drafters.draft_catalogue()),
         "prompt_lookup_vs_copy": lambda: p.prompt_lookup_vs_copy([0.0, 0.1, 0.2], cv, n_tokens=3000, prompt_tokens=500),
         "prompt_lookup_histogram": lambda: p.prompt_lookup_histogram(sd.drafters.prompt_lookup_run()),
-        "draft_cost_floor": lambda: p.draft_cost_floor([CAL.VICUNA_68M, H.LLAMA_1B], CAL.LLAMA2_7B, CAL.A100_CALIBRATED),
+        "draft_cost_floor": lambda: p.draft_cost_floor([CAL.VICUNA_68M, H.LLAMA_1B], CAL.LLAMA2_7B, H.A100),
         "verification_rules_bars": lambda: p.verification_rules_bars(sd.synthetic.EXAMPLE_TARGET, sd.synthetic.EXAMPLE_DRAFT),
         "acceptance_vs_temperature": lambda: p.acceptance_vs_temperature(
             {"flat": sd.synthetic.synthetic_logit_pair("flat", vocab=50, n_contexts=8)}, [0.5, 1.0]),

@@ -27,12 +27,12 @@ def test_calibration_figures_plot_the_table():
                              c.get_facecolor()[0][3] > 0])
     assert sorted(np.round(filled, 9)) == sorted(np.round([r["model_ms"] for r in rows], 9))
     for f in (cp.step_time_breakdown(), cp.calibrated_speedup_vs_batch(), cp.large_draft_speedups(np.array([0.5, 0.8])),
-              cp.calibration_overview(hw.LLAMA_70B, hw.LLAMA_8B, cal.H100_CALIBRATED.scaled(8))):
+              cp.calibration_overview(hw.LLAMA_70B, hw.LLAMA_8B, hw.H100.scaled(8))):
         assert isinstance(f, Figure)
 
 
 def test_breakdown_bars_add_up_to_the_step_time():
-    g = cal.H100_CALIBRATED.scaled(8)
+    g = hw.H100.scaled(8)
     cases = [("decode", hw.LLAMA_70B, g, 1, 0, 1), ("verify", hw.LLAMA_70B, g, 4, 1024, 6)]
     fig = cp.step_time_breakdown(cases)
     bars = fig.axes[0].patches
@@ -42,12 +42,12 @@ def test_breakdown_bars_add_up_to_the_step_time():
 
 
 def test_engine_figures_draw():
-    cv = hw.verify_cost(cal.LLAMA2_7B, cal.A100_CALIBRATED, np.arange(1, 11), 1, 512)
+    cv = hw.verify_cost(cal.LLAMA2_7B, hw.A100, np.arange(1, 11), 1, 512)
     ra = sd.widgets.medusa_rank_accept()
     figs = [ep.draft_round_costs(sd.drafters.draft_catalogue()),
             ep.prompt_lookup_vs_copy([0.0, 0.1], cv, n_tokens=3000, prompt_tokens=500),
             ep.prompt_lookup_histogram(sd.widgets.prompt_lookup_run(n_tokens=3000, prompt_tokens=500)),
-            ep.draft_cost_floor([cal.VICUNA_68M, hw.LLAMA_1B], cal.LLAMA2_7B, cal.A100_CALIBRATED),
+            ep.draft_cost_floor([cal.VICUNA_68M, hw.LLAMA_1B], cal.LLAMA2_7B, hw.A100),
             ep.verification_rules_bars(sd.synthetic.EXAMPLE_TARGET, sd.synthetic.EXAMPLE_DRAFT),
             ep.acceptance_vs_temperature({"flat": sd.synthetic.synthetic_logit_pair("flat", vocab=50, n_contexts=8)},
                                          [0.5, 1.0]),
@@ -59,7 +59,7 @@ def test_engine_figures_draw():
 
 
 def test_prompt_lookup_speedup_is_what_the_figure_draws():
-    cv = hw.verify_cost(cal.LLAMA2_7B, cal.A100_CALIBRATED, np.arange(1, 11), 1, 512)
+    cv = hw.verify_cost(cal.LLAMA2_7B, hw.A100, np.arange(1, 11), 1, 512)
     fig = ep.prompt_lookup_vs_copy([0.1], cv, n_tokens=3000, prompt_tokens=500)
     run = sd.drafters.simulate_prompt_lookup(sd.drafters.synthetic_copy_text(3000, 32000, 0.1, 20.0, rng=0), 500, 3, 10)
     assert fig.axes[1].lines[0].get_ydata()[0] == run.speedup(cv)
@@ -93,13 +93,13 @@ def test_explorer_bundle_has_a_snapshot_and_no_repr(name):
 
 def test_calibration_explorer_defaults_equal_the_chapter_numbers():
     e = sd.widgets.calibration_explorer()
-    g = cal.H100_CALIBRATED.scaled(8)
+    g = hw.H100.scaled(8)
     assert abs(e.values["t0"] - hw.step_time(hw.LLAMA_70B, g)) <= 1e-12 * e.values["t0"]
     assert abs(e.values["speedup"] - sd.deployment.speculative_speedup(hw.LLAMA_70B, hw.LLAMA_8B, g, 0.8, 5,
                                                                        kv_write=True)) <= 1e-9
     assert e.values["break_even_batch"] == cal.break_even_summary(contexts=(0,))[1]["break_even"]
     e.controls["calibrated"].value = False
-    assert abs(e.values["t0"] - hw.step_time(hw.LLAMA_70B, hw.H100.scaled(8))) <= 1e-15
+    assert abs(e.values["t0"] - hw.step_time(hw.LLAMA_70B, hw.H100_IDEAL.scaled(8))) <= 1e-15
     e.controls["k"].value = 3
     assert e.values["k"] == 3 and abs(e.values["c_verify"] - 1.0) <= 1e-15
 
@@ -144,7 +144,7 @@ def test_explorer_values_equal_specdec_after_moves():
     p.controls["copy_prob"].value = 0.25
     run = sd.drafters.simulate_prompt_lookup(sd.drafters.synthetic_copy_text(8000, 32000, 0.25, 20.0, rng=0), 1000, 3, 6)
     assert p.values["tokens_per_round"] == run.tokens_per_round and p.values["match_rate"] == run.match_rate
-    assert p.values["speedup"] == run.speedup(hw.verify_cost(cal.LLAMA2_7B, cal.A100_CALIBRATED, np.arange(1, 7), 1, 512))
+    assert p.values["speedup"] == run.speedup(hw.verify_cost(cal.LLAMA2_7B, hw.A100, np.arange(1, 7), 1, 512))
     v = sd.widgets.verification_explorer()
     v.controls["temperature"].value = 0.5
     t = sd.synthetic.temper_distribution
@@ -157,13 +157,13 @@ def test_explorer_values_equal_specdec_after_moves():
     assert d.values["speedup"] == {policy: r.speedup for policy, r in runs.items()}
     g = sd.widgets.goodput_explorer()
     g.controls["alpha"].value = 0.6
-    r = sd.goodput.compare_at_equal_latency(hw.LLAMA_70B, hw.LLAMA_8B, cal.H100_CALIBRATED.scaled(8), 0.6, 5, 2048,
+    r = sd.goodput.compare_at_equal_latency(hw.LLAMA_70B, hw.LLAMA_8B, hw.H100.scaled(8), 0.6, 5, 2048,
                                             0.012, sd.goodput.output_lengths(2000, 256, rng=1))
     assert g.values["goodput_speculative"] == r.speculative.throughput and g.values["goodput_ratio"] == r.goodput_ratio
     t = sd.widgets.tree_explorer()
     t.controls["calibrated"].value = False
     tree = sd.trees.best_tree(14, sd.drafters.medusa_rank_accept(), 3)
-    assert t.values["c_verify"] == sd.trees.tree_verify_cost(cal.LLAMA2_7B, cal.A100_CALIBRATED.ideal(), 14, 1, 512)
+    assert t.values["c_verify"] == sd.trees.tree_verify_cost(cal.LLAMA2_7B, hw.A100.ideal(), 14, 1, 512)
     assert t.values["speedup"] == tree.expected_tokens / t.values["c_verify"]
     assert sd.widgets.medusa_rank_accept is sd.drafters.medusa_rank_accept
     assert sd.widgets.prompt_lookup_run is sd.drafters.prompt_lookup_run

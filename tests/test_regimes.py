@@ -11,7 +11,8 @@ import specdec as sd
 from specdec import hardware as hw
 from specdec import regimes as rg
 
-TARGET, DRAFT, GROUP = hw.LLAMA_70B, hw.LLAMA_8B, hw.H100.scaled(8)
+# The regime formulas are checked on the ideal roofline (the lower bound), where the hand references are exact.
+TARGET, DRAFT, GROUP = hw.LLAMA_70B, hw.LLAMA_8B, hw.H100_IDEAL.scaled(8)
 
 
 def _et(alpha, k):
@@ -235,7 +236,7 @@ def test_capacity_comparison_pins_chapter_numbers():
 def test_capacity_comparison_rejects_no_room():
     """Two H100s cannot hold both models and one 8,192-token sequence with its draft cache."""
     with pytest.raises(ValueError, match="no memory"):
-        rg.capacity_comparison(TARGET, DRAFT, hw.H100.scaled(2), 0.8, 5, 8192)
+        rg.capacity_comparison(TARGET, DRAFT, hw.H100_IDEAL.scaled(2), 0.8, 5, 8192)
     with pytest.raises(ValueError, match="context"):
         rg.capacity_comparison(TARGET, DRAFT, GROUP, 0.8, 5, 0)
     with pytest.raises(TypeError, match="k"):
@@ -333,7 +334,7 @@ def test_capacity_comparison_reserve_by_hand():
     full = rg.capacity_comparison(TARGET, DRAFT, GROUP, 0.8, 5, 2048)
     assert c.batch_baseline < full.batch_baseline and c.batch_speculative < full.batch_speculative
     with pytest.raises(ValueError, match="no memory"):    # two GPUs with a 10 % reserve: the draft does not fit
-        rg.capacity_comparison(TARGET, DRAFT, hw.H100.scaled(2), 0.8, 5, 2048, extra_bytes=16e9)
+        rg.capacity_comparison(TARGET, DRAFT, hw.H100_IDEAL.scaled(2), 0.8, 5, 2048, extra_bytes=16e9)
     with pytest.raises(ValueError, match="extra_bytes"):
         rg.capacity_comparison(TARGET, DRAFT, GROUP, 0.8, 5, 2048, extra_bytes=-1.0)
     with pytest.raises(TypeError, match="extra_bytes"):

@@ -479,11 +479,9 @@ def test_best_by_budget_is_the_running_best_and_attained():
 
 
 def test_tree_verify_cost_grows_with_nodes_on_the_calibrated_roofline():
-    from specdec import calibration as cal
-
     h = sd.hardware
     n = np.arange(1, 129)
-    ideal = tr.tree_verify_cost(h.LLAMA_8B, h.H100, n)
-    calibrated = tr.tree_verify_cost(h.LLAMA_8B, cal.H100_CALIBRATED, n)
+    ideal = tr.tree_verify_cost(h.LLAMA_8B, h.H100_IDEAL, n)
+    calibrated = tr.tree_verify_cost(h.LLAMA_8B, h.H100, n)
     assert (ideal == 1.0).all()
     assert (np.diff(calibrated) > 0).all() and calibrated[0] > 1.0

@@ -141,7 +141,7 @@ _PART4_MODELS = {"Llama 3.1 70B": H.LLAMA_70B, "Llama 3.1 8B": H.LLAMA_8B, "Llam
 
 
 def _calibration(s):
-    one = CAL.CALIBRATED_GPUS[s["gpu"]]
+    one = H.GPUS[s["gpu"]]
     one = one.calibrated(one.calibration, step_overhead=s["step_overhead_ms"] * 1e-3) if s["calibrated"] else one.ideal()
     hw = one.scaled(s["n_gpus"]) if s["n_gpus"] > 1 else one
     t, d, b, c, k = _PART4_MODELS[s["target"]], _PART4_MODELS[s["draft"]], s["batch"], s["context"], s["k"]
@@ -154,7 +154,7 @@ def _calibration(s):
 def _prompt_lookup(s):
     text = sd.drafters.synthetic_copy_text(8000, 32000, s["copy_prob"], s["mean_copy_length"], rng=0)
     run = sd.drafters.simulate_prompt_lookup(text, 1000, s["max_ngram"], s["num_pred"])
-    cv = H.verify_cost(CAL.LLAMA2_7B, CAL.A100_CALIBRATED, np.arange(1, s["num_pred"] + 1), 1, 512)
+    cv = H.verify_cost(CAL.LLAMA2_7B, H.A100, np.arange(1, s["num_pred"] + 1), 1, 512)
     return {"tokens_per_round": run.tokens_per_round, "match_rate": run.match_rate, "n_rounds": run.n_rounds,
             "speedup": run.speedup(cv)}
 
@@ -176,7 +176,7 @@ def _rules(s):
 def _tree(s):
     ra = sd.trees.rank_accept_from_topk(np.array(sd.drafters.MEDUSA_TOPK_VICUNA_7B.value))
     tree = sd.trees.best_tree(s["n_nodes"], ra, s["max_depth"])
-    hw = CAL.A100_CALIBRATED if s["calibrated"] else CAL.A100_CALIBRATED.ideal()
+    hw = H.A100 if s["calibrated"] else H.A100.ideal()
     cv = sd.trees.tree_verify_cost(CAL.LLAMA2_7B, hw, tree.n_nodes, 1, 512)
     return {"nodes_used": tree.n_nodes, "expected_tokens": tree.expected_tokens, "c_verify": cv,
             "speedup": tree.expected_tokens / cv}
@@ -190,7 +190,7 @@ def _dynamic(s):
 
 
 def _goodput(s):
-    g = (CAL.H100_CALIBRATED if s["calibrated"] else CAL.H100_CALIBRATED.ideal()).scaled(8)
+    g = (H.H100 if s["calibrated"] else H.H100.ideal()).scaled(8)
     r = sd.goodput.compare_at_equal_latency(T70, D8, g, s["alpha"], s["k"], s["context"], s["tpot_ms"] * 1e-3,
                                             sd.goodput.output_lengths(2000, 256, rng=1))
     return {"goodput_baseline": r.baseline.throughput, "goodput_speculative": r.speculative.throughput,

@@ -113,7 +113,7 @@ register(Exercise(
 
 
 def _pair():
-    return hw.LLAMA_70B, hw.LLAMA_8B, hw.H100.scaled(8)
+    return hw.LLAMA_70B, hw.LLAMA_8B, hw.H100_IDEAL.scaled(8)
 
 
 def _first_batch_verify_above_one(k):
@@ -125,9 +125,9 @@ def _first_batch_verify_above_one(k):
 register(Exercise(
     label="no-help-4",
     chapter=CHAPTER,
-    question=("On the roofline model (Llama 3.1 70B target, Llama 3.1 8B draft, 8x H100 SXM, context 0, k = 5, "
+    question=("On the ideal roofline, the lower bound (Llama 3.1 70B target, Llama 3.1 8B draft, 8x H100 SXM, context 0, k = 5, "
               "alpha = 0.7), at what batch does speculation first become slower than plain decoding?"),
-    statement=("On the roofline model (Llama 3.1 70B target, Llama 3.1 8B draft, 8 H100 SXM, context 0, "
+    statement=("On the ideal roofline, the lower bound (Llama 3.1 70B target, Llama 3.1 8B draft, 8 H100 SXM, context 0, "
                "$k = {{k}}$, $\\alpha = {{alpha}}$), at what batch does speculation first become slower than plain "
                "decoding?"),
     params={"k": 5, "alpha": 0.7},
@@ -139,7 +139,7 @@ register(Exercise(
     mistakes=(
         Mistake("verify-compute-bound", lambda p: _first_batch_verify_above_one(p.k),
                 "That is where verification starts to cost more than one step; the speedup is still above 1 there."),
-        Mistake("ridge", lambda p: int(np.ceil(hw.ridge_batch(hw.LLAMA_70B, hw.H100.scaled(8)))),
+        Mistake("ridge", lambda p: int(np.ceil(hw.ridge_batch(hw.LLAMA_70B, hw.H100_IDEAL.scaled(8)))),
                 "That is the ridge batch of a plain step; speculation has already stopped paying before it."),
     ),
 ))

@@ -16,7 +16,7 @@ RULE = (1.0, 1.5)
 
 
 def _pair():
-    return hw.LLAMA_70B, hw.H100.scaled(8)
+    return hw.LLAMA_70B, hw.H100_IDEAL.scaled(8)
 
 
 def _cv(k, batch=1):
@@ -35,10 +35,10 @@ register(Exercise(
     chapter=CHAPTER,
     question=("A deployment measures T0 = 7.5 ms, T_verify = 9.3 ms, T_overhead = 0.4 ms at batch 1: what is "
               "T_verify / T0, is it inside the source's rule of thumb (1.0 to 1.5), and what c_verify does the "
-              "roofline model give at batch 1?"),
+              "ideal roofline (the lower bound) give at batch 1?"),
     statement=("A deployment measures, at batch 1, $T_0$ = {{t0}} ms, $T_\\text{verify}$ = {{t_verify}} ms and "
                "$T_\\text{overhead}$ = {{t_overhead}} ms with $k = {{k}}$ drafts. What is $T_\\text{verify}/T_0$? "
-               "Is it inside the source's rule of thumb (1.0 to 1.5)? And what $c_v$ does the roofline model give "
+               "Is it inside the source's rule of thumb (1.0 to 1.5)? And what $c_v$ does the ideal roofline (the lower bound) give "
                "for a batch of one sequence (Llama 3.1 70B on 8 H100 SXM, context 0)? Answer with the tuple "
                "`(ratio, inside, roofline)`."),
     params={"t0": 7.5, "t_verify": 9.3, "t_overhead": 0.4, "k": 4},
@@ -66,9 +66,9 @@ _CV = Float("in target steps", decimals=2)
 register(Exercise(
     label="verification-cost-2",
     chapter=CHAPTER,
-    question=("On the roofline model, Llama 3.1 70B on 8x H100 SXM, context 0: what is c_verify for k = 5 "
+    question=("On the ideal roofline (the lower bound): Llama 3.1 70B on 8x H100 SXM, context 0: what is c_verify for k = 5 "
               "drafts at batch 128?"),
-    statement=("On the roofline model (Llama 3.1 70B on 8 H100 SXM, context 0), what is $c_v$ for $k = {{k}}$ "
+    statement=("On the ideal roofline, the lower bound (Llama 3.1 70B on 8 H100 SXM, context 0), what is $c_v$ for $k = {{k}}$ "
                "drafts at batch {{batch}}?"),
     params={"k": 5, "batch": 128},
     vary=lambda rng: {"k": int(rng.integers(3, 9)), "batch": int(pick(rng, range(64, 513, 16)))},
@@ -100,7 +100,7 @@ register(Exercise(
     chapter=CHAPTER,
     question=("Same model and hardware, k = 5, context 0: what is the smallest batch at which c_verify exceeds "
               "1.5, the top of the source's rule of thumb?"),
-    statement=("On the roofline model (Llama 3.1 70B on 8 H100 SXM, context 0, $k = {{k}}$ drafts), what is the "
+    statement=("On the ideal roofline, the lower bound (Llama 3.1 70B on 8 H100 SXM, context 0, $k = {{k}}$ drafts), what is the "
                "smallest batch at which $c_v$ exceeds {{threshold}}?"),
     params={"k": 5, "threshold": 1.5},
     vary=lambda rng: {"k": int(rng.integers(2, 13)), "threshold": grid(rng, 1.1, 3.0, 0.05)},

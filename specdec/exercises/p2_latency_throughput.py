@@ -13,7 +13,7 @@ CHAPTER = Chapter("book/part2-cost-accounting/05-latency-throughput-memory", "La
 
 
 def _pair(n_gpus=8):
-    return hw.LLAMA_70B, hw.LLAMA_8B, hw.H100.scaled(n_gpus)
+    return hw.LLAMA_70B, hw.LLAMA_8B, hw.H100_IDEAL.scaled(n_gpus)
 
 
 # --- 1: inter-token latency at batch 1 ------------------------------------------------------
@@ -29,9 +29,9 @@ def _t0_ms():
 register(Exercise(
     label="latency-throughput-1",
     chapter=CHAPTER,
-    question=("On the roofline model (Llama 3.1 70B target, Llama 3.1 8B draft, 8x H100 SXM, batch 1, context 0), "
+    question=("On the ideal roofline, the lower bound (Llama 3.1 70B target, Llama 3.1 8B draft, 8x H100 SXM, batch 1, context 0), "
               "what is the inter-token latency in milliseconds with alpha = 0.7 and k = 4?"),
-    statement=("On the roofline model (Llama 3.1 70B target, Llama 3.1 8B draft, 8 H100 SXM, batch 1, context 0), "
+    statement=("On the ideal roofline, the lower bound (Llama 3.1 70B target, Llama 3.1 8B draft, 8 H100 SXM, batch 1, context 0), "
                "what is the inter-token latency in milliseconds with $\\alpha = {{alpha}}$ and $k = {{k}}$?"),
     params={"alpha": 0.7, "k": 4},
     vary=lambda rng: {"alpha": grid(rng, 0.55, 0.9, 0.05), "k": int(rng.integers(2, 8))},
@@ -63,7 +63,7 @@ register(Exercise(
               "plan based on the batch-1 latency speedup buy?"),
     statement=("A pool must serve {{demand:,.0f}} output tokens/s of {{context:,}}-token-context requests with "
                "Llama 3.1 70B on 8 H100 SXM replicas, each running as many sequences as fit in memory. With the "
-               "Llama 3.1 8B draft ($\\alpha = {{alpha}}$, $k = {{k}}$, roofline model), how many replicas are "
+               "Llama 3.1 8B draft ($\\alpha = {{alpha}}$, $k = {{k}}$, ideal roofline: the lower bound), how many replicas are "
                "needed? How many would a plan based on the batch-1 latency speedup buy? Answer with the tuple "
                "`(needed, latency_plan)`."),
     params={"demand": 400_000.0, "context": 2048, "alpha": 0.8, "k": 5},
@@ -107,10 +107,10 @@ register(Exercise(
            "the draft's KV cache per token too (sd.memory.max_concurrent_sequences).",),
     mistakes=(
         Mistake("weights-only", lambda p: int(memory.concurrency_lost_to_draft(
-            hw.LLAMA_70B, hw.H100.scaled(p.n_gpus), p.context, extra_bytes=hw.LLAMA_8B.weight_bytes)),
+            hw.LLAMA_70B, hw.H100_IDEAL.scaled(p.n_gpus), p.context, extra_bytes=hw.LLAMA_8B.weight_bytes)),
                 "You counted the draft's weights but not the draft's own KV cache per sequence."),
         Mistake("remaining", lambda p: int(memory.max_concurrent_sequences(
-            hw.LLAMA_70B, hw.H100.scaled(p.n_gpus), p.context, draft=hw.LLAMA_8B, k=p.k)),
+            hw.LLAMA_70B, hw.H100_IDEAL.scaled(p.n_gpus), p.context, draft=hw.LLAMA_8B, k=p.k)),
                 "That is how many sequences still fit; the question asks how many are lost."),
     ),
 ))

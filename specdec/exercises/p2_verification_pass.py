@@ -121,7 +121,7 @@ _GPUS = {"H100": "H100 SXM", "A100": "A100 80GB SXM"}
 
 
 def _utilization(p, flops_per_param=2.0, gpus=None):
-    model, gpu = getattr(hw, p.model), getattr(hw, p.gpu).scaled(p.n_gpus if gpus is None else gpus)
+    model, gpu = getattr(hw, p.model), getattr(hw, p.gpu + "_IDEAL").scaled(p.n_gpus if gpus is None else gpus)
     return float(hw.utilization(model, gpu, p.batch)) * flops_per_param / 2.0
 
 
@@ -129,9 +129,9 @@ register(Exercise(
     label="verification-pass-4",
     chapter=CHAPTER,
     question=("Llama 3.1 70B in bf16 decodes one sequence on 4 A100 80GB SXM GPUs. What fraction of the group's "
-              "peak FLOP/s does one decode step use (roofline model)?"),
+              "peak FLOP/s does one decode step use (ideal roofline, the lower bound)?"),
     statement=("{{model_name}} in bf16 decodes a batch of {{batch}} on {{n_gpus}} {{gpu_name}} GPUs "
-               "(`sd.hardware.{{model}}`, `sd.hardware.{{gpu}}.scaled({{n_gpus}})`). Using the roofline model, what "
+               "(`sd.hardware.{{model}}`, `sd.hardware.{{gpu}}_IDEAL.scaled({{n_gpus}})`). Using the ideal roofline (the lower bound), what "
                "fraction of the group's peak FLOP/s does one decode step use? Compute it from the weight bytes, the "
                "bandwidth and $2N$ FLOPs per token."),
     params={"model": "LLAMA_70B", "model_name": "Llama 3.1 70B", "gpu": "A100", "gpu_name": "A100 80GB SXM",

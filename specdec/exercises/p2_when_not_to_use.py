@@ -16,7 +16,7 @@ _DRAFTS = {"LLAMA_8B": "Llama 3.1 8B", "LLAMA_1B": "Llama 3.2 1B"}
 
 
 def _pair(draft="LLAMA_8B"):
-    return hw.LLAMA_70B, getattr(hw, draft), hw.H100.scaled(8)
+    return hw.LLAMA_70B, getattr(hw, draft), hw.H100_IDEAL.scaled(8)
 
 
 def _s(alpha, k=5, batch=1, context=0, draft="LLAMA_8B"):
@@ -32,10 +32,10 @@ register(Exercise(
     label="when-not-to-use-1",
     chapter=CHAPTER,
     question=("A request has TTFT 600 ms, TPOT 5.2 ms and 100 output tokens. Speculation (70B/8B on 8x H100, "
-              "alpha 0.8, k 5, batch 1, roofline) speeds up its decode. What is the end-to-end speedup?"),
+              "alpha 0.8, k 5, batch 1, ideal roofline) speeds up its decode. What is the end-to-end speedup?"),
     statement=("A request has TTFT {{ttft}} ms, TPOT {{tpot}} ms and {{n_tokens}} output tokens. Speculation "
                "(Llama 3.1 70B with a Llama 3.1 8B draft on 8 H100 SXM, $\\alpha = {{alpha}}$, $k = {{k}}$, "
-               "batch 1, roofline) speeds up its decode. What is the end-to-end speedup?"),
+               "batch 1, ideal roofline) speeds up its decode. What is the end-to-end speedup?"),
     params={"ttft": 600.0, "tpot": 5.2, "n_tokens": 100, "alpha": 0.8, "k": 5},
     vary=lambda rng: {"ttft": grid(rng, 200.0, 1200.0, 50.0), "tpot": grid(rng, 4.0, 9.0, 0.2),
                       "n_tokens": int(pick(rng, (40, 60, 100, 150, 200, 300, 500))),
@@ -63,10 +63,10 @@ def _max_share(p):
 register(Exercise(
     label="when-not-to-use-2",
     chapter=CHAPTER,
-    question=("With alpha = 0.6 (70B/8B on 8x H100, k 5, batch 1, roofline), up to what prefill share of request "
+    question=("With alpha = 0.6 (70B/8B on 8x H100, k 5, batch 1, ideal roofline), up to what prefill share of request "
               "time does speculation still give an end-to-end speedup of at least 1.1?"),
     statement=("With $\\alpha = {{alpha}}$ (Llama 3.1 70B with a Llama 3.1 8B draft on 8 H100 SXM, $k = {{k}}$, "
-               "batch 1, roofline), up to what prefill share of request time does speculation still give an "
+               "batch 1, ideal roofline), up to what prefill share of request time does speculation still give an "
                "end-to-end speedup of at least {{required}}?"),
     params={"alpha": 0.6, "k": 5, "required": 1.1},
     vary=lambda rng: {"alpha": grid(rng, 0.55, 0.9, 0.05), "k": int(rng.integers(3, 8)),
@@ -90,10 +90,10 @@ def _costs(p):
 register(Exercise(
     label="when-not-to-use-3",
     chapter=CHAPTER,
-    question=("70B/8B on 8x H100 at batch 1, context 0, k = 3 (roofline costs). Above which acceptance rate does "
+    question=("70B/8B on 8x H100 at batch 1, context 0, k = 3 (ideal-roofline costs, the lower bound). Above which acceptance rate does "
               "speculation 'help' in this book's sense (speedup above 1.1)?"),
     statement=("Llama 3.1 70B with a {{draft_name}} draft on 8 H100 SXM at batch 1, context 0, $k = {{k}}$ "
-               "(roofline costs). Above which acceptance rate does speculation \"help\" in this book's sense "
+               "(ideal-roofline costs, the lower bound). Above which acceptance rate does speculation \"help\" in this book's sense "
                "(speedup above 1.1)?"),
     params={"k": 3, "draft": "LLAMA_8B", "draft_name": _DRAFTS["LLAMA_8B"]},
     vary=lambda rng: (lambda draft: {"k": int(rng.integers(1, 25)), "draft": draft, "draft_name": _DRAFTS[draft]})(
@@ -130,7 +130,7 @@ register(Exercise(
               "roofline: what share of a request's time is prefill, and what is its end-to-end speedup?"),
     statement=("A summarization service sends {{prompt:,}}-token prompts and gets {{output}}-token answers, one "
                "request at a time, on Llama 3.1 70B with a Llama 3.1 8B draft on 8 H100 SXM ($\\alpha = {{alpha}}$, "
-               "$k = {{k}}$). On the roofline (TTFT = one prefill pass of the prompt, TPOT and decode speedup at "
+               "$k = {{k}}$). On the ideal roofline (TTFT = one prefill pass of the prompt, TPOT and decode speedup at "
                "context {{prompt:,}}), what share of a request's time is prefill, and what is the end-to-end "
                "speedup? Answer with the tuple `(prefill_share, speedup)`."),
     params={"prompt": 6000, "output": 60, "alpha": 0.75, "k": 5},

@@ -10,7 +10,7 @@ from ._registry import Exercise, Mistake, grid, pick, register
 
 CHAPTER = Chapter("book/part3-beyond/01-roofline-model", "The roofline model")
 
-_TP8 = hw.H100.scaled(8)
+_TP8 = hw.H100_IDEAL.scaled(8)
 
 
 def _int8(model):
@@ -18,7 +18,7 @@ def _int8(model):
 
 
 def _ridges(p):
-    return (float(hw.ridge_batch(hw.LLAMA_8B, hw.A100)), float(hw.ridge_batch(_int8(hw.LLAMA_8B), hw.A100)))
+    return (float(hw.ridge_batch(hw.LLAMA_8B, hw.A100_IDEAL)), float(hw.ridge_batch(_int8(hw.LLAMA_8B), hw.A100_IDEAL)))
 
 
 register(Exercise(
@@ -30,7 +30,7 @@ register(Exercise(
     reference=_ridges,
     hints=("At the ridge the weight read (N * bytes_per_param / BW) takes as long as the arithmetic (2 N B / F).",),
     mistakes=(
-        Mistake("no-bytes", lambda p: (hw.A100.flops / hw.A100.bandwidth,) * 2,
+        Mistake("no-bytes", lambda p: (hw.A100_IDEAL.flops / hw.A100_IDEAL.bandwidth,) * 2,
                 "Your ridge does not change with the number format: smaller weights are read faster."),
         Mistake("no-half", lambda p: tuple(2 * r for r in _ridges(p)),
                 "Each parameter costs two FLOPs per token (a multiply and an add)."),
@@ -78,9 +78,9 @@ register(Exercise(
     label="roofline-3",
     chapter=CHAPTER,
     question=("Llama 3.1 70B on 8 H100 SXM with a Llama 3.2 1B draft, alpha = 0.7, k = 4, context 0: the smallest "
-              "batch at which speculation's roofline speedup falls below 1."),
+              "batch at which speculation's ideal-roofline speedup falls below 1."),
     statement=("Llama 3.1 70B on 8 H100 SXM with a Llama 3.2 1B draft, $\\alpha = {{alpha}}$, $k = {{k}}$, "
-               "context 0: what is the smallest batch at which the roofline speedup falls below 1?"),
+               "context 0: what is the smallest batch at which the ideal-roofline speedup falls below 1?"),
     params={"alpha": 0.7, "k": 4},
     vary=lambda rng: {"alpha": grid(rng, 0.5, 0.95, 0.01), "k": int(rng.integers(2, 11))},
     answer=Integer("a batch size"),
@@ -95,7 +95,7 @@ register(Exercise(
 
 
 def _lost(p, k=None):
-    return int(memory.concurrency_lost_to_draft(hw.LLAMA_70B, hw.H100.scaled(p.n_gpus), p.context, draft=hw.LLAMA_8B,
+    return int(memory.concurrency_lost_to_draft(hw.LLAMA_70B, hw.H100_IDEAL.scaled(p.n_gpus), p.context, draft=hw.LLAMA_8B,
                                                 k=p.k if k is None else k))
 
 
@@ -115,8 +115,8 @@ register(Exercise(
            "of KV cache in the target and in the draft.",),
     mistakes=(
         Mistake("weights-only", lambda p: int(
-            memory.max_concurrent_sequences(hw.LLAMA_70B, hw.H100.scaled(p.n_gpus), p.context)
-            - memory.max_concurrent_sequences(hw.LLAMA_70B, hw.H100.scaled(p.n_gpus), p.context,
+            memory.max_concurrent_sequences(hw.LLAMA_70B, hw.H100_IDEAL.scaled(p.n_gpus), p.context)
+            - memory.max_concurrent_sequences(hw.LLAMA_70B, hw.H100_IDEAL.scaled(p.n_gpus), p.context,
                                               extra_bytes=hw.LLAMA_8B.weight_bytes)),
                 "The draft keeps its own KV cache for every sequence too."),
         Mistake("no-slots", lambda p: _lost(p, k=0), "Remember the k candidate slots per sequence."),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from .. import calibration as cal
 from .. import deployment
 from .. import hardware as hw
 from ._chapters import Chapter
@@ -16,12 +15,12 @@ _MODELS = {"LLAMA_8B": "Llama 3.1 8B", "LLAMA_1B": "Llama 3.2 1B"}
 
 
 def _group(n_gpus):
-    return cal.H100_CALIBRATED.scaled(n_gpus)
+    return hw.H100.scaled(n_gpus)
 
 
 # 1. A plain decode step on a calibrated GPU.
 def _t0(p, hardware=None, context=None):
-    hardware = cal.A100_CALIBRATED if hardware is None else hardware
+    hardware = hw.A100 if hardware is None else hardware
     context = p.context if context is None else context
     return float(hw.step_time(getattr(hw, p.model), hardware, p.batch, context)) * 1e3
 
@@ -29,9 +28,9 @@ def _t0(p, hardware=None, context=None):
 register(Exercise(
     label="calibrated-roofline-1",
     chapter=CHAPTER,
-    question=("Llama 3.1 8B on one calibrated A100 (specdec.calibration.A100_CALIBRATED), batch 1, 1024 tokens of "
+    question=("Llama 3.1 8B on one calibrated A100 (specdec.hardware.A100), batch 1, 1024 tokens of "
               "context: how long is a plain decode step, in milliseconds?"),
-    statement=("{{model_name}} (`sd.hardware.{{model}}`) on one calibrated A100 (`calibration.A100_CALIBRATED`), "
+    statement=("{{model_name}} (`sd.hardware.{{model}}`) on one calibrated A100 (`sd.hardware.A100`), "
                "batch {{batch}}, {{context}} tokens of context: how long is a plain decode step, in milliseconds?"),
     params={"model": "LLAMA_8B", "model_name": "Llama 3.1 8B", "batch": 1, "context": 1024},
     vary=lambda rng: (lambda model: {"model": model, "model_name": _MODELS[model],
@@ -43,7 +42,7 @@ register(Exercise(
     hints=("sd.hardware.step_time with the calibrated preset adds the fixed cost, the achievable bandwidth and the "
            "KV writes; answer in milliseconds.",),
     mistakes=(
-        Mistake("ideal", lambda p: _t0(p, hardware=hw.A100), "That is the ideal roofline: use the calibrated A100."),
+        Mistake("ideal", lambda p: _t0(p, hardware=hw.A100_IDEAL), "That is the ideal roofline: use the calibrated A100."),
         Mistake("seconds", lambda p: _t0(p) / 1e3, "Check the unit: milliseconds."),
         Mistake("no-context", lambda p: _t0(p, context=0),
                 "The step also reads the cached tokens' keys and values."),
@@ -69,7 +68,7 @@ register(Exercise(
     chapter=CHAPTER,
     question=("Llama 3.1 70B on 8 calibrated H100s at batch 16 and 4096 tokens of context: c_verify for k = 8 "
               "drafts (a ratio)?"),
-    statement=("Llama 3.1 70B on 8 calibrated H100s (`calibration.H100_CALIBRATED.scaled(8)`) at batch {{batch}} "
+    statement=("Llama 3.1 70B on 8 calibrated H100s (`sd.hardware.H100.scaled(8)`) at batch {{batch}} "
                "with {{context}} tokens of context: what is $c_v$ for $k = {{k}}$ drafts?"),
     params={"batch": 16, "context": 4096, "k": 8},
     vary=lambda rng: {"batch": int(pick(rng, (4, 8, 16, 32, 64))), "context": int(pick(rng, (1024, 2048, 4096, 8192))),
@@ -79,7 +78,7 @@ register(Exercise(
     hints=("c_verify = T(batch, context, k + 1 new tokens) / T(batch, context, 1); sd.hardware.verify_cost "
            "computes it on any hardware.",),
     mistakes=(
-        Mistake("ideal", lambda p: _cv(p, hardware=hw.H100.scaled(8)),
+        Mistake("ideal", lambda p: _cv(p, hardware=hw.H100_IDEAL.scaled(8)),
                 "That is the ideal roofline; use the calibrated group."),
         Mistake("k-tokens", _cv_k_tokens, "Verifying k drafts processes k + 1 tokens per sequence."),
         Mistake("batch-one", lambda p: _cv(p, batch=1), "Check the batch."),
@@ -89,7 +88,7 @@ register(Exercise(
 
 # 3. Tensor parallelism for a small draft.
 def _tp_pair(p, calibrated=True):
-    one = cal.A100_CALIBRATED if calibrated else hw.A100
+    one = hw.A100 if calibrated else hw.A100_IDEAL
     model = getattr(hw, p.model)
     return (float(hw.step_time(model, one.scaled(p.tp))) * 1e3, float(hw.step_time(model, one)) * 1e3)
 
@@ -107,7 +106,7 @@ register(Exercise(
         pick(rng, tuple(_MODELS))),
     answer=Seq((Float("in ms", decimals=3),) * 2, names=("group", "single")),
     reference=_tp_pair,
-    hints=("A100_CALIBRATED.scaled(n) is the group; each layer pays two all-reduces there.",),
+    hints=("sd.hardware.A100.scaled(n) is the group; each layer pays two all-reduces there.",),
     mistakes=(
         Mistake("ideal", lambda p: _tp_pair(p, calibrated=False),
                 "That is the ideal roofline, where tensor parallelism is free."),
@@ -136,9 +135,9 @@ register(Exercise(
     reference=_break_even,
     hints=("sd.deployment.break_even_batch scans the batches; pass kv_write=True, the calibrated model's default.",),
     mistakes=(
-        Mistake("ideal", lambda p: int(deployment.break_even_batch(hw.LLAMA_70B, hw.LLAMA_8B, hw.H100.scaled(8),
+        Mistake("ideal", lambda p: int(deployment.break_even_batch(hw.LLAMA_70B, hw.LLAMA_8B, hw.H100_IDEAL.scaled(8),
                                                                    p.alpha, p.k)),
-                "That is the ideal roofline's answer."),
+                "That is the ideal roofline's answer (a lower bound on the costs)."),
         Mistake("off-by-one", lambda p: _break_even(p) - 1, "That batch still has a speedup of at least 1."),
         Mistake("worked-example", lambda p: _break_even(p, alpha=0.8, k=5), "Check alpha and k."),
     ),

@@ -88,7 +88,7 @@ register(Exercise(
 # 3. Prompt lookup (n-gram drafting) with a calibrated verification cost.
 def _ngram(p, match=None, c_verify=None):
     if c_verify is None:
-        c_verify = float(hw.verify_cost(cal.LLAMA2_7B, cal.A100_CALIBRATED, p.k, 1, 512))
+        c_verify = float(hw.verify_cost(cal.LLAMA2_7B, hw.A100, p.k, 1, 512))
     return float(drafters.ngram_round(p.match if match is None else match, p.first, p.cont, p.k,
                                       c_verify=c_verify).speedup)
 
@@ -111,7 +111,7 @@ register(Exercise(
     answer=Float("a ratio", decimals=2),
     reference=_ngram,
     hints=("sd.drafters.ngram_round(match_prob, first_accept, continue_prob, k, c_verify=...); c_verify of k "
-           "drafts from sd.hardware.verify_cost on calibration.A100_CALIBRATED.",),
+           "drafts from sd.hardware.verify_cost on sd.hardware.A100 (calibrated).",),
     mistakes=(
         Mistake("ideal-cost", lambda p: _ngram(p, c_verify=1.0), "That assumes verification costs exactly one plain "
                                                                   "step."),
@@ -149,7 +149,7 @@ LLAMA_160M = hw.Model(n_params=162_417_408, n_layers=12, d_model=768, n_kv_heads
 
 
 def _c_draft(p, hardware=None):
-    hardware = cal.A100_CALIBRATED if hardware is None else hardware
+    hardware = hw.A100 if hardware is None else hardware
     return float(hw.draft_cost(LLAMA_160M, cal.LLAMA2_7B, hardware, p.batch, p.context))
 
 
@@ -166,9 +166,9 @@ register(Exercise(
     answer=Float("a fraction of a target step", sig=3),
     reference=_c_draft,
     hints=("Build sd.hardware.Model(n_params=..., n_layers=12, d_model=768, n_kv_heads=12, head_dim=64) and call "
-           "sd.hardware.draft_cost with calibration.A100_CALIBRATED.",),
+           "sd.hardware.draft_cost with sd.hardware.A100 (calibrated).",),
     mistakes=(
-        Mistake("ideal", lambda p: _c_draft(p, hardware=hw.A100),
+        Mistake("ideal", lambda p: _c_draft(p, hardware=hw.A100_IDEAL),
                 "On the ideal roofline a draft costs only its weight read; use the calibrated A100."),
         Mistake("size-ratio", lambda p: LLAMA_160M.n_params / cal.LLAMA2_7B.n_params,
                 "The size ratio ignores the fixed cost every pass pays."),

@@ -6,7 +6,6 @@ import functools
 
 import numpy as np
 
-from .. import calibration as cal
 from .. import goodput
 from .. import hardware as hw
 from ..acceptance import accepted_tokens_pmf
@@ -58,7 +57,7 @@ def _lengths():
 
 @functools.lru_cache(maxsize=64)
 def _comparison(alpha, k, tpot_target_ms):
-    return goodput.compare_at_equal_latency(hw.LLAMA_70B, hw.LLAMA_8B, cal.H100_CALIBRATED.scaled(8), alpha, k, 2048,
+    return goodput.compare_at_equal_latency(hw.LLAMA_70B, hw.LLAMA_8B, hw.H100.scaled(8), alpha, k, 2048,
                                             tpot_target_ms / 1e3, _lengths())
 
 

@@ -73,7 +73,7 @@ register(Exercise(
 
 # 3. The tree size with the best speedup on a calibrated GPU.
 _MEDUSA_RANKS = trees.rank_accept_from_topk(np.array(drafters.MEDUSA_TOPK_VICUNA_7B.value))
-_GPUS = {"H100": cal.H100_CALIBRATED, "A100": cal.A100_CALIBRATED}
+_GPUS = {"H100": hw.H100, "A100": hw.A100}
 
 
 def _best_nodes(p, c_verify=None):
@@ -89,7 +89,7 @@ register(Exercise(
               "batch 1, context 512 (heads in the verification pass, c_draft = 0): how many nodes has the tree "
               "with the best speedup, among trees of at most 64 nodes?"),
     statement=("With the Medusa heads' rates (`sd.widgets.medusa_rank_accept()`), verified for Vicuna 7B on one "
-               "calibrated **{{gpu}}** (`calibration.{{gpu}}_CALIBRATED`) at batch {{batch}}, context {{context}}, "
+               "calibrated **{{gpu}}** (`sd.hardware.{{gpu}}`) at batch {{batch}}, context {{context}}, "
                "heads in the verification pass ($c_d = 0$): how many nodes has the tree with the best speedup, "
                "among trees of at most {{max_nodes}} nodes?"),
     params={"gpu": "H100", "batch": 1, "context": 512, "max_nodes": 64},

@@ -210,7 +210,7 @@ def no_help_batch(target, draft, hardware, alphas=(0.6, 0.7, 0.8, 0.9), k=5, bat
     right.set_ylim(0, 100)
     right.set_xlabel("batch (concurrent sequences)")
     right.set_ylabel("FLOP/s used by a decode step (% of peak)")
-    right.set_title(f"{target.name} on {hardware.name}", fontsize=9)
+    right.set_title(f"{target.name}\non {hardware.name}", fontsize=9)
     right.legend(fontsize=8, frameon=False, loc="upper left")
     return fig
 

@@ -10,15 +10,13 @@ import numpy as np
 
 from .._validate import check_integer, check_probability
 from ..calibration import (
-    A100_CALIBRATED,
-    H100_CALIBRATED,
     break_even_summary,
     eagle_large_draft,
     eager_layer_overhead,
     residual_table,
 )
 from ..deployment import speculative_speedup
-from ..hardware import A100, H100, LLAMA_8B, LLAMA_70B, step_time_parts
+from ..hardware import A100, A100_IDEAL, H100, H100_IDEAL, LLAMA_8B, LLAMA_70B, step_time_parts
 from ._style import COLORS, SEQUENCE, new_figure
 
 __all__ = [
@@ -84,10 +82,10 @@ def calibration_residuals(rows=None, band=0.10):
 
 
 def _cases_default():
-    g8 = H100_CALIBRATED.scaled(8)
+    g8 = H100.scaled(8)
     return [("70B decode, 8 H100", LLAMA_70B, g8, 1, 0, 1), ("70B verify k = 5", LLAMA_70B, g8, 1, 0, 6),
             ("70B verify 64 nodes", LLAMA_70B, g8, 1, 0, 64), ("8B draft step, 8 H100", LLAMA_8B, g8, 1, 0, 1),
-            ("8B draft step, 1 H100", LLAMA_8B, H100_CALIBRATED, 1, 0, 1),
+            ("8B draft step, 1 H100", LLAMA_8B, H100, 1, 0, 1),
             ("70B decode, batch 64", LLAMA_70B, g8, 64, 2048, 1)]
 
 
@@ -171,11 +169,11 @@ def calibrated_speedup_vs_batch(alpha=0.8, k=5, context=0, batch_max=256, worth_
         fig = ax.figure
     batch = np.arange(1, bm + 1)
     rows = {r["roofline"]: r for r in break_even_summary(a, kk, (c,), worth_it)}
-    for name, one, color, dy in (("ideal", H100, COLORS["baseline"], 8), ("calibrated", H100_CALIBRATED,
-                                                                          COLORS["target"], -14)):
+    for name, one, color, dy, label in (("ideal", H100_IDEAL, COLORS["baseline"], 8, "ideal roofline (lower bound)"),
+                                        ("calibrated", H100, COLORS["target"], -14, "calibrated roofline")):
         g = one.scaled(8)
         s = np.asarray(speculative_speedup(LLAMA_70B, LLAMA_8B, g, a, kk, batch, c, kv_write=not g.is_ideal))
-        ax.plot(batch, s, color=color, label=f"{name} roofline")
+        ax.plot(batch, s, color=color, label=label)
         be = rows[name]["break_even"]
         if np.isfinite(be) and be <= bm:
             ax.plot([be], [1.0], marker="v", color=color, ms=8)
@@ -218,8 +216,8 @@ def large_draft_speedups(alphas=None, axes=None):
         ax = axes
         ax.clear()
         fig = ax.figure
-    setups = (("ideal", A100, 0.0, ":"), ("calibrated", A100_CALIBRATED, 0.0, "--"),
-              ("calibrated, eager", A100_CALIBRATED, eager_layer_overhead(), "-"))
+    setups = (("ideal (lower bound)", A100_IDEAL, 0.0, ":"), ("calibrated", A100, 0.0, "--"),
+              ("calibrated, eager", A100, eager_layer_overhead(), "-"))
     for name, hw, lo, ls in setups:
         r = eagle_large_draft(a, hw, layer_overhead=lo)
         for target, color in (("13B", COLORS["target"]), ("70B", COLORS["draft"])):
@@ -270,8 +268,8 @@ def calibration_overview(target, draft, hardware, alpha=0.8, k=5, batch=1, conte
     step_time_breakdown(cases, axes=axes[0])
     axes[0].set_title(f"{target.name} / {draft.name} on {hardware.name}, batch {b}", fontsize=8)
     batches = np.arange(1, int(batch_max) + 1)
-    for name, hw, color in (("ideal", hardware.ideal(), COLORS["baseline"]), ("this roofline", hardware,
-                                                                             COLORS["target"])):
+    for name, hw, color in (("ideal roofline (lower bound)", hardware.ideal(), COLORS["baseline"]),
+                            ("this roofline", hardware, COLORS["target"])):
         s = np.asarray(speculative_speedup(target, draft, hw, a, kk, batches, c, kv_write=not hw.is_ideal))
         axes[1].plot(batches, s, color=color, label=name)
     s_b = float(speculative_speedup(target, draft, hardware, a, kk, b, c, kv_write=not hardware.is_ideal))

@@ -263,7 +263,7 @@ def draft_cost_floor(drafts, target, hardware, context=512, axes=None):
     fig, ax = _axes(axes, 6.4, 4.0)
     size = np.array([d.n_params for d in drafts])
     order = np.argsort(size)
-    for hw, color, name in ((hardware.ideal(), COLORS["baseline"], "ideal roofline"),
+    for hw, color, name in ((hardware.ideal(), COLORS["baseline"], "ideal roofline (lower bound)"),
                             (hardware, COLORS["target"], "calibrated")):
         cd = np.array([float(draft_cost(d, target, hw, 1, context)) for d in drafts])
         ax.plot(size[order], cd[order], marker="o", color=color, label=name)
@@ -686,10 +686,10 @@ class GoodputView:
     >>> import numpy as np, specdec as sd
     >>> h = sd.hardware
     >>> n = sd.goodput.output_lengths(200, 64, rng=1)
-    >>> r = sd.goodput.compare_at_equal_latency(h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8), 0.8, 5, 2048, 0.012, n)
-    >>> view = sd.plots.GoodputView(r, np.linspace(0.006, 0.06, 10), 0.012)
+    >>> r = sd.goodput.compare_at_equal_latency(h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8), 0.8, 5, 2048, 0.016, n)
+    >>> view = sd.plots.GoodputView(r, np.linspace(0.012, 0.06, 9), 0.016)
     >>> view.key
-    ((100.0, 100000.0), 30.0, 40000.0)
+    ((10.0, 100000.0), 80.0, 15000.0)
     """
 
     _SIDES = (("baseline", COLORS["target"], "plain decoding"), ("speculative", COLORS["draft"], "speculative"))

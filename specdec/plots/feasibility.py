@@ -73,7 +73,7 @@ def roofline_speedup_in_memory(target, draft, hardware, alpha=0.8, k=5, contexts
             ax.plot([be], [1.0], marker="v", color=color, ms=8)
     ax.set_xscale("log", base=2)
     ax.set_xlabel("batch (concurrent sequences)")
-    ax.set_ylabel("speedup (ideal roofline)")
+    ax.set_ylabel("speedup (ideal roofline, lower bound)" if hardware.is_ideal else "speedup (calibrated roofline)")
     name = lambda m, fallback: m.name or fallback  # noqa: E731
     ax.set_title(f"{name(target, 'target')} + {name(draft, 'draft')} on {name(hardware, 'hardware')}, "
                  f"alpha {a:g}, k {kk}", fontsize=9)

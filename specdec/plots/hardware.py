@@ -74,7 +74,7 @@ def roofline_diagram(model, hardware, batches=(1, 16, 64, 256, 1024), k=5, axes=
     ax.loglog(intensity, np.minimum(hardware.flops, intensity * hardware.bandwidth) / 1e12,
               color=COLORS["baseline"], lw=2, label="roofline: min(F, I x BW)")
     ax.axvline(ridge_i, color=COLORS["baseline"], ls=":", lw=1)
-    ax.annotate(f"ridge: {ridge_i:.0f} FLOP/byte", (ridge_i, hardware.flops / 1e12 / 30), rotation=90,
+    ax.annotate(f"ridge: {ridge_i:.0f} FLOP/byte", (ridge_i, hardware.flops / 1e12 / 300), rotation=90,
                 ha="right", va="bottom", fontsize=8, color=COLORS["baseline"])
     for n, color, marker, name in ((1, COLORS["target"], "o", "decode step"),
                                     (kk + 1, COLORS["verify"], "s", f"verification, k = {kk}")):
@@ -333,9 +333,9 @@ class RooflineView:
     def update(self, target, draft, hardware, alpha, k, batch, context, keep_ylim=False):
         """Move the figure to new values; return the key of the rest (right title, batch axis, y limit).
 
-        With ``keep_ylim`` the right panel keeps its y limit unless the curve
-        rises above it or falls below half of it (then the new limit is
-        rounded up to a quarter), so nearby values share one background.
+        With ``keep_ylim`` the right panel's y limit is the top of the curve
+        rounded up to a quarter, so nearby values share one background and
+        the limit depends on the values only, not on the way they were reached.
         """
         a = float(check_probability(alpha, "alpha"))
         kk = int(check_integer(k, "k", minimum=1, maximum=self.k_max))
@@ -355,11 +355,7 @@ class RooflineView:
         self.speed.set_data(self.batches, s)
         self.here.set_data([b], [s_here])
         top = max(float(s.max()), s_here) * 1.1
-        current = self.right.get_ylim()[1]
-        if not keep_ylim:
-            self.right.set_ylim(0, top)
-        elif top > current or top < 0.5 * current:
-            self.right.set_ylim(0, math.ceil(top * 4) / 4)
+        self.right.set_ylim(0, math.ceil(top * 4) / 4 if keep_ylim else top)
         self.right.set_xlim(1, bm)
         self.right.set_title(f"{_label(target, 'target')} + {_label(draft, 'draft')}\non "
                              f"{_label(hardware, 'hardware')}", fontsize=9)

@@ -100,7 +100,7 @@ def verify_cost_explorer(target=None, hardware=None, batch=64, context=0, k=5):
     target : specdec.hardware.Model, optional
         Default Llama 3.1 70B.
     hardware : specdec.hardware.Hardware, optional
-        Default 8x H100 SXM.
+        Default 8 calibrated H100 SXM (``specdec.hardware.H100.scaled(8)``).
     batch, context, k : int, optional
         Initial slider values.
 
@@ -113,7 +113,7 @@ def verify_cost_explorer(target=None, hardware=None, batch=64, context=0, k=5):
     >>> import specdec as sd
     >>> w = sd.widgets.verify_cost_explorer()
     >>> round(w.values["c_verify"], 3)
-    1.301
+    1.949
     """
     target = _hw.LLAMA_70B if target is None else target
     hardware = _hw.H100.scaled(8) if hardware is None else hardware
@@ -220,7 +220,7 @@ def batch_context_explorer(target=None, draft=None, hardware=None, alpha=0.8, k=
     target, draft : specdec.hardware.Model, optional
         Default Llama 3.1 70B and Llama 3.1 8B.
     hardware : specdec.hardware.Hardware, optional
-        Default 8x H100 SXM.
+        Default 8 calibrated H100 SXM (``specdec.hardware.H100.scaled(8)``).
     alpha, k : optional
         Initial acceptance rate and draft length.
     contexts : sequence of int, optional

@@ -117,7 +117,7 @@ def latency_throughput_explorer(target=None, draft=None, hardware=None, alpha=0.
     target, draft : specdec.hardware.Model, optional
         Default Llama 3.1 70B and Llama 3.1 8B.
     hardware : specdec.hardware.Hardware, optional
-        Default 8x H100 SXM.
+        Default 8 calibrated H100 SXM (``specdec.hardware.H100.scaled(8)``).
     alpha, k, context, batch : optional
         Initial slider values.
 
@@ -130,7 +130,7 @@ def latency_throughput_explorer(target=None, draft=None, hardware=None, alpha=0.
     >>> import specdec as sd
     >>> w = sd.widgets.latency_throughput_explorer()
     >>> round(w.values["throughput_ratio"], 3), w.values["capacity"].batch_speculative
-    (0.973, 512)
+    (0.904, 512)
     """
     target = _hw.LLAMA_70B if target is None else target
     draft = _hw.LLAMA_8B if draft is None else draft

@@ -13,7 +13,6 @@ here because the chapters call them as ``sd.widgets.<name>()``.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 import numpy as np
 
@@ -22,7 +21,7 @@ from .. import dynamic, goodput, synthetic, trees, verification
 from .._validate import check_integer, check_nonnegative, check_positive, check_probability
 from ..deployment import break_even_batch, speculative_speedup
 from ..drafters import medusa_rank_accept, prompt_lookup_run
-from ..hardware import LLAMA_1B, LLAMA_8B, LLAMA_70B, draft_cost, step_time, verify_cost
+from ..hardware import A100, GPUS, H100, LLAMA_1B, LLAMA_8B, LLAMA_70B, draft_cost, step_time, verify_cost
 from ..plots import new_figure
 from ..plots.calibration import calibration_overview
 from ..plots.engines import GoodputView, PromptLookupView, ScheduleSpeedupsView, TreeView, VerificationRulesView
@@ -38,7 +37,7 @@ __all__ = [
     "prompt_lookup_run", "medusa_rank_accept",
 ]
 
-_CALIBRATED = [("calibrated", True), ("ideal roofline", False)]
+_CALIBRATED = [("calibrated", True), ("ideal roofline (lower bound)", False)]
 
 
 def _roofline_choice(value, **layout):
@@ -78,16 +77,16 @@ class CalibrationExplorer(Explorer):
 
     def __init__(self, target="Llama 3.1 70B", draft="Llama 3.1 8B", gpu="h100-sxm", n_gpus=8, calibrated=True,
                  step_overhead_ms=None, batch=1, context=0, k=5, alpha=0.8):
-        base = cal.CALIBRATED_GPUS.get(gpu) if isinstance(gpu, str) else None
+        base = GPUS.get(gpu) if isinstance(gpu, str) else None
         if base is None:
-            raise ValueError(f"gpu must be one of {list(cal.CALIBRATED_GPUS)}; got {gpu!r}")
+            raise ValueError(f"gpu must be one of {list(GPUS)}; got {gpu!r}")
         fixed = base.calibration.step_overhead * 1e3 if step_overhead_ms is None else \
             float(check_nonnegative(step_overhead_ms, "step_overhead_ms", "(ms)"))
         wide = {"label_width": "9em", "width": "23em"}
         controls = {
             "target": choice(target, list(_MODELS), "target", **wide),
             "draft": choice(draft, list(_MODELS), "draft", **wide),
-            "gpu": choice(gpu, list(cal.CALIBRATED_GPUS), "GPU", name="gpu", **wide),
+            "gpu": choice(gpu, list(GPUS), "GPU", name="gpu", **wide),
             "n_gpus": choice(n_gpus, [1, 2, 4, 8], "GPUs", name="n_gpus", **wide),
             "calibrated": _roofline_choice(calibrated, **wide),
             "step_overhead_ms": float_slider(fixed, 0.0, 5.0, 0.05, "fixed cost (ms)", **wide),
@@ -100,9 +99,9 @@ class CalibrationExplorer(Explorer):
         super().__init__(controls, figure=fig)
 
     def _hardware(self, s):
-        one = cal.CALIBRATED_GPUS[s["gpu"]]
+        one = GPUS[s["gpu"]]
         one = one.calibrated(one.calibration, step_overhead=s["step_overhead_ms"] * 1e-3) if s["calibrated"] else \
-            replace(one.ideal(), name=one.name.replace(" (calibrated)", ""))
+            one.ideal()
         return one.scaled(s["n_gpus"]) if s["n_gpus"] > 1 else one
 
     def compute(self, state=None) -> dict:
@@ -152,7 +151,7 @@ def calibration_explorer(target="Llama 3.1 70B", draft="Llama 3.1 8B", gpu="h100
     ----------
     target, draft : {"Llama 3.1 70B", "Llama 3.1 8B", "Llama 3.2 1B"}, optional
     gpu : str, optional
-        A key of :data:`specdec.calibration.CALIBRATED_GPUS`.
+        A key of :data:`specdec.hardware.GPUS` (calibrated presets).
     n_gpus : {1, 2, 4, 8}, optional
     calibrated : bool, optional
         The calibrated roofline (True) or the ideal one.
@@ -215,7 +214,7 @@ class PromptLookupExplorer(Explorer):
         """The run and its numbers for the controls (or ``state``), from :mod:`specdec.drafters`."""
         v = self.state(state)
         run = prompt_lookup_run(v["copy_prob"], v["mean_copy_length"], v["num_pred"], v["max_ngram"])
-        costs = verify_cost(cal.LLAMA2_7B, cal.A100_CALIBRATED, np.arange(1, v["num_pred"] + 1), 1, 512)
+        costs = verify_cost(cal.LLAMA2_7B, A100, np.arange(1, v["num_pred"] + 1), 1, 512)
         v.update(run=run, n_rounds=run.n_rounds, match_rate=run.match_rate, tokens_per_round=run.tokens_per_round,
                  speedup=run.speedup(costs))
         return v
@@ -381,7 +380,7 @@ class TreeExplorer(Explorer):
         """The best tree and its speedup for the controls (or ``state``), from :mod:`specdec.trees`."""
         v = self.state(state)
         tree = trees.best_tree(v["n_nodes"], medusa_rank_accept(), v["max_depth"])
-        hw = cal.A100_CALIBRATED if v["calibrated"] else cal.A100_CALIBRATED.ideal()
+        hw = A100 if v["calibrated"] else A100.ideal()
         cv = float(trees.tree_verify_cost(cal.LLAMA2_7B, hw, max(tree.n_nodes, 1), 1, 512))
         v.update(tree=tree, nodes_used=tree.n_nodes, expected_tokens=tree.expected_tokens, c_verify=cv,
                  speedup=tree.expected_tokens / cv)
@@ -449,7 +448,7 @@ class DynamicKExplorer(Explorer):
     n_requests, n_tokens = 400, 256
 
     def __init__(self, mean=0.7, concentration=2.0, k=5, start=20, c_draft=None, c_verify=None):
-        a100 = cal.A100_CALIBRATED
+        a100 = A100
         self.c_draft = float(draft_cost(cal.VICUNA_68M, cal.LLAMA2_7B, a100, 1, 512)) if c_draft is None else c_draft
         self.c_verify = verify_cost(cal.LLAMA2_7B, a100, np.arange(1, 65), 1, 512) if c_verify is None else c_verify
         controls = {
@@ -567,7 +566,7 @@ class GoodputExplorer(Explorer):
     def compute(self, state=None) -> dict:
         """Goodput of both setups for the controls (or ``state``), from :mod:`specdec.goodput`."""
         v = self.state(state)
-        g = (cal.H100_CALIBRATED if v["calibrated"] else cal.H100_CALIBRATED.ideal()).scaled(8)
+        g = (H100 if v["calibrated"] else H100.ideal()).scaled(8)
         r = goodput.compare_at_equal_latency(LLAMA_70B, LLAMA_8B, g, v["alpha"], v["k"], v["context"],
                                              v["tpot_ms"] * 1e-3, self.lengths)
         v.update(comparison=r, goodput_baseline=r.baseline.throughput, goodput_speculative=r.speculative.throughput,

@@ -1,0 +1,132 @@
+"""The terms a calibration adds to the ideal roofline, and the two fitted calibrations.
+
+A private module so that :mod:`specdec.hardware` can define the calibrated
+presets (its defaults) without importing :mod:`specdec.calibration`, which
+holds the measurements and the fit and imports :mod:`specdec.hardware`. The
+public names are :class:`specdec.calibration.Calibration`,
+:data:`specdec.calibration.IDEAL`, :data:`specdec.calibration.A100_CALIBRATION`
+and :data:`specdec.calibration.H100_CALIBRATION`.
+
+Defined in chapter "A calibrated roofline".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ._validate import check_bool, check_nonnegative, describe
+
+__all__ = ["Calibration", "IDEAL", "A100_CALIBRATION", "H100_CALIBRATION"]
+
+
+# --------------------------------------------------------------------------
+# the calibration terms
+# --------------------------------------------------------------------------
+
+_FRACTIONS = ("bw_efficiency", "flops_efficiency", "link_efficiency")
+_TIMES = ("step_overhead", "layer_overhead", "allreduce_latency")
+_FLAGS = ("communication", "kv_write", "causal_attention")
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """What a real engine pays beyond the ideal roofline; every default is the ideal value.
+
+    Attach it with :meth:`specdec.hardware.Hardware.calibrated`; the step
+    functions of :mod:`specdec.hardware` then add these terms (see that
+    module's docstring for the formula).
+
+    Defined in chapter "A calibrated roofline".
+
+    Parameters
+    ----------
+    bw_efficiency, flops_efficiency : float, optional
+        Achievable fraction of the peak memory bandwidth and of the peak
+        FLOP/s, in (0, 1]. Default 1.
+    overlap : float, optional
+        How far memory traffic and arithmetic overlap, in [0, 1]: 1 (default)
+        is the roofline's ``max``, 0 adds the two times.
+    step_overhead : float, optional
+        Seconds per forward pass that do not scale with the work (launches
+        under CUDA graphs, sampling, scheduling), >= 0.
+    layer_overhead : float, optional
+        Seconds per layer per forward pass (kernel launches in eager mode), >= 0.
+    allreduce_latency : float, optional
+        Seconds per all-reduce across a tensor-parallel group, >= 0.
+    link_efficiency : float, optional
+        Achievable fraction of the interconnect's bandwidth, in (0, 1].
+    communication : bool, optional
+        Price the two all-reduces per layer of tensor parallelism. Default False.
+    kv_write : bool, optional
+        The default of the step functions' ``kv_write``. Default False.
+    causal_attention : bool, optional
+        Count attention among the new tokens of a pass. Default False.
+    name : str, optional
+        Label, e.g. where the values were fitted.
+
+    Examples
+    --------
+    >>> from specdec.calibration import IDEAL, Calibration
+    >>> IDEAL.is_ideal, Calibration(bw_efficiency=0.8).is_ideal
+    (True, False)
+    """
+
+    bw_efficiency: float = 1.0
+    flops_efficiency: float = 1.0
+    overlap: float = 1.0
+    step_overhead: float = 0.0
+    layer_overhead: float = 0.0
+    allreduce_latency: float = 0.0
+    link_efficiency: float = 1.0
+    communication: bool = False
+    kv_write: bool = False
+    causal_attention: bool = False
+    name: str = "ideal"
+
+    def __post_init__(self):
+        set_ = object.__setattr__
+        for attr in _FRACTIONS + _TIMES + ("overlap",):
+            value = getattr(self, attr)
+            if np.ndim(value) != 0:
+                raise TypeError(f"{attr} must be a single number, got an array of shape {np.shape(value)}")
+            value = float(check_nonnegative(value, attr))
+            if attr in _FRACTIONS and not 0.0 < value <= 1.0:
+                raise ValueError(f"{attr} must be in (0, 1]; got {value!r}")
+            if attr == "overlap" and value > 1.0:
+                raise ValueError(f"overlap must be in [0, 1]; got {value!r}")
+            set_(self, attr, value)
+        for attr in _FLAGS:
+            set_(self, attr, check_bool(getattr(self, attr), attr))
+        if not isinstance(self.name, str):
+            raise TypeError(f"name must be a string, got {describe(self.name)}")
+
+    @property
+    def is_ideal(self) -> bool:
+        """True when no term departs from the ideal roofline (``kv_write`` and ``name`` aside)."""
+        return (all(getattr(self, a) == 1.0 for a in _FRACTIONS + ("overlap",))
+                and all(getattr(self, a) == 0.0 for a in _TIMES) and not self.communication
+                and not self.causal_attention)
+
+
+#: The ideal roofline: every term of :class:`Calibration` at its ideal value.
+IDEAL = Calibration()
+
+
+# --------------------------------------------------------------------------
+# the fitted calibrations (rounded; tests re-run the fits in specdec.calibration)
+# --------------------------------------------------------------------------
+
+A100_CALIBRATION = Calibration(bw_efficiency=0.77, flops_efficiency=0.75, overlap=0.05, step_overhead=0.43e-3,
+                               allreduce_latency=22.7e-6, link_efficiency=0.59, communication=True, kv_write=True,
+                               causal_attention=True, name="A100 (fitted: gpt-fast, TensorRT-LLM)")
+"""Fitted by :func:`specdec.calibration.fit_calibration` to the eleven A100 measurements of :data:`specdec.calibration.MEASUREMENTS` (gpt-fast decode at
+TP 1-8, TensorRT-LLM first-token latency), values rounded: 77 % of peak bandwidth, 75 % of peak FLOP/s, almost no
+overlap of memory traffic and arithmetic (0.05), 0.43 ms per forward pass, 22.7 us per all-reduce, 59 % of the
+NVLink bandwidth. Largest residual 5.4 % (gpt-fast's 70B at TP8)."""
+
+H100_CALIBRATION = replace(A100_CALIBRATION, step_overhead=0.55e-3, name="H100 (A100 terms; fixed cost fitted: SGLang)")
+"""The A100 fractions, overlap and all-reduce terms carried over to Hopper (an assumption: no published series on
+H100 separates them), with the fixed cost per step fitted by :func:`specdec.calibration.fit_step_overhead` to SGLang's batch-1 decode of
+Llama 3.1 8B and Llama 2 7B (residuals +8 % and -8 %: the two points disagree with each other by that much)."""
