@@ -21,10 +21,15 @@ from conftest import ROOT, toc_docnames
 REQUIRED = ["Setup", "Rebuild it", "Summary", "Exercises"]
 DIFFERS = re.compile(r"^Where the (sources?|literature|engines?) differs?$")
 NOT_CHAPTERS = ("book/intro", "book/appendix/")
+#: Pages of the main path that are not chapters. "The answer in ten minutes" is a one-page
+#: digest of results the chapters derive (issue 23, item 4): it has a Setup cell and no
+#: derivation, figure, explorer or exercises of its own, which its home chapters carry.
+NOT_SPINE = ("book/start/answer-in-ten-minutes",)
 
 
 def chapters() -> list[str]:
-    return [d for d in toc_docnames() if (ROOT / f"{d}.ipynb").exists() and not d.startswith(NOT_CHAPTERS)]
+    return [d for d in toc_docnames() if (ROOT / f"{d}.ipynb").exists() and not d.startswith(NOT_CHAPTERS)
+            and d not in NOT_SPINE]
 
 
 def headings(nb) -> list[tuple[int, int, str]]:
