@@ -24,7 +24,7 @@ def _ridges(p):
 register(Exercise(
     label="roofline-1",
     chapter=CHAPTER,
-    question=("Ridge batch of Llama 3.1 8B on one A100 80GB: with bf16 weights, and with 8-bit weights "
+    question=("Ridge batch of Llama 3.1 8B on one A100 80GB, on the ideal roofline (the lower bound): with bf16 weights, and with 8-bit weights "
               "(bytes_per_param = 1, same FLOP/s). Answer the tuple (bf16, int8) in tokens per step."),
     answer=Seq((Float("tokens per step", decimals=1),) * 2, names=("bf16", "int8")),
     reference=_ridges,
@@ -47,9 +47,10 @@ def _cv(p, k=None):
 register(Exercise(
     label="roofline-2",
     chapter=CHAPTER,
-    question="c_verify = T_verify / T0 for Llama 3.1 70B on 8 H100 SXM at batch 48, context 0, k = 8 drafts.",
-    statement=("Llama 3.1 70B on 8 H100 SXM, context 0: what is $c_v = T_\\text{verify}/T_0$ at batch {{batch}} for "
-               "$k = {{k}}$ drafts?"),
+    question=("c_verify = T_verify / T0 for Llama 3.1 70B on 8 H100 SXM on the ideal roofline (the lower bound), "
+              "at batch 48, context 0, k = 8 drafts."),
+    statement=("Llama 3.1 70B on 8 H100 SXM on the ideal roofline (the lower bound), context 0: what is "
+               "$c_v = T_\\text{verify}/T_0$ at batch {{batch}} for $k = {{k}}$ drafts?"),
     params={"k": 8, "batch": 48},
     vary=lambda rng: {"k": int(rng.integers(3, 10)), "batch": int(pick(rng, range(16, 257, 8)))},
     answer=Float("in target steps", decimals=2),
@@ -78,9 +79,9 @@ register(Exercise(
     label="roofline-3",
     chapter=CHAPTER,
     question=("Llama 3.1 70B on 8 H100 SXM with a Llama 3.2 1B draft, alpha = 0.7, k = 4, context 0: the smallest "
-              "batch at which speculation's ideal-roofline speedup falls below 1."),
+              "batch at which speculation's speedup on the ideal roofline (the lower bound) falls below 1."),
     statement=("Llama 3.1 70B on 8 H100 SXM with a Llama 3.2 1B draft, $\\alpha = {{alpha}}$, $k = {{k}}$, "
-               "context 0: what is the smallest batch at which the ideal-roofline speedup falls below 1?"),
+               "context 0: what is the smallest batch at which the speedup on the ideal roofline (the lower bound) falls below 1?"),
     params={"alpha": 0.7, "k": 4},
     vary=lambda rng: {"alpha": grid(rng, 0.5, 0.95, 0.01), "k": int(rng.integers(2, 11))},
     answer=Integer("a batch size"),
@@ -141,9 +142,10 @@ register(Exercise(
     label="roofline-5",
     chapter=CHAPTER,
     question=("Change the from-scratch roofline_step_time to 8-bit weights (1 byte per weight; KV cache and "
-              "arithmetic stay bf16): c_verify for Llama 3.1 70B on 8 H100 SXM at batch 64, context 1024, k = 5."),
+              "arithmetic stay bf16), the ideal roofline: c_verify for Llama 3.1 70B on 8 H100 SXM at batch 64, context 1024, k = 5."),
     statement=("Change your from-scratch `roofline_step_time` to weight-only 8-bit quantization: 1 byte per weight, "
-               "while the KV cache and the arithmetic stay in bf16. For Llama 3.1 70B on 8 H100 SXM, what is then "
+               "while the KV cache and the arithmetic stay in bf16. For Llama 3.1 70B on 8 H100 SXM (your function is the "
+               "ideal roofline, the lower bound), what is then "
                "$c_v = T_\\text{verify}/T_0$ at batch {{batch}}, context {{context}}, for $k = {{k}}$ drafts?"),
     params={"batch": 64, "context": 1024, "k": 5},
     vary=lambda rng: {"batch": int(pick(rng, range(16, 257, 16))), "context": int(pick(rng, (0, 512, 1024, 2048,
