@@ -112,22 +112,16 @@ register(Exercise(
 ))
 
 
-def _pair():
-    return hw.LLAMA_70B, hw.LLAMA_8B, hw.H100_IDEAL.scaled(8)
-
-
-def _first_batch_verify_above_one(k):
-    target, _, group = _pair()
-    batches = np.arange(1, 4097)
-    return int(batches[np.argmax(hw.verify_cost(target, group, k, batch=batches) > 1.0)])
+def _pair(calibrated=True):
+    return hw.LLAMA_70B, hw.LLAMA_8B, (hw.H100 if calibrated else hw.H100_IDEAL).scaled(8)
 
 
 register(Exercise(
     label="no-help-4",
     chapter=CHAPTER,
-    question=("On the ideal roofline, the lower bound (Llama 3.1 70B target, Llama 3.1 8B draft, 8x H100 SXM, context 0, k = 5, "
+    question=("On the calibrated model (Llama 3.1 70B target, Llama 3.1 8B draft, 8x H100 SXM, context 0, k = 5, "
               "alpha = 0.7), at what batch does speculation first become slower than plain decoding?"),
-    statement=("On the ideal roofline, the lower bound (Llama 3.1 70B target, Llama 3.1 8B draft, 8 H100 SXM, context 0, "
+    statement=("On the calibrated model (Llama 3.1 70B target, Llama 3.1 8B draft, 8 H100 SXM, context 0, "
                "$k = {{k}}$, $\\alpha = {{alpha}}$), at what batch does speculation first become slower than plain "
                "decoding?"),
     params={"k": 5, "alpha": 0.7},
@@ -137,9 +131,10 @@ register(Exercise(
     hints=("sd.deployment.break_even_batch scans the batches; or evaluate sd.deployment.speculative_speedup over "
            "an array of batches and find the first below 1.",),
     mistakes=(
-        Mistake("verify-compute-bound", lambda p: _first_batch_verify_above_one(p.k),
-                "That is where verification starts to cost more than one step; the speedup is still above 1 there."),
-        Mistake("ridge", lambda p: int(np.ceil(hw.ridge_batch(hw.LLAMA_70B, hw.H100_IDEAL.scaled(8)))),
+        Mistake("ideal-roofline", lambda p: int(deployment.break_even_batch(*_pair(calibrated=False), alpha=p.alpha,
+                                                                            k=p.k)),
+                "That is the ideal roofline's answer, the lower bound on times; use the calibrated preset."),
+        Mistake("ridge", lambda p: int(np.ceil(hw.ridge_batch(hw.LLAMA_70B, _pair()[2]))),
                 "That is the ridge batch of a plain step; speculation has already stopped paying before it."),
     ),
 ))

@@ -15,19 +15,19 @@ CHAPTER = Chapter("book/part1-speedup-bounds/03-verification-cost", "Why verific
 RULE = (1.0, 1.5)
 
 
-def _pair():
-    return hw.LLAMA_70B, hw.H100_IDEAL.scaled(8)
+def _pair(calibrated=False):
+    return hw.LLAMA_70B, (hw.H100 if calibrated else hw.H100_IDEAL).scaled(8)
 
 
-def _cv(k, batch=1):
-    target, group = _pair()
+def _cv(k, batch=1, calibrated=False):
+    target, group = _pair(calibrated)
     return float(hw.verify_cost(target, group, k, batch=batch))
 
 
 # 1. The worked example's ratio, the rule of thumb and the roofline's prediction.
 def _answer_1(p, ratio=None):
     ratio = p.t_verify / p.t0 if ratio is None else ratio
-    return (ratio, bool(RULE[0] <= ratio <= RULE[1]), _cv(p.k))
+    return (ratio, bool(RULE[0] <= ratio <= RULE[1]), _cv(p.k, calibrated=True))
 
 
 register(Exercise(
@@ -35,18 +35,18 @@ register(Exercise(
     chapter=CHAPTER,
     question=("A deployment measures T0 = 7.5 ms, T_verify = 9.3 ms, T_overhead = 0.4 ms at batch 1: what is "
               "T_verify / T0, is it inside the source's rule of thumb (1.0 to 1.5), and what c_verify does the "
-              "ideal roofline (the lower bound) give at batch 1?"),
+              "calibrated model give at batch 1?"),
     statement=("A deployment measures, at batch 1, $T_0$ = {{t0}} ms, $T_\\text{verify}$ = {{t_verify}} ms and "
                "$T_\\text{overhead}$ = {{t_overhead}} ms with $k = {{k}}$ drafts. What is $T_\\text{verify}/T_0$? "
-               "Is it inside the source's rule of thumb (1.0 to 1.5)? And what $c_v$ does the ideal roofline (the lower bound) give "
-               "for a batch of one sequence (Llama 3.1 70B on 8 H100 SXM, context 0)? Answer with the tuple "
-               "`(ratio, inside, roofline)`."),
+               "Is it inside the source's rule of thumb (1.0 to 1.5)? And what $c_v$ does the calibrated model give "
+               "for a batch of one sequence (Llama 3.1 70B on 8 H100 SXM, calibrated, context 0)? Answer with the tuple "
+               "`(ratio, inside, model)`."),
     params={"t0": 7.5, "t_verify": 9.3, "t_overhead": 0.4, "k": 4},
     vary=lambda rng: (lambda t0: {"t0": t0, "t_verify": round(t0 * grid(rng, 1.0, 1.9, 0.05), 1),
                                   "t_overhead": grid(rng, 0.2, 1.0, 0.1), "k": int(rng.integers(3, 8))})(
         grid(rng, 4.0, 14.0, 0.2)),
     answer=Seq((Float("T_verify / T0", decimals=2), Flag("whether the ratio is inside the rule of thumb"),
-                Float("c_verify on the roofline, in target steps", decimals=2)), names=("ratio", "inside", "roofline")),
+                Float("c_verify on the calibrated model, in target steps", decimals=2)), names=("ratio", "inside", "model")),
     reference=_answer_1,
     hints=("Divide the verification time by one plain decode step (the overhead is a separate line of the round); "
            "then ask what a pass over k + 1 tokens of one sequence costs when the weights' read dominates.",),
@@ -55,7 +55,7 @@ register(Exercise(
                 "You added the overhead; the rule of thumb is about the verification pass alone."),
         Mistake("inverted", lambda p: _answer_1(p, p.t0 / p.t_verify), "Your ratio is upside down: T_verify over T0."),
         Mistake("roofline-k-plus-1", lambda p: _answer_1(p)[:2] + (float(p.k + 1),),
-                "At batch 1 the pass is memory-bound: its k + 1 positions share one read of the weights."),
+                "At batch 1 the pass is memory-bound: its k + 1 positions share one read of the weights, so c_v stays near 1."),
     ),
 ))
 
