@@ -56,11 +56,11 @@ def test_counting_rule_on_a_known_notebook(tmp_path):
     assert words == 5
 
 
-@pytest.mark.parametrize("docname", main_path())
-def test_chapter_is_within_its_budget(docname):
+@pytest.mark.parametrize("chapter", main_path())
+def test_chapter_is_within_its_budget(chapter):
     """No chapter of the main path has more than CHAPTER_WORDS words of prose."""
-    words = prose_words(docname)
-    assert words <= CHAPTER_WORDS, f"{docname}: {words} words of prose, more than {CHAPTER_WORDS}"
+    words = prose_words(chapter)
+    assert words <= CHAPTER_WORDS, f"{chapter}: {words} words of prose, more than {CHAPTER_WORDS}"
 
 
 def test_main_path_is_within_its_budget():
