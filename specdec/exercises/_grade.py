@@ -165,6 +165,8 @@ def _reap_strays(active: set) -> None:
                 command = handle.read()
         except OSError:
             continue
+        if not _from_this_grader(pid):
+            continue   # the grading process's own children (a test runner's browser or kernels) are not strays
         if b"_grade_worker" in command or b"ipykernel" in command or _is_stray(pid):
             try:
                 kill_descendants(pid, rounds=3)
@@ -172,6 +174,28 @@ def _reap_strays(active: set) -> None:
                 os.waitpid(pid, 0)
             except (ProcessLookupError, PermissionError, ChildProcessError, OSError):
                 pass
+
+
+_RUN_MARK = "SPECDEC_GRADED_BY"
+_MARK: list = []
+
+
+def _run_mark() -> str:
+    """This grading process's mark, put in every worker's environment (its pid and a random token)."""
+    with _ACTIVE_LOCK:
+        if not _MARK:
+            _MARK.append(f"{os.getpid()}-{os.urandom(8).hex()}")
+        return _MARK[0]
+
+
+def _from_this_grader(pid: int) -> bool:
+    """True when the process's environment carries this grader's mark: it descends from one of its workers."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as handle:
+            environ = handle.read().split(b"\0")
+    except OSError:
+        return False
+    return f"{_RUN_MARK}={_run_mark()}".encode() in environ
 
 
 def _is_stray(pid: int) -> bool:
@@ -187,6 +211,14 @@ def _become_subreaper() -> None:
     from ._grade_worker import PR_SET_CHILD_SUBREAPER, prctl
     if sys.platform.startswith("linux") and not _SUBREAPER and prctl(PR_SET_CHILD_SUBREAPER, 1):
         _SUBREAPER.append(True)
+
+
+def _stop_being_subreaper() -> None:
+    """Give the subreaper role back when grading ends: the process that called grade() (a test runner, say)
+    must not keep adopting, and reaping, orphans that have nothing to do with grading."""
+    from ._grade_worker import PR_SET_CHILD_SUBREAPER, prctl
+    prctl(PR_SET_CHILD_SUBREAPER, 0)
+    _SUBREAPER.clear()
 
 
 _MPL: list = []
@@ -246,6 +278,7 @@ def run_notebook(path: str | os.PathLike, final: dict | None = None, timeout: fl
         read_fd, write_fd = os.pipe()
         config_read, config_write = os.pipe()
         env = {k: v for k, v in os.environ.items() if k != CHANNEL_ENV and not k.startswith("SPECDEC_GRADE")}
+        env[_RUN_MARK] = _run_mark()   # inherited by the kernel and whatever it starts: how strays are known
         final = final or {}
         config = {"channel_fd": write_fd, "notebook": str(notebook), "home": str(work), "hide": [str(pathlib.Path(h).resolve()) for h in hide],
                   "timeout": timeout, "cell_timeout": cell_timeout, "memory_limit": memory_limit,
@@ -656,6 +689,8 @@ def grade(directory: str | os.PathLike, spec: AssignmentSpec, roster: Roster, co
                 one(sid)
     finally:
         shutil.rmtree(run_parent, ignore_errors=True)
+        if _SUBREAPER:
+            _stop_being_subreaper()
     with lock:
         publish()
         if feedback:

@@ -182,14 +182,29 @@ def kill_descendants(pid: int, rounds: int = 20) -> int:
                 killed += 1
             except (ProcessLookupError, PermissionError):
                 pass
-        deadline = time.monotonic() + 1.0
-        while time.monotonic() < deadline:
-            try:
-                if os.waitpid(-1, os.WNOHANG) == (0, 0):
-                    time.sleep(0.02)
-            except ChildProcessError:
-                break
+        # reap the killed processes that are the caller's children, and only those (waitpid(-1) would also
+        # take the exit status of children the caller started for other reasons); wait for the rest to go
+        pending, deadline = set(found), time.monotonic() + 1.0
+        while pending and time.monotonic() < deadline:
+            for child in list(pending):
+                try:
+                    if os.waitpid(child, os.WNOHANG) != (0, 0):
+                        pending.discard(child)
+                except ChildProcessError:
+                    if not _alive(child):
+                        pending.discard(child)
+            if pending:
+                time.sleep(0.02)
     return killed
+
+
+def _alive(pid: int) -> bool:
+    """True while the process exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except (OSError, IndexError):
+        return False
 
 
 def main() -> int:
