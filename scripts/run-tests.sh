@@ -49,30 +49,11 @@ start=$SECONDS
 # pytest-xdist: one worker per core (at most 4; each may start a Chromium). The
 # scheduler in tests/conftest.py keeps a notebook's cells on one worker and
 # spreads every other test. SPECDEC_TEST_WORKERS=0 runs everything in one process.
-# The grading tests run hostile notebooks (one kills every ancestor and every process that looks like a test
-# runner; one writes into every pipe it can see). The grader confines each notebook to its own namespaces,
-# and these tests check that; the step below also runs them inside a PID namespace of their own, so that a
-# failure of that confinement fails these tests instead of killing the rest of the run.
-GRADING_TESTS=(tests/test_grading.py tests/test_grading_attacks.py tests/test_grading_container.py)
 SPECDEC_FULL_TEST_RUN=1 python -m pytest tests book specdec \
   --doctest-modules --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
-  "${GRADING_TESTS[@]/#/--ignore=}" \
   -n "${SPECDEC_TEST_WORKERS:-auto}" --maxprocesses 4 \
   -p no:cacheprovider -q -ra "$@" || test_status=$?
 log "pytest finished in $((SECONDS - start)) s (exit status $test_status)"
-
-start=$SECONDS
-contain=()
-if [[ "$(id -u)" == "0" ]] && command -v unshare >/dev/null \
-   && unshare --pid --fork --mount-proc --kill-child true 2>/dev/null; then
-  contain=(unshare --pid --fork --mount-proc --kill-child)
-fi
-log "Running the grading tests (hostile notebooks)${contain:+ in a PID namespace of their own}: ${GRADING_TESTS[*]}"
-grading=0
-"${contain[@]}" python -m pytest "${GRADING_TESTS[@]}" -n 0 -p no:cacheprovider -q -ra "$@" || grading=$?
-log "grading tests finished in $((SECONDS - start)) s (exit status $grading)"
-if [[ $grading == 5 && $# -gt 0 ]]; then grading=0; fi   # extra arguments (-k ...) selected none of them
-if [[ $grading != 0 && $test_status == 0 ]]; then test_status=$grading; fi
 
 # The stored outputs must not depend on the SIMD kernels numpy picked on the
 # machine that wrote them: run nbval again with this machine's highest CPU

@@ -27,6 +27,11 @@ import yaml
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
+#: Test inputs, never collected: tests/data/grading holds hostile notebooks (one kills every ancestor and every
+#: process that looks like a test runner, one writes into every pipe it can see) that only the grader may run,
+#: inside its namespaces; nbval collecting them would run them in the test run itself.
+collect_ignore = ["data"]
+
 
 def html_dir() -> pathlib.Path:
     return pathlib.Path(os.environ.get("SPECDEC_HTML_DIR", ROOT / "_build" / "html")).resolve()
