@@ -300,7 +300,7 @@ def test_issue_15_roundings_are_accepted():
     assert REGISTRY["verification-cost-1"].form().accepts((1.15, True, 1.0), (6.0 / 5.2, True, 1.0))
     old_6_4 = float(sd.hardware.utilization(sd.hardware.LLAMA_70B, sd.hardware.H100_IDEAL.scaled(8), 1))
     assert REGISTRY["verification-pass-4"].form().accepts(0.0034, old_6_4)
-    assert check("verification-cost-1", (1.24, True, 1.0))
+    assert check("verification-cost-1", (1.24, True, 1.01))   # now on the calibrated model (c_v at batch 1: 1.01)
     assert check("verification-pass-4", 0.0065)
 
 

@@ -120,11 +120,11 @@ register(Exercise(
     label="no-help-4",
     chapter=CHAPTER,
     question=("On the calibrated model (Llama 3.1 70B target, Llama 3.1 8B draft, 8x H100 SXM, context 0, k = 5, "
-              "alpha = 0.7), at what batch does speculation first become slower than plain decoding?"),
+              "alpha = 0.75), at what batch does speculation first become slower than plain decoding?"),
     statement=("On the calibrated model (Llama 3.1 70B target, Llama 3.1 8B draft, 8 H100 SXM, context 0, "
                "$k = {{k}}$, $\\alpha = {{alpha}}$), at what batch does speculation first become slower than plain "
                "decoding?"),
-    params={"k": 5, "alpha": 0.7},
+    params={"k": 5, "alpha": 0.75},
     vary=lambda rng: {"k": int(rng.integers(2, 11)), "alpha": grid(rng, 0.5, 0.95, 0.01)},
     answer=Integer("a batch size"),
     reference=lambda p: int(deployment.break_even_batch(*_pair(), alpha=p.alpha, k=p.k)),

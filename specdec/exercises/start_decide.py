@@ -158,13 +158,13 @@ def _vary_4(rng):
 register(Exercise(
     label="decide-for-your-service-4",
     chapter=CHAPTER,
-    question=("At concurrency 32 the chapter's service measures t0 = 15 ms, a draft step of 1.3 ms and "
+    question=("At concurrency 32 the chapter's service measures t0 = 15 ms, a draft step of 1.2 ms and "
               "verification passes of 27, 39 and 51 ms at k = 2, 4 and 6. Which mean acceptance length (as vLLM "
               "prints it) must the service reach at k = 4 to break even?"),
     statement=("At a high concurrency a service measures $T_0$ = {{t0}} ms, a draft step of {{t_step}} ms and "
                "verification passes of {{t_verify}} ms at $k$ = {{ks}} (no overhead). Which mean acceptance length, "
                "as vLLM prints it, must the service reach at $k = {{k}}$ to break even?"),
-    params={"t0": 15.0, "t_step": 1.3, "t_verify": (27.0, 39.0, 51.0), "ks": (2, 4, 6), "k": 4, "length": 3.3},
+    params={"t0": 15.0, "t_step": 1.2, "t_verify": (27.0, 39.0, 51.0), "ks": (2, 4, 6), "k": 4, "length": 3.3},
     vary=_vary_4,
     answer=Float("tokens per round (a mean acceptance length)", decimals=2),
     reference=lambda p: float(_decision_4(p).break_even_length),
