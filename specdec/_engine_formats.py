@@ -19,8 +19,9 @@ import numpy as np
 
 from ._validate import check_count, check_probability, check_scalar, describe
 from .acceptance import expected_tokens
-from ._vllm_counters import (PER_POSITION, REQUIRED, SAMPLE_LINE, VLLM_METRICS, is_path, parse_labels,
-                             parse_vllm_metrics, position_label)
+from ._vllm_counters import (PER_POSITION, REQUIRED, SAMPLE_LINE, VLLM_METRICS, add_sample, is_path, one_model,
+                             parse_labels, parse_vllm_metrics)
+
 
 __all__ = ["ENGINES", "EngineSource", "read_engine_source", "rate_reading", "check_engine"]
 
@@ -249,20 +250,8 @@ def _v1_counts(samples: list, where: str) -> dict:
         base = _base(name)
         if base not in names:
             continue
-        key = names[base]
-        if "model_name" in lab:
-            models.add(lab["model_name"])
-        if key in PER_POSITION:
-            if "position" not in lab:
-                raise ValueError(f"{where}: {name} needs a 'position' label: {line!r}")
-            slot = found.setdefault(key, {})
-            i = position_label(lab["position"], line)
-            slot[i] = slot.get(i, 0.0) + value
-        else:
-            found[key] = found.get(key, 0.0) + value
-    if len(models) > 1:
-        raise ValueError(f"{where}: samples of several models ({', '.join(sorted(models))}); pass "
-                         f"labels={{'model_name': ...}} (--label model_name=...) to read one")
+        add_sample(found, models, names[base], name, lab, value, line, where)
+    one_model(models, f"{where}: samples", "labels={'model_name': ...} (--label model_name=...)")
     return _finish_counts(found, where)
 
 

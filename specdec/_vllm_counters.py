@@ -69,21 +69,31 @@ def _parse_text(text: str, labels: Mapping | None) -> dict:
             value = float(m.group("value"))
         except ValueError:
             raise ValueError(f"metrics: the value of {name} is not a number: {line!r}") from None
-        key = names[base]
-        if "model_name" in lab:
-            models.add(lab["model_name"])
-        if key in PER_POSITION:
-            if "position" not in lab:
-                raise ValueError(f"metrics: {name} needs a 'position' label: {line!r}")
-            slot = found.setdefault(key, {})
-            i = position_label(lab["position"], line)
-            slot[i] = slot.get(i, 0.0) + value
-        else:
-            found[key] = found.get(key, 0.0) + value
-    if len(models) > 1:
-        raise ValueError(f"metrics: counters of several models ({', '.join(sorted(models))}); pass "
-                         f"labels={{'model_name': ...}} to read one")
+        add_sample(found, models, names[base], name, lab, value, line, "metrics")
+    one_model(models, "metrics: counters", "labels={'model_name': ...}")
     return found
+
+
+def add_sample(found: dict, models: set, key: str, name: str, lab: dict, value: float, line: str,
+               where: str) -> None:
+    """Add one sample of counter ``key`` to ``found`` (per-position counters by their position label), and note
+    its model; the one accumulation rule of every form that carries Prometheus samples."""
+    if "model_name" in lab:
+        models.add(lab["model_name"])
+    if key in PER_POSITION:
+        if "position" not in lab:
+            raise ValueError(f"{where}: {name} needs a 'position' label: {line!r}")
+        slot = found.setdefault(key, {})
+        i = position_label(lab["position"], line)
+        slot[i] = slot.get(i, 0.0) + value
+    else:
+        found[key] = found.get(key, 0.0) + value
+
+
+def one_model(models: set, what: str, how: str) -> None:
+    """Refuse samples of several models: a window must be read for one model, picked by its label."""
+    if len(models) > 1:
+        raise ValueError(f"{what} of several models ({', '.join(sorted(models))}); pass {how} to read one")
 
 
 def position_label(text, line) -> int:
