@@ -152,10 +152,11 @@ register(Exercise(
                "step takes $T_0$ = {{t0}} ms. What is the smallest acceptance rate at which the **exact** speedup "
                "reaches {{target}}?"),
     params={**_CHAT, "target": 1.3},
-    vary=lambda rng: (lambda k, t0: {"k": k, "t0": t0, "t_draft": round(0.1 * t0 * k, 1),
+    # wide enough for 40 students to get 40 different two-decimal answers under any course key
+    vary=lambda rng: (lambda k, t0: {"k": k, "t0": t0, "t_draft": round(grid(rng, 0.04, 0.15, 0.01) * t0 * k, 1),
                                      "t_verify": round(t0 * grid(rng, 1.0, 1.3, 0.05), 1),
-                                     "target": grid(rng, 1.1, 1.6, 0.1)})(int(rng.integers(3, 7)),
-                                                                           grid(rng, 4.0, 12.0, 0.2)),
+                                     "target": grid(rng, 1.1, 1.8, 0.05)})(int(rng.integers(2, 8)),
+                                                                            grid(rng, 4.0, 12.0, 0.2)),
     answer=Float("an acceptance rate", decimals=2),
     reference=_required,
     hints=("Speedup >= target means E[L] >= target x (k c_d + c_v): a break-even problem with every cost "
