@@ -14,7 +14,8 @@ import json
 import math
 from dataclasses import dataclass, field
 
-from ._units import TIME_UNITS, format_number as num
+from ._units import TIME_UNITS
+from ._units import format_number as num
 from .acceptance import expected_tokens
 from .estimation import EngineReading
 

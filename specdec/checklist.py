@@ -187,7 +187,7 @@ class Workload:
         """Decode time of a mean request, :func:`specdec.request.decode_time`."""
         return decode_time(self.tpot, self.mean_output_tokens)
 
-    def replace(self, **changes) -> "Workload":
+    def replace(self, **changes) -> Workload:
         """Return a copy with some fields changed (validated again)."""
         values = {f.name: getattr(self, f.name) for f in fields(self)}
         values.update(changes)

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import deployment as _dep
 from ._validate import (
     check_broadcast,
     check_integer,
@@ -47,7 +48,6 @@ from ._validate import (
     is_scalar_input,
     to_output,
 )
-from . import deployment as _dep
 from .economics import break_even_alpha
 from .hardware import crossover_batch
 from .memory import max_concurrent_sequences

@@ -47,7 +47,7 @@ def html_dir() -> pathlib.Path:
     return pathlib.Path(os.environ.get("SPECDEC_HTML_DIR", ROOT / "_build" / "html")).resolve()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def toc_docnames() -> tuple[str, ...]:
     """Every document in ``_toc.yml``, in reading order (root first)."""
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
@@ -207,7 +207,7 @@ NOT_CORE = frozenset(f"tests/{name}.py" for name in (
 PRESENTATION = ("sd.plots", "sd.widgets", "specdec.plots", "specdec.widgets", "matplotlib")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _source_of_test(function) -> str:
     import inspect
 

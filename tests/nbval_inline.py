@@ -130,7 +130,7 @@ def _collect_with_inline_values(original):
 def _compare_with_legibility(original):
     def compare_outputs(self, test, ref, skip_compare=None):
         same = original(self, test, ref, skip_compare)
-        from figure_legibility import problems   # here: it imports matplotlib
+        from figure_legibility import problems  # here: it imports matplotlib
 
         found = [f"figure {number}: {problem}"
                  for number, png in enumerate(o["data"]["image/png"] for o in test if "image/png" in o.get("data", {}))

@@ -18,8 +18,8 @@ import ast
 import json
 import os
 import pathlib
-import shutil
 import re
+import shutil
 import subprocess
 import sys
 

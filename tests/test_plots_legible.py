@@ -74,7 +74,7 @@ def _figure_calls(tree: ast.AST) -> set[str]:
     return found
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def stored_figures() -> tuple[tuple[str, str, frozenset], ...]:
     """Every PNG a notebook stores: (id, base64 PNG, the figure functions that drew it).
 
@@ -148,7 +148,7 @@ def test_the_record_is_what_matplotlib_drew():
     # the same layout in 100-dpi pixels, moved by the tight crop (one shift for every text), to text
     # hinting at the two resolutions (up to 1.3 px of 100-dpi pixels seen)
     boxes = [text.get_window_extent(renderer) for text in texts]
-    for edge, (i, key) in enumerate(((0, "x0"), (1, "y0"), (0, "x1"), (1, "y1"))):
+    for edge, key in enumerate(("x0", "y0", "x1", "y1")):
         shifts = [stored[2 + edge] - getattr(box, key) for stored, box in zip(record["texts"], boxes, strict=True)]
         assert max(shifts) - min(shifts) < 2.0, (key, min(shifts), max(shifts))
     assert abs(pixels / 2 - (fig.get_tightbbox(renderer).padded(0.1).width * 100)) < 1.0

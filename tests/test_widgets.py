@@ -29,12 +29,11 @@ import ipywidgets as widgets
 import numpy as np
 import pytest
 from PIL import Image
+from reprs import forbidden_in
 
 import specdec as sd
 from specdec.widgets._base import LIVE_NOTE, SNAPSHOT_NOTE, Explorer
 from specdec.widgets._render import Blitter, encode_png
-
-from reprs import forbidden_in
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 H = sd.hardware

@@ -11,8 +11,8 @@ import numpy as np
 from .._validate import check_integer, check_probability
 from ..calibration import (
     break_even_summary,
-    eagle_large_draft,
     eager_layer_overhead,
+    eagle_large_draft,
     residual_table,
 )
 from ..deployment import speculative_speedup
@@ -116,7 +116,7 @@ def step_time_breakdown(cases=None, axes=None):
         ax = axes
         ax.clear()
         fig = ax.figure
-    for i, (label, model, hw, b, c, n) in enumerate(cases):
+    for i, (_label, model, hw, b, c, n) in enumerate(cases):
         p = step_time_parts(model, hw, b, c, n)
         left = 0.0
         for key, width in (("fixed", p["fixed"]), ("bound", p["binding"]), ("extra", p["not_overlapped"]),
