@@ -83,16 +83,16 @@ from ._datafiles import read_data_file
 from ._measurements import (K_LIMIT, SPEEDUP_TOLERANCE, TIME_TOLERANCE, Measurements, check_tpot, duration, fit_line,
                             read_measurements, real_number, verify_at, whole_number)
 from . import _report
-from ._report import RETUNE_GAIN, Decision, verdict_and_reasons
+from ._report import Decision, verdict_and_reasons
 from ._units import TIME_UNITS, format_number as num, parse_time
 from ._validate import describe
 from .acceptance import alpha_from_mean_acceptance_length, expected_tokens
 from .engine_metrics import ENGINES, rate_reading
-from .checklist import WORTH_IT_SPEEDUP
+from .policy import WORTH_IT_SPEEDUP
 from .economics import break_even_alpha, required_alpha, speedup
 
 __all__ = ["decide", "Decision", "fit_round_times", "RoundTimeFit", "read_fields", "parse_time", "TIME_UNITS",
-           "TIME_TOLERANCE", "SPEEDUP_TOLERANCE", "RETUNE_GAIN", "SCHEMA_VERSION", "ENGINES"]
+           "TIME_TOLERANCE", "SPEEDUP_TOLERANCE", "SCHEMA_VERSION", "ENGINES"]
 
 
 #: Version of the layout of :meth:`Decision.to_dict` (and so of ``to_json`` and ``--json``): raised when a key
