@@ -11,6 +11,7 @@ the larger topics are submodules, loaded on first use so that importing
 ``sd.economics``       round cost, speedup, break-even alpha, best k
 ``sd.request``         a whole request: TTFT, decode time, setup cost
 ``sd.checklist``       the deployment checklist (Workload, assess)
+``sd.policy``          the verdict policy: every threshold a verdict uses, named once
 ``sd.symbolic``        sympy derivations displayed in the chapters
 ``sd.hardware``        roofline model of one forward pass (calibrated presets): step time, c_v, c_d
 ``sd.calibration``     the roofline calibrated against measurements (chapter 16)
@@ -76,7 +77,7 @@ __version__ = "0.1.0"
 _SUBMODULES = {
     "acceptance", "economics", "request", "checklist", "symbolic", "hardware", "memory", "deployment",
     "sampling", "synthetic", "estimation", "engine_metrics", "literature", "measure", "plots", "widgets", "exercises", "errata",
-    "drafts", "regimes", "tables", "decision", "cli", "calibration", "verification", "trees", "dynamic", "goodput", "drafters",
+    "drafts", "regimes", "policy", "tables", "decision", "cli", "calibration", "verification", "trees", "dynamic", "goodput", "drafters",
 }
 
 # Functions at the top level that live in a submodule loaded on first use

@@ -95,17 +95,17 @@ from ._measurements import (
     verify_at,
     whole_number,
 )
-from ._report import RETUNE_GAIN, Decision, verdict_and_reasons
+from ._report import Decision, verdict_and_reasons
 from ._units import TIME_UNITS, parse_time
 from ._units import format_number as num
 from ._validate import describe
 from .acceptance import alpha_from_mean_acceptance_length, expected_tokens
-from .checklist import WORTH_IT_SPEEDUP
 from .economics import break_even_alpha, required_alpha, speedup
 from .engine_metrics import ENGINES, rate_reading
+from .policy import WORTH_IT_SPEEDUP
 
 __all__ = ["decide", "Decision", "fit_round_times", "RoundTimeFit", "read_fields", "parse_time", "TIME_UNITS",
-           "TIME_TOLERANCE", "SPEEDUP_TOLERANCE", "RETUNE_GAIN", "SCHEMA_VERSION", "ENGINES"]
+           "TIME_TOLERANCE", "SPEEDUP_TOLERANCE", "SCHEMA_VERSION", "ENGINES"]
 
 
 #: Version of the layout of :meth:`Decision.to_dict` (and so of ``to_json`` and ``--json``): raised when a key

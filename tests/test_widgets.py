@@ -358,8 +358,8 @@ def test_headline_explorers_carry_the_live_marker_and_their_constants(name, buil
         assert spec["value"] == explorer.defaults[spec["name"]]
         assert (spec["min"], spec["max"], spec["step"]) == (control.min, control.max, control.step)
     if name == "checklist":
-        assert config["constants"]["thresholds"] == sd.checklist.CHECKLIST_THRESHOLDS
-        assert config["constants"]["worth_it"] == sd.checklist.WORTH_IT_SPEEDUP
+        assert config["constants"]["thresholds"] == sd.policy.CHECKLIST_THRESHOLDS
+        assert config["constants"]["worth_it"] == sd.policy.WORTH_IT_SPEEDUP
     assert config["colors"]["named"] == sd.plots.COLORS
 
 

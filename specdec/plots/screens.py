@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import economics
-from ..checklist import WORTH_IT_SPEEDUP
+from ..policy import WORTH_IT_SPEEDUP
 from ._style import COLORS, SEQUENCE, new_figure
 
 __all__ = ["break_even_by_round_cost", "worth_it_vs_alpha"]
