@@ -19,9 +19,9 @@ The fast inner loop
 the doctests of the core modules (``specdec/*.py``), about a minute on two
 cores: the tests that need no notebook, no built book, no browser, no
 figure and no explorer. Every test of ``tests/`` is in the core unless its
-file is in ``NOT_CORE`` or the test's own code names ``sd.plots``,
-``sd.widgets`` or matplotlib (:func:`is_core`); so a new test file of a core
-module joins the loop by itself.
+file is in ``NOT_CORE`` or the test's own code uses ``sd.plots``,
+``sd.widgets`` or matplotlib (``PRESENTATION``, :func:`is_core`); so a new
+test file of a core module joins the loop by itself.
 """
 
 from __future__ import annotations
@@ -203,8 +203,9 @@ NOT_CORE = frozenset(f"tests/{name}.py" for name in (
     "test_plots_widgets_part4", "test_spine", "test_student_edition", "test_summary_claims", "test_widgets",
     "test_word_budget",
 ))
-#: Words in a test's own code that put it outside the fast loop (a figure or an explorer).
-PRESENTATION = ("sd.plots", "sd.widgets", "specdec.plots", "specdec.widgets", "matplotlib")
+#: What in a test's own code puts it outside the fast loop: drawing a figure or building an explorer.
+PRESENTATION = ("sd.plots.", "sd.widgets.", "from specdec.plots", "from specdec.widgets", "import specdec.plots",
+                "import specdec.widgets", "import matplotlib", "from matplotlib")
 
 
 @functools.cache

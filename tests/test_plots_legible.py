@@ -89,7 +89,10 @@ def stored_figures() -> tuple[tuple[str, str, frozenset], ...]:
         for index, cell in enumerate(nbformat.read(path, as_version=4).cells):
             if cell.cell_type != "code":
                 continue
-            tree = ast.parse(cell.source)
+            try:
+                tree = ast.parse(cell.source)
+            except SyntaxError:           # IPython syntax (a magic): its figures are credited to no function
+                tree = ast.parse("")
             calls = _figure_calls(tree)
             names = [n for n in ast.walk(tree) if isinstance(n, ast.Name)]
             drawn_by = calls | set().union(*(made_by.get(n.id, set()) for n in names if isinstance(n.ctx, ast.Load)))
@@ -181,3 +184,27 @@ def test_the_checks_catch_every_fault():
     fig, ax = plt.subplots()                          # not made by new_figure: no record, and the check says so
     assert problems(_png(fig))[0].startswith("the PNG has no legibility record")
     plt.close(fig)
+
+
+def test_nbval_checks_the_figures_of_its_fresh_run():
+    """tests/nbval_inline.py fails a compared cell whose fresh figure breaks a rule, whatever nbval said."""
+    import base64
+
+    import nbval_inline
+
+    class Cell:
+        comparison_traceback: list = []
+
+    def figure(title_size):
+        fig, ax = sd.plots.new_figure(4, 3)
+        ax.set_title("a title", fontsize=title_size)
+        return {"output_type": "display_data",
+                "data": {"image/png": base64.b64encode(_png(fig, dpi=200)).decode("ascii"), "text/plain": "<Figure>"}}
+
+    compare = nbval_inline._compare_with_legibility(lambda self, test, ref, skip_compare=None: True)
+    cell = Cell()
+    assert compare(cell, [figure(10)], []) is True
+    assert compare(cell, [figure(10), figure(5)], []) is False
+    assert cell.comparison_traceback[1:] == ["  figure 1: text below 7.0 pt: [(5.0, 'a title')]"]
+    failing = nbval_inline._compare_with_legibility(lambda self, test, ref, skip_compare=None: False)
+    assert failing(Cell(), [figure(10)], []) is False          # nbval's own verdict stands
