@@ -58,9 +58,10 @@ BLOCK_EXAMPLE = Cited(
     {"p": (1 / 3, 2 / 3), "q": (2 / 3, 1 / 3), "k": 2, "token_accepted": 10 / 9, "block_accepted": 11 / 9,
      "optimal_with_joint_probabilities": 12 / 9},
     "sun2024block", "Section 1, motivating example (context-independent target and draft on the vocabulary {a, b})",
-    "secondary", "a public summary of the paper (chatpaper.com/es/paper/1125) giving the three expectations; the "
-    "distributions are inferred from it: target favours b, draft favours a",
-    note="expected accepted draft tokens per round; the book recomputes 10/9 and 11/9 exactly")
+    "secondary", "a public summary of the paper (chatpaper.com/es/paper/1125) giving the three expectations and "
+    "that the target favours b and the draft a; the values 1/3 and 2/3 are the book's reading, not transcribed",
+    note="expected accepted draft tokens per round; with 1/3 and 2/3 the book's enumeration gives 10/9 and 11/9, "
+         "the summary's two values")
 
 #: The verification rules :func:`round_distribution` knows.
 RULES = ("token", "block")

@@ -4,10 +4,12 @@ A target too large for one GPU runs tensor-parallel over ``tp`` devices.
 A separate draft can run on the same ``tp`` devices (each reads ``1/tp``
 of its weights, and every layer pays two all-reduces) or on fewer (vLLM
 allows 1 or the target's size, :data:`specdec.drafters.VLLM_DRAFT_TP`).
-Splitting a small draft buys little bandwidth and costs a fixed
-communication latency per layer, so on the calibrated roofline a small
-draft is cheaper unsplit; a large draft, or a large batch, can reverse
-that. On the ideal roofline (communication free) more devices always win.
+Splitting divides the bytes each device reads but not the fixed cost
+per pass, and adds two all-reduces per layer; which size is cheaper then
+depends on the draft's size and the batch, and the calibrated roofline
+computes it (for the smallest drafts at batch 1, one device). On the
+ideal roofline (communication and fixed costs free) more devices always
+win.
 
 :func:`draft_tp_cost` is ``c_d`` at one draft size ``tp_d``, using
 :func:`specdec.hardware.draft_cost` with ``draft_hardware =
