@@ -55,7 +55,7 @@ __all__ = [
     "alpha_lower_bound", "chain_equivalent_alpha", "DRAFT_STRUCTURE", "STRUCTURES", "implied_round_cost", "leviathan_bigram_check", "mtp_expected_tokens", "ngram_round",
     "prompt_lookup_proposal", "simulate_prompt_lookup", "spec_bench_table", "synthetic_copy_text",
     "medusa_rank_accept", "prompt_lookup_run", "draft_catalogue", "VLLM_NGRAM_DEFAULTS", "VLLM_DRAFT_TP",
-    "VLLM_BLOCK_VERIFICATION", "VLLM_SUFFIX_DEFAULTS", "MtpRound", "mtp_reuse_round",
+    "VLLM_BLOCK_VERIFICATION", "VLLM_SUFFIX_DEFAULTS", "VLLM_MTP_PER_POSITION", "MtpRound", "mtp_reuse_round",
 ]
 
 _CHAPTER = "Drafts in today's engines"
@@ -121,6 +121,10 @@ DRAFTER_SOURCES: dict[str, Source] = {
         "(vllm/v1/spec_decode/ngram_proposer.py)", "GitHub vllm-project/vllm, commits "
         "002e77c1f0ef9b19cff8b9e21cfbd6feb3d6b443 (config) and 016e8ede870e3c087fdcdfb36ed3622112712f10 (proposer)",
         repository="vllm-project/vllm", commit="002e77c1f0ef9b19cff8b9e21cfbd6feb3d6b443"),
+    "vllm-pr-41044": Source(
+        "vllm-pr-41044", "jasl and others (vLLM contributors)", "[DeepSeek v4] Fixes MTP draft proposal sampling "
+        "(pull request #41044, closed)", "GitHub vllm-project/vllm pull request thread, comment of 2026-04-28",
+        repository="vllm-project/vllm", version="pull request 41044"),
     "first-source": Source(
         "first-source", "(course material)", "Acceptance Rate & Speedup Bounds (the book's first source)",
         "section 2, 'Worked Example: 70B with 8B Draft'"),
@@ -292,6 +296,16 @@ EAGLE3_TABLE1_VICUNA13B = Cited(
     {"EAGLE": 3.07, "EAGLE-3": 5.58}, "li2025eagle3", "Table 1 (Vicuna 13B, MT-bench, temperature 0, speedup)",
     "secondary", "a public review note that checked the table against arXiv 2503.01840v3",
     note="agrees with the README's rounded '3x' and '5.6' (EAGLE_README_SPEEDUPS)")
+
+
+VLLM_MTP_PER_POSITION = Cited(
+    {"num_speculative_tokens": 2, "concurrency": (1, 4, 8), "overall": (0.5750, 0.5560, 0.5718),
+     "position_0": (0.7694, 0.7570, 0.7860), "position_1": (0.3807, 0.3550, 0.3576)},
+    "vllm-pr-41044", "comment of 2026-04-28, table 'Per-position acceptance rates' (DeepSeek V4, method 'mtp', "
+    "num_speculative_tokens=2, TP 2, fp8 KV cache, random 1024-token inputs and outputs)", "verified",
+    "the pull request thread as stored in the search tool's issues index (github.com/vllm-project/vllm/pull/41044)",
+    note="vLLM's per-position rates are unconditional (accepted at position i / drafts), so position 1 is the share "
+         "of rounds accepting both drafts; the run is on an SM120 evaluation branch, after the PR's fix")
 
 
 _VLLM_CONFIG = "GitHub vllm-project/vllm vllm/config/speculative.py at commit 002e77c1f0ef9b19cff8b9e21cfbd6feb3d6b443"
@@ -648,10 +662,10 @@ def mtp_reuse_round(first_accept, decay, k, c_draft, c_verify):
     module autoregressively for ``k > 1`` (vLLM's ``mtp`` method with
     ``num_speculative_tokens > 1``); the module then reads its own
     predictions, for which it was not trained, so later positions are
-    accepted less often. No per-position rates for that reuse are cited
-    here, so the fall is an **assumption** and a parameter: position
-    ``i`` is accepted (given the earlier ones) with
-    :math:`a_i = a_1 \, d^{\,i-1}`. Then ``E[L]`` is
+    accepted less often. The one cited measurement of the fall is vLLM's
+    at ``k = 2`` on DeepSeek V4 (:data:`VLLM_MTP_PER_POSITION`); beyond it
+    the fall is an **assumption** and a parameter: position ``i`` is
+    accepted (given the earlier ones) with :math:`a_i = a_1 \, d^{\,i-1}`. Then ``E[L]`` is
     :func:`specdec.acceptance.expected_tokens_per_position` and a round
     costs :math:`k\,c_d + c_v(k)`.
 

@@ -316,3 +316,13 @@ def test_draft_tp_cost_matches_step_times():
         sd.draft_parallel.draft_tp_cost(h.LLAMA_1B, h.LLAMA_70B, h.H100.scaled(2), 8, 1)
     with pytest.raises(ValueError, match="draft_tp"):
         sd.draft_parallel.draft_tp_cost(h.LLAMA_1B, h.LLAMA_70B, h.H100, 4, 8)
+
+
+def test_vllm_mtp_per_position_transcription_is_consistent():
+    """vLLM's overall acceptance is the mean of its per-position rates (k = 2), and position 1 <= position 0."""
+    v = dr.VLLM_MTP_PER_POSITION.value
+    for overall, a0, a1 in zip(v["overall"], v["position_0"], v["position_1"]):
+        assert overall == pytest.approx((a0 + a1) / 2, abs=6e-5)
+        assert a1 <= a0
+    cond = sd.acceptance.conditional_from_unconditional([v["position_0"][0], v["position_1"][0]])
+    assert cond[1] == pytest.approx(v["position_1"][0] / v["position_0"][0], rel=1e-15)
