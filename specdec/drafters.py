@@ -125,6 +125,10 @@ DRAFTER_SOURCES: dict[str, Source] = {
         "vllm-pr-41044", "jasl and others (vLLM contributors)", "[DeepSeek v4] Fixes MTP draft proposal sampling "
         "(pull request #41044, closed)", "GitHub vllm-project/vllm pull request thread, comment of 2026-04-28",
         repository="vllm-project/vllm", version="pull request 41044"),
+    "vllm-pr-24852": Source(
+        "vllm-pr-24852", "zixi-qi (vLLM contributor)", "[Experimental][Spec Decode] Port suffix decoding from "
+        "ArcticInference to vLLM main (pull request #24852, closed)", "GitHub vllm-project/vllm pull request "
+        "description, 2025-09-15", repository="vllm-project/vllm", version="pull request 24852"),
     "first-source": Source(
         "first-source", "(course material)", "Acceptance Rate & Speedup Bounds (the book's first source)",
         "section 2, 'Worked Example: 70B with 8B Draft'"),

@@ -14,9 +14,10 @@ Costed that way a round gives ``S = E[L] / (c_v(k) + c_lookup)``
 (:func:`suffix_speedup`), so a measured speedup says how many tokens per
 round the draft must have averaged (:func:`model_free_tokens`). The paper
 reports speedups (:data:`SUFFIX_ABSTRACT`) and ArcticInference's README
-tabulates throughputs (:data:`ARCTIC_SUFFIX_BENCHMARKS`); neither source,
-as read here, gives an acceptance length, so the book derives the one
-each measurement implies instead of quoting one.
+tabulates throughputs (:data:`ARCTIC_SUFFIX_BENCHMARKS`); neither, as read
+here, gives an acceptance length, so the book derives the one each
+measurement implies. The one measured acceptance length found is vLLM's
+port at one draft token per round (:data:`SUFFIX_VLLM_MTBENCH`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import numpy as np
 from ._validate import check_nonnegative, check_positive, is_scalar_input, to_output
 from .drafters import VLLM_SUFFIX_DEFAULTS, Cited
 
-__all__ = ["ARCTIC_SUFFIX_BENCHMARKS", "SUFFIX_ABSTRACT", "measured_speedups", "model_free_tokens",
+__all__ = ["ARCTIC_SUFFIX_BENCHMARKS", "SUFFIX_ABSTRACT", "SUFFIX_VLLM_MTBENCH", "measured_speedups", "model_free_tokens",
            "suffix_max_spec", "suffix_speedup"]
 
 _CHAPTER = "Drafts in today's engines"
@@ -47,6 +48,16 @@ ARCTIC_SUFFIX_BENCHMARKS = Cited(
     "GitHub snowflakedb/ArcticInference docs/suffix-decoding.rst at commit 4eb0d8ed473e13ef3dde2f94e45be3945910680a",
     note="EAGLE's SWE-Bench and Mixed cells read 'Error' (stored as None); the table names neither model nor GPU "
          "(the page's usage example serves Llama-3.1-8B-Instruct); details are in a Snowflake blog post not read here")
+
+
+SUFFIX_VLLM_MTBENCH = Cited(
+    {"num_spec_tokens": 1, "prompts": 80, "num_drafts": 1986, "num_accepted_tokens": 1226,
+     "mean_acceptance_length": 1.62, "acceptance_at_token_0": 0.62}, "vllm-pr-24852",
+    "pull request description, 'Test Result', suffix decode (examples/offline_inference/spec_decode.py "
+    "--num_spec_tokens 1 --dataset-path philschmid/mt-bench --method suffix)", "verified",
+    "the pull request thread as stored in the search tool's issues index (github.com/vllm-project/vllm/pull/24852)",
+    note="an acceptance length measured for suffix decoding, at one draft token per round; the model and GPU are "
+         "the example script's defaults, not stated in the description")
 
 
 def suffix_max_spec(match_length, max_spec_factor=None, offset=0.0):

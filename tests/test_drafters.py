@@ -326,3 +326,10 @@ def test_vllm_mtp_per_position_transcription_is_consistent():
         assert a1 <= a0
     cond = sd.acceptance.conditional_from_unconditional([v["position_0"][0], v["position_1"][0]])
     assert cond[1] == pytest.approx(v["position_1"][0] / v["position_0"][0], rel=1e-15)
+
+
+def test_suffix_vllm_acceptance_transcription_is_consistent():
+    """vLLM's printed mean acceptance length is 1 + accepted / drafts, and the token-0 rate accepted / drafts."""
+    v = sd.suffix.SUFFIX_VLLM_MTBENCH.value
+    assert v["mean_acceptance_length"] == pytest.approx(1 + v["num_accepted_tokens"] / v["num_drafts"], abs=0.005)
+    assert v["acceptance_at_token_0"] == pytest.approx(v["num_accepted_tokens"] / v["num_drafts"], abs=0.005)
