@@ -28,6 +28,11 @@ over token-wise verification is the ratio of tokens per round. vLLM ships
 it as ``rejection_sample_method="block"``
 (:data:`specdec.drafters.VLLM_BLOCK_VERIFICATION`).
 
+The rule is Sun et al.'s Algorithm 2 as transcribed in public
+implementations (SGLang's reference test of its block-verification kernel
+states the same ``h_i``); the tests check the implementation independently,
+by exact enumeration of the output law and the paper's two-token example.
+
 :func:`block_verify` runs one round; :func:`round_distribution` gives the
 exact law of a round (for either rule) by enumerating every draft on a
 small vocabulary, from which :func:`expected_accepted` follows.
