@@ -210,3 +210,19 @@ def test_nbval_checks_the_figures_of_its_fresh_run():
     assert cell.comparison_traceback[1:] == ["  figure 1: text below 7.0 pt: [(5.0, 'a title')]"]
     failing = nbval_inline._compare_with_legibility(lambda self, test, ref, skip_compare=None: False)
     assert failing(Cell(), [figure(10)], []) is False          # nbval's own verdict stands
+
+
+def test_the_recording_canvas_draws_what_agg_draws():
+    """The record is an extra PNG chunk: the pixels, size and dpi are Agg's own, the Software chunk kept."""
+    import numpy as np
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from PIL import Image
+
+    fig = sd.plots.expected_tokens_vs_k()
+    recorded = Image.open(io.BytesIO(_png(fig, dpi=200)))
+    FigureCanvasAgg(fig)
+    plain = Image.open(io.BytesIO(_png(fig, dpi=200)))
+    assert recorded.size == plain.size and recorded.info["dpi"] == plain.info["dpi"]
+    assert np.array_equal(np.asarray(recorded), np.asarray(plain))
+    assert set(recorded.text) == {"Software", "specdec:legibility"} and set(plain.text) == {"Software"}
+    assert recorded.text["Software"] == plain.text["Software"]
