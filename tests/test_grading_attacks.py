@@ -19,12 +19,18 @@ import pytest
 import specdec as sd
 from specdec.exercises import REGISTRY, _core, instructors
 from specdec.exercises._course import Roster, parse_labels
+from specdec.exercises._forms import _decimals_given
 from specdec.exercises._handout import sheet
 from specdec.exercises._variants import CourseKey, graded_kind, keyed_cases, keyed_inputs
 
 ROSTER = Roster.of(["s26001", "s26002", "s26003", "alice@example.org"])
-#: Exercises whose answers are many (so a chance coincidence of two computations is negligible).
-WIDE = ["expected-tokens-1", "expected-tokens-4", "speedup-formula-1", "break-even-1", "acceptance-rate-3"]
+#: The graded numeric exercises. Two unrelated computations (a guessed key, a public seed) agree with a student's
+#: answer on one of them with a chance of a few per cent (a pool holds some tens of answers), so an attack
+#: "succeeds by chance" on about one of them; a leak would give most of them.
+WIDE = sorted(label for label, e in REGISTRY.items() if graded_kind(e) == "variant")
+#: The most chance agreements allowed among WIDE. Measured over 25 pairs of random keys: 0 to 3 agreements, mean
+#: about 1.5 (a Poisson count with that mean exceeds 12 with a probability near 1e-8); a leak gives about all 73.
+CHANCE = max(3, len(WIDE) // 6)
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +58,7 @@ def test_the_package_does_not_hand_out_a_students_answer(course_key):
         exercise, mine = _graded_answer(label, course_key, "s26001")
         assert not _same(exercise, instructors.reference(label), mine)   # the book's answer is not it either
         # the instructor, with the key, gets it
-        assert instructors.reference(label, "s26001", course_key=course_key, roster=ROSTER) == mine
+        np.testing.assert_equal(instructors.reference(label, "s26001", course_key=course_key, roster=ROSTER), mine)
 
 
 def test_the_key_command_needs_the_course_key(course_key, tmp_path):
@@ -68,19 +74,29 @@ def test_the_key_command_needs_the_course_key(course_key, tmp_path):
                             ",".join(WIDE), "--course-key", str(wrong_key), "--roster", str(roster)],
                            capture_output=True, text=True, timeout=120)
     assert guess.returncode == 0
-    printed = dict(line.split()[1:3] for line in guess.stdout.splitlines())
-    for label in WIDE:   # a guessed key gives other answers
-        exercise, mine = _graded_answer(label, course_key, "s26001")
-        assert not exercise.form().accepts(float(printed[label]), mine), label
+    printed = {line.split()[1]: line.split(None, 2)[2] for line in guess.stdout.splitlines()}
+    assert sorted(printed) == sorted(WIDE)
+    # a guessed key gives other answers: two keys can agree on an exercise by chance (a pool has some tens of
+    # answers), but not systematically
+    hits = []
+    for label in WIDE:
+        exercise = REGISTRY[label]
+        params = keyed_inputs(exercise, course_key, ROSTER.slot("s26001"))
+        if printed[label] == exercise.form(params).format(exercise.reference(params)):
+            hits.append(label)
+    assert len(hits) <= CHANCE, hits
 
 
 def test_the_registry_and_the_public_cases_do_not_give_graded_answers(course_key):
     """Attack: ``REGISTRY[label].reference(variant(label, my_id).params)`` and ``_core.exercise_cases`` (hidden cases
     the same for everyone)."""
+    hits = []
     for label in WIDE:
         exercise, mine = _graded_answer(label, course_key, "s26001")
         public = exercise.reference(sd.exercises.variant(label, "s26001").params)
-        assert not _same(exercise, public, mine), label
+        if _same(exercise, public, mine):
+            hits.append(label)
+    assert len(hits) <= CHANCE, hits   # chance agreements only (see the guessed key above)
     five = REGISTRY["expected-tokens-5"]
     public = _core.exercise_cases(five)
     mine = keyed_cases(five, course_key, "s26001", public)
@@ -121,7 +137,9 @@ def test_graded_check_is_no_oracle(course_key):
             assert not any("too high" in m.lower() or "too low" in m.lower() for m in messages), messages
             assert not exercise.form().accepts(low, mine)   # the "bisection" ended nowhere near the answer
             right = sd.exercises.check(label, mine)          # the right answer gets the same message
-            assert right.reason == "recorded" and not right.passed
+            form = exercise.form()
+            few = form.decimals is not None and (_decimals_given(mine) or 0) < form.decimals   # e.g. exactly 1.5
+            assert right.reason == ("recorded-few-decimals" if few else "recorded") and not right.passed
         assert "Recorded" in str(sd.exercises.check("expected-tokens-1", 3.0))
         assert sd.exercises.check("expected-tokens-1", "3").reason == "wrong-type"   # the form is still checked
         assert sd.exercises.check("expected-tokens-1", [3.0, 1.0]).reason == "wrong-shape"

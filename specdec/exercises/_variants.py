@@ -246,6 +246,7 @@ def _grow(exercise: Exercise, key: CourseKey, need: int) -> _Pool:
             pool = _POOLS[(key.fingerprint, exercise.label)] = _Pool(key.rng("pool", exercise.label))
     with pool.lock:
         book = exercise.inputs()
+        book_answer = exercise.reference(book)
         budget = 200 + _DRAWS_PER_MEMBER * need
         while len(pool.members) < need and pool.attempts < budget:
             pool.attempts += 1
@@ -257,6 +258,9 @@ def _grow(exercise: Exercise, key: CourseKey, need: int) -> _Pool:
             except Exception:
                 continue
             if not _finite(value) or not _distinct(exercise, pool, params, value):
+                continue
+            form = exercise.form(params)   # the book's own answer (printed in the full edition) never passes
+            if form.accepts(book_answer, value) or form.format(book_answer) == form.format(value):
                 continue
             pool.members.append(params)
             pool.answers.append(value)
