@@ -41,7 +41,7 @@ small vocabulary, from which :func:`expected_accepted` follows.
 from __future__ import annotations
 
 import itertools
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

@@ -36,14 +36,20 @@ import numpy as np
 
 # All imports from other specdec modules are in this one block, so that they
 # can be repointed when the package is restructured.
-from ._validate import (check_integer, check_nonnegative, check_positive, check_probability, is_scalar_input,
-                        to_output)
+from ._validate import check_integer, check_nonnegative, check_positive, check_probability, is_scalar_input, to_output
 from .acceptance import expected_tokens, expected_tokens_per_position
 from .dynamic import HF_HEURISTIC
 from .economics import improvement_factor
 from .literature import SOURCES, Quoted, Source
-from .lookup import (NgramRound, PromptLookupRun, ngram_round, prompt_lookup_proposal, prompt_lookup_run,
-                     simulate_prompt_lookup, synthetic_copy_text)
+from .lookup import (
+    NgramRound,
+    PromptLookupRun,
+    ngram_round,
+    prompt_lookup_proposal,
+    prompt_lookup_run,
+    simulate_prompt_lookup,
+    synthetic_copy_text,
+)
 from .trees import rank_accept_from_topk
 from .verification import MEDUSA_DELTA, MEDUSA_EPSILON
 

@@ -21,12 +21,11 @@ Source names: ``"bounds"`` is ``acceptance-rate-and-speedup-bounds.txt``
 
 from __future__ import annotations
 
-import math
-
 import json
+import math
 import pathlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from . import acceptance, economics, literature
 from ._validate import describe
@@ -170,7 +169,7 @@ def _verify_rule() -> dict:
     roofline = hardware.verify_cost(model, gpus, np.arange(1, 11), batch=1)
     earlier = literature.SPEC_BENCH_A100_EARLIER.value
     current = drafters.spec_bench_table("vicuna-7b")
-    now = {m: float(c) for m, c in zip(current["method"], current["implied_round_cost"]) if m in ("SpS", "Medusa", "EAGLE")}
+    now = {m: float(c) for m, c in zip(current["method"], current["implied_round_cost"], strict=True) if m in ("SpS", "Medusa", "EAGLE")}
     then = {m: float(drafters.implied_round_cost(*earlier[m])) for m in ("SpS", "Medusa", "EAGLE")}
     overheads = [o for _, o in literature.MEDUSA_RATE_OVERHEAD.value.values()]
     lo, hi = drafters.DEEPSEEK_V3_MTP.value["second_token_acceptance"]
@@ -267,8 +266,8 @@ def _temperature() -> dict:
     zt, zd = synthetic.synthetic_logit_pair("flat", vocab=200, n_contexts=32)
     low, high = synthetic.acceptance_vs_temperature(zt, zd, [0.1, 2.0])
     t5 = {key: np.asarray(literature.LEVIATHAN_T5[key].value) for key in ("task", "draft", "temperature", "alpha")}
-    cold = {(t, d): a for t, d, T, a in zip(t5["task"], t5["draft"], t5["temperature"], t5["alpha"]) if T == 0}
-    hot = {(t, d): a for t, d, T, a in zip(t5["task"], t5["draft"], t5["temperature"], t5["alpha"]) if T == 1}
+    cold = {(t, d): a for t, d, T, a in zip(t5["task"], t5["draft"], t5["temperature"], t5["alpha"], strict=True) if T == 0}
+    hot = {(t, d): a for t, d, T, a in zip(t5["task"], t5["draft"], t5["temperature"], t5["alpha"], strict=True) if T == 1}
     pairs = sorted(set(cold) & set(hot))
     fall = sum(hot[p] < cold[p] for p in pairs)
     share = f"all {fall}" if fall == len(pairs) else f"{fall} of {len(pairs)}"   # "all 6", not "6 of 6"
@@ -279,7 +278,7 @@ def _heads() -> dict:
     from . import drafters
 
     t = drafters.spec_bench_table("vicuna-7b")
-    tokens = dict(zip(t["method"], t["mean_accepted_tokens"]))
+    tokens = dict(zip(t["method"], t["mean_accepted_tokens"], strict=True))
     medusa = literature.MEDUSA_SECTION_3_1.value["Vicuna-7B"]
     return {"medusa": float(tokens["Medusa"] / tokens["SpS"]), "hydra": float(tokens["Hydra"] / tokens["SpS"]),
             "eagle": float(tokens["EAGLE"] / tokens["SpS"]), "medusa2_over_1": medusa["Medusa-2"] / medusa["Medusa-1"]}

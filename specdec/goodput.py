@@ -47,8 +47,16 @@ import numpy as np
 
 # All imports from other specdec modules are in this one block, so that they
 # can be repointed when the package is restructured.
-from ._validate import (check_bool, check_distribution, check_fraction_open, check_integer, check_nonnegative,
-                        check_positive, check_probability, check_rng)
+from ._validate import (
+    check_bool,
+    check_distribution,
+    check_fraction_open,
+    check_integer,
+    check_nonnegative,
+    check_positive,
+    check_probability,
+    check_rng,
+)
 from .acceptance import accepted_tokens_pmf
 from .deployment import speculative_costs
 from .drafters import Cited

@@ -26,8 +26,15 @@ from typing import Any
 
 import numpy as np
 
-from ._validate import (check_integer, check_nonnegative, check_positive, check_probability, check_rng,
-                        is_scalar_input, to_output)
+from ._validate import (
+    check_integer,
+    check_nonnegative,
+    check_positive,
+    check_probability,
+    check_rng,
+    is_scalar_input,
+    to_output,
+)
 from .acceptance import expected_tokens_per_position
 
 __all__ = ["NgramRound", "PromptLookupRun", "ngram_round", "prompt_lookup_proposal", "prompt_lookup_run",

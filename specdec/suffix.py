@@ -179,5 +179,5 @@ def measured_speedups():
     """
     v = ARCTIC_SUFFIX_BENCHMARKS.value
     base = v["tokens_per_s"]["No Spec"]
-    return {m: {w: t / b for w, t, b in zip(v["workloads"], row, base) if t is not None}
+    return {m: {w: t / b for w, t, b in zip(v["workloads"], row, base, strict=True) if t is not None}
             for m, row in v["tokens_per_s"].items() if m != "No Spec"}

@@ -51,12 +51,12 @@ import numpy as np
 # All imports from other specdec modules are in this one block, so that they
 # can be repointed when the package is restructured.
 from ._validate import (
-    check_rng,
     check_distribution,
     check_integer,
     check_nonnegative,
     check_positive,
     check_probability,
+    check_rng,
     to_output,
 )
 from .acceptance import acceptance_rate

@@ -74,7 +74,7 @@ def test_implied_round_cost_and_alpha_bound():
     # the n-gram draft is the cheapest round: c_d ~ 0
     assert t["method"][int(np.argmin(t["implied_round_cost"]))] == "PLD"
     chain = np.array([s == "chain" for s in t["structure"]])
-    assert [m for m, c in zip(t["method"], chain) if c] == ["PLD", "SpS"]
+    assert [m for m, c in zip(t["method"], chain, strict=True) if c] == ["PLD", "SpS"]
     e = t["mean_accepted_tokens"][chain]
     a = dr.alpha_lower_bound(e)
     # E[L](a, k) < E for every k (the bound is tight only as k -> infinity)
@@ -321,7 +321,7 @@ def test_draft_tp_cost_matches_step_times():
 def test_vllm_mtp_per_position_transcription_is_consistent():
     """vLLM's overall acceptance is the mean of its per-position rates (k = 2), and position 1 <= position 0."""
     v = dr.VLLM_MTP_PER_POSITION.value
-    for overall, a0, a1 in zip(v["overall"], v["position_0"], v["position_1"]):
+    for overall, a0, a1 in zip(v["overall"], v["position_0"], v["position_1"], strict=True):
         assert overall == pytest.approx((a0 + a1) / 2, abs=6e-5)
         assert a1 <= a0
     cond = sd.acceptance.conditional_from_unconditional([v["position_0"][0], v["position_1"][0]])

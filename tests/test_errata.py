@@ -120,7 +120,7 @@ def test_long_context_at_batches_that_fit_in_memory():
         assert c[f"gb_{name}"] * 1e9 == pytest.approx(t.weight_bytes + d.weight_bytes + b * per_seq, rel=1e-12)
         assert c[f"gb_{name}"] <= c["memory_gb"]
 
-        def step(m, n, context):  # ideal roofline by hand: bytes over bandwidth or FLOPs over peak
+        def step(m, n, context, b=b):  # ideal roofline by hand: bytes over bandwidth or FLOPs over peak
             mem = (m.weight_bytes + b * context * m.kv_bytes_per_token) / gpus.bandwidth
             flops = b * n * (2 * m.n_params + 4 * m.n_layers * m.d_attn * context)
             return max(mem, flops / gpus.flops)

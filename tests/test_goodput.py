@@ -303,5 +303,5 @@ def test_eagle3_batch_table_is_recorded_with_its_source():
     assert len(v["batch"]) == len(v["EAGLE"]) == len(v["EAGLE-3"]) == 9
     assert list(v["batch"]) == sorted(v["batch"])
     # what the paper's text says about its own table: EAGLE-3 ahead at every batch, 1.38x at 64, EAGLE below 1 at 24
-    assert all(e3 > e1 for e1, e3 in zip(v["EAGLE"], v["EAGLE-3"]))
+    assert all(e3 > e1 for e1, e3 in zip(v["EAGLE"], v["EAGLE-3"], strict=True))
     assert v["EAGLE-3"][v["batch"].index(64)] == 1.38 and v["EAGLE"][v["batch"].index(24)] < 1.0

@@ -91,7 +91,7 @@ def test_random_small_trees_match_exact_enumeration():
             kids = [i for i in range(n) if parents[i] == p]
             w = [int(x) for x in rng.integers(1, 20, size=len(kids))]
             total = sum(w) + int(rng.integers(0, 10))
-            for i, wi in zip(kids, w):
+            for i, wi in zip(kids, w, strict=True):
                 accept[i] = Fraction(wi, total)
         exact = sum(l * p for l, p in exact_tokens_law(parents, accept).items())
         got = tr.tree_expected_tokens(parents, [float(a) for a in accept])
@@ -133,7 +133,7 @@ def exact_depths(parents):
 @pytest.mark.parametrize("decay", [Fraction(0), Fraction(1, 2), Fraction(9, 10), Fraction(1)])
 def test_depth_decay_matches_exact_enumeration(parents, accept, decay):
     """depth_decay d: E[L] equals the exact enumeration with accept[i] * d**(depth - 1), to 1e-14."""
-    decayed = [a * decay ** (d - 1) for a, d in zip(accept, exact_depths(parents))]
+    decayed = [a * decay ** (d - 1) for a, d in zip(accept, exact_depths(parents), strict=True)]
     exact = sum(l * p for l, p in exact_tokens_law(parents, decayed).items())
     got = tr.tree_expected_tokens(parents, [float(a) for a in accept], depth_decay=float(decay))
     assert isinstance(got, float)

@@ -13,10 +13,10 @@ import math
 
 import numpy as np
 import pytest
+from chi2_reference import chi2_pvalue, chi2_sf
 from numpy.testing import assert_allclose
 
 import specdec as sd
-from chi2_reference import chi2_pvalue, chi2_sf
 import specdec.verification as vf
 
 SIGNIFICANCE = 1e-3
@@ -48,15 +48,15 @@ Q_FLAT = np.full(8, 1 / 8)
 def _loop_typical(p, q, eps, delta, off):
     h = -sum(pi * math.log(pi + off) for pi in p if pi > 0)
     thr = min(eps, delta * math.exp(-h))
-    return sum(qi for pi, qi in zip(p, q) if pi > thr), thr
+    return sum(qi for pi, qi in zip(p, q, strict=True) if pi > thr), thr
 
 
 @pytest.mark.parametrize("p, q", [(P1, Q1), (P_PEAKED, Q_FLAT), (Q1, P1)])
 def test_acceptance_probabilities_match_loops(p, q):
     """Each rule's acceptance probability equals a plain Python loop over the vocabulary."""
-    assert_allclose(vf.acceptance_probability(p, q, "rejection"), sum(min(a, b) for a, b in zip(p, q)), rtol=1e-13)
+    assert_allclose(vf.acceptance_probability(p, q, "rejection"), sum(min(a, b) for a, b in zip(p, q, strict=True)), rtol=1e-13)
     assert_allclose(vf.acceptance_probability(p, q, "greedy"), q[int(np.argmax(p))], rtol=1e-13)
-    assert_allclose(vf.acceptance_probability(p, q, "sampled-match"), sum(a * b for a, b in zip(p, q)), rtol=1e-13)
+    assert_allclose(vf.acceptance_probability(p, q, "sampled-match"), sum(a * b for a, b in zip(p, q, strict=True)), rtol=1e-13)
     ref, _ = _loop_typical(p, q, 0.09, 0.3, 1e-5)
     assert_allclose(vf.acceptance_probability(p, q, "typical"), ref, rtol=1e-13)
     ref0, _ = _loop_typical(p, q, 0.2, 0.5, 0.0)
@@ -128,7 +128,7 @@ def test_exact_rules_emit_p_and_typical_does_not():
 def test_typical_emitted_distribution_hand_formula():
     """q(x)[p(x) > tau] + (1 - Q_tau) c(x), for the three corrections, by a loop."""
     _, thr = _loop_typical(P_PEAKED, Q_FLAT, 0.09, 0.3, 1e-5)
-    passed = np.array([q if p > thr else 0.0 for p, q in zip(P_PEAKED, Q_FLAT)])
+    passed = np.array([q if p > thr else 0.0 for p, q in zip(P_PEAKED, Q_FLAT, strict=True)])
     rest = 1.0 - passed.sum()
     top = np.eye(8)[0]
     allowed = np.array([p if p >= thr else 0.0 for p in P_PEAKED])
@@ -371,7 +371,7 @@ def test_block_verify_monte_carlo_matches_exact_law():
         kept = np.empty(n)
         for r in range(n):
             x = []
-            for i in range(k):
+            for _ in range(k):
                 x.append(int(g.choice(vocab, p=q(tuple(x)))))
             ps = np.array([p(tuple(x[:i])) for i in range(k + 1)])
             qs = np.array([q(tuple(x[:i])) for i in range(k)])
