@@ -19,6 +19,7 @@ the larger topics are submodules, loaded on first use so that importing
 ``sd.kernels``         GEMMs at small M: tile quantization, hidden arithmetic
 ``sd.timings``         published plain-decoding timings the calibration fits and checks
 ``sd.profiles``        engine profiles: fixed cost per step, launch regime, per GPU
+``sd.fit_uncertainty`` bootstrap of the fits: term intervals, headline sensitivity
 ``sd.memory``          memory accounting: weights, KV cache, what fits
 ``sd.deployment``      speculation on the roofline: costs, latency,
                        throughput, break-even batch
@@ -82,7 +83,7 @@ _SUBMODULES = {
     "acceptance", "economics", "request", "checklist", "symbolic", "hardware", "memory", "deployment",
     "sampling", "synthetic", "estimation", "engine_metrics", "literature", "measure", "plots", "widgets", "exercises", "errata",
     "drafts", "regimes", "tables", "decision", "cli", "calibration", "verification", "trees", "dynamic", "goodput", "drafters",
-    "catalogue", "kernels", "profiles", "presets", "timings",
+    "catalogue", "kernels", "profiles", "presets", "timings", "fit_uncertainty",
 }
 
 # Functions at the top level that live in a submodule loaded on first use
