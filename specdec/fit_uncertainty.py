@@ -50,7 +50,7 @@ class Replicate:
     ----------
     terms : dict
         Term name -> value (the names of :attr:`specdec.calibration.FitResult.terms`,
-        plus ``eager_step[a100-80gb]``).
+        plus ``eager_layer[a100-80gb]``).
     a100, h100 : Calibration
         The replicate's A100 calibration (gpt-fast's fixed cost and fabric)
         and its Hopper calibration (SGLang's fixed cost, Hopper's all-reduce).
@@ -168,7 +168,7 @@ def bootstrap(n=100, seed=0, *, grid_step=0.01):
         fe = fit_eager_overhead(_perturb(eager, np.exp(rng.normal(0.0, se, len(eager)))))
         terms = dict(fa.terms)
         terms.update({k: v for k, v in fh.terms.items() if "[" in k})
-        terms["eager_step[a100-80gb]"] = fe["eager_step"]
+        terms["eager_layer[a100-80gb]"] = fe["layer"]
         out.append(Replicate(terms, fa.calibration, fh.calibration))
     return out
 

@@ -162,7 +162,7 @@ def test_the_eager_cost_is_fitted_per_gpu_and_gives_an_a100_step_near_its_measur
     hf = profiles.profile("hf-eager")
     a100 = hf.on("a100-80gb")
     t7 = float(hw.step_time(hw.model_preset("vicuna-7b"), a100, 1, 512))
-    assert abs(t7 - 1 / 46.8) / (1 / 46.8) < 0.05 and t7 < 0.0319 * 0.75     # not the 31.9 ms of the 3090's cost
+    assert abs(t7 - 1 / 46.8) / (1 / 46.8) < 0.15 and t7 < 0.0319 * 0.65     # not the 31.9 ms of the 3090's cost
     r3090 = hf.on("rtx-3090")
     assert_allclose(float(hw.step_time(cal.LLAMA2_7B, r3090, 1, 512)), 1 / 24.5, rtol=1e-9)   # one point, one term
     assert hf.eager_cost("rtx-3090") != hf.eager_cost("a100-80gb")
