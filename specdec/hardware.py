@@ -28,10 +28,18 @@ attention among the new tokens. A
 cost per pass, two all-reduces per layer of latency ``t_ar`` and volume
 ``V`` over the link, KV writes and attention among the new tokens:
 
-.. math:: T = t_\\text{fixed} + \\max(t_m, t_c) + (1 - o)\\min(t_m, t_c)
+.. math:: T = t_\\text{fixed} + \\max(t_m, t_c) + (1 - o)\\min(t_m, \\max(t_c - t_1, 0))
           + 2\\,n_\\text{layers}\\,(t_\\text{ar} + V / (\\eta_\\ell BW_\\ell))
 
-with ``t_m = bytes / (eta_m BW)`` and ``t_c = FLOPs / (eta_c F)``. The
+with ``t_m = bytes / (eta_m BW)`` and ``t_c = FLOPs / (eta_c F)``, the
+matrix products' tokens rounded up to whole GEMM tiles of
+``calibration.gemm_tile`` rows and ``t_1`` the first tile's arithmetic,
+which hides under the weight read (:mod:`specdec.kernels`): ``c_verify``
+is flat up to one tile, then steps. A mixture of experts reads the experts
+its tokens touch (:func:`specdec.catalogue.distinct_experts`) and multiplies
+its active parameters. The presets come from :mod:`specdec.catalogue`
+(:func:`model_preset`, :func:`gpu_preset`); engine profiles
+(:mod:`specdec.profiles`) set an engine's fixed cost and launch regime. The
 formulas of the functions below are written for the ideal roofline; on a
 calibrated hardware each adds these terms. The fitted
 calibrations and their measurements are :mod:`specdec.calibration`; what
@@ -41,303 +49,46 @@ break-even batch are :mod:`specdec.deployment`. Presets cite their sources.
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field, replace
-from typing import Any
-
 import numpy as np
 
-from ._calibration_terms import A100_CALIBRATION, H100_CALIBRATION, Calibration
+from ._calibration_terms import A100_CALIBRATION, H100_CALIBRATION
 from ._validate import (check_bool, check_broadcast, check_instance, check_integer, check_positive, check_scalar,
-                        describe, is_scalar_input, to_output)
+                        is_scalar_input, to_output)
+from .kernels import overlapped_time, padded_tokens
+from .presets import Hardware, Model, gpu_preset, model_preset
 
 __all__ = [
-    "Model", "Hardware", "MODELS", "GPUS", "LLAMA_8B", "LLAMA_70B", "LLAMA_1B", "H100", "A100", "H200", "H100_IDEAL",
+    "Model", "Hardware", "model_preset", "gpu_preset", "MODELS", "GPUS", "LLAMA_8B", "LLAMA_70B", "LLAMA_1B", "H100", "A100", "H200", "H100_IDEAL",
     "A100_IDEAL", "H200_IDEAL", "IDEAL_GPUS", "validate_setup", "step_bytes", "step_flops", "arithmetic_intensity",
     "step_time", "step_time_parts", "verify_cost", "draft_cost", "ridge_batch", "crossover_batch", "utilization",
 ]
 
 
-def _scalar_positive(value, name: str, unit: str) -> float:
-    if np.ndim(value) != 0:
-        raise TypeError(f"{name} must be a single number, got an array of shape {np.shape(value)}")
-    return float(check_positive(value, name, unit))
 
+LLAMA_8B = model_preset("llama-3.1-8b")
+"""Llama 3.1 8B (bf16): the catalogue's ``"llama-3.1-8b"`` (``meta-llama/Llama-3.1-8B`` config.json: hidden 4096,
+32 layers, 32 heads, 8 key/value heads, head_dim 128, intermediate 14336, vocab 128256, untied): 8,030,261,248
+parameters, the card's "8B"."""
 
-def _scalar_int(value, name: str, minimum: int = 1) -> int:
-    if np.ndim(value) != 0:
-        raise TypeError(f"{name} must be a single whole number, got an array of shape {np.shape(value)}")
-    return int(check_integer(value, name, minimum=minimum))
+LLAMA_70B = model_preset("llama-3.1-70b")
+"""Llama 3.1 70B (bf16): the catalogue's ``"llama-3.1-70b"`` (hidden 8192, 80 layers, 64 heads, 8 key/value heads,
+intermediate 28672, vocab 128256, untied): 70,553,706,496 parameters."""
 
+LLAMA_1B = model_preset("llama-3.2-1b")
+"""Llama 3.2 1B (bf16): the catalogue's ``"llama-3.2-1b"`` (hidden 2048, 16 layers, 32 heads, 8 key/value heads,
+head_dim 64, intermediate 8192, vocab 128256, tied embeddings): 1,235,814,400 parameters."""
 
-#: The tags of a preset's name: which roofline it is on (see :attr:`Hardware.base_name`).
-_IDEAL_TAG, _CALIBRATED_TAG = ", ideal roofline (lower bound)", " (calibrated)"
+H100_IDEAL = gpu_preset("h100-sxm")
+"""NVIDIA H100 SXM5 80 GB on the ideal roofline (the lower bound; :data:`H100` is calibrated): the catalogue's
+``"h100-sxm"`` (3.35 TB/s, 989 TFLOPS dense bf16, 80 GB, NVLink 450 GB/s per direction)."""
 
+A100_IDEAL = gpu_preset("a100-80gb")
+"""NVIDIA A100 80 GB SXM on the ideal roofline (the lower bound; :data:`A100` is calibrated): the catalogue's
+``"a100-80gb"`` (2,039 GB/s, 312 TFLOPS dense bf16, 80 GB, NVLink 300 GB/s per direction)."""
 
-def _check_name(value) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"name must be a string, got {describe(value)}")
-    return value
-
-
-@dataclass(frozen=True)
-class Model:
-    """A dense decoder-only transformer, as the roofline model sees it.
-
-    Defined in chapter "The roofline model".
-
-    Parameters
-    ----------
-    n_params : float
-        Number of parameters (all of them, embeddings included), > 0.
-    n_layers : int
-        Transformer layers, >= 1.
-    d_model : int
-        Hidden size, >= 1.
-    n_kv_heads : int
-        Key/value heads per layer (fewer than query heads with grouped-query
-        attention), >= 1 and at most ``n_heads``.
-    head_dim : int
-        Size of one attention head, >= 1.
-    bytes_per_param : float, optional
-        Storage per weight in bytes, > 0: 2 for bf16 (default), 1 for fp8,
-        0.5 for 4-bit quantization.
-    kv_bytes_per_elem : float, optional
-        Storage per KV-cache element in bytes, > 0. Default 2 (bf16).
-    name : str, optional
-        Label used in figures and tables.
-    n_heads : int, optional
-        Query heads per layer; default ``d_model // head_dim``. Sets the
-        attention FLOPs (``n_heads * head_dim`` per layer per position).
-
-    Its properties are ``weight_bytes`` (read per pass), ``kv_bytes_per_token``
-    (a key and a value per layer) and ``d_attn`` (``n_heads * head_dim``).
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> m = sd.hardware.LLAMA_8B
-    >>> m.weight_bytes / 1e9
-    16.060522496
-    >>> m.kv_bytes_per_token          # 2 * 32 * 8 * 128 * 2 bytes = 128 KiB
-    131072.0
-    """
-
-    n_params: float
-    n_layers: int
-    d_model: int
-    n_kv_heads: int
-    head_dim: int
-    bytes_per_param: float = 2
-    kv_bytes_per_elem: float = 2
-    name: str = ""
-    n_heads: int | None = field(default=None)
-
-    def __post_init__(self):
-        set_ = object.__setattr__
-        set_(self, "n_params", _scalar_positive(self.n_params, "n_params", "(parameters)"))
-        for attr in ("n_layers", "d_model", "n_kv_heads", "head_dim"):
-            set_(self, attr, _scalar_int(getattr(self, attr), attr))
-        set_(self, "bytes_per_param", _scalar_positive(self.bytes_per_param, "bytes_per_param", "(bytes)"))
-        set_(self, "kv_bytes_per_elem", _scalar_positive(self.kv_bytes_per_elem, "kv_bytes_per_elem", "(bytes)"))
-        set_(self, "name", _check_name(self.name))
-        if self.n_heads is None:
-            if self.d_model % self.head_dim:
-                raise ValueError(
-                    f"n_heads must be given when head_dim ({self.head_dim}) does not divide d_model ({self.d_model})")
-            set_(self, "n_heads", self.d_model // self.head_dim)
-        else:
-            set_(self, "n_heads", _scalar_int(self.n_heads, "n_heads"))
-        if self.n_kv_heads > self.n_heads:
-            raise ValueError(f"n_kv_heads must be in [1, n_heads = {self.n_heads}]; got {self.n_kv_heads}")
-
-    @property
-    def weight_bytes(self) -> float:
-        """Bytes of weights read by one forward pass, ``n_params * bytes_per_param``."""
-        return self.n_params * self.bytes_per_param
-
-    @property
-    def kv_bytes_per_token(self) -> float:
-        """Bytes of KV cache per token, ``2 * n_layers * n_kv_heads * head_dim * kv_bytes_per_elem``."""
-        return float(2 * self.n_layers * self.n_kv_heads * self.head_dim * self.kv_bytes_per_elem)
-
-    @property
-    def d_attn(self) -> int:
-        """Width of attention, ``n_heads * head_dim``."""
-        return self.n_heads * self.head_dim
-
-
-@dataclass(frozen=True)
-class Hardware:
-    """An accelerator (or a tensor-parallel group) as the roofline model sees it.
-
-    Defined in chapter "The roofline model"; the
-    calibration in chapter "A calibrated roofline".
-
-    Parameters
-    ----------
-    bandwidth, flops, memory : float
-        Memory bandwidth (bytes/s), peak arithmetic for the weights' number
-        format (FLOP/s) and memory (bytes) of the whole group, each > 0.
-    name : str, optional
-        Label used in figures and tables.
-    tp : int, optional
-        Devices in the tensor-parallel group, >= 1 (:meth:`scaled` sets it).
-    link_bandwidth : float, optional
-        Interconnect bytes/s per device and direction, > 0 (default ``inf``).
-    calibration : specdec.calibration.Calibration, optional
-        Default ``None``: the ideal roofline, a lower bound (see
-        :meth:`calibrated`; the GPU presets :data:`H100`, :data:`A100` and
-        :data:`H200` are calibrated).
-
-    Examples
-    --------
-    Your own machine: plug in measured numbers (see "Measure your machine").
-
-    >>> import specdec as sd
-    >>> laptop = sd.hardware.Hardware(bandwidth=50e9, flops=1e12, memory=16e9, name="laptop")
-    >>> laptop.flops / laptop.bandwidth        # FLOPs per byte at the ridge
-    20.0
-    """
-
-    bandwidth: float
-    flops: float
-    memory: float
-    name: str = ""
-    tp: int = 1
-    link_bandwidth: float = math.inf
-    calibration: Any = None
-
-    def __post_init__(self):
-        set_ = object.__setattr__
-        set_(self, "bandwidth", _scalar_positive(self.bandwidth, "bandwidth", "(bytes/s)"))
-        set_(self, "flops", _scalar_positive(self.flops, "flops", "(FLOP/s)"))
-        set_(self, "memory", _scalar_positive(self.memory, "memory", "(bytes)"))
-        set_(self, "name", _check_name(self.name))
-        set_(self, "tp", _scalar_int(self.tp, "tp"))
-        if not (isinstance(self.link_bandwidth, (int, float, np.floating)) and self.link_bandwidth == math.inf):
-            set_(self, "link_bandwidth", _scalar_positive(self.link_bandwidth, "link_bandwidth", "(bytes/s)"))
-        if self.calibration is not None and not isinstance(self.calibration, Calibration):
-            raise TypeError(f"calibration must be a specdec.calibration.Calibration or None, got {describe(self.calibration)}")
-
-    @property
-    def is_ideal(self) -> bool:
-        """True on the ideal roofline (no calibration, or one whose every term is ideal)."""
-        return self.calibration is None or self.calibration.is_ideal
-
-    @property
-    def base_name(self) -> str:
-        """The name without its roofline tag: ``"H100 SXM"`` for both ``H100`` and ``H100_IDEAL``."""
-        for tag in (_IDEAL_TAG, _CALIBRATED_TAG):
-            if self.name.endswith(tag):
-                return self.name[: -len(tag)]
-        return self.name
-
-    def scaled(self, n: int) -> "Hardware":
-        """A tensor-parallel group of ``n`` identical devices.
-
-        Bandwidth, FLOP/s, memory and ``tp`` multiply by ``n`` (an int >= 1);
-        the calibration is kept. On the ideal roofline communication between
-        the devices is free. Returns the group, named ``"{n}x {name}"``.
-
-        Examples
-        --------
-        >>> import specdec as sd
-        >>> g = sd.hardware.H100.scaled(8)
-        >>> g.name, g.bandwidth / 1e12, g.tp
-        ('8x H100 SXM (calibrated)', 26.8, 8)
-        """
-        n = _scalar_int(n, "n")
-        return replace(self, bandwidth=self.bandwidth * n, flops=self.flops * n, memory=self.memory * n,
-                       name=f"{n}x {self.name}" if self.name else f"{n}x", tp=self.tp * n)
-
-    def calibrated(self, calibration, **changes) -> "Hardware":
-        """The same hardware with a calibration, optionally changed field by field.
-
-        ``calibration`` is a :class:`specdec.calibration.Calibration` (the
-        fitted ones are in that module); ``changes`` replace its fields, e.g.
-        ``step_overhead=2e-3`` for an engine with a slower scheduler.
-        :meth:`ideal` goes back; a name tagged as the ideal roofline is
-        tagged "(calibrated)" instead. Defined in chapter "A calibrated roofline".
-
-        Examples
-        --------
-        >>> import specdec as sd
-        >>> from specdec.calibration import Calibration
-        >>> slow = sd.hardware.H100_IDEAL.calibrated(Calibration(step_overhead=1e-3))
-        >>> round(sd.hardware.step_time(sd.hardware.LLAMA_8B, slow) * 1e3, 3), slow.is_ideal, slow.name
-        (5.794, False, 'H100 SXM (calibrated)')
-        >>> slow.ideal() == sd.hardware.H100_IDEAL
-        True
-        """
-        if not isinstance(calibration, Calibration):
-            raise TypeError(f"calibration must be a specdec.calibration.Calibration, got {describe(calibration)}")
-        name = self.name
-        if name.endswith(_IDEAL_TAG):
-            name = self.base_name + _CALIBRATED_TAG
-        return replace(self, calibration=replace(calibration, **changes) if changes else calibration, name=name)
-
-    def ideal(self) -> "Hardware":
-        """The same hardware on the ideal roofline (no calibration), the lower bound of its step times.
-
-        A name tagged "(calibrated)" is tagged as the ideal roofline instead:
-        ``H100.ideal() == H100_IDEAL``. Defined in chapter "A calibrated roofline".
-        """
-        if self.calibration is None:
-            return self
-        name = self.base_name + _IDEAL_TAG if self.name.endswith(_CALIBRATED_TAG) else self.name
-        return replace(self, calibration=None, name=name)
-
-
-LLAMA_8B = Model(
-    n_params=8_030_261_248, n_layers=32, d_model=4096, n_kv_heads=8, head_dim=128, n_heads=32,
-    name="Llama 3.1 8B")
-"""Llama 3.1 8B (bf16).
-
-Source: Meta, ``meta-llama/Llama-3.1-8B`` model card and its ``config.json``
-(hidden_size 4096, num_hidden_layers 32, num_attention_heads 32,
-num_key_value_heads 8, head_dim 128, intermediate_size 14336, vocab_size
-128256, untied embeddings). The parameter count 8,030,261,248 follows from
-that configuration (checked in the tests) and is the card's "8B".
-"""
-
-LLAMA_70B = Model(
-    n_params=70_553_706_496, n_layers=80, d_model=8192, n_kv_heads=8, head_dim=128, n_heads=64,
-    name="Llama 3.1 70B")
-"""Llama 3.1 70B (bf16). Source: Meta, ``meta-llama/Llama-3.1-70B`` model card and ``config.json`` (hidden_size
-8192, num_hidden_layers 80, num_attention_heads 64, num_key_value_heads 8, head_dim 128, intermediate_size 28672,
-vocab_size 128256, untied embeddings): 70,553,706,496 parameters."""
-
-LLAMA_1B = Model(
-    n_params=1_235_814_400, n_layers=16, d_model=2048, n_kv_heads=8, head_dim=64, n_heads=32,
-    name="Llama 3.2 1B")
-"""Llama 3.2 1B (bf16). Source: Meta, ``meta-llama/Llama-3.2-1B`` model card and ``config.json`` (hidden_size
-2048, num_hidden_layers 16, num_attention_heads 32, num_key_value_heads 8, head_dim 64, intermediate_size 8192,
-vocab_size 128256, tied embeddings): 1,235,814,400 parameters."""
-
-H100_IDEAL = Hardware(bandwidth=3.35e12, flops=989e12, memory=80e9, name="H100 SXM" + _IDEAL_TAG,
-                      link_bandwidth=450e9)
-"""NVIDIA H100 SXM5 80 GB on the ideal roofline (the lower bound; :data:`H100` is calibrated).
-
-Source: NVIDIA H100 Tensor Core GPU datasheet: GPU memory 80 GB, memory
-bandwidth 3.35 TB/s, BF16 Tensor Core 1,979 TFLOPS *with sparsity*, so
-989 TFLOPS dense (the figure used here). Memory is taken as the datasheet's
-80 GB = 80e9 bytes. NVLink 900 GB/s (both directions): 450 GB/s per direction.
-"""
-
-A100_IDEAL = Hardware(bandwidth=2.039e12, flops=312e12, memory=80e9, name="A100 80GB SXM" + _IDEAL_TAG,
-                      link_bandwidth=300e9)
-"""NVIDIA A100 80 GB SXM on the ideal roofline (the lower bound; :data:`A100` is calibrated).
-
-Source: NVIDIA A100 Tensor Core GPU datasheet: GPU memory 80 GB HBM2e,
-memory bandwidth 2,039 GB/s, BF16 Tensor Core 312 TFLOPS dense (624 with
-sparsity); NVLink 600 GB/s (both directions): 300 GB/s per direction.
-"""
-
-H200_IDEAL = Hardware(bandwidth=4.8e12, flops=989e12, memory=141e9, name="H200 SXM" + _IDEAL_TAG,
-                      link_bandwidth=450e9)
-"""NVIDIA H200 SXM on the ideal roofline (the lower bound; :data:`H200` is calibrated). Datasheet: 141 GB HBM3e,
-4.8 TB/s, BF16 1,979 TFLOPS with sparsity, so 989 dense; NVLink 900 GB/s (450 GB/s per direction)."""
+H200_IDEAL = gpu_preset("h200-sxm")
+"""NVIDIA H200 SXM on the ideal roofline (the lower bound; :data:`H200` is calibrated): the catalogue's
+``"h200-sxm"`` (141 GB HBM3e, 4.8 TB/s, 989 TFLOPS dense bf16, NVLink 450 GB/s per direction)."""
 
 H100 = H100_IDEAL.calibrated(H100_CALIBRATION)
 """NVIDIA H100 SXM5 80 GB, calibrated (:data:`specdec.calibration.H100_CALIBRATION`): the default H100."""
@@ -404,18 +155,33 @@ def _kv_flag(kv_write, hardware: Hardware) -> bool:
     return check_bool(kv_write, "kv_write")
 
 
+def _read_params(model: Model, tokens):
+    """Parameters a pass over ``tokens`` routed tokens reads (all of them for a dense model)."""
+    if not model.n_experts:
+        return model.n_params
+    share = 1.0 - (1.0 - model.experts_per_token / model.n_experts) ** tokens  # distinct experts / E, uniform
+    return model.n_params - model.expert_params + model.expert_params * share
+
+
 def _bytes(model: Model, b, c, n, kv_write: bool, replication: float = 1.0):
     kv = model.kv_bytes_per_token if replication == 1.0 else model.kv_bytes_per_token * replication
-    total = model.weight_bytes + b * c * kv
+    weights = model.weight_bytes if not model.n_experts else _read_params(model, b * n) * model.bytes_per_param
+    total = weights + b * c * kv
     if kv_write:
         total = total + b * n * kv
     return total
 
 
-def _flops(model: Model, b, c, n, causal: bool = False):
+def _attention_flops(model: Model, b, c, n, causal: bool = False, ancestors=None):
+    if ancestors is not None:  # a tree: each new token attends to its own ancestors in the pass (and itself)
+        return b * n * 4.0 * model.n_layers * model.d_attn * (c + ancestors)
     if causal:  # new token i (1..n) also attends to the i new positions up to itself
-        return b * n * (2.0 * model.n_params + 4.0 * model.n_layers * model.d_attn * (c + (n + 1.0) / 2.0))
-    return b * n * (2.0 * model.n_params + 4.0 * model.n_layers * model.d_attn * c)
+        return b * n * 4.0 * model.n_layers * model.d_attn * (c + (n + 1.0) / 2.0)
+    return b * n * 4.0 * model.n_layers * model.d_attn * c
+
+
+def _flops(model: Model, b, c, n, causal: bool = False, ancestors=None):
+    return b * n * 2.0 * model.active_params + _attention_flops(model, b, c, n, causal, ancestors)
 
 
 #: Bytes per activation element sent by the tensor-parallel all-reduces (bf16).
@@ -427,30 +193,45 @@ def _rates(model: Model, hw: Hardware):
     cal = hw.calibration
     if hw.is_ideal:
         return hw.bandwidth, hw.flops, 1.0
-    return hw.bandwidth * cal.bw_efficiency, hw.flops * cal.flops_efficiency, max(1.0, hw.tp / model.n_kv_heads)
+    # each GPU of a group holds the KV heads it serves; an MLA latent (kv_dim set) is shared by all heads, so every
+    # GPU holds all of it
+    rep = float(hw.tp) if model.kv_dim is not None else max(1.0, hw.tp / model.n_kv_heads)
+    return hw.bandwidth * cal.bw_efficiency, hw.flops * cal.flops_efficiency, rep
 
 
-def _parts(model: Model, hw: Hardware, b, c, n, kv_write: bool):
-    """(memory time, compute time, fixed time, communication time) of one pass, seconds."""
+def _compute(model: Model, hw: Hardware, b, c, n, fl, ancestors=None):
+    """(compute time with the GEMM rows padded to whole tiles, the first tile's GEMM time) of a calibrated pass."""
+    cal = hw.calibration
+    tile = cal.gemm_tile
+    attn = _attention_flops(model, b, c, n, cal.causal_attention, ancestors) / fl
+    if tile == 1:
+        return b * n * 2.0 * model.active_params / fl + attn, 0.0 * attn
+    rows = np.asarray(padded_tokens(np.maximum(b * n, 1.0), tile), dtype=float)
+    per_row = 2.0 * model.active_params / fl
+    return rows * per_row + attn, np.minimum(rows, tile) * per_row + 0.0 * attn
+
+
+def _parts(model: Model, hw: Hardware, b, c, n, kv_write: bool, ancestors=None):
+    """(memory time, compute time, fixed time, communication time, hidden compute) of one pass, seconds."""
     bw, fl, rep = _rates(model, hw)
     mem = _bytes(model, b, c, n, kv_write, rep) / bw
     if hw.is_ideal:
-        return mem, _flops(model, b, c, n) / fl, 0.0 * mem, 0.0 * mem
+        return mem, _flops(model, b, c, n) / fl, 0.0 * mem, 0.0 * mem, 0.0 * mem
     cal = hw.calibration
-    comp = _flops(model, b, c, n, cal.causal_attention) / fl
+    comp, hidden = _compute(model, hw, b, c, n, fl, ancestors)
     fixed = cal.step_overhead + cal.layer_overhead * model.n_layers + 0.0 * mem
     comm = 0.0 * mem
     if cal.communication and hw.tp > 1:  # two all-reduces per layer; ring volume per device
         volume = 2.0 * (hw.tp - 1) / hw.tp * b * n * model.d_model * _ACT_BYTES
         comm = 2.0 * model.n_layers * (cal.allreduce_latency + volume / (cal.link_efficiency * hw.link_bandwidth))
-    return mem, comp, fixed, comm
+    return mem, comp, fixed, comm, hidden
 
 
-def _step(model: Model, hw: Hardware, b, c, n, kv_write: bool):
+def _step(model: Model, hw: Hardware, b, c, n, kv_write: bool, ancestors=None):
     if hw.is_ideal:
         return np.maximum(_bytes(model, b, c, n, kv_write) / hw.bandwidth, _flops(model, b, c, n) / hw.flops)
-    mem, comp, fixed, comm = _parts(model, hw, b, c, n, kv_write)
-    core = np.maximum(mem, comp) + (1.0 - hw.calibration.overlap) * np.minimum(mem, comp)
+    mem, comp, fixed, comm, hidden = _parts(model, hw, b, c, n, kv_write, ancestors)
+    core = overlapped_time(mem, comp, hidden, hw.calibration.overlap)
     return fixed + core + comm
 
 
@@ -587,7 +368,7 @@ def step_time(model, hardware, batch=1, context=0, new_tokens=1, *, kv_write=Non
     >>> round(t0 * 1e3, 2)
     5.27
     >>> round(sd.hardware.step_time(sd.hardware.LLAMA_70B, sd.hardware.H100.scaled(8)) * 1e3, 2)
-    11.06
+    11.72
     """
     model = _check_model(model)
     hardware = _check_hardware(hardware)
@@ -606,7 +387,9 @@ def step_time_parts(model, hardware, batch=1, context=0, new_tokens=1, *, kv_wri
     Arguments as in :func:`step_time`. Returns a dict of ``memory`` and
     ``compute`` (at the achievable rates), ``fixed``, ``communication``,
     ``binding`` (``max(memory, compute)``), ``not_overlapped`` (``(1 -
-    overlap) * min(memory, compute)``) and ``total``, in seconds. Defined
+    overlap) * min(memory, compute)``, less the arithmetic of the first
+    GEMM tile, which hides under the weight read: :mod:`specdec.kernels`),
+    ``hidden`` (that first tile's compute time) and ``total``, in seconds. Defined
     in chapter "A calibrated roofline".
 
     Examples
@@ -614,7 +397,7 @@ def step_time_parts(model, hardware, batch=1, context=0, new_tokens=1, *, kv_wri
     >>> import specdec as sd
     >>> p = sd.hardware.step_time_parts(sd.hardware.LLAMA_8B, sd.hardware.H100)
     >>> round(p["memory"] * 1e3, 2), p["fixed"], p["communication"], round(p["total"] * 1e3, 2)
-    (6.23, 0.00055, 0.0, 6.8)
+    (6.31, 0.00049, 0.0, 6.8)
     >>> p = sd.hardware.step_time_parts(sd.hardware.LLAMA_8B, sd.hardware.H100_IDEAL)
     >>> round(p["memory"] * 1e3, 2), p["fixed"], p["communication"], round(p["total"] * 1e3, 2)
     (4.79, 0.0, 0.0, 4.79)
@@ -624,16 +407,17 @@ def step_time_parts(model, hardware, batch=1, context=0, new_tokens=1, *, kv_wri
     kv_write = _kv_flag(kv_write, hardware)
     b, c, n = _shape_args(batch, context, new_tokens)
     scalar = is_scalar_input(batch, context, new_tokens)
-    mem, comp, fixed, comm = _parts(model, hardware, b, c, n, kv_write)
+    mem, comp, fixed, comm, hidden = _parts(model, hardware, b, c, n, kv_write)
     total = _step(model, hardware, b, c, n, kv_write)
-    hidden = 1.0 if hardware.is_ideal else hardware.calibration.overlap
-    binding, rest = np.maximum(mem, comp), (1.0 - hidden) * np.minimum(mem, comp)
+    binding = np.maximum(mem, comp)
+    rest = total - fixed - comm - binding
     return {key: to_output(np.broadcast_to(value, np.shape(total)) + 0.0, scalar)
             for key, value in (("memory", mem), ("compute", comp), ("fixed", fixed), ("communication", comm),
-                               ("binding", binding), ("not_overlapped", rest), ("total", total))}
+                               ("binding", binding), ("not_overlapped", rest), ("hidden", hidden),
+                               ("total", total))}
 
 
-def verify_cost(model, hardware, k, batch=1, context=0, *, kv_write=None):
+def verify_cost(model, hardware, k, batch=1, context=0, *, kv_write=None, ancestors=None):
     r"""``c_verify``: a verification pass over ``k`` drafts, in target decode steps.
 
     .. math:: c_v(k) = \frac{T(B, C, n = k + 1)}{T(B, C, n = 1)}
@@ -654,6 +438,11 @@ def verify_cost(model, hardware, k, batch=1, context=0, *, kv_write=None):
         Draft tokens per round, >= 1.
     batch, context, kv_write
         As in :func:`step_time`.
+    ancestors : float, optional
+        For a tree: the mean number of pass tokens each token attends to
+        under the tree mask (its ancestors in the tree and itself), >= 1.
+        Default ``None``: a chain (token ``i`` attends to ``i`` pass tokens).
+        Counted only on a calibration with ``causal_attention``.
 
     Returns
     -------
@@ -669,7 +458,7 @@ def verify_cost(model, hardware, k, batch=1, context=0, *, kv_write=None):
     >>> round(sd.hardware.verify_cost(sd.hardware.LLAMA_70B, hw, k=5, batch=128), 3)
     2.601
     >>> round(sd.hardware.verify_cost(sd.hardware.LLAMA_70B, sd.hardware.H100.scaled(8), k=5), 3)
-    1.018
+    1.007
     """
     model = _check_model(model)
     hardware = _check_hardware(hardware)
@@ -677,7 +466,12 @@ def verify_cost(model, hardware, k, batch=1, context=0, *, kv_write=None):
     kk = check_integer(k, "k", minimum=1).astype(float)
     b, c, _ = _shape_args(batch, context, 1)
     check_broadcast(k=kk, batch=b, context=c)
-    out = _step(model, hardware, b, c, kk + 1.0, kv_write) / _step(model, hardware, b, c, 1.0, kv_write)
+    anc = None
+    if ancestors is not None:
+        anc = float(check_scalar(ancestors, "ancestors", check_positive))
+        if anc < 1:
+            raise ValueError(f"ancestors must be >= 1 (a token attends to itself); got {anc!r}")
+    out = _step(model, hardware, b, c, kk + 1.0, kv_write, anc) / _step(model, hardware, b, c, 1.0, kv_write)
     return to_output(out, is_scalar_input(k, batch, context))
 
 
@@ -726,7 +520,7 @@ def draft_cost(draft, target, hardware, batch=1, context=0, *, draft_hardware=No
     >>> import specdec as sd
     >>> h = sd.hardware
     >>> round(h.draft_cost(h.LLAMA_8B, h.LLAMA_70B, h.H100.scaled(8)), 3)
-    0.252
+    0.256
     >>> hw = h.H100_IDEAL.scaled(8)
     >>> round(h.draft_cost(h.LLAMA_8B, h.LLAMA_70B, hw), 4)
     0.1138
@@ -768,7 +562,7 @@ def ridge_batch(model, hardware):
     >>> round(sd.hardware.ridge_batch(sd.hardware.LLAMA_8B, sd.hardware.H100_IDEAL), 1)
     295.2
     >>> round(sd.hardware.ridge_batch(sd.hardware.LLAMA_8B, sd.hardware.H100), 1)   # achievable rates
-    287.6
+    295.2
     """
     model = _check_model(model)
     hardware = _check_hardware(hardware)

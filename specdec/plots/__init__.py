@@ -49,6 +49,7 @@ from .calibration import (
     calibration_overview,
     calibration_residuals,
     large_draft_speedups,
+    small_m_verify_cost,
     step_time_breakdown,
 )
 from .capacity import (
@@ -209,6 +210,7 @@ __all__ = [
     "calibrated_speedup_vs_batch",
     "large_draft_speedups",
     "calibration_overview",
+    "small_m_verify_cost",
     "draft_round_costs",
     "prompt_lookup_vs_copy",
     "prompt_lookup_histogram",
