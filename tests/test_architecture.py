@@ -221,7 +221,35 @@ def test_lazy_submodule_table_lists_every_core_module():
         assert f"``sd.{sub}``" in specdec.__doc__
 
 
+def code_lines(path: pathlib.Path) -> int:
+    """Lines of a module that are code: not blank, not a comment, not inside a docstring."""
+    source = path.read_text()
+    docstrings = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+                docstrings.update(range(first.lineno, first.end_lineno + 1))
+    return sum(1 for number, line in enumerate(source.splitlines(), 1)
+               if line.strip() and not line.strip().startswith("#") and number not in docstrings)
+
+
+#: Most code lines in one module. The cap used to count every line (850), which split modules by size, not by
+#: concept, and made a docstring or a comment cost as much as code; it now counts code only, so documentation is
+#: free and a module that grows past a reader's sitting is still flagged.
+MAX_CODE_LINES = 600
+
+
+def test_code_lines_counts_code_only():
+    """The counter skips docstrings, comments and blank lines (a fixed snippet, counted by hand: 3 code lines)."""
+    import tempfile
+    text = '"""Doc.\n\nMore."""\n\n# comment\nimport os\n\n\ndef f():\n    """Doc."""\n    return os.sep\n'
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as handle:
+        handle.write(text)
+    assert code_lines(pathlib.Path(handle.name)) == 3
+
+
 def test_core_modules_stay_short():
-    """No module of specdec is longer than about 800 lines (the consolidation's rule)."""
-    long = {name: len(path.read_text().splitlines()) for name, path in MODULES.items()}
-    assert max(long.values()) <= 850, sorted(long.items(), key=lambda kv: -kv[1])[:3]
+    """No module of specdec has more than MAX_CODE_LINES lines of code (docstrings and comments not counted)."""
+    long = {name: code_lines(path) for name, path in MODULES.items()}
+    assert max(long.values()) <= MAX_CODE_LINES, sorted(long.items(), key=lambda kv: -kv[1])[:3]
