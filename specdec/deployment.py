@@ -193,7 +193,7 @@ def speculative_costs(target, draft, hardware, alpha, k, batch=1, context=0, *, 
     >>> h = sd.hardware
     >>> r = sd.deployment.speculative_costs(h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8), alpha=0.8, k=5)
     >>> round(float(r.speedup), 3), round(float(r.t0 * 1e3), 2)
-    (1.619, 11.06)
+    (1.615, 11.72)
     """
     r = _speculative_core(target, draft, hardware, alpha, k, batch, context, t_overhead, draft_cost_override,
                           draft_hardware, extra_bytes, kv_write)
@@ -270,7 +270,7 @@ def speculative_throughput(target, draft, hardware, alpha, k, batch, context=0, 
     >>> h = sd.hardware
     >>> r = sd.deployment.speculative_throughput(h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8), 0.8, 5, batch=[1, 256])
     >>> r.ratio.round(3)
-    array([1.619, 0.821])
+    array([1.615, 0.78 ])
     """
     r = speculative_costs(target, draft, hardware, alpha, k, batch, context, t_overhead=t_overhead,
                           draft_cost_override=draft_cost_override, draft_hardware=draft_hardware, kv_write=kv_write)
@@ -305,7 +305,7 @@ def speculative_latency(target, draft, hardware, alpha, k, batch=1, context=0, d
     >>> h = sd.hardware
     >>> r = sd.deployment.speculative_latency(h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8), 0.8, 5)
     >>> round(r.baseline * 1e3, 2), round(r.speculative * 1e3, 2)
-    (11.06, 6.83)
+    (11.72, 7.26)
     """
     r = speculative_costs(target, draft, hardware, alpha, k, batch, context, t_overhead=t_overhead,
                           draft_cost_override=draft_cost_override, draft_hardware=draft_hardware, kv_write=kv_write)
@@ -341,7 +341,7 @@ def speculative_speedup(target, draft, hardware, alpha, k, batch=1, context=0, *
     >>> h = sd.hardware
     >>> s = sd.deployment.speculative_speedup(h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8), 0.8, 5, batch=[1, 64, 256])
     >>> s.round(3)
-    array([1.619, 1.184, 0.821])
+    array([1.615, 1.136, 0.78 ])
     """
     r = _speculative_core(target, draft, hardware, alpha, k, batch, context, t_overhead, draft_cost_override,
                           draft_hardware, 0.0, kv_write)
@@ -382,7 +382,7 @@ def break_even_batch(target, draft, hardware, alpha, k, context=0, *, t_overhead
     >>> import specdec as sd
     >>> h = sd.hardware
     >>> sd.deployment.break_even_batch(h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8), alpha=0.8, k=5)
-    125.0
+    107.0
     """
     for value, name in ((alpha, "alpha"), (k, "k"), (context, "context"), (t_overhead, "t_overhead")):
         if np.ndim(value) != 0:

@@ -476,17 +476,31 @@ def tree_new_tokens(n_nodes):
     return to_output(n + 1, is_scalar_input(n_nodes), kind=int)
 
 
-def tree_verify_cost(model, hardware, n_nodes, batch=1, context=0, *, kv_write=None):
+def tree_verify_cost(model, hardware, n_nodes, batch=1, context=0, *, kv_write=None, parents=None):
     """``c_verify`` of a draft tree: :func:`specdec.hardware.verify_cost` with ``k = n_nodes``.
 
     The pass covers ``n_nodes + 1`` tokens per sequence (:func:`tree_new_tokens`), as a fraction of
-    one plain decode step. The ideal roofline ignores attention among the new tokens, so a 64-node
-    tree costs what a 64-token chain would (1 at batch 1); a calibrated hardware
-    (:mod:`specdec.calibration`) adds it, with the arithmetic that does not overlap the weight read,
-    so the cost grows with the node count at any batch. Arguments as in
-    :func:`specdec.hardware.verify_cost`; returns a ratio, in ``[1, n_nodes + 1]`` on the ideal roofline.
+    one plain decode step. On a calibrated hardware the matrix products are priced as kernels run
+    them at small M (:mod:`specdec.kernels`): tokens fill tiles of rows, so a pass of up to one tile
+    (64 tokens) costs about one decode step and the cost then rises in steps. With ``parents`` the
+    attention follows the tree mask: each token attends to the context and to its own ancestors in
+    the pass (and itself), not to every token before it.
 
     Defined in chapter "Token trees".
+
+    Parameters
+    ----------
+    model, hardware, batch, context, kv_write
+        As in :func:`specdec.hardware.verify_cost`.
+    n_nodes : int
+        Draft tokens in the tree, >= 1.
+    parents : array_like of int, optional
+        The tree's shape (:func:`tree_depths`); its length must be ``n_nodes``.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The pass's time over one plain decode step; in ``[1, n_nodes + 1]`` on the ideal roofline.
 
     Examples
     --------
@@ -496,11 +510,24 @@ def tree_verify_cost(model, hardware, n_nodes, batch=1, context=0, *, kv_write=N
     1.0
     >>> round(sd.trees.tree_verify_cost(h.LLAMA_70B, h.H100_IDEAL.scaled(8), 63, batch=32), 3)
     6.937
-    >>> round(sd.trees.tree_verify_cost(h.LLAMA_8B, h.H100, 63), 3)
-    1.191
+    >>> round(sd.trees.tree_verify_cost(h.LLAMA_8B, h.H100, 63), 3)    # 64 tokens: one GEMM tile
+    1.001
+    >>> chain = sd.trees.chain_parents(63)                              # a chain: the mask is causal
+    >>> bool(sd.trees.tree_verify_cost(h.LLAMA_8B, h.H100, 63, batch=64, context=4096, parents=chain)
+    ...      >= sd.trees.tree_verify_cost(h.LLAMA_8B, h.H100, 63, batch=64, context=4096,
+    ...                                   parents=[-1] * 63))            # 63 siblings: each sees root, itself
+    True
     """
     check_integer(n_nodes, "n_nodes", minimum=1)
-    return verify_cost(model, hardware, n_nodes, batch, context, kv_write=kv_write)
+    if parents is None:
+        return verify_cost(model, hardware, n_nodes, batch, context, kv_write=kv_write)
+    depths = tree_depths(parents)
+    if len(depths) != int(n_nodes):
+        raise ValueError(f"parents must describe n_nodes = {int(n_nodes)} nodes; got {len(depths)}")
+    # the pass holds the root (the last accepted token, which sees itself) and the nodes, a node at depth d
+    # seeing its d ancestors in the pass and itself
+    ancestors = (1.0 + float(np.sum(np.asarray(depths, dtype=float) + 1.0))) / (int(n_nodes) + 1)
+    return verify_cost(model, hardware, n_nodes, batch, context, kv_write=kv_write, ancestors=ancestors)
 
 
 def _check_rank_accept(rank_accept: Any) -> np.ndarray:

@@ -485,3 +485,18 @@ def test_tree_verify_cost_grows_with_nodes_on_the_calibrated_roofline():
     calibrated = tr.tree_verify_cost(h.LLAMA_8B, h.H100, n)
     assert (ideal == 1.0).all()
     assert (np.diff(calibrated) > 0).all() and calibrated[0] > 1.0
+
+
+def test_tree_verify_cost_follows_the_tree_mask():
+    """With ``parents``, each pass token attends to its ancestors in the pass and itself: for a chain of n that
+    is (1 + sum_{d=1..n} (d + 1)) / (n + 1) tokens on average, for n siblings (1 + 2n) / (n + 1)."""
+    h = sd.hardware
+    n = 15
+    chain_mean = Fraction(1 + n * (n + 1) // 2 + n, n + 1)
+    star_mean = Fraction(1 + 2 * n, n + 1)
+    for parents, mean in ((sd.trees.chain_parents(n), chain_mean), ([-1] * n, star_mean)):
+        got = sd.trees.tree_verify_cost(h.LLAMA_8B, h.H100, n, batch=32, context=2048, parents=parents)
+        want = h.verify_cost(h.LLAMA_8B, h.H100, n, 32, 2048, ancestors=float(mean))
+        assert_allclose(got, want, rtol=1e-12)
+    with pytest.raises(ValueError, match="n_nodes"):
+        sd.trees.tree_verify_cost(h.LLAMA_8B, h.H100, n, parents=[-1] * (n - 1))
