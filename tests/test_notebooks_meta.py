@@ -139,6 +139,27 @@ def test_no_stored_errors(path):
 
 
 @pytest.mark.parametrize("path", notebooks(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_table_is_computed_and_thrown_away(path):
+    """A table writer's value is only shown when it is a cell's last expression: a table call followed by other
+    statements renders nothing, and the reader never sees the table (four chapters had such cells)."""
+    import ast
+    nb = nbformat.read(path, as_version=4)
+    bad = []
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        try:
+            body = ast.parse(cell.source).body
+        except SyntaxError:
+            continue
+        for statement in body[:-1]:
+            if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call) \
+                    and "table" in ast.unparse(statement.value.func).rsplit(".", 1)[-1]:
+                bad.append(f"cell {index}: {ast.unparse(statement.value.func)}(...) is not the last statement")
+    assert not bad, f"{path.relative_to(ROOT)}:\n  " + "\n  ".join(bad)
+
+
+@pytest.mark.parametrize("path", notebooks(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_kernel_state_stored(path):
     """No widget state or live widget view in the file: explorers store a static snapshot."""
     nb = nbformat.read(path, as_version=4)

@@ -43,10 +43,10 @@ def test_breakdown_bars_add_up_to_the_step_time():
 
 def test_engine_figures_draw():
     cv = hw.verify_cost(cal.LLAMA2_7B, hw.A100, np.arange(1, 11), 1, 512)
-    ra = sd.widgets.medusa_rank_accept()
+    ra = sd.drafters.medusa_rank_accept()
     figs = [ep.draft_round_costs(sd.drafters.draft_catalogue()),
             ep.prompt_lookup_vs_copy([0.0, 0.1], cv, n_tokens=3000, prompt_tokens=500),
-            ep.prompt_lookup_histogram(sd.widgets.prompt_lookup_run(n_tokens=3000, prompt_tokens=500)),
+            ep.prompt_lookup_histogram(sd.drafters.prompt_lookup_run(n_tokens=3000, prompt_tokens=500)),
             ep.draft_cost_floor([cal.VICUNA_68M, hw.LLAMA_1B], cal.LLAMA2_7B, hw.A100),
             ep.verification_rules_bars(sd.synthetic.EXAMPLE_TARGET, sd.synthetic.EXAMPLE_DRAFT),
             ep.acceptance_vs_temperature({"flat": sd.synthetic.synthetic_logit_pair("flat", vocab=50, n_contexts=8)},
@@ -109,7 +109,7 @@ def test_explorers_follow_their_controls():
     assert t.values["nodes_used"] == 14
     t.controls["n_nodes"].value = 5
     assert t.values["nodes_used"] == 5
-    assert abs(t.values["expected_tokens"] - sd.trees.best_tree(5, sd.widgets.medusa_rank_accept(), 3).expected_tokens) \
+    assert abs(t.values["expected_tokens"] - sd.trees.best_tree(5, sd.drafters.medusa_rank_accept(), 3).expected_tokens) \
         <= 1e-12
     v = sd.widgets.verification_explorer()
     assert v.values["rejection"]["total_variation"] <= 1e-12 and v.values["typical"]["total_variation"] > 0.05
@@ -165,5 +165,4 @@ def test_explorer_values_equal_specdec_after_moves():
     tree = sd.trees.best_tree(14, sd.drafters.medusa_rank_accept(), 3)
     assert t.values["c_verify"] == sd.trees.tree_verify_cost(cal.LLAMA2_7B, hw.A100.ideal(), 14, 1, 512)
     assert t.values["speedup"] == tree.expected_tokens / t.values["c_verify"]
-    assert sd.widgets.medusa_rank_accept is sd.drafters.medusa_rank_accept
-    assert sd.widgets.prompt_lookup_run is sd.drafters.prompt_lookup_run
+    assert not hasattr(sd.widgets, "medusa_rank_accept") and not hasattr(sd.widgets, "prompt_lookup_run")

@@ -202,7 +202,6 @@ FEW_ANSWERS = {
     "calibrated-roofline-3": "a few published model sizes and tensor-parallel degrees",
     "speedup-formula-4": "the best draft length between 1 and 16: at most 16 different answers",
     "engine-drafts-2": "the acceptance lengths published for a few model and method pairs",
-    "token-trees-3": "the best tree's number of nodes, which takes few values on the calibrated GPUs",
 }
 
 

@@ -8,7 +8,7 @@ from .. import calibration as cal
 from .. import drafters, trees, verification
 from .. import hardware as hw
 from ._chapters import Chapter
-from ._forms import Float, Integer
+from ._forms import Float
 from ._registry import Exercise, Mistake, grid, pick, register
 
 CHAPTER = Chapter("book/part4-engines/04-token-trees", "Token trees")
@@ -76,32 +76,36 @@ _MEDUSA_RANKS = trees.rank_accept_from_topk(np.array(drafters.MEDUSA_TOPK_VICUNA
 _GPUS = {"H100": hw.H100, "A100": hw.A100}
 
 
-def _best_nodes(p, c_verify=None):
+def _best_tree(p, c_verify=None):
     if c_verify is None:
         c_verify = hw.verify_cost(cal.LLAMA2_7B, _GPUS[p.gpu], np.arange(1, p.max_nodes + 1), p.batch, p.context)
-    return int(trees.best_tree_for_speedup(_MEDUSA_RANKS, p.max_nodes, c_verify).tree.n_nodes)
+    return trees.best_tree_for_speedup(_MEDUSA_RANKS, p.max_nodes, c_verify)
 
 
 register(Exercise(
     label="token-trees-3",
     chapter=CHAPTER,
-    question=("The Medusa heads of Vicuna 7B (sd.widgets.medusa_rank_accept()) verified on one calibrated H100 at "
-              "batch 1, context 512 (heads in the verification pass, c_draft = 0): how many nodes has the tree "
-              "with the best speedup, among trees of at most 64 nodes?"),
-    statement=("With the Medusa heads' rates (`sd.widgets.medusa_rank_accept()`), verified for Vicuna 7B on one "
+    question=("The Medusa heads of Vicuna 7B (sd.drafters.medusa_rank_accept()) verified on one calibrated H100 at "
+              "batch 1, context 512 (heads in the verification pass, c_draft = 0): what speedup does the best tree "
+              "of at most 64 nodes give?"),
+    statement=("With the Medusa heads' rates (`sd.drafters.medusa_rank_accept()`), verified for Vicuna 7B on one "
                "calibrated **{{gpu}}** (`sd.hardware.{{gpu}}`) at batch {{batch}}, context {{context}}, "
-               "heads in the verification pass ($c_d = 0$): how many nodes has the tree with the best speedup, "
-               "among trees of at most {{max_nodes}} nodes?"),
+               "heads in the verification pass ($c_d = 0$): what speedup does the best tree of at most "
+               "{{max_nodes}} nodes give?"),
     params={"gpu": "H100", "batch": 1, "context": 512, "max_nodes": 64},
-    vary=lambda rng: {"gpu": pick(rng, tuple(_GPUS)), "batch": int(pick(rng, (1, 2, 4, 8))),
-                      "context": int(pick(rng, (256, 512, 1024, 2048)))},
-    answer=Integer("a number of tree nodes"),
-    reference=_best_nodes,
+    vary=lambda rng: {"gpu": pick(rng, tuple(_GPUS)), "batch": int(rng.integers(1, 9)),
+                      "context": 256 * int(rng.integers(1, 17))},
+    answer=Float("a ratio", decimals=3),
+    reference=lambda p: float(_best_tree(p).speedup),
     hints=("c_verify of n nodes is sd.hardware.verify_cost(model, hardware, n, batch, context) for n = 1 .. the "
            "largest size; pass the array to sd.trees.best_tree_for_speedup.",),
     mistakes=(
-        Mistake("ideal", lambda p: _best_nodes(p, c_verify=1.0),
+        Mistake("ideal", lambda p: float(_best_tree(p, c_verify=1.0).speedup),
                 "On the ideal roofline verification is free: use the calibrated GPU."),
+        Mistake("largest", lambda p: float(trees.best_tree(p.max_nodes, _MEDUSA_RANKS).expected_tokens
+                                           / hw.verify_cost(cal.LLAMA2_7B, _GPUS[p.gpu], p.max_nodes, p.batch,
+                                                            p.context)),
+                "That is the largest tree; a smaller one can verify in fewer tiles."),
     ),
 ))
 

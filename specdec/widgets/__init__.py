@@ -9,9 +9,7 @@ submodules: ``acceptance``, ``speedup``, ``bounds``, ``checklist``,
 ``sampling``, ``threshold``, ``capacity``, ``hardware``, ``literature``,
 ``decide`` (the first chapter's decision), ``measure`` (the matrix-product
 roofline) and ``engines`` (Part IV: calibration, prompt lookup,
-verification rules, token trees, draft length, goodput; it also re-exports
-``prompt_lookup_run`` and ``medusa_rank_accept`` of :mod:`specdec.drafters`,
-which chapters call as ``sd.widgets.<name>()``).
+verification rules, token trees, draft length, goodput).
 
 In a kernel an explorer is live. Where no kernel runs (the published HTML
 book, a notebook opened before it is run) its output shows a snapshot: the
@@ -54,9 +52,7 @@ from .engines import (
     calibration_explorer,
     dynamic_k_explorer,
     goodput_explorer,
-    medusa_rank_accept,
     prompt_lookup_explorer,
-    prompt_lookup_run,
     tree_explorer,
     verification_explorer,
 )
@@ -98,7 +94,6 @@ __all__ = [
     "TreeExplorer", "tree_explorer",
     "DynamicKExplorer", "dynamic_k_explorer",
     "GoodputExplorer", "goodput_explorer",
-    "prompt_lookup_run", "medusa_rank_accept",
     "acceptance", "bounds", "capacity", "checklist", "decide", "engines", "hardware", "literature", "measure",
     "sampling", "speedup", "threshold",
 ]

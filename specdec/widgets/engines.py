@@ -5,9 +5,8 @@ Presentation only: the numbers come from :mod:`specdec.calibration`,
 :mod:`specdec.dynamic` and :mod:`specdec.goodput`; the figures from
 :func:`specdec.plots.calibration_overview` (redrawn in full) and the views of
 :mod:`specdec.plots.engines` (moved in place). Each explorer is a
-:class:`specdec.widgets.Explorer`. ``prompt_lookup_run`` and
-``medusa_rank_accept`` are :mod:`specdec.drafters`' functions, re-exported
-here because the chapters call them as ``sd.widgets.<name>()``.
+:class:`specdec.widgets.Explorer`; the numbers it shows come from
+:mod:`specdec.drafters` and the other core modules.
 """
 
 from __future__ import annotations
@@ -34,7 +33,6 @@ __all__ = [
     "TreeExplorer", "tree_explorer",
     "DynamicKExplorer", "dynamic_k_explorer",
     "GoodputExplorer", "goodput_explorer",
-    "prompt_lookup_run", "medusa_rank_accept",
 ]
 
 _CALIBRATED = [("calibrated", True), ("ideal roofline (lower bound)", False)]
