@@ -142,12 +142,12 @@ register(Exercise(
     label="roofline-5",
     chapter=CHAPTER,
     question=("Change the from-scratch roofline_step_time to 8-bit weights (1 byte per weight; KV cache and "
-              "arithmetic stay bf16), the ideal roofline: c_verify for Llama 3.1 70B on 8 H100 SXM at batch 64, context 1024, k = 5."),
+              "arithmetic stay bf16), the ideal roofline: c_verify for Llama 3.1 70B on 8 H100 SXM at batch 96, context 2048, k = 5."),
     statement=("Change your from-scratch `roofline_step_time` to weight-only 8-bit quantization: 1 byte per weight, "
                "while the KV cache and the arithmetic stay in bf16. For Llama 3.1 70B on 8 H100 SXM (your function is the "
                "ideal roofline, the lower bound), what is then "
                "$c_v = T_\\text{verify}/T_0$ at batch {{batch}}, context {{context}}, for $k = {{k}}$ drafts?"),
-    params={"batch": 64, "context": 1024, "k": 5},
+    params={"batch": 96, "context": 2048, "k": 5},
     vary=lambda rng: {"batch": int(pick(rng, range(16, 257, 16))), "context": int(pick(rng, (0, 512, 1024, 2048,
                                                                                            4096))),
                       "k": int(rng.integers(3, 9))},

@@ -89,7 +89,7 @@ register(Exercise(
 # 3. Prompt lookup (n-gram drafting) with a calibrated verification cost.
 def _ngram(p, match=None, c_verify=None):
     if c_verify is None:
-        c_verify = float(hw.verify_cost(cal.LLAMA2_7B, hw.A100, p.k, 32, 512))
+        c_verify = float(hw.verify_cost(cal.LLAMA2_7B, hw.A100, p.k, 16, 512))
     return float(drafters.ngram_round(p.match if match is None else match, p.first, p.cont, p.k,
                                       c_verify=c_verify).speedup)
 
@@ -99,11 +99,11 @@ register(Exercise(
     chapter=CHAPTER,
     question=("Prompt lookup proposing k = 8 tokens: a match is found in 60 % of rounds, the first proposed token is "
               "right 70 % of the time and each later one 85 % (given the earlier ones were). With the verification "
-              "cost of Vicuna 7B on the calibrated A100 (batch 32, context 512) and a free lookup, what speedup does "
+              "cost of Vicuna 7B on the calibrated A100 (batch 16, context 512) and a free lookup, what speedup does "
               "it give?"),
     statement=("Prompt lookup proposes $k = {{k}}$ tokens. A match is found in {{match_pct}} % of rounds; the first "
                "proposed token is right {{first_pct}} % of the time, each later one {{cont_pct}} % (given the earlier "
-               "ones were). With the calibrated verification cost of Vicuna 7B on one A100 (batch 32, context 512) "
+               "ones were). With the calibrated verification cost of Vicuna 7B on one A100 (batch 16, context 512) "
                "and a free lookup, what speedup does it give?"),
     params={"k": 8, "match": 0.6, "match_pct": 60, "first": 0.7, "first_pct": 70, "cont": 0.85, "cont_pct": 85},
     vary=lambda rng: (lambda m, f, c: {"k": int(rng.integers(3, 11)), "match": m / 100, "match_pct": m,
@@ -112,7 +112,7 @@ register(Exercise(
     answer=Float("a ratio", decimals=2),
     reference=_ngram,
     hints=("sd.drafters.ngram_round(match_prob, first_accept, continue_prob, k, c_verify=...); c_verify of k "
-           "drafts from sd.hardware.verify_cost on sd.hardware.A100 (calibrated) at batch 32.",),
+           "drafts from sd.hardware.verify_cost on sd.hardware.A100 (calibrated) at batch 16.",),
     mistakes=(
         Mistake("ideal-cost", lambda p: _ngram(p, c_verify=1.0), "That assumes verification costs exactly one plain "
                                                                   "step."),

@@ -424,6 +424,7 @@ def tree_budget_curves(rank_accept, max_nodes, costs, c_draft=0.0, axes=None):
     fig, axes = _axes(axes, 9.6, 3.6, ncols=2)
     nodes = np.arange(1, n + 1)
     first = True
+    labelled = set()   # one label per best node count (curves that share it share the label)
     for i, (name, cv) in enumerate(costs.items()):
         r = best_tree_for_speedup(rank_accept, n, cv, c_draft)
         if first:
@@ -432,8 +433,10 @@ def tree_budget_curves(rank_accept, max_nodes, costs, c_draft=0.0, axes=None):
         color = SEQUENCE[i % len(SEQUENCE)]
         axes[1].plot(nodes, r.best_by_budget, color=color, label=name)
         axes[1].plot([r.tree.n_nodes], [r.speedup], marker="o", color=color)
-        axes[1].annotate(f"{r.tree.n_nodes} nodes", (r.tree.n_nodes, r.speedup), textcoords="offset points",
-                         xytext=(4, 4), fontsize=7, color=color)
+        if r.tree.n_nodes not in labelled:
+            labelled.add(r.tree.n_nodes)
+            axes[1].annotate(f"{r.tree.n_nodes} nodes", (r.tree.n_nodes, r.speedup), textcoords="offset points",
+                             xytext=(4, 4), fontsize=7, color=color)
     axes[0].set_xlabel("node budget")
     axes[0].set_ylabel("best E[L] (tokens per round)")
     axes[1].set_xlabel("node budget")
