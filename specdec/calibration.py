@@ -36,14 +36,27 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ._calibration_terms import ALLREDUCE_LATENCIES, FIXED_COSTS, A100_CALIBRATION, H100_CALIBRATION, IDEAL, Calibration
+from ._calibration_terms import A100_CALIBRATION, ALLREDUCE_LATENCIES, FIXED_COSTS, H100_CALIBRATION, IDEAL, Calibration
 from ._validate import check_instance, check_integer, check_nonnegative, check_positive
 from .acceptance import expected_tokens
 from .deployment import break_even_batch, speculative_speedup
 from .drafters import Cited, spec_bench_table
 from .hardware import A100, H100, H100_IDEAL, H200, LLAMA_8B, LLAMA_70B, Hardware, Model, step_time, step_time_parts
-from .timings import (EAGLE_HEAD_7B, FABRICS, LLAMA2_7B, LLAMA2_13B, LLAMA2_70B, LLAMA_70B_FP8, MEASUREMENTS,
-                      MEDUSA_HEADS_7B_PARAMS, VICUNA_68M, Measurement, device_for, measured_time, model_time)
+from .timings import (
+    EAGLE_HEAD_7B,
+    FABRICS,
+    LLAMA2_7B,
+    LLAMA2_13B,
+    LLAMA2_70B,
+    LLAMA_70B_FP8,
+    MEASUREMENTS,
+    MEDUSA_HEADS_7B_PARAMS,
+    VICUNA_68M,
+    Measurement,
+    device_for,
+    measured_time,
+    model_time,
+)
 
 __all__ = [
     "Calibration", "IDEAL", "Measurement", "MEASUREMENTS", "FitResult", "FABRICS", "FIXED_COSTS",
@@ -212,8 +225,8 @@ def fit_calibration(measurements=None, *, bw=(0.60, 1.0, 0.01), flops=(0.40, 1.0
     _, b, f, o, x, pred = best
     terms = {"bw_efficiency": b, "flops_efficiency": f, "overlap": o,
              "link_efficiency": min(1.0, 1.0 / x[-1]) if x[-1] > 0 else 1.0}
-    terms.update({f"step_overhead[{e}]": float(v) for e, v in zip(engines, x[:len(engines)])})
-    terms.update({f"allreduce_latency[{fb}]": float(v) for fb, v in zip(fabrics, x[len(engines):-1])})
+    terms.update({f"step_overhead[{e}]": float(v) for e, v in zip(engines, x[:len(engines)], strict=True)})
+    terms.update({f"allreduce_latency[{fb}]": float(v) for fb, v in zip(fabrics, x[len(engines):-1], strict=True)})
     ref = reference if reference in engines else engines[0]
     ref_fabric = next((m.fabric for m in ms if m.engine == ref and m.tp > 1), "")
     calibration = Calibration(bw_efficiency=b, flops_efficiency=f, overlap=o,
@@ -496,7 +509,7 @@ def round_cost_checks(hardware=None, context=512):
                    + step_time(t, hw, 1, c, e2["total_token"] + 1)) / t0,
     }
     bench = spec_bench_table("vicuna-7b")
-    implied = dict(zip(bench["method"], bench["implied_round_cost"]))
+    implied = dict(zip(bench["method"], bench["implied_round_cost"], strict=True))
     tolerance = {"PLD": 0.05, "Medusa": 0.15, "EAGLE2": 0.10}
     return [{"method": k, "implied": float(implied[k]), "model": float(v), "residual": float(v) / float(implied[k]) - 1,
              "tolerance": tolerance[k]} for k, v in costs.items()]

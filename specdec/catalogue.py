@@ -23,7 +23,6 @@ Defined in chapter "A calibrated roofline".
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from ._citations import SOURCES, Quoted, Source
 from ._validate import check_choice, check_count, check_instance, describe

@@ -29,8 +29,15 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ._validate import check_count, check_fraction_open, check_instance, check_rng
-from .calibration import (A100_CALIBRATION, H100_CALIBRATION, MEASUREMENTS, Calibration, fit_calibration, fit_hopper,
-                          measured_time)
+from .calibration import (
+    A100_CALIBRATION,
+    H100_CALIBRATION,
+    MEASUREMENTS,
+    Calibration,
+    fit_calibration,
+    fit_hopper,
+    measured_time,
+)
 from .deployment import break_even_batch, speculative_speedup
 from .drafters import Cited
 from .hardware import H100_IDEAL, LLAMA_8B, LLAMA_70B, step_time
@@ -94,7 +101,7 @@ def residual_scale(log_residuals, n_params) -> float:
 
 def _perturb(ms, factors):
     out = []
-    for m, f in zip(ms, factors):
+    for m, f in zip(ms, factors, strict=True):
         t = measured_time(m) * float(f)
         q = m.quoted
         out.append(replace(m, quoted=Cited({"value": t * 1e3, "unit": "ms"}, q.source, q.where, q.status,

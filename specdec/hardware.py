@@ -52,8 +52,16 @@ from __future__ import annotations
 import numpy as np
 
 from ._calibration_terms import A100_CALIBRATION, H100_CALIBRATION
-from ._validate import (check_bool, check_broadcast, check_instance, check_integer, check_positive, check_scalar,
-                        is_scalar_input, to_output)
+from ._validate import (
+    check_bool,
+    check_broadcast,
+    check_instance,
+    check_integer,
+    check_positive,
+    check_scalar,
+    is_scalar_input,
+    to_output,
+)
 from .kernels import overlapped_time, padded_tokens
 from .presets import Hardware, Model, gpu_preset, model_preset
 

@@ -237,7 +237,7 @@ class Hardware:
                 return self.name[: -len(tag)]
         return self.name
 
-    def scaled(self, n: int) -> "Hardware":
+    def scaled(self, n: int) -> Hardware:
         """A tensor-parallel group of ``n`` identical devices.
 
         Bandwidth, FLOP/s, memory and ``tp`` multiply by ``n`` (an int >= 1);
@@ -255,7 +255,7 @@ class Hardware:
         return replace(self, bandwidth=self.bandwidth * n, flops=self.flops * n, memory=self.memory * n,
                        name=f"{n}x {self.name}" if self.name else f"{n}x", tp=self.tp * n)
 
-    def calibrated(self, calibration, **changes) -> "Hardware":
+    def calibrated(self, calibration, **changes) -> Hardware:
         """The same hardware with a calibration, optionally changed field by field.
 
         ``calibration`` is a :class:`specdec.calibration.Calibration` (the
@@ -281,7 +281,7 @@ class Hardware:
             name = self.base_name + CALIBRATED_TAG
         return replace(self, calibration=replace(calibration, **changes) if changes else calibration, name=name)
 
-    def ideal(self) -> "Hardware":
+    def ideal(self) -> Hardware:
         """The same hardware on the ideal roofline (no calibration), the lower bound of its step times.
 
         A name tagged "(calibrated)" is tagged as the ideal roofline instead:

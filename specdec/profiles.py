@@ -30,8 +30,17 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ._validate import check_choice, check_count, check_instance
-from .calibration import (A100_CALIBRATION, FIXED_COSTS, H100_CALIBRATION, LLAMA2_7B,
-                          MEASUREMENTS, Calibration, Measurement, measured_time, model_time)
+from .calibration import (
+    A100_CALIBRATION,
+    FIXED_COSTS,
+    H100_CALIBRATION,
+    LLAMA2_7B,
+    MEASUREMENTS,
+    Calibration,
+    Measurement,
+    measured_time,
+    model_time,
+)
 from .catalogue import GPU_SPECS
 from .drafters import Cited
 from .hardware import A100, Hardware, gpu_preset, model_preset

@@ -545,7 +545,7 @@ def test_no_function_defaults_to_the_ideal_roofline():
         if info.name.endswith("__main__"):
             continue
         module = importlib.import_module(info.name)
-        for name, obj in vars(module).items():
+        for _name, obj in vars(module).items():
             candidates = [obj] + ([m for m in vars(obj).values() if inspect.isfunction(m)] if inspect.isclass(obj) else [])
             for fn in candidates:
                 if not inspect.isfunction(fn) or not fn.__module__.startswith("specdec"):
