@@ -5,50 +5,50 @@ The package behind the book *Speculative decoding, costed*. Import it as
 the larger topics are submodules, loaded on first use so that importing
 ``specdec`` stays fast and does not pull in matplotlib:
 
-=====================  =====================================================
-``sd.acceptance``      the acceptance process: E[L] and its inverse, the
-                       distribution of L, engine metrics, per-position rates
-``sd.economics``       round cost, speedup, break-even alpha, best k
-``sd.request``         a whole request: TTFT, decode time, setup cost
-``sd.checklist``       the deployment checklist (Workload, assess)
-``sd.policy``          the verdict policy: every threshold a verdict uses, named once
-``sd.symbolic``        sympy derivations displayed in the chapters
-``sd.hardware``        roofline model of one forward pass (calibrated presets): step time, c_v, c_d
-``sd.calibration``     the roofline calibrated against measurements (chapter 16)
-``sd.catalogue``       one catalogue of GPUs, models, draft heads, weight formats (cited)
-``sd.presets``         Model and Hardware, built from the catalogue
-``sd.kernels``         GEMMs at small M: tile quantization, hidden arithmetic
-``sd.timings``         published plain-decoding timings the calibration fits and checks
-``sd.profiles``        engine profiles: fixed cost per step, launch regime, per GPU
-``sd.fit_uncertainty`` bootstrap of the fits: term intervals, headline sensitivity
-``sd.memory``          memory accounting: weights, KV cache, what fits
-``sd.deployment``      speculation on the roofline: costs, latency,
-                       throughput, break-even batch
-``sd.sampling``        exact speculative sampling and its simulation
-``sd.synthetic``       example distributions, synthetic model pairs, temperature
-``sd.estimation``      alpha from logs and engine counters, intervals
-``sd.engine_metrics``  vLLM's speculative decoding counters and their /metrics text
-``sd.decision``        ``sd.decide(...)``: a verdict from an engine's metrics and measured times
-``sd.cli``             the command line, ``python -m specdec decide ...``
-``sd.verification``    verification rules: rejection sampling, greedy, one-hot, typical acceptance
-``sd.trees``           token trees: expected tokens, best tree for a budget, multi-draft
-``sd.dynamic``         dynamic speculation length: oracle bound, HF's schedule
-``sd.goodput``         continuous batching: throughput at a per-token latency target
-``sd.drafters``        today's draft methods (heads, MTP, n-gram, small models) as cited inputs
-``sd.lookup``          n-gram / prompt lookup: Spec-Bench's and vLLM's matching rules, simulated
-``sd.suffix``          suffix decoding: a model-free draft from earlier outputs, costed
-``sd.draft_parallel``  a separate draft's own tensor-parallel size on the roofline
-``sd.block_verify``    block verification (Sun et al.): exact, never fewer tokens than token-wise
-``sd.drafts``          draft arrangements: separate model, extra heads, self-speculation
-``sd.regimes``         where speculation helps, is neutral or hurts (maps, capacity planning)
-``sd.tables``          computed tables rendered as Markdown for the chapters
-``sd.literature``      published numbers (inputs) and their recomputation
-``sd.measure``         timing a matrix product on the reader's machine
-``sd.plots``           matplotlib figures (presentation only)
-``sd.widgets``         ipywidgets explorers (presentation only)
-``sd.exercises``       self-check exercises: ``sd.exercises.check(label, answer)``
-``sd.errata``          where the sources' numbers differ from ours
-=====================  =====================================================
+======================  =====================================================
+``sd.acceptance``       the acceptance process: E[L] and its inverse, the
+                        distribution of L, engine metrics, per-position rates
+``sd.economics``        round cost, speedup, break-even alpha, best k
+``sd.request``          a whole request: TTFT, decode time, setup cost
+``sd.checklist``        the deployment checklist (Workload, assess)
+``sd.policy``           the verdict policy: every threshold a verdict uses, named once
+``sd.symbolic``         sympy derivations displayed in the chapters
+``sd.hardware``         roofline model of one forward pass (calibrated presets): step time, c_v, c_d
+``sd.calibration``      the roofline calibrated against measurements (chapter 16)
+``sd.catalogue``        one catalogue of GPUs, models, draft heads, weight formats (cited)
+``sd.presets``          Model and Hardware, built from the catalogue
+``sd.kernels``          GEMMs at small M: tile quantization, hidden arithmetic
+``sd.timings``          published plain-decoding timings the calibration fits and checks
+``sd.profiles``         engine profiles: fixed cost per step, launch regime, per GPU
+``sd.fit_uncertainty``  bootstrap of the fits: term intervals, headline sensitivity
+``sd.memory``           memory accounting: weights, KV cache, what fits
+``sd.deployment``       speculation on the roofline: costs, latency,
+                        throughput, break-even batch
+``sd.sampling``         exact speculative sampling and its simulation
+``sd.synthetic``        example distributions, synthetic model pairs, temperature
+``sd.estimation``       alpha from logs and engine counters, intervals
+``sd.engine_metrics``   vLLM's speculative decoding counters and their /metrics text
+``sd.decision``         ``sd.decide(...)``: a verdict from an engine's metrics and measured times
+``sd.cli``              the command line, ``python -m specdec decide ...``
+``sd.verification``     verification rules: rejection sampling, greedy, one-hot, typical acceptance
+``sd.trees``            token trees: expected tokens, best tree for a budget, multi-draft
+``sd.dynamic``          dynamic speculation length: oracle bound, HF's schedule
+``sd.goodput``          continuous batching: throughput at a per-token latency target
+``sd.drafters``         today's draft methods (heads, MTP, n-gram, small models) as cited inputs
+``sd.lookup``           n-gram / prompt lookup: Spec-Bench's and vLLM's matching rules, simulated
+``sd.suffix``           suffix decoding: a model-free draft from earlier outputs, costed
+``sd.draft_parallel``   a separate draft's own tensor-parallel size on the roofline
+``sd.block_verify``     block verification (Sun et al.): exact, never fewer tokens than token-wise
+``sd.drafts``           draft arrangements: separate model, extra heads, self-speculation
+``sd.regimes``          where speculation helps, is neutral or hurts (maps, capacity planning)
+``sd.tables``           computed tables rendered as Markdown for the chapters
+``sd.literature``       published numbers (inputs) and their recomputation
+``sd.measure``          timing a matrix product on the reader's machine
+``sd.plots``            matplotlib figures (presentation only)
+``sd.widgets``          ipywidgets explorers (presentation only)
+``sd.exercises``        self-check exercises: ``sd.exercises.check(label, answer)``
+``sd.errata``           where the sources' numbers differ from ours
+======================  =====================================================
 
 Imports run one way: ``_validate`` <- ``acceptance`` <- ``economics`` <-
 the other core modules <- ``plots`` / ``widgets`` / ``exercises``

@@ -2,7 +2,7 @@
 
 Token-wise verification (Leviathan et al., Chen et al.) walks the ``k``
 drafted tokens left to right and stops at the first rejection. Sun et al.
-(:data:`BLOCK_ABSTRACT`, arXiv 2403.10444) keep the same draft, the same
+(``BLOCK_ABSTRACT``, arXiv 2403.10444) keep the same draft, the same
 target pass and the same output law, but decide on every prefix length at
 once and keep the longest prefix whose coin succeeds:
 
@@ -26,7 +26,7 @@ The verification pass is the same one token-wise verification needs, so
 block verification changes ``E[L]`` and not the round's cost: its speedup
 over token-wise verification is the ratio of tokens per round. vLLM ships
 it as ``rejection_sample_method="block"``
-(:data:`specdec.drafters.VLLM_BLOCK_VERIFICATION`).
+(``specdec.drafters.VLLM_BLOCK_VERIFICATION``).
 
 The rule is Sun et al.'s Algorithm 2 as transcribed in public
 implementations (SGLang's reference test of its block-verification kernel
@@ -325,7 +325,7 @@ def expected_accepted(target, draft, vocab, k, rule="block"):
 
     Examples
     --------
-    The paper's binary example (:data:`BLOCK_EXAMPLE`): 10/9 token by token, 11/9 as a block.
+    The paper's binary example (``BLOCK_EXAMPLE``): 10/9 token by token, 11/9 as a block.
 
     >>> import specdec as sd
     >>> bv = sd.block_verify

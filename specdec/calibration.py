@@ -170,7 +170,7 @@ def fit_calibration(measurements=None, *, bw=(0.60, 1.0, 0.01), flops=(0.40, 1.0
     For each ``(bw_efficiency, flops_efficiency, overlap)`` on a grid, the
     other terms enter the step time linearly: a **fixed cost per pass for
     each engine** (gpt-fast and TensorRT-LLM are separate terms), an
-    **all-reduce latency for each fabric** (:data:`FABRICS`: gpt-fast's
+    **all-reduce latency for each fabric** (``FABRICS``: gpt-fast's
     partial mesh and TensorRT-LLM's NVSwitch box) times the ``2 n_layers``
     all-reduces, and ``1 / link_efficiency`` times the ring-volume time. They
     are one weighted least-squares solve with weights ``1 / measured``
@@ -185,14 +185,14 @@ def fit_calibration(measurements=None, *, bw=(0.60, 1.0, 0.01), flops=(0.40, 1.0
     Parameters
     ----------
     measurements : sequence of Measurement, optional
-        Default: the ``"fit"`` measurements on A100 in :data:`MEASUREMENTS`.
+        Default: the ``"fit"`` measurements on A100 in ``MEASUREMENTS``.
     bw, flops, overlap : tuple of float, optional
         ``(lowest, highest, step)`` of each grid.
     tile : int, optional
         GEMM tile rows, >= 1. Default :data:`GEMM_TILE`.
     reference : str, optional
         The engine whose fixed cost and fabric go into the returned
-        :attr:`FitResult.calibration` (default ``"gpt-fast"``).
+        ``FitResult.calibration`` (default ``"gpt-fast"``).
     name : str, optional
         Name of the result.
 
@@ -304,7 +304,7 @@ def fit_hopper(base=None, measurements=None):
     base : Calibration, optional
         The A100 terms to carry. Default :data:`A100_CALIBRATION`.
     measurements : sequence of Measurement, optional
-        Default: the ``"fit"`` measurements on H100 and H200 in :data:`MEASUREMENTS`.
+        Default: the ``"fit"`` measurements on H100 and H200 in ``MEASUREMENTS``.
 
     Returns
     -------
@@ -383,9 +383,9 @@ def calibration_for(measurement) -> Calibration:
 
     A100 measurements take :data:`A100_CALIBRATION`, Hopper ones
     :data:`H100_CALIBRATION`; the fixed cost is the engine's own
-    (:data:`FIXED_COSTS`: gpt-fast, TensorRT-LLM, SGLang, vLLM; an engine
+    (``FIXED_COSTS``: gpt-fast, TensorRT-LLM, SGLang, vLLM; an engine
     without a fitted value, such as NIM, keeps the GPU default) and the
-    all-reduce latency the fabric's (:data:`ALLREDUCE_LATENCIES`).
+    all-reduce latency the fabric's (``ALLREDUCE_LATENCIES``).
 
     Defined in chapter "A calibrated roofline".
 
@@ -428,7 +428,7 @@ def residual_table(measurements=None, calibrations=None):
     Parameters
     ----------
     measurements : sequence of Measurement, optional
-        Default :data:`MEASUREMENTS`.
+        Default ``MEASUREMENTS``.
     calibrations : dict, optional
         GPU name without the roofline tag (``"A100 80GB SXM"``, ...; see
         :attr:`specdec.hardware.Hardware.base_name`) -> :class:`Calibration`. Default:

@@ -33,7 +33,7 @@ __all__ = [
     "distinct_experts",
 ]
 
-#: Sources of the catalogue that :data:`specdec.literature.SOURCES` does not list.
+#: Sources of the catalogue that ``specdec.literature.SOURCES`` does not list.
 CATALOGUE_SOURCES: dict[str, Source] = {
     "nvidia-a100": Source("nvidia-a100", "NVIDIA", "NVIDIA A100 Tensor Core GPU datasheet",
                           "nvidia.com datasheet nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf"),
@@ -63,7 +63,7 @@ class SpecCited(Quoted):
 
     Same fields as :class:`specdec.drafters.Cited` (``value``, ``source``,
     ``where``, ``status``, ``checked_in``, ``note``); ``source`` is a key of
-    :data:`CATALOGUE_SOURCES` or of :data:`specdec.literature.SOURCES`.
+    :data:`CATALOGUE_SOURCES` or of ``specdec.literature.SOURCES``.
 
     Defined in chapter "A calibrated roofline".
 
@@ -136,7 +136,7 @@ class GpuSpec:
         check_instance(self.cited, SpecCited, "cited")
 
     def peak(self, number_format: str = "bf16") -> float:
-        """Dense peak FLOP/s for ``number_format`` (a key of :attr:`flops`); ValueError if the card lacks it."""
+        """Dense peak FLOP/s for ``number_format`` (a key of ``flops``); ValueError if the card lacks it."""
         if number_format not in self.flops:
             raise ValueError(f"number_format must be one of {sorted(self.flops)} on {self.name}; "
                              f"got {describe(number_format)}")
@@ -449,7 +449,7 @@ class WeightFormat:
     """How weights are stored and which tensor-core rate multiplies them.
 
     ``bytes_per_param`` is the storage with its scales; ``compute`` the
-    :attr:`GpuSpec.flops` key the matrix products run at. A *weight-only*
+    ``GpuSpec.flops`` key the matrix products run at. A *weight-only*
     format (int8 or int4 weights, bf16 activations) dequantizes to bf16
     inside the kernel and multiplies at the bf16 rate: it reads 2-4x fewer
     bytes but keeps bf16 arithmetic, so its ridge falls 2-4x lower and a

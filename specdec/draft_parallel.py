@@ -3,7 +3,7 @@
 A target too large for one GPU runs tensor-parallel over ``tp`` devices.
 A separate draft can run on the same ``tp`` devices (each reads ``1/tp``
 of its weights, and every layer pays two all-reduces) or on fewer (vLLM
-allows 1 or the target's size, :data:`specdec.drafters.VLLM_DRAFT_TP`).
+allows 1 or the target's size, ``specdec.drafters.VLLM_DRAFT_TP``).
 Splitting divides the bytes each device reads but not the fixed cost
 per pass, and adds two all-reduces per layer; which size is cheaper then
 depends on the draft's size and the batch, and the calibrated roofline
@@ -132,7 +132,7 @@ def draft_tp_choice(draft, target, hardware, target_tp, batch=1, context=0, allo
     allowed : sequence of int, optional
         Draft sizes to compare, each in [1, ``target_tp``]. Default
         ``(1, target_tp)``, what vLLM allows
-        (:data:`specdec.drafters.VLLM_DRAFT_TP`). Sizes whose weights do
+        (``specdec.drafters.VLLM_DRAFT_TP``). Sizes whose weights do
         not fit are left out.
 
     Returns

@@ -668,12 +668,12 @@ def mtp_reuse_round(first_accept, decay, k, c_draft, c_verify):
     r"""One depth-1 MTP module run ``k`` times in a chain, with an acceptance that falls per position.
 
     DeepSeek-V3 trains its MTP module at depth 1 and reports only the
-    second token's acceptance (:data:`DEEPSEEK_V3_MTP`). Engines reuse the
+    second token's acceptance (``DEEPSEEK_V3_MTP``). Engines reuse the
     module autoregressively for ``k > 1`` (vLLM's ``mtp`` method with
     ``num_speculative_tokens > 1``); the module then reads its own
     predictions, for which it was not trained, so later positions are
     accepted less often. The one cited measurement of the fall is vLLM's
-    at ``k = 2`` on DeepSeek V4 (:data:`VLLM_MTP_PER_POSITION`); beyond it
+    at ``k = 2`` on DeepSeek V4 (``VLLM_MTP_PER_POSITION``); beyond it
     the fall is an **assumption** and a parameter: position ``i`` is
     accepted (given the earlier ones) with :math:`a_i = a_1 \, d^{\,i-1}`. Then ``E[L]`` is
     :func:`specdec.acceptance.expected_tokens_per_position` and a round

@@ -56,7 +56,7 @@ class Replicate:
     Attributes
     ----------
     terms : dict
-        Term name -> value (the names of :attr:`specdec.calibration.FitResult.terms`,
+        Term name -> value (the names of ``specdec.calibration.FitResult.terms``,
         plus ``eager_layer[a100-80gb]``).
     a100, h100 : Calibration
         The replicate's A100 calibration (gpt-fast's fixed cost and fabric)

@@ -87,15 +87,15 @@ LLAMA_1B = model_preset("llama-3.2-1b")
 head_dim 64, intermediate 8192, vocab 128256, tied embeddings): 1,235,814,400 parameters."""
 
 H100_IDEAL = gpu_preset("h100-sxm")
-"""NVIDIA H100 SXM5 80 GB on the ideal roofline (the lower bound; :data:`H100` is calibrated): the catalogue's
+"""NVIDIA H100 SXM5 80 GB on the ideal roofline (the lower bound; ``H100`` is calibrated): the catalogue's
 ``"h100-sxm"`` (3.35 TB/s, 989 TFLOPS dense bf16, 80 GB, NVLink 450 GB/s per direction)."""
 
 A100_IDEAL = gpu_preset("a100-80gb")
-"""NVIDIA A100 80 GB SXM on the ideal roofline (the lower bound; :data:`A100` is calibrated): the catalogue's
+"""NVIDIA A100 80 GB SXM on the ideal roofline (the lower bound; ``A100`` is calibrated): the catalogue's
 ``"a100-80gb"`` (2,039 GB/s, 312 TFLOPS dense bf16, 80 GB, NVLink 300 GB/s per direction)."""
 
 H200_IDEAL = gpu_preset("h200-sxm")
-"""NVIDIA H200 SXM on the ideal roofline (the lower bound; :data:`H200` is calibrated): the catalogue's
+"""NVIDIA H200 SXM on the ideal roofline (the lower bound; ``H200`` is calibrated): the catalogue's
 ``"h200-sxm"`` (141 GB HBM3e, 4.8 TB/s, 989 TFLOPS dense bf16, NVLink 450 GB/s per direction)."""
 
 H100 = H100_IDEAL.calibrated(H100_CALIBRATION)

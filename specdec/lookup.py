@@ -8,9 +8,9 @@ simulated, because the engines differ:
 * **Spec-Bench's PLD** (:func:`prompt_lookup_proposal`): n-grams from
   ``max_ngram = 3`` down to 1, the leftmost earlier occurrence whose
   ``num_pred`` following tokens all exist;
-* **vLLM's** ``ngram`` **proposer** (:func:`vllm_ngram_proposal`): the
+* **vLLM's** ``ngram`` **proposer** (``vllm_ngram_proposal``): the
   longest n-gram between ``prompt_lookup_max`` and ``prompt_lookup_min``
-  (both 5 when neither is set, :data:`specdec.drafters.VLLM_NGRAM_DEFAULTS`),
+  (both 5 when neither is set, ``specdec.drafters.VLLM_NGRAM_DEFAULTS``),
   its leftmost earlier occurrence, and up to ``num_speculative_tokens``
   following tokens (fewer when the context ends sooner).
 
@@ -271,7 +271,7 @@ def vllm_ngram_proposal(tokens, min_ngram, max_ngram, num_pred):
     n-gram). Nothing when no ``n >= min_ngram`` matches. The differences
     from :func:`prompt_lookup_proposal` (Spec-Bench): a floor on ``n``,
     and a short proposal instead of a shorter n-gram near the end.
-    vLLM's defaults are :data:`specdec.drafters.VLLM_NGRAM_DEFAULTS`.
+    vLLM's defaults are ``specdec.drafters.VLLM_NGRAM_DEFAULTS``.
 
     Defined in chapter "Drafts in today's engines".
 
@@ -382,7 +382,7 @@ def simulate_prompt_lookup(text, prompt_tokens, max_ngram=3, num_pred=10, *, rul
     The text stands for the target's greedy output: after the first
     ``prompt_tokens`` tokens (the prompt), each round proposes with
     :func:`prompt_lookup_proposal` (``rule="spec-bench"``) or
-    :func:`vllm_ngram_proposal` (``rule="vllm"``) from everything so far, accepts the
+    ``vllm_ngram_proposal`` (``rule="vllm"``) from everything so far, accepts the
     longest prefix that agrees with the text, and then the target adds the
     next token of the text. Stops at the end of the text.
 
@@ -397,7 +397,7 @@ def simulate_prompt_lookup(text, prompt_tokens, max_ngram=3, num_pred=10, *, rul
     max_ngram, num_pred : int, optional
         As in :func:`prompt_lookup_proposal`.
     rule : {"spec-bench", "vllm"}, optional
-        Matching rule (:data:`LOOKUP_RULES`). Default ``"spec-bench"``.
+        Matching rule (``LOOKUP_RULES``). Default ``"spec-bench"``.
     min_ngram : int, optional
         Shortest n-gram, >= 1 and <= ``max_ngram``; only the ``"vllm"``
         rule has one (Spec-Bench's goes down to 1). Default 1.

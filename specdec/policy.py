@@ -2,17 +2,17 @@
 
 Three verdicts read a speedup, and they ask different questions, so they have
 different thresholds; all of them live here, and every verdict (the checklist,
-the regime maps, :func:`specdec.decide`) takes its threshold from this module.
+the regime maps, :func:`specdec.decision.decide`) takes its threshold from this module.
 
 * :data:`WORTH_IT_SPEEDUP` = 1.3: the first source's rule, "probably not worth
   the complexity" below it. Used by :func:`specdec.checklist.assess` and
-  :func:`specdec.decide`.
+  :func:`specdec.decision.decide`.
 * :data:`HELPS_ABOVE` = 1.1 and :data:`HURTS_BELOW` = 0.95: the regimes.
   Speculation **helps** above a 10 % gain (about the smallest a load test
   separates from run-to-run noise), **hurts** below a 5 % loss, and is
   **neutral** in between. Used by :func:`classify_speedup` and the maps of
   :mod:`specdec.regimes`.
-* :data:`RETUNE_GAIN` = 2 %: :func:`specdec.decide` says "retune k" only when
+* :data:`RETUNE_GAIN` = 2 %: :func:`specdec.decision.decide` says "retune k" only when
   another ``k`` beats the measured one by more than this fraction.
 * :data:`CHECKLIST_THRESHOLDS`: the first source's five checklist questions.
 

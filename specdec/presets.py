@@ -191,8 +191,8 @@ class Hardware:
         Interconnect bytes/s per device and direction, > 0 (default ``inf``).
     calibration : specdec.calibration.Calibration, optional
         Default ``None``: the ideal roofline, a lower bound (see
-        :meth:`calibrated`; the GPU presets :data:`H100`, :data:`A100` and
-        :data:`H200` are calibrated).
+        :meth:`calibrated`; the GPU presets ``H100``, ``A100`` and
+        ``H200`` are calibrated).
 
     Examples
     --------

@@ -11,7 +11,7 @@ engine, not to the hardware:
   kernel launches are replayed) or ``"eager"`` (every kernel launched from
   Python, as in Hugging Face ``generate`` and the EAGLE/Medusa research code).
   An eager engine pays an extra cost per step **per GPU** (the host and the
-  GPU set it; :attr:`EngineProfile.eager_overhead`, seconds per layer per
+  GPU set it; ``EngineProfile.eager_overhead``, seconds per layer per
   pass), fitted to eager timings on that GPU; a GPU without an eager timing
   carries the value of the named GPU, and the profile says so.
 

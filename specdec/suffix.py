@@ -1,23 +1,23 @@
 """Suffix decoding: a model-free draft read from a suffix tree of the prompt and earlier outputs.
 
-SuffixDecoding (Oliaro et al., arXiv 2411.04975; :data:`SUFFIX_ABSTRACT`)
+SuffixDecoding (Oliaro et al., arXiv 2411.04975; ``SUFFIX_ABSTRACT``)
 keeps two suffix trees, one over the current request and one over the
 outputs of earlier requests, matches the last tokens against them and
 proposes the most frequent continuations; the number it proposes grows
 with the match, ``max_spec = factor * match_length + offset``
 (:func:`suffix_max_spec`; vLLM's defaults in
-:data:`specdec.drafters.VLLM_SUFFIX_DEFAULTS`). Like n-gram lookup
+``specdec.drafters.VLLM_SUFFIX_DEFAULTS``). Like n-gram lookup
 (:mod:`specdec.lookup`) it runs no model: the draft is a CPU lookup,
 ``c_d`` about 0, and a round costs one verification pass.
 
 Costed that way a round gives ``S = E[L] / (c_v(k) + c_lookup)``
 (:func:`suffix_speedup`), so a measured speedup says how many tokens per
 round the draft must have averaged (:func:`model_free_tokens`). The paper
-reports speedups (:data:`SUFFIX_ABSTRACT`) and ArcticInference's README
-tabulates throughputs (:data:`ARCTIC_SUFFIX_BENCHMARKS`); neither, as read
+reports speedups (``SUFFIX_ABSTRACT``) and ArcticInference's README
+tabulates throughputs (``ARCTIC_SUFFIX_BENCHMARKS``); neither, as read
 here, gives an acceptance length, so the book derives the one each
 measurement implies. The one measured acceptance length found is vLLM's
-port at one draft token per round (:data:`SUFFIX_VLLM_MTBENCH`).
+port at one draft token per round (``SUFFIX_VLLM_MTBENCH``).
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ def suffix_max_spec(match_length, max_spec_factor=None, offset=0.0):
     match_length : float or array_like
         Tokens matched in the suffix tree, >= 0.
     max_spec_factor : float, optional
-        >= 0. Default vLLM's, :data:`specdec.drafters.VLLM_SUFFIX_DEFAULTS`.
+        >= 0. Default vLLM's, ``specdec.drafters.VLLM_SUFFIX_DEFAULTS``.
     offset : float, optional
         Added tokens (negative to speculate less). Default 0.
 

@@ -3,7 +3,7 @@
 Each timing is a :class:`Measurement` with its citation and status
 (:class:`specdec.drafters.Cited`), whether it is fitted or only checked, the
 relative band stated for its residual, its engine and the fabric its
-all-reduces cross (:data:`FABRICS`). :func:`measured_time` converts the
+all-reduces cross (``FABRICS``). :func:`measured_time` converts the
 printed value to seconds and :func:`model_time` prices the same pass on a
 roofline. The model presets these timings need (Llama 2, Vicuna, the EAGLE
 head) are built from :mod:`specdec.catalogue`. :mod:`specdec.calibration`
@@ -105,7 +105,7 @@ class Measurement:
     decode_steps : int
         For ``kind="request"``.
     fabric : str
-        The interconnect the all-reduces cross (a key of :data:`FABRICS`;
+        The interconnect the all-reduces cross (a key of ``FABRICS``;
         empty on one GPU): each fabric has its own all-reduce latency.
     """
 
