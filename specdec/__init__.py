@@ -22,6 +22,7 @@ the larger topics are submodules, loaded on first use so that importing
 ``sd.estimation``      alpha from logs and engine counters, intervals
 ``sd.engine_metrics``  vLLM's speculative decoding counters and their /metrics text
 ``sd.decision``        ``sd.decide(...)``: a verdict from an engine's metrics and measured times
+``sd.predict``         ``sd.predict_speedup(...)``: a published setup's speedup, with an interval
 ``sd.cli``             the command line, ``python -m specdec decide ...``
 ``sd.verification``    verification rules: rejection sampling, greedy, one-hot, typical acceptance
 ``sd.trees``           token trees: expected tokens, best tree for a budget, multi-draft
@@ -77,11 +78,12 @@ _SUBMODULES = {
     "acceptance", "economics", "request", "checklist", "symbolic", "hardware", "memory", "deployment",
     "sampling", "synthetic", "estimation", "engine_metrics", "literature", "measure", "plots", "widgets", "exercises", "errata",
     "drafts", "regimes", "tables", "decision", "cli", "calibration", "verification", "trees", "dynamic", "goodput", "drafters",
+    "predict",
 }
 
 # Functions at the top level that live in a submodule loaded on first use
 # (so that ``import specdec`` stays fast and numpy-only): name -> module.
-_LAZY_FUNCTIONS = {"decide": "decision", "tree_expected_tokens": "trees"}
+_LAZY_FUNCTIONS = {"decide": "decision", "tree_expected_tokens": "trees", "predict_speedup": "predict"}
 
 __all__ = [
     "expected_tokens", "accepted_tokens_pmf", "tokens_per_round_variance",

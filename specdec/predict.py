@@ -1,0 +1,462 @@
+"""Predicting a published setup: the speedup of one configuration, with an interval.
+
+:func:`predict_speedup` prices one speculative round of any draft kind on a
+calibrated roofline and divides the tokens it emits by its time:
+
+.. math:: S = \\frac{\\tau\\, T_0}{T_\\text{draft} + T_\\text{verify} + T_\\text{overhead}}
+
+with ``tau`` the measured mean acceptance length (tokens per round, the
+target's own token included) and ``T0`` one plain decode step on the same
+engine and hardware. The round's parts, by draft kind:
+
+* a separate draft :class:`~specdec.hardware.Model`: one draft step per
+  proposed token of a chain (:func:`specdec.hardware.draft_cost`), or one
+  pass per tree level over the nodes that level expands;
+* ``"eagle"``, ``"eagle2"``, ``"eagle3"`` and ``"mtp"``: passes of the head
+  (a one-layer model plus its LM head): the first over the tokens accepted
+  in the previous round (about ``tau``, as EAGLE's ``topK_genrate`` does),
+  then one per further level over the ``width`` nodes it expands (EAGLE-2/3
+  expand ``top_k`` nodes per level; a chain expands one);
+* ``"medusa"``: the heads run inside the target's pass; their cost is the
+  extra weight read and arithmetic of the heads over the pass's tokens;
+* ``"ngram"`` / ``"pld"`` (prompt lookup): only the lookup, ``lookup_time``;
+* ``"lookahead"``: no draft pass; one target pass over
+  ``(window + guesses) (ngram - 1)`` extra tokens;
+
+and verification of ``k + 1`` tokens, or of ``n_nodes + 1`` for a tree
+(:func:`specdec.trees.tree_verify_cost`). Every term is the roofline's
+:func:`specdec.hardware.step_time` on the hardware of the engine profile.
+
+Tensor parallelism (``parallelism="tp"``) splits every layer over the GPUs
+and pays two all-reduces per layer; a layer split (``"layers"``, as
+``device_map="auto"`` places a model) runs each GPU's layers one after the
+other, so a pass costs what one GPU would take over all the layers (the sum
+of the slices) plus one hop of the activations per boundary.
+
+Defined in chapter "Predicting a published setup".
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from ._validate import (check_choice, check_count, check_instance, check_nonnegative, check_positive,
+                        check_probability, check_scalar, describe)
+from .acceptance import expected_tokens_per_position
+from .hardware import GPUS, Hardware, Model, step_time
+from .trees import tree_depths
+
+__all__ = ["DRAFT_KINDS", "PARALLELISMS", "Prediction", "RoundPlan", "predict_speedup", "round_plan"]
+
+_CHAPTER = "Predicting a published setup"
+
+#: Draft kinds priced by name (a separate draft is passed as a :class:`~specdec.hardware.Model`).
+DRAFT_KINDS = ("eagle", "eagle2", "eagle3", "medusa", "mtp", "ngram", "pld", "lookahead")
+#: How a model is spread over several GPUs.
+PARALLELISMS = ("tp", "layers")
+_HEAD_KINDS = ("eagle", "eagle2", "eagle3", "mtp")
+_LOOKUP_KINDS = ("ngram", "pld")
+#: Bytes per activation element sent between the GPUs of a layer split (bf16).
+_ACT_BYTES = 2.0
+
+
+# --------------------------------------------------------------------------
+# the shape of a round
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoundPlan:
+    """What one round runs: the draft passes (tokens per pass) and the tokens verified.
+
+    Defined in chapter "Predicting a published setup".
+
+    Attributes
+    ----------
+    draft_tokens : tuple of int
+        Tokens per sequence of each draft pass, in order (empty: no draft pass).
+    verify_tokens : int
+        Tokens per sequence of the verification pass (``k + 1``, or ``n_nodes + 1``).
+    n_nodes : int
+        Draft tokens proposed (``k`` for a chain).
+    depth : int
+        Longest path of the proposal (``k`` for a chain).
+    """
+
+    draft_tokens: tuple
+    verify_tokens: int
+    n_nodes: int
+    depth: int
+
+
+def _level_sizes(parents) -> list:
+    """Nodes per depth (1..D) of a tree, and per depth the nodes that have children."""
+    par = np.asarray(parents)
+    depths = tree_depths(par)
+    if depths.ndim != 1:
+        raise ValueError(f"tree must be one tree (a 1-D parents array); got shape {depths.shape}")
+    d_max = int(depths.max())
+    has_child = np.zeros(par.size, dtype=bool)
+    has_child[par[par >= 0]] = True
+    expanded = [int(np.sum(has_child & (depths == d))) for d in range(1, d_max + 1)]
+    return d_max, expanded
+
+
+def round_plan(kind, *, k=None, tree=None, n_nodes=None, depth=None, width=None, tau=1.0, lookahead=None):
+    """The passes of one round of a draft kind: tokens per draft pass and tokens verified.
+
+    Give exactly one proposal: a chain of ``k`` drafts, a ``tree`` (its
+    parents array, :mod:`specdec.trees`), or a tree by ``n_nodes`` and
+    ``depth`` (with ``width``, the nodes expanded per level, default the mean
+    level size ``ceil(n_nodes / depth)``); ``"lookahead"`` takes
+    ``lookahead=(window, ngram, guesses)`` instead.
+
+    * a separate draft (``kind="model"``): a chain runs ``k`` one-token steps;
+      a tree runs one pass per level but the last, over the nodes that level
+      expands (the first over the root, one token);
+    * a head (``"eagle"``, ``"eagle2"``, ``"eagle3"``, ``"mtp"``): ``depth``
+      passes, the first over the ``round(tau)`` tokens accepted in the
+      previous round, the others over the nodes each level expands (1 for a
+      chain, ``width`` for a tree by node count);
+    * ``"medusa"``, ``"ngram"``, ``"pld"``, ``"lookahead"``: no draft pass.
+
+    Defined in chapter "Predicting a published setup".
+
+    Parameters
+    ----------
+    kind : str
+        ``"model"`` or one of :data:`DRAFT_KINDS`.
+    k : int, optional
+        Chain length, 1 to 64.
+    tree : array_like of int, optional
+        Parents of each node (-1 for the root's children), at most 1024 nodes.
+    n_nodes, depth, width : int, optional
+        A tree by its size: ``n_nodes`` in [1, 1024], ``depth`` in [1, n_nodes],
+        ``width`` in [1, n_nodes].
+    tau : float, optional
+        Mean acceptance length, >= 1 (sets the first head pass). Default 1.
+    lookahead : tuple of 3 int, optional
+        Lookahead decoding's ``(window, ngram, guesses)``: window and guesses
+        >= 1, ngram >= 2.
+
+    Returns
+    -------
+    RoundPlan
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> sd.predict.round_plan("eagle2", n_nodes=60, depth=6, width=10, tau=4.2)
+    RoundPlan(draft_tokens=(4, 10, 10, 10, 10, 10), verify_tokens=61, n_nodes=60, depth=6)
+    >>> sd.predict.round_plan("model", k=4).draft_tokens
+    (1, 1, 1, 1)
+    >>> sd.predict.round_plan("lookahead", lookahead=(15, 5, 15)).verify_tokens
+    121
+    """
+    check_choice(kind, "kind", ("model",) + DRAFT_KINDS)
+    tau = float(check_scalar(tau, "tau", check_positive))
+    if tau < 1.0:
+        raise ValueError(f"tau must be >= 1 (tokens per round, the target's token included); got {tau!r}")
+    if kind == "lookahead":
+        if any(v is not None for v in (k, tree, n_nodes, depth, width)):
+            raise ValueError("kind 'lookahead' takes lookahead=(window, ngram, guesses), not k, tree, n_nodes, "
+                             "depth or width")
+        if lookahead is None:
+            raise ValueError("kind 'lookahead' needs lookahead=(window, ngram, guesses), e.g. (15, 5, 15)")
+        if not isinstance(lookahead, (tuple, list)) or len(lookahead) != 3:
+            raise TypeError(f"lookahead must be a tuple (window, ngram, guesses); got {describe(lookahead)}")
+        w, n, g = (check_count(lookahead[0], "lookahead window", 1, 256), check_count(lookahead[1], "lookahead ngram",
+                   2, 16), check_count(lookahead[2], "lookahead guesses", 1, 256))
+        extra = (w + g) * (n - 1)
+        return RoundPlan((), extra + 1, extra, n - 1)
+    if lookahead is not None:
+        raise ValueError(f"lookahead applies only to kind 'lookahead'; got kind {kind!r}")
+    given = [name for name, v in (("k", k), ("tree", tree), ("n_nodes", n_nodes)) if v is not None]
+    if len(given) != 1:
+        raise ValueError(f"give exactly one of k, tree or n_nodes (with depth); got {given or 'none'}")
+    if k is not None:
+        if depth is not None or width is not None:
+            raise ValueError("depth and width describe a tree by node count; a chain of k drafts takes neither")
+        kk = check_count(k, "k", 1, 64)
+        n_nodes_, depth_, expanded = kk, kk, [1] * kk          # every level expands its one node
+    elif tree is not None:
+        if depth is not None or width is not None:
+            raise ValueError("depth and width are read from the tree's parents; give neither with tree")
+        par = np.asarray(tree)
+        if par.ndim != 1 or not 1 <= par.size <= 1024:
+            raise ValueError(f"tree must be a 1-D parents array of 1 to 1024 nodes; got shape {par.shape}")
+        depth_, per_level = _level_sizes(par)
+        n_nodes_ = int(par.size)
+        expanded = [1] + per_level[:-1]                        # the root, then each level's parents
+    else:
+        n_nodes_ = check_count(n_nodes, "n_nodes", 1, 1024)
+        if depth is None:
+            raise ValueError("a tree by node count needs depth (its longest path), in [1, n_nodes]")
+        depth_ = check_count(depth, "depth", 1, n_nodes_)
+        w = math.ceil(n_nodes_ / depth_) if width is None else check_count(width, "width", 1, n_nodes_)
+        expanded = [1] + [w] * (depth_ - 1)
+    if kind == "model":
+        passes = tuple(expanded)
+    elif kind in _HEAD_KINDS:
+        passes = (max(1, int(round(tau))),) + tuple(expanded[1:])
+    else:
+        passes = ()
+    return RoundPlan(passes, n_nodes_ + 1, n_nodes_, depth_)
+
+
+# --------------------------------------------------------------------------
+# the prediction
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """A predicted speedup, its interval and the parts of the round (times in seconds).
+
+    Defined in chapter "Predicting a published setup".
+
+    Attributes
+    ----------
+    speedup : float
+        ``tau * t0 / t_round``.
+    interval : tuple of float
+        ``(low, high)`` over the calibration's uncertainty, at ``confidence``.
+    tau, t0, t_draft, t_verify, t_overhead : float
+        Tokens per round, one plain decode step, all draft passes of a round,
+        the verification pass and the per-round overhead (seconds).
+    plan : RoundPlan
+        The passes priced.
+    target, draft, hardware, engine : str
+        What was priced: names, and the engine profile used.
+    batch, context : int
+    confidence : float
+    """
+
+    speedup: float
+    interval: tuple
+    tau: float
+    t0: float
+    t_draft: float
+    t_verify: float
+    t_overhead: float
+    plan: RoundPlan
+    target: str
+    draft: str
+    hardware: str
+    engine: str
+    batch: int
+    context: int
+    confidence: float
+
+    @property
+    def t_round(self) -> float:
+        """Seconds per round: draft passes + verification + overhead."""
+        return self.t_draft + self.t_verify + self.t_overhead
+
+    def parts(self) -> dict:
+        """The round's parts in ms: ``t0``, ``t_draft``, ``t_verify``, ``t_overhead`` and ``t_round``."""
+        return {name: getattr(self, name) * 1e3 for name in ("t0", "t_draft", "t_verify", "t_overhead", "t_round")}
+
+    def __repr__(self) -> str:
+        lo, hi = self.interval
+        p = self.parts()
+        return (f"Prediction({self.target} + {self.draft} on {self.hardware}, engine {self.engine!r}, "
+                f"batch {self.batch}, context {self.context}: speedup {self.speedup:.2f}x "
+                f"[{lo:.2f}, {hi:.2f}] at {self.confidence:.0%}; tau {self.tau:.2f}, T0 {p['t0']:.3f} ms, "
+                f"round {p['t_round']:.3f} ms = draft {p['t_draft']:.3f} + verify {p['t_verify']:.3f} + "
+                f"overhead {p['t_overhead']:.3f})")
+
+
+def _check_tau(tau, acceptance, plan_depth_bound):
+    if (tau is None) == (acceptance is None):
+        raise ValueError("give exactly one of tau (mean acceptance length) or acceptance (per-position rates)")
+    if acceptance is not None:
+        a = check_probability(acceptance, "acceptance")
+        if a.ndim != 1 or not 1 <= a.size <= 64:
+            raise ValueError(f"acceptance must be a 1-D list of 1 to 64 per-position rates; got shape {a.shape}")
+        return float(expected_tokens_per_position(a)), int(a.size)
+    value = float(check_scalar(tau, "tau", check_positive))
+    if not 1.0 <= value <= 65.0:
+        raise ValueError(f"tau must be in [1, depth + 1] (tokens per round, the target's token included); "
+                         f"got {value!r}")
+    return value, None
+
+
+def _hardware(gpu, n_gpus: int, parallelism: str, engine):
+    """(one GPU's Hardware with the engine's calibration, profile name)."""
+    if isinstance(gpu, str):
+        base = GPUS.get(gpu)
+        if base is None:
+            raise ValueError(f"gpu must be a Hardware or one of {', '.join(repr(g) for g in GPUS)}; got {gpu!r}")
+    else:
+        base = check_instance(gpu, Hardware, "gpu")
+    if engine is None:
+        return base, (base.calibration.name if base.calibration is not None else "ideal")
+    raise ValueError(f"engine must be None (the GPU preset's own calibration); got {describe(engine)}")
+
+
+def _pass_time(model: Model, one: Hardware, n_gpus: int, parallelism: str, batch: int, context: int,
+               tokens: int) -> float:
+    """One forward pass of ``model`` over ``tokens`` new tokens per sequence on the placement."""
+    if parallelism == "tp" or n_gpus == 1:
+        hw = one.scaled(n_gpus) if n_gpus > 1 else one
+        return float(step_time(model, hw, batch, context, tokens))
+    # layer split: the slices run one after the other on single GPUs (their sum is one GPU's pass over all
+    # the layers) and the activations hop across each of the n_gpus - 1 boundaries.
+    cal = one.calibration
+    latency = 0.0 if one.is_ideal else cal.allreduce_latency
+    link = one.link_bandwidth * (1.0 if one.is_ideal else cal.link_efficiency)
+    hop = latency + batch * tokens * model.d_model * _ACT_BYTES / link
+    return float(step_time(model, one, batch, context, tokens)) + (n_gpus - 1) * hop
+
+
+def _medusa_heads(target: Model, head: Model) -> Model:
+    """The target with the heads' parameters added (they run on the target's pass)."""
+    return replace(target, n_params=target.n_params + head.n_params, name=f"{target.name} + Medusa heads")
+
+
+def _round_times(target, draft, head, plan, one, n_gpus, parallelism, batch, context, draft_tp, lookup_time):
+    args = (batch, context)
+    t0 = _pass_time(target, one, n_gpus, parallelism, *args, 1)
+    verify_model = _medusa_heads(target, head) if draft == "medusa" else target
+    t_verify = _pass_time(verify_model, one, n_gpus, parallelism, *args, plan.verify_tokens)
+    t_draft = 0.0
+    if draft == "medusa":
+        plain = _pass_time(target, one, n_gpus, parallelism, *args, plan.verify_tokens)
+        t_draft, t_verify = t_verify - plain, plain
+    elif draft in _LOOKUP_KINDS:
+        t_draft = lookup_time
+    elif isinstance(draft, Model) or draft in _HEAD_KINDS:
+        model = draft if isinstance(draft, Model) else head
+        if parallelism == "layers":        # the draft (or head) on one GPU of the split
+            d_gpus, d_par = 1, "tp"
+        else:
+            d_gpus, d_par = draft_tp, "tp"
+        t_draft = sum(_pass_time(model, one, d_gpus, d_par, *args, n) for n in plan.draft_tokens)
+    return t0, t_draft, t_verify
+
+
+def predict_speedup(target, draft, *, tau=None, acceptance=None, k=None, tree=None, n_nodes=None, depth=None,
+                    width=None, gpu="h100-sxm", n_gpus=1, parallelism="tp", batch=1, context=0, engine=None,
+                    head=None, draft_tp=None, lookup_time=0.0, lookahead=None, confidence=0.9):
+    r"""Predict the speedup of one speculative configuration, with an interval and the round's parts.
+
+    .. math:: S = \frac{\tau\, T_0}{T_\text{draft} + T_\text{verify} + T_\text{overhead}}
+
+    Every pass is priced by :func:`specdec.hardware.step_time` on the
+    hardware of the engine profile (module docstring: what each draft kind
+    runs per round); ``T0`` is one plain decode step on the same engine and
+    placement.
+
+    Defined in chapter "Predicting a published setup".
+
+    Parameters
+    ----------
+    target : specdec.hardware.Model
+        The target model.
+    draft : specdec.hardware.Model or str
+        A separate draft model, or a draft kind of :data:`DRAFT_KINDS`.
+    tau : float, optional
+        Measured mean acceptance length: tokens per round, the target's token
+        included, in ``[1, depth + 1]``.
+    acceptance : array_like, optional
+        Instead of ``tau``: per-position acceptance rates (each given the
+        previous accepted), 1 to 64 entries in [0, 1]; ``tau`` is
+        :func:`specdec.expected_tokens_per_position` of them.
+    k, tree, n_nodes, depth, width, lookahead
+        The proposal, as in :func:`round_plan` (exactly one of ``k``,
+        ``tree``, ``n_nodes``; ``lookahead`` for kind ``"lookahead"``).
+    gpu : str or specdec.hardware.Hardware, optional
+        One GPU: a key of :data:`specdec.hardware.GPUS` (default
+        ``"h100-sxm"``) or a single-device Hardware.
+    n_gpus : int, optional
+        GPUs holding the target, 1 to 64. Default 1.
+    parallelism : str, optional
+        ``"tp"`` (tensor parallel, default) or ``"layers"`` (a layer split, as
+        ``device_map="auto"``: no all-reduce, one hop per boundary).
+    batch : int, optional
+        Sequences per step, 1 to 4096. Default 1.
+    context : int, optional
+        Tokens already in each sequence's cache, 0 to 1,048,576. Default 0.
+    engine : str, optional
+        Engine profile; default ``None``, the GPU preset's own calibration.
+    head : specdec.hardware.Model, optional
+        For ``"eagle"``, ``"eagle2"``, ``"eagle3"`` and ``"mtp"``: the head as
+        a model (its decoder layer(s) plus the LM head it reads per pass);
+        for ``"medusa"``: all heads together (their parameters). Required for
+        these kinds.
+    draft_tp : int, optional
+        GPUs of the draft's (or head's) tensor-parallel group, 1 to ``n_gpus``;
+        default ``n_gpus`` (the target's group). A layer split runs the draft
+        on one GPU.
+    lookup_time : float, optional
+        Seconds per round of an n-gram or prompt lookup, >= 0. Default 0.
+    confidence : float, optional
+        Level of the interval, in (0, 1). Default 0.9.
+
+    Returns
+    -------
+    Prediction
+
+    Examples
+    --------
+    Llama 3.1 70B with an 8B draft on 8 calibrated H100s, k = 5 and a
+    measured tau of 3.5:
+
+    >>> import specdec as sd
+    >>> h = sd.hardware
+    >>> p = sd.predict_speedup(h.LLAMA_70B, h.LLAMA_8B, k=5, tau=3.5, n_gpus=8)
+    >>> round(p.speedup, 2), round(p.parts()["t0"], 2)
+    (1.82, 11.06)
+    """
+    check_instance(target, Model, "target")
+    if isinstance(draft, str):
+        check_choice(draft, "draft", DRAFT_KINDS)
+        kind = draft
+    elif isinstance(draft, Model):
+        kind = "model"
+    else:
+        raise TypeError(f"draft must be a specdec.hardware.Model or one of {', '.join(DRAFT_KINDS)}; "
+                        f"got {describe(draft)}")
+    tau_value, positions = _check_tau(tau, acceptance, None)
+    if positions is not None and k is None and tree is None and n_nodes is None and kind != "lookahead":
+        k = positions
+    plan = round_plan(kind, k=k, tree=tree, n_nodes=n_nodes, depth=depth, width=width, tau=tau_value,
+                      lookahead=lookahead)
+    if positions is not None and positions > plan.depth:
+        raise ValueError(f"acceptance has {positions} positions; the proposal is only {plan.depth} deep")
+    if tau_value > plan.depth + 1:
+        raise ValueError(f"tau must be in [1, depth + 1 = {plan.depth + 1}] for this proposal; got {tau_value!r}")
+    n_gpus = check_count(n_gpus, "n_gpus", 1, 64)
+    parallelism = check_choice(parallelism, "parallelism", PARALLELISMS)
+    batch = check_count(batch, "batch", 1, 4096)
+    context = check_count(context, "context", 0, 1_048_576)
+    draft_tp = n_gpus if draft_tp is None else check_count(draft_tp, "draft_tp", 1, n_gpus)
+    lookup_time = float(check_scalar(lookup_time, "lookup_time", check_nonnegative, "(seconds)"))
+    confidence = float(check_scalar(confidence, "confidence", check_positive))
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be in (0, 1); got {confidence!r}")
+    if kind in _HEAD_KINDS + ("medusa",):
+        if head is None:
+            raise ValueError(f"draft {kind!r} needs head (a specdec.hardware.Model of the head)")
+        check_instance(head, Model, "head")
+    elif head is not None:
+        raise ValueError(f"head applies to the kinds {', '.join(_HEAD_KINDS + ('medusa',))}; got draft {kind!r}")
+    if kind not in _LOOKUP_KINDS and lookup_time:
+        raise ValueError(f"lookup_time applies to the kinds 'ngram' and 'pld'; got draft {kind!r}")
+    one, profile = _hardware(gpu, n_gpus, parallelism, engine)
+    if one.tp != 1:
+        raise ValueError(f"gpu must be one device (tp = 1; give n_gpus for a group); got tp = {one.tp}")
+    overhead = 0.0
+    times = _round_times(target, draft, head, plan, one, n_gpus, parallelism, batch, context, draft_tp, lookup_time)
+    t0, t_draft, t_verify = times
+    speedup = tau_value * t0 / (t_draft + t_verify + overhead)
+    interval = (speedup, speedup)
+    where = f"{n_gpus}x {one.base_name}" + (" (layer split)" if parallelism == "layers" and n_gpus > 1 else "")
+    draft_name = draft.name if isinstance(draft, Model) else kind
+    return Prediction(float(speedup), interval, tau_value, t0, t_draft, t_verify, overhead, plan, target.name,
+                      draft_name, where, profile, batch, context, confidence)
