@@ -47,10 +47,10 @@ import numpy as np
 from ._validate import (check_choice, check_count, check_instance, check_nonnegative, check_positive,
                         check_probability, check_scalar, describe)
 from .acceptance import expected_tokens_per_position
-from .hardware import GPUS, Hardware, Model, step_time
+from .hardware import GPUS, MODELS, Hardware, Model, step_time
 from .trees import tree_depths
 
-__all__ = ["DRAFT_KINDS", "PARALLELISMS", "Prediction", "RoundPlan", "predict_speedup", "round_plan"]
+__all__ = ["DRAFT_KINDS", "PARALLELISMS", "Prediction", "RoundPlan", "model_presets", "predict_speedup", "round_plan"]
 
 _CHAPTER = "Predicting a published setup"
 
@@ -261,6 +261,20 @@ class Prediction:
         """The round's parts in ms: ``t0``, ``t_draft``, ``t_verify``, ``t_overhead`` and ``t_round``."""
         return {name: getattr(self, name) * 1e3 for name in ("t0", "t_draft", "t_verify", "t_overhead", "t_round")}
 
+    def report(self) -> str:
+        """The prediction as a few lines of text: speedup, interval, the round's parts, the profile."""
+        lo, hi = self.interval
+        p = self.parts()
+        passes = ", ".join(str(n) for n in self.plan.draft_tokens) or "none"
+        return "\n".join([
+            f"Predicted speedup: {self.speedup:.2f}x ({self.confidence:.0%} interval {lo:.2f} to {hi:.2f})",
+            f"setup: {self.target} + {self.draft} on {self.hardware}, batch {self.batch}, context {self.context}",
+            f"engine profile: {self.engine}",
+            f"tau = {self.tau:.3g} tokens per round; T0 = {p['t0']:.3f} ms",
+            f"round = {p['t_round']:.3f} ms: draft {p['t_draft']:.3f} ms (passes over {passes} tokens), "
+            f"verify {p['t_verify']:.3f} ms ({self.plan.verify_tokens} tokens), overhead {p['t_overhead']:.3f} ms",
+        ])
+
     def __repr__(self) -> str:
         lo, hi = self.interval
         p = self.parts()
@@ -269,6 +283,24 @@ class Prediction:
                 f"[{lo:.2f}, {hi:.2f}] at {self.confidence:.0%}; tau {self.tau:.2f}, T0 {p['t0']:.3f} ms, "
                 f"round {p['t_round']:.3f} ms = draft {p['t_draft']:.3f} + verify {p['t_verify']:.3f} + "
                 f"overhead {p['t_overhead']:.3f})")
+
+
+def model_presets() -> dict:
+    """Every model preset a prediction can name, by key (targets, drafts and heads).
+
+    Defined in chapter "Predicting a published setup".
+
+    Returns
+    -------
+    dict of str to specdec.hardware.Model
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> sd.predict.model_presets()["llama-3.1-8b"].name
+    'Llama 3.1 8B'
+    """
+    return dict(MODELS)
 
 
 def _check_tau(tau, acceptance, plan_depth_bound):
