@@ -218,7 +218,8 @@ def _float_flag(flag: str):
 #: Flags whose value may start with "-" (a negative number, refused later for its sign, not as a missing value).
 _VALUE_FLAGS = ("--t0", "--t-draft-step", "--t-draft-round", "--t-verify", "--t-overhead", "--tpot-off", "--tpot-on",
                 "--k", "--mean-acceptance-length", "--draft-acceptance-rate", "--confidence", "--k-max", "--worth-it",
-                "--digits")
+                "--digits", "--tree", "--tau", "--acceptance", "--gpus", "--batch", "--context", "--nodes", "--depth",
+                "--width", "--draft-tp", "--lookup-time", "--lookahead")
 
 
 def _join_negative_values(argv: Sequence[str]) -> list:
