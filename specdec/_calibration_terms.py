@@ -63,6 +63,11 @@ class Calibration:
         The default of the step functions' ``kv_write``. Default False.
     causal_attention : bool, optional
         Count attention among the new tokens of a pass. Default False.
+    gemm_tile : int, optional
+        Rows per tile of the matrix-product kernels, >= 1 (:mod:`specdec.kernels`):
+        a pass computes its tokens rounded up to whole tiles, the first
+        tile's arithmetic hides under the weight read and ``overlap`` applies
+        to the rest. Default 1 (no tiles: the arithmetic is linear in the tokens).
     name : str, optional
         Label, e.g. where the values were fitted.
 
@@ -83,6 +88,7 @@ class Calibration:
     communication: bool = False
     kv_write: bool = False
     causal_attention: bool = False
+    gemm_tile: int = 1
     name: str = "ideal"
 
     def __post_init__(self):
@@ -99,6 +105,10 @@ class Calibration:
             set_(self, attr, value)
         for attr in _FLAGS:
             set_(self, attr, check_bool(getattr(self, attr), attr))
+        tile = self.gemm_tile
+        if isinstance(tile, bool) or not isinstance(tile, (int, np.integer)) or tile < 1:
+            raise ValueError(f"gemm_tile must be a whole number >= 1; got {describe(tile)}")
+        set_(self, "gemm_tile", int(tile))
         if not isinstance(self.name, str):
             raise TypeError(f"name must be a string, got {describe(self.name)}")
 
@@ -107,7 +117,7 @@ class Calibration:
         """True when no term departs from the ideal roofline (``kv_write`` and ``name`` aside)."""
         return (all(getattr(self, a) == 1.0 for a in _FRACTIONS + ("overlap",))
                 and all(getattr(self, a) == 0.0 for a in _TIMES) and not self.communication
-                and not self.causal_attention)
+                and not self.causal_attention and self.gemm_tile == 1)
 
 
 #: The ideal roofline: every term of :class:`Calibration` at its ideal value.

@@ -47,12 +47,14 @@ from typing import Any
 
 import numpy as np
 
+from . import catalogue
 from ._calibration_terms import A100_CALIBRATION, H100_CALIBRATION, Calibration
+from .kernels import overlapped_time, padded_tokens
 from ._validate import (check_bool, check_broadcast, check_instance, check_integer, check_positive, check_scalar,
                         describe, is_scalar_input, to_output)
 
 __all__ = [
-    "Model", "Hardware", "MODELS", "GPUS", "LLAMA_8B", "LLAMA_70B", "LLAMA_1B", "H100", "A100", "H200", "H100_IDEAL",
+    "Model", "Hardware", "model_preset", "gpu_preset", "MODELS", "GPUS", "LLAMA_8B", "LLAMA_70B", "LLAMA_1B", "H100", "A100", "H200", "H100_IDEAL",
     "A100_IDEAL", "H200_IDEAL", "IDEAL_GPUS", "validate_setup", "step_bytes", "step_flops", "arithmetic_intensity",
     "step_time", "step_time_parts", "verify_cost", "draft_cost", "ridge_batch", "crossover_batch", "utilization",
 ]
@@ -109,6 +111,17 @@ class Model:
     n_heads : int, optional
         Query heads per layer; default ``d_model // head_dim``. Sets the
         attention FLOPs (``n_heads * head_dim`` per layer per position).
+    n_experts, experts_per_token : int, optional
+        A mixture of experts: routed experts per sparse layer and experts
+        each token uses (default 0: dense).
+    expert_params : float, optional
+        Parameters of all routed experts (all layers), included in
+        ``n_params``. A pass over ``M`` tokens reads the share
+        :func:`specdec.catalogue.distinct_experts` of them and multiplies
+        ``experts_per_token / n_experts`` of them per token.
+    kv_dim : int, optional
+        Cached elements per layer and token; default ``2 * n_kv_heads *
+        head_dim`` (MLA caches its latent: 576 for DeepSeek-V3).
 
     Its properties are ``weight_bytes`` (read per pass), ``kv_bytes_per_token``
     (a key and a value per layer) and ``d_attn`` (``n_heads * head_dim``).
@@ -132,6 +145,10 @@ class Model:
     kv_bytes_per_elem: float = 2
     name: str = ""
     n_heads: int | None = field(default=None)
+    n_experts: int = 0
+    experts_per_token: int = 0
+    expert_params: float = 0.0
+    kv_dim: int | None = None
 
     def __post_init__(self):
         set_ = object.__setattr__
@@ -150,6 +167,19 @@ class Model:
             set_(self, "n_heads", _scalar_int(self.n_heads, "n_heads"))
         if self.n_kv_heads > self.n_heads:
             raise ValueError(f"n_kv_heads must be in [1, n_heads = {self.n_heads}]; got {self.n_kv_heads}")
+        set_(self, "n_experts", _scalar_int(self.n_experts, "n_experts", minimum=0))
+        set_(self, "experts_per_token", _scalar_int(self.experts_per_token, "experts_per_token", minimum=0))
+        if self.n_experts and not 1 <= self.experts_per_token <= self.n_experts:
+            raise ValueError(f"experts_per_token must be in [1, n_experts = {self.n_experts}]; "
+                             f"got {self.experts_per_token}")
+        if np.ndim(self.expert_params) != 0:
+            raise TypeError("expert_params must be a single number")
+        ep = float(self.expert_params)
+        if not (0.0 <= ep < self.n_params) or (ep > 0) != (self.n_experts > 0):
+            raise ValueError(f"expert_params must be in [0, n_params) and > 0 exactly when n_experts > 0; got {ep!r}")
+        set_(self, "expert_params", ep)
+        if self.kv_dim is not None:
+            set_(self, "kv_dim", _scalar_int(self.kv_dim, "kv_dim"))
 
     @property
     def weight_bytes(self) -> float:
@@ -158,8 +188,16 @@ class Model:
 
     @property
     def kv_bytes_per_token(self) -> float:
-        """Bytes of KV cache per token, ``2 * n_layers * n_kv_heads * head_dim * kv_bytes_per_elem``."""
-        return float(2 * self.n_layers * self.n_kv_heads * self.head_dim * self.kv_bytes_per_elem)
+        """Bytes of KV cache per token, ``2 * n_layers * n_kv_heads * head_dim * kv_bytes_per_elem`` (or ``kv_dim``)."""
+        per_layer = 2 * self.n_kv_heads * self.head_dim if self.kv_dim is None else self.kv_dim
+        return float(self.n_layers * per_layer * self.kv_bytes_per_elem)
+
+    @property
+    def active_params(self) -> float:
+        """Parameters one token multiplies (``n_params`` for a dense model)."""
+        if not self.n_experts:
+            return self.n_params
+        return self.n_params - self.expert_params * (1.0 - self.experts_per_token / self.n_experts)
 
     @property
     def d_attn(self) -> int:
@@ -289,55 +327,105 @@ class Hardware:
         return replace(self, calibration=None, name=name)
 
 
-LLAMA_8B = Model(
-    n_params=8_030_261_248, n_layers=32, d_model=4096, n_kv_heads=8, head_dim=128, n_heads=32,
-    name="Llama 3.1 8B")
-"""Llama 3.1 8B (bf16).
+def model_preset(key, weights="bf16", *, name=None) -> Model:
+    """A :class:`Model` built from the catalogue's shape of a model (:data:`specdec.catalogue.MODEL_SPECS`).
 
-Source: Meta, ``meta-llama/Llama-3.1-8B`` model card and its ``config.json``
-(hidden_size 4096, num_hidden_layers 32, num_attention_heads 32,
-num_key_value_heads 8, head_dim 128, intermediate_size 14336, vocab_size
-128256, untied embeddings). The parameter count 8,030,261,248 follows from
-that configuration (checked in the tests) and is the card's "8B".
-"""
+    Defined in chapter "A calibrated roofline".
 
-LLAMA_70B = Model(
-    n_params=70_553_706_496, n_layers=80, d_model=8192, n_kv_heads=8, head_dim=128, n_heads=64,
-    name="Llama 3.1 70B")
-"""Llama 3.1 70B (bf16). Source: Meta, ``meta-llama/Llama-3.1-70B`` model card and ``config.json`` (hidden_size
-8192, num_hidden_layers 80, num_attention_heads 64, num_key_value_heads 8, head_dim 128, intermediate_size 28672,
-vocab_size 128256, untied embeddings): 70,553,706,496 parameters."""
+    Parameters
+    ----------
+    key : str
+        A key of :data:`specdec.catalogue.MODEL_SPECS` (``"llama-3.1-8b"``, ``"vicuna-13b"``, ``"mixtral-8x7b"``,
+        ``"deepseek-v3"``, ...).
+    weights : str, optional
+        A key of :data:`specdec.catalogue.WEIGHT_FORMATS`; sets ``bytes_per_param`` (the KV cache stays bf16).
+    name : str, optional
+        Default: the catalogue's name, with the format unless bf16.
 
-LLAMA_1B = Model(
-    n_params=1_235_814_400, n_layers=16, d_model=2048, n_kv_heads=8, head_dim=64, n_heads=32,
-    name="Llama 3.2 1B")
-"""Llama 3.2 1B (bf16). Source: Meta, ``meta-llama/Llama-3.2-1B`` model card and ``config.json`` (hidden_size
-2048, num_hidden_layers 16, num_attention_heads 32, num_key_value_heads 8, head_dim 64, intermediate_size 8192,
-vocab_size 128256, tied embeddings): 1,235,814,400 parameters."""
+    Returns
+    -------
+    Model
 
-H100_IDEAL = Hardware(bandwidth=3.35e12, flops=989e12, memory=80e9, name="H100 SXM" + _IDEAL_TAG,
-                      link_bandwidth=450e9)
-"""NVIDIA H100 SXM5 80 GB on the ideal roofline (the lower bound; :data:`H100` is calibrated).
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> m = sd.hardware.model_preset("mixtral-8x7b")
+    >>> round(m.n_params / 1e9, 2), round(m.active_params / 1e9, 2), m.n_experts
+    (46.7, 12.88, 8)
+    >>> sd.hardware.model_preset("llama-3.1-70b", "fp8").bytes_per_param
+    1.0
+    """
+    spec = catalogue.model_spec(key)
+    fmt = catalogue.weight_format(weights)
+    label = name if name is not None else spec.name + ("" if weights == "bf16" else f" ({weights} weights)")
+    return Model(n_params=spec.n_params, n_layers=spec.n_layers, d_model=spec.hidden, n_kv_heads=spec.n_kv_heads,
+                 head_dim=spec.head_dim, bytes_per_param=fmt.bytes_per_param, name=_check_name(label),
+                 n_heads=spec.n_heads, n_experts=spec.n_experts, experts_per_token=spec.experts_per_token,
+                 expert_params=float(spec.routed_expert_params),
+                 kv_dim=spec.kv_dim if spec.kv_lora_rank else None)
 
-Source: NVIDIA H100 Tensor Core GPU datasheet: GPU memory 80 GB, memory
-bandwidth 3.35 TB/s, BF16 Tensor Core 1,979 TFLOPS *with sparsity*, so
-989 TFLOPS dense (the figure used here). Memory is taken as the datasheet's
-80 GB = 80e9 bytes. NVLink 900 GB/s (both directions): 450 GB/s per direction.
-"""
 
-A100_IDEAL = Hardware(bandwidth=2.039e12, flops=312e12, memory=80e9, name="A100 80GB SXM" + _IDEAL_TAG,
-                      link_bandwidth=300e9)
-"""NVIDIA A100 80 GB SXM on the ideal roofline (the lower bound; :data:`A100` is calibrated).
+def gpu_preset(key, number_format="bf16") -> Hardware:
+    """One GPU of the catalogue (:data:`specdec.catalogue.GPU_SPECS`) on the ideal roofline.
 
-Source: NVIDIA A100 Tensor Core GPU datasheet: GPU memory 80 GB HBM2e,
-memory bandwidth 2,039 GB/s, BF16 Tensor Core 312 TFLOPS dense (624 with
-sparsity); NVLink 600 GB/s (both directions): 300 GB/s per direction.
-"""
+    ``number_format`` picks the peak FLOP/s the matrix products run at (the
+    ``compute`` of a :class:`specdec.catalogue.WeightFormat`: a weight-only
+    int4 model runs at ``"bf16"``). The name carries the ideal-roofline tag
+    (and the format unless bf16); calibrate it with
+    :meth:`Hardware.calibrated` or :meth:`specdec.profiles.EngineProfile.on`.
 
-H200_IDEAL = Hardware(bandwidth=4.8e12, flops=989e12, memory=141e9, name="H200 SXM" + _IDEAL_TAG,
-                      link_bandwidth=450e9)
-"""NVIDIA H200 SXM on the ideal roofline (the lower bound; :data:`H200` is calibrated). Datasheet: 141 GB HBM3e,
-4.8 TB/s, BF16 1,979 TFLOPS with sparsity, so 989 dense; NVLink 900 GB/s (450 GB/s per direction)."""
+    Defined in chapter "A calibrated roofline".
+
+    Parameters
+    ----------
+    key : str
+        A key of :data:`specdec.catalogue.GPU_SPECS`.
+    number_format : str, optional
+        A key of that GPU's ``flops`` (``"bf16"``, ``"fp16"``, ``"fp8"``, ``"int8"``).
+
+    Returns
+    -------
+    Hardware
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> g = sd.hardware.gpu_preset("l40s", "fp8")
+    >>> g.bandwidth / 1e9, g.flops / 1e12, g.name
+    (864.0, 733.0, 'L40S fp8, ideal roofline (lower bound)')
+    >>> sd.hardware.gpu_preset("h100-sxm") == sd.hardware.H100_IDEAL
+    True
+    """
+    spec = catalogue.gpu_spec(key)
+    label = spec.name + ("" if number_format == "bf16" else f" {number_format}") + _IDEAL_TAG
+    return Hardware(bandwidth=spec.bandwidth, flops=spec.peak(number_format), memory=spec.memory, name=label,
+                    link_bandwidth=spec.link_bandwidth)
+
+
+LLAMA_8B = model_preset("llama-3.1-8b")
+"""Llama 3.1 8B (bf16): the catalogue's ``"llama-3.1-8b"`` (``meta-llama/Llama-3.1-8B`` config.json: hidden 4096,
+32 layers, 32 heads, 8 key/value heads, head_dim 128, intermediate 14336, vocab 128256, untied): 8,030,261,248
+parameters, the card's "8B"."""
+
+LLAMA_70B = model_preset("llama-3.1-70b")
+"""Llama 3.1 70B (bf16): the catalogue's ``"llama-3.1-70b"`` (hidden 8192, 80 layers, 64 heads, 8 key/value heads,
+intermediate 28672, vocab 128256, untied): 70,553,706,496 parameters."""
+
+LLAMA_1B = model_preset("llama-3.2-1b")
+"""Llama 3.2 1B (bf16): the catalogue's ``"llama-3.2-1b"`` (hidden 2048, 16 layers, 32 heads, 8 key/value heads,
+head_dim 64, intermediate 8192, vocab 128256, tied embeddings): 1,235,814,400 parameters."""
+
+H100_IDEAL = gpu_preset("h100-sxm")
+"""NVIDIA H100 SXM5 80 GB on the ideal roofline (the lower bound; :data:`H100` is calibrated): the catalogue's
+``"h100-sxm"`` (3.35 TB/s, 989 TFLOPS dense bf16, 80 GB, NVLink 450 GB/s per direction)."""
+
+A100_IDEAL = gpu_preset("a100-80gb")
+"""NVIDIA A100 80 GB SXM on the ideal roofline (the lower bound; :data:`A100` is calibrated): the catalogue's
+``"a100-80gb"`` (2,039 GB/s, 312 TFLOPS dense bf16, 80 GB, NVLink 300 GB/s per direction)."""
+
+H200_IDEAL = gpu_preset("h200-sxm")
+"""NVIDIA H200 SXM on the ideal roofline (the lower bound; :data:`H200` is calibrated): the catalogue's
+``"h200-sxm"`` (141 GB HBM3e, 4.8 TB/s, 989 TFLOPS dense bf16, NVLink 450 GB/s per direction)."""
 
 H100 = H100_IDEAL.calibrated(H100_CALIBRATION)
 """NVIDIA H100 SXM5 80 GB, calibrated (:data:`specdec.calibration.H100_CALIBRATION`): the default H100."""
@@ -404,18 +492,33 @@ def _kv_flag(kv_write, hardware: Hardware) -> bool:
     return check_bool(kv_write, "kv_write")
 
 
+def _read_params(model: Model, tokens):
+    """Parameters a pass over ``tokens`` routed tokens reads (all of them for a dense model)."""
+    if not model.n_experts:
+        return model.n_params
+    share = 1.0 - (1.0 - model.experts_per_token / model.n_experts) ** tokens  # distinct experts / E, uniform
+    return model.n_params - model.expert_params + model.expert_params * share
+
+
 def _bytes(model: Model, b, c, n, kv_write: bool, replication: float = 1.0):
     kv = model.kv_bytes_per_token if replication == 1.0 else model.kv_bytes_per_token * replication
-    total = model.weight_bytes + b * c * kv
+    weights = model.weight_bytes if not model.n_experts else _read_params(model, b * n) * model.bytes_per_param
+    total = weights + b * c * kv
     if kv_write:
         total = total + b * n * kv
     return total
 
 
-def _flops(model: Model, b, c, n, causal: bool = False):
+def _attention_flops(model: Model, b, c, n, causal: bool = False, ancestors=None):
+    if ancestors is not None:  # a tree: each new token attends to its own ancestors in the pass (and itself)
+        return b * n * 4.0 * model.n_layers * model.d_attn * (c + ancestors)
     if causal:  # new token i (1..n) also attends to the i new positions up to itself
-        return b * n * (2.0 * model.n_params + 4.0 * model.n_layers * model.d_attn * (c + (n + 1.0) / 2.0))
-    return b * n * (2.0 * model.n_params + 4.0 * model.n_layers * model.d_attn * c)
+        return b * n * 4.0 * model.n_layers * model.d_attn * (c + (n + 1.0) / 2.0)
+    return b * n * 4.0 * model.n_layers * model.d_attn * c
+
+
+def _flops(model: Model, b, c, n, causal: bool = False, ancestors=None):
+    return b * n * 2.0 * model.active_params + _attention_flops(model, b, c, n, causal, ancestors)
 
 
 #: Bytes per activation element sent by the tensor-parallel all-reduces (bf16).
@@ -430,27 +533,39 @@ def _rates(model: Model, hw: Hardware):
     return hw.bandwidth * cal.bw_efficiency, hw.flops * cal.flops_efficiency, max(1.0, hw.tp / model.n_kv_heads)
 
 
-def _parts(model: Model, hw: Hardware, b, c, n, kv_write: bool):
-    """(memory time, compute time, fixed time, communication time) of one pass, seconds."""
+def _compute(model: Model, hw: Hardware, b, c, n, fl, ancestors=None):
+    """(compute time with the GEMM rows padded to whole tiles, the first tile's GEMM time) of a calibrated pass."""
+    cal = hw.calibration
+    tile = cal.gemm_tile
+    attn = _attention_flops(model, b, c, n, cal.causal_attention, ancestors) / fl
+    if tile == 1:
+        return b * n * 2.0 * model.active_params / fl + attn, 0.0 * attn
+    rows = np.asarray(padded_tokens(np.maximum(b * n, 1.0), tile), dtype=float)
+    per_row = 2.0 * model.active_params / fl
+    return rows * per_row + attn, np.minimum(rows, tile) * per_row + 0.0 * attn
+
+
+def _parts(model: Model, hw: Hardware, b, c, n, kv_write: bool, ancestors=None):
+    """(memory time, compute time, fixed time, communication time, hidden compute) of one pass, seconds."""
     bw, fl, rep = _rates(model, hw)
     mem = _bytes(model, b, c, n, kv_write, rep) / bw
     if hw.is_ideal:
-        return mem, _flops(model, b, c, n) / fl, 0.0 * mem, 0.0 * mem
+        return mem, _flops(model, b, c, n) / fl, 0.0 * mem, 0.0 * mem, 0.0 * mem
     cal = hw.calibration
-    comp = _flops(model, b, c, n, cal.causal_attention) / fl
+    comp, hidden = _compute(model, hw, b, c, n, fl, ancestors)
     fixed = cal.step_overhead + cal.layer_overhead * model.n_layers + 0.0 * mem
     comm = 0.0 * mem
     if cal.communication and hw.tp > 1:  # two all-reduces per layer; ring volume per device
         volume = 2.0 * (hw.tp - 1) / hw.tp * b * n * model.d_model * _ACT_BYTES
         comm = 2.0 * model.n_layers * (cal.allreduce_latency + volume / (cal.link_efficiency * hw.link_bandwidth))
-    return mem, comp, fixed, comm
+    return mem, comp, fixed, comm, hidden
 
 
-def _step(model: Model, hw: Hardware, b, c, n, kv_write: bool):
+def _step(model: Model, hw: Hardware, b, c, n, kv_write: bool, ancestors=None):
     if hw.is_ideal:
         return np.maximum(_bytes(model, b, c, n, kv_write) / hw.bandwidth, _flops(model, b, c, n) / hw.flops)
-    mem, comp, fixed, comm = _parts(model, hw, b, c, n, kv_write)
-    core = np.maximum(mem, comp) + (1.0 - hw.calibration.overlap) * np.minimum(mem, comp)
+    mem, comp, fixed, comm, hidden = _parts(model, hw, b, c, n, kv_write, ancestors)
+    core = overlapped_time(mem, comp, hidden, hw.calibration.overlap)
     return fixed + core + comm
 
 
@@ -624,16 +739,16 @@ def step_time_parts(model, hardware, batch=1, context=0, new_tokens=1, *, kv_wri
     kv_write = _kv_flag(kv_write, hardware)
     b, c, n = _shape_args(batch, context, new_tokens)
     scalar = is_scalar_input(batch, context, new_tokens)
-    mem, comp, fixed, comm = _parts(model, hardware, b, c, n, kv_write)
+    mem, comp, fixed, comm, hidden = _parts(model, hardware, b, c, n, kv_write)
     total = _step(model, hardware, b, c, n, kv_write)
-    hidden = 1.0 if hardware.is_ideal else hardware.calibration.overlap
-    binding, rest = np.maximum(mem, comp), (1.0 - hidden) * np.minimum(mem, comp)
+    binding = np.maximum(mem, comp)
+    rest = total - fixed - comm - binding
     return {key: to_output(np.broadcast_to(value, np.shape(total)) + 0.0, scalar)
             for key, value in (("memory", mem), ("compute", comp), ("fixed", fixed), ("communication", comm),
                                ("binding", binding), ("not_overlapped", rest), ("total", total))}
 
 
-def verify_cost(model, hardware, k, batch=1, context=0, *, kv_write=None):
+def verify_cost(model, hardware, k, batch=1, context=0, *, kv_write=None, ancestors=None):
     r"""``c_verify``: a verification pass over ``k`` drafts, in target decode steps.
 
     .. math:: c_v(k) = \frac{T(B, C, n = k + 1)}{T(B, C, n = 1)}
@@ -654,6 +769,11 @@ def verify_cost(model, hardware, k, batch=1, context=0, *, kv_write=None):
         Draft tokens per round, >= 1.
     batch, context, kv_write
         As in :func:`step_time`.
+    ancestors : float, optional
+        For a tree: the mean number of pass tokens each token attends to
+        under the tree mask (its ancestors in the tree and itself), >= 1.
+        Default ``None``: a chain (token ``i`` attends to ``i`` pass tokens).
+        Counted only on a calibration with ``causal_attention``.
 
     Returns
     -------
@@ -677,7 +797,12 @@ def verify_cost(model, hardware, k, batch=1, context=0, *, kv_write=None):
     kk = check_integer(k, "k", minimum=1).astype(float)
     b, c, _ = _shape_args(batch, context, 1)
     check_broadcast(k=kk, batch=b, context=c)
-    out = _step(model, hardware, b, c, kk + 1.0, kv_write) / _step(model, hardware, b, c, 1.0, kv_write)
+    anc = None
+    if ancestors is not None:
+        anc = float(check_scalar(ancestors, "ancestors", check_positive))
+        if anc < 1:
+            raise ValueError(f"ancestors must be >= 1 (a token attends to itself); got {anc!r}")
+    out = _step(model, hardware, b, c, kk + 1.0, kv_write, anc) / _step(model, hardware, b, c, 1.0, kv_write)
     return to_output(out, is_scalar_input(k, batch, context))
 
 
