@@ -524,8 +524,10 @@ measured mean acceptance length of 3.5):
   python -m specdec predict --target llama-3.1-70b --draft llama-3.1-8b \\
       --gpu h100-sxm --gpus 8 --k 5 --tau 3.5
 
-draft      a model key (a separate draft), or a kind: eagle, eagle2, eagle3,
-           medusa, mtp, ngram, pld, lookahead (the head kinds take --head)
+models     keys of the catalogue (specdec.catalogue.MODEL_SPECS): llama-3.1-8b,
+           vicuna-13b, ...; the draft is a model key (a separate draft) or a
+           kind: eagle, eagle2, eagle3, medusa, mtp, ngram, pld, lookahead (the
+           heads of a kind come from the catalogue for the target)
 proposal   --k K (a chain), --tree P0,P1,... (parents, -1 for the root's
            children), --nodes N --depth D [--width W] (a tree by size), or
            --lookahead W,N,G (lookahead decoding's window, n-gram, guesses)
@@ -545,7 +547,8 @@ def _add_predict(sub) -> None:
     m = p.add_argument_group("models")
     m.add_argument("--target", required=True, metavar="MODEL", help="target model key")
     m.add_argument("--draft", required=True, metavar="MODEL|KIND", help="draft model key, or a draft kind")
-    m.add_argument("--head", metavar="MODEL", help="the head's model key (eagle, eagle2, eagle3, mtp, medusa)")
+    m.add_argument("--medusa-heads", type=_int_flag("--medusa-heads"), metavar="N",
+                   help="Medusa heads, 1 to 16 (default 4; the other heads come from the catalogue)")
     r = p.add_argument_group("proposal and acceptance")
     r.add_argument("--k", type=_int_flag("--k"), metavar="K", help="chain length, 1 to 64")
     r.add_argument("--tree", metavar="P0,P1,...", help="the tree's parents array")
@@ -592,7 +595,7 @@ _PREDICT_FLAGS = {"k": "--k", "tree": "--tree", "n_nodes": "--nodes", "depth": "
                   "lookahead": "--lookahead", "tau": "--tau", "acceptance": "--acceptance", "gpu": "--gpu",
                   "n_gpus": "--gpus", "parallelism": "--parallelism", "draft_tp": "--draft-tp",
                   "engine": "--engine", "batch": "--batch", "context": "--context",
-                  "lookup_time": "--lookup-time", "confidence": "--confidence", "head": "--head",
+                  "lookup_time": "--lookup-time", "confidence": "--confidence", "head": "--medusa-heads",
                   "target": "--target", "draft": "--draft"}
 
 
@@ -613,8 +616,15 @@ def _run_predict(args: argparse.Namespace, sub) -> str:
                                   "batch": args.batch, "context": args.context, "confidence": args.confidence}
         target = _model(args.target, "--target")
         draft = args.draft if args.draft in DRAFT_KINDS else _model(args.draft, "--draft")
-        if args.head is not None:
-            kwargs["head"] = _model(args.head, "--head")
+        if args.medusa_heads is not None:
+            if args.draft != "medusa":
+                raise _InputError("--medusa-heads applies only to --draft medusa")
+            from .predict import head_model
+
+            try:
+                kwargs["head"] = head_model(args.target, "medusa", args.medusa_heads)
+            except ValueError as exc:
+                raise _InputError("--medusa-heads " + str(exc).split(" ", 1)[1]) from None
         if args.tree is not None:
             kwargs["tree"] = _numbers(args.tree, "--tree", int)
         if args.acceptance is not None:

@@ -47,10 +47,12 @@ import numpy as np
 from ._validate import (check_choice, check_count, check_instance, check_nonnegative, check_positive,
                         check_probability, check_scalar, describe)
 from .acceptance import expected_tokens_per_position
-from .hardware import GPUS, MODELS, Hardware, Model, step_time
+from . import catalogue
+from .hardware import GPUS, Hardware, Model, model_preset, step_time
 from .trees import tree_depths
 
-__all__ = ["DRAFT_KINDS", "PARALLELISMS", "Prediction", "RoundPlan", "model_presets", "predict_speedup", "round_plan"]
+__all__ = ["DRAFT_KINDS", "PARALLELISMS", "Prediction", "RoundPlan", "head_model", "model_presets", "predict_speedup",
+           "round_plan"]
 
 _CHAPTER = "Predicting a published setup"
 
@@ -286,21 +288,85 @@ class Prediction:
 
 
 def model_presets() -> dict:
-    """Every model preset a prediction can name, by key (targets, drafts and heads).
+    """Every model a prediction can name by key: the catalogue's models (:data:`specdec.catalogue.MODEL_SPECS`).
 
     Defined in chapter "Predicting a published setup".
 
     Returns
     -------
     dict of str to specdec.hardware.Model
+        bf16 weights (:func:`specdec.hardware.model_preset` for other formats).
 
     Examples
     --------
     >>> import specdec as sd
-    >>> sd.predict.model_presets()["llama-3.1-8b"].name
-    'Llama 3.1 8B'
+    >>> sd.predict.model_presets()["vicuna-13b"].name
+    'Vicuna 13B v1.3'
     """
-    return dict(MODELS)
+    return {key: model_preset(key) for key in catalogue.MODEL_SPECS}
+
+
+def head_model(target, kind, n_heads=4) -> Model:
+    """The draft head of a kind for a catalogue target, as a :class:`~specdec.hardware.Model` to price.
+
+    * ``"eagle"``, ``"eagle2"``: :func:`specdec.catalogue.eagle_head` version
+      1/2 (one decoder layer after a ``2d -> d`` fusion, then the target's LM
+      head); ``"eagle3"``: version 3 (its own LM head over 32,000 tokens);
+      ``"mtp"``: a multi-token-prediction module has the same layout as an
+      EAGLE-1 head (a projection of ``2d`` to ``d``, one decoder layer, the
+      shared LM head; DeepSeek-V3's report, section 2.2), so it is priced as
+      one. The model reads ``read_params`` (the layer plus the LM head) per pass.
+    * ``"medusa"``: :func:`specdec.catalogue.medusa_heads`, all ``n_heads``
+      heads together (they run in the target's pass).
+
+    Defined in chapter "Predicting a published setup".
+
+    Parameters
+    ----------
+    target : str
+        A key of :data:`specdec.catalogue.MODEL_SPECS`.
+    kind : str
+        ``"eagle"``, ``"eagle2"``, ``"eagle3"``, ``"mtp"`` or ``"medusa"``.
+    n_heads : int, optional
+        Medusa heads, 1 to 16. Default 4.
+
+    Returns
+    -------
+    specdec.hardware.Model
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> head = sd.predict.head_model("vicuna-7b", "eagle")
+    >>> head.n_layers, round(head.n_params / 1e9, 3)
+    (1, 0.367)
+    >>> int(sd.predict.head_model("vicuna-7b", "medusa").n_params)
+    591413248
+    """
+    check_choice(target, "target", tuple(catalogue.MODEL_SPECS))
+    check_choice(kind, "kind", _HEAD_KINDS + ("medusa",))
+    if kind == "medusa":
+        heads = catalogue.medusa_heads(target, check_count(n_heads, "n_heads", 1, 16))
+        spec = catalogue.model_spec(target)
+        return Model(n_params=heads["params"], n_layers=1, d_model=spec.hidden, n_kv_heads=spec.n_kv_heads,
+                     head_dim=spec.head_dim, n_heads=spec.n_heads, name=f"{heads['n_heads']} Medusa heads")
+    version = {"eagle": 1, "eagle2": 2, "eagle3": 3, "mtp": 1}[kind]
+    h = catalogue.eagle_head(target, version)
+    label = "MTP module" if kind == "mtp" else f"EAGLE-{version} head"
+    return Model(n_params=h["read_params"], n_layers=h["n_layers"], d_model=h["d_model"], n_kv_heads=h["n_kv_heads"],
+                 head_dim=h["head_dim"], n_heads=h["n_heads"], name=label)
+
+
+def _resolve_model(value, name: str):
+    """(Model, catalogue key or None) from a Model or a catalogue key."""
+    if isinstance(value, Model):
+        return value, None
+    if isinstance(value, str):
+        if value not in catalogue.MODEL_SPECS:
+            raise ValueError(f"{name} must be a specdec.hardware.Model or a key of specdec.catalogue.MODEL_SPECS "
+                             f"({', '.join(catalogue.MODEL_SPECS)}); got {value!r}")
+        return model_preset(value), value
+    raise TypeError(f"{name} must be a specdec.hardware.Model or a catalogue key; got {describe(value)}")
 
 
 def _check_tau(tau, acceptance, plan_depth_bound):
@@ -388,10 +454,11 @@ def predict_speedup(target, draft, *, tau=None, acceptance=None, k=None, tree=No
 
     Parameters
     ----------
-    target : specdec.hardware.Model
-        The target model.
+    target : specdec.hardware.Model or str
+        The target model, or its key in :data:`specdec.catalogue.MODEL_SPECS`.
     draft : specdec.hardware.Model or str
-        A separate draft model, or a draft kind of :data:`DRAFT_KINDS`.
+        A separate draft model (or its catalogue key), or a draft kind of
+        :data:`DRAFT_KINDS`.
     tau : float, optional
         Measured mean acceptance length: tokens per round, the target's token
         included, in ``[1, depth + 1]``.
@@ -420,7 +487,8 @@ def predict_speedup(target, draft, *, tau=None, acceptance=None, k=None, tree=No
         For ``"eagle"``, ``"eagle2"``, ``"eagle3"`` and ``"mtp"``: the head as
         a model (its decoder layer(s) plus the LM head it reads per pass);
         for ``"medusa"``: all heads together (their parameters). Required for
-        these kinds.
+        these kinds when the target is a Model; for a catalogue target the
+        default is :func:`head_model`.
     draft_tp : int, optional
         GPUs of the draft's (or head's) tensor-parallel group, 1 to ``n_gpus``;
         default ``n_gpus`` (the target's group). A layer split runs the draft
@@ -445,15 +513,19 @@ def predict_speedup(target, draft, *, tau=None, acceptance=None, k=None, tree=No
     >>> round(p.speedup, 2), round(p.parts()["t0"], 2)
     (1.54, 11.06)
     """
-    check_instance(target, Model, "target")
-    if isinstance(draft, str):
-        check_choice(draft, "draft", DRAFT_KINDS)
+    target, target_key = _resolve_model(target, "target")
+    if isinstance(draft, str) and draft in DRAFT_KINDS:
         kind = draft
+    elif isinstance(draft, str) and draft in catalogue.MODEL_SPECS:
+        draft, kind = model_preset(draft), "model"
     elif isinstance(draft, Model):
         kind = "model"
+    elif isinstance(draft, str):
+        raise ValueError(f"draft must be a draft kind ({', '.join(DRAFT_KINDS)}) or a catalogue model key; "
+                         f"got {draft!r}")
     else:
-        raise TypeError(f"draft must be a specdec.hardware.Model or one of {', '.join(DRAFT_KINDS)}; "
-                        f"got {describe(draft)}")
+        raise TypeError(f"draft must be a specdec.hardware.Model, a catalogue model key or one of "
+                        f"{', '.join(DRAFT_KINDS)}; got {describe(draft)}")
     tau_value, positions = _check_tau(tau, acceptance, None)
     if positions is not None and k is None and tree is None and n_nodes is None and kind != "lookahead":
         k = positions
@@ -473,9 +545,10 @@ def predict_speedup(target, draft, *, tau=None, acceptance=None, k=None, tree=No
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must be in (0, 1); got {confidence!r}")
     if kind in _HEAD_KINDS + ("medusa",):
-        if head is None:
-            raise ValueError(f"draft {kind!r} needs head (a specdec.hardware.Model of the head)")
-        check_instance(head, Model, "head")
+        if head is None and target_key is None:
+            raise ValueError(f"draft {kind!r} needs head (a specdec.hardware.Model of the head) when the target "
+                             f"is not a catalogue key")
+        head = head_model(target_key, kind) if head is None else check_instance(head, Model, "head")
     elif head is not None:
         raise ValueError(f"head applies to the kinds {', '.join(_HEAD_KINDS + ('medusa',))}; got draft {kind!r}")
     if kind not in _LOOKUP_KINDS and lookup_time:

@@ -158,7 +158,7 @@ def test_top_level_name_and_frozen_result_and_repr():
 
 @pytest.mark.parametrize("kwargs, error, pattern", [
     ({"draft": 3}, TypeError, "draft must be"),
-    ({"draft": "hydra"}, ValueError, "draft must be one of"),
+    ({"draft": "hydra"}, ValueError, "draft must be a draft kind"),
     ({"k": 0}, ValueError, "k must be"),
     ({"k": 65}, ValueError, "k must be"),
     ({"k": None}, ValueError, "exactly one of k, tree or n_nodes"),
@@ -178,7 +178,8 @@ def test_top_level_name_and_frozen_result_and_repr():
     ({"head": HEAD}, ValueError, "head applies to"),
     ({"lookup_time": 1e-4}, ValueError, "lookup_time applies"),
     ({"lookahead": (5, 3, 5)}, ValueError, "lookahead applies only"),
-    ({"target": "llama"}, TypeError, "target must be"),
+    ({"target": "llama"}, ValueError, "target must be a specdec.hardware.Model or a key"),
+    ({"target": 7}, TypeError, "target must be"),
 ])
 def test_arguments_are_validated_with_the_parameter_named(kwargs, error, pattern):
     args = {"target": TARGET, "draft": DRAFT, "k": 5, "tau": 3.0}
@@ -209,6 +210,25 @@ def test_proposals_are_validated(kwargs, pattern):
     target, draft = args.pop("target"), args.pop("draft")
     with pytest.raises((ValueError, TypeError), match=pattern):
         predict.predict_speedup(target, draft, **args)
+
+
+def test_catalogue_keys_and_default_heads():
+    """A catalogue target takes its EAGLE head from the catalogue: the layer plus the LM head per pass."""
+    from specdec import catalogue
+
+    p = predict.predict_speedup("vicuna-7b", "eagle", k=4, tau=3.0, gpu="a100-80gb")
+    spec = catalogue.eagle_head("vicuna-7b", 1)
+    head = predict.head_model("vicuna-7b", "eagle")
+    assert head.n_params == spec["head_params"] + 4096 * 32000 and head.n_layers == 1
+    hw = _hw("a100-80gb")
+    vicuna = h.model_preset("vicuna-7b")
+    expected = h.step_time(head, hw, new_tokens=3) + 3 * h.step_time(head, hw)
+    assert_allclose(p.t_draft, expected, rtol=1e-12)
+    assert_allclose(p.t0, h.step_time(vicuna, hw), rtol=1e-12)
+    q = predict.predict_speedup("vicuna-7b", "vicuna-7b", k=2, tau=2.0, gpu="a100-80gb")
+    assert q.draft == "Vicuna 7B v1.3"
+    medusa = predict.head_model("vicuna-7b", "medusa", n_heads=5)
+    assert medusa.n_params == 5 * (4096 * 4096 + 4096 + 4096 * 32000)
 
 
 def test_width_defaults_to_the_mean_level_size():
