@@ -39,9 +39,21 @@ S5. **Which cells of a table.** From each table, one row per (target,
     preference for the dataset: the table's overall/mean column if it has
     one, else MT-bench, else the table's first dataset column. Temperature
     0 (greedy) is preferred; a temperature-1 row is taken only when the
-    source prints no greedy row for that configuration. At most 6 rows are
-    taken from one table and at most 10 from one source, in the table's own
-    order (top to bottom), so that no single source dominates.
+    source prints no greedy row for that configuration. At most 8 rows are
+    taken from one table and at most 12 from one source. When a table has
+    more eligible rows than that, they are taken round-robin over the
+    table's draft methods: the first eligible row (top to bottom) of each
+    method in the order the methods first appear, then the second of each,
+    and so on, so that no single source or method dominates.
+S5a. **Draft kinds.** Only the draft kinds the predictor is specified to
+    take are eligible: a separate draft model, EAGLE-1/2/3 heads, Medusa-1
+    and Medusa-2 heads, MTP modules, n-gram / prompt lookup, lookahead and
+    suffix decoding. Rows of other methods (Hydra, HASS, REST, Recycling,
+    SAMD, ...) are skipped and do not count towards the caps of S5.
+    (S5's caps and S5a were amended from "at most 6 per table, 10 per
+    source, in table order" before any row was entered and before any
+    prediction was made, because the first table read would otherwise
+    have filled its cap with one target's older methods.)
 S6. **Mix.** Sources are searched so that the set spans separate draft
     models, EAGLE-1/2/3 heads, Medusa-1/2, n-gram / prompt lookup,
     lookahead and MTP, at batch 1 and at batch > 1. The search order of
