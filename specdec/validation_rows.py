@@ -23,6 +23,13 @@ S2. **Acceptance reported for the same configuration.** The source prints
     rate", "compression ratio", "accept length") or per-position acceptance
     rates for the *same* target, draft, dataset, temperature and batch as
     the speedup. Rows without one are not eligible, however well known.
+S2a. **Greedy acceptance at batch > 1.** At temperature 0, with the same
+    target, draft, tree and dataset, the accepted tokens do not depend on
+    the batch (in exact arithmetic the same tokens are generated). A batch
+    > 1 speedup may therefore take the acceptance length the same source
+    prints for batch 1 of that configuration; ``tau_batch`` records the
+    batch at which the acceptance length was measured. Sampled rows
+    (temperature > 0) get no such exception.
 S3. **Configuration complete enough to price.** Target model, draft kind,
     GPU model and count, and batch are stated (or fixed by the source's
     setup section for all its rows). The GPU is one the package has or is
@@ -54,6 +61,15 @@ S5a. **Draft kinds.** Only the draft kinds the predictor is specified to
     source, in table order" before any row was entered and before any
     prediction was made, because the first table read would otherwise
     have filled its cap with one target's older methods.)
+S5b. **Coverage.** If, after the caps, a draft family that S6 requires
+    (separate draft model, EAGLE heads, Medusa, n-gram / prompt lookup,
+    lookahead, MTP) has no row, the first eligible row of that family,
+    in the order the sources are listed in this module, is added beyond
+    the caps and flagged ``coverage=True``.
+    (S2a and S5b were added before any prediction was made, when the
+    sources read so far printed batch > 1 speedups only with batch-1
+    acceptance lengths, and the per-source cap left prompt lookup and
+    lookahead without a row.)
 S6. **Mix.** Sources are searched so that the set spans separate draft
     models, EAGLE-1/2/3 heads, Medusa-1/2, n-gram / prompt lookup,
     lookahead and MTP, at batch 1 and at batch > 1. The search order of
