@@ -267,13 +267,14 @@ class Prediction:
         """The prediction as a few lines of text: speedup, interval, the round's parts, the profile."""
         lo, hi = self.interval
         p = self.parts()
-        passes = ", ".join(str(n) for n in self.plan.draft_tokens) or "none"
+        sizes = ", ".join(str(n) for n in self.plan.draft_tokens)
+        passes = f"{len(self.plan.draft_tokens)} passes over {sizes} tokens" if sizes else "no draft pass"
         return "\n".join([
             f"Predicted speedup: {self.speedup:.2f}x ({self.confidence:.0%} interval {lo:.2f} to {hi:.2f})",
             f"setup: {self.target} + {self.draft} on {self.hardware}, batch {self.batch}, context {self.context}",
             f"engine profile: {self.engine}",
             f"tau = {self.tau:.3g} tokens per round; T0 = {p['t0']:.3f} ms",
-            f"round = {p['t_round']:.3f} ms: draft {p['t_draft']:.3f} ms (passes over {passes} tokens), "
+            f"round = {p['t_round']:.3f} ms: draft {p['t_draft']:.3f} ms ({passes}), "
             f"verify {p['t_verify']:.3f} ms ({self.plan.verify_tokens} tokens), overhead {p['t_overhead']:.3f} ms",
         ])
 

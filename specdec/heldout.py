@@ -1,0 +1,330 @@
+"""Predictions of the held-out published speedups: the mapping rules applied, the table and the median error.
+
+:data:`specdec.validation_rows.VALIDATION_ROWS` holds published, measured
+speedups that the calibration does not use, with the procedure that chose
+them and the rules (M1 to M8) that turn a row into a predictor's inputs,
+fixed before any prediction. :func:`prediction_inputs` applies those rules
+and the decisions below, taken where a rule leaves a choice, before any
+error was looked at, the same for every row:
+
+* **D1, names.** A target or draft named as on the Hugging Face hub maps to
+  the catalogue key without its version or chat suffix (``vicuna-7b-v1.3``
+  is ``"vicuna-7b"``, ``llama-2-70b-chat-hf`` is ``"llama-2-70b"``); the
+  models the catalogue lacks are :data:`EXTRA_MODELS`, each cited.
+* **D2, tree shape.** ``tree_tokens`` counts the target's own token, so the
+  tree has ``tree_tokens - 1`` draft nodes; ``tree_depth`` draft passes;
+  ``tree_topk`` nodes expanded per level (unstated: the mean level size,
+  :func:`specdec.predict.round_plan`). Medusa runs one head per level
+  (``tree_depth`` heads). Lookahead decoding takes ``(W, N, G)`` as the
+  row's note states them.
+* **D3, baseline.** A speedup over "Hugging Face" decoding takes ``T0`` from
+  the ``"hf-eager"`` profile; a ``"same-engine"`` baseline from the row's
+  own engine.
+* **D4, precision.** Unstated precision is bf16; fp16 and bf16 weigh 2
+  bytes.
+* **D5, lookup.** A prompt or n-gram lookup costs nothing on the GPU
+  (``lookup_time = 0``): no source prints its time.
+* **D6, metric.** Latency and throughput speedups are priced alike: every
+  sequence of the batch runs the same rounds.
+* **D7, the error.** ``predicted / measured - 1``; the summary is the median
+  of its absolute value over the rows.
+
+Defined in chapter "Predicting a published setup".
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from dataclasses import dataclass
+
+from . import catalogue
+from ._validate import check_instance
+from .calibration import MEASUREMENTS, VICUNA_68M
+from .hardware import Model, model_preset
+from .predict import Prediction, predict_speedup
+from .tables import Table, records_table
+from .validation_rows import VALIDATION_ROWS, PublishedSpeedup
+
+__all__ = ["EXTRA_MODELS", "HeldOutCheck", "prediction_inputs", "check_rows", "median_absolute_error",
+           "heldout_table", "fit_table", "one_layer_module"]
+
+_CHAPTER = "Predicting a published setup"
+
+_QWEN3_CITED = catalogue.SpecCited(
+    {"num_hidden_layers": 36, "hidden_size": 4096, "num_attention_heads": 32, "num_key_value_heads": 8,
+     "head_dim": 128, "intermediate_size": 12288, "vocab_size": 151936, "tie_word_embeddings": False},
+    "hf-configs", "Qwen/Qwen3-8B/config.json", "secondary",
+    "copies of the config.json in the search tool's code index (ids 62456584613, 1570491832, 56510789291)")
+
+#: Models the held-out rows name that :data:`specdec.catalogue.MODEL_SPECS` does not hold (to move there).
+EXTRA_MODELS = {
+    "qwen3-8b": catalogue.ModelSpec("qwen3-8b", "Qwen3 8B", 36, 4096, 32, 8, 12288, 151936, False, _QWEN3_CITED,
+                                    head_dim=128),
+}
+
+#: Separate drafts the rows name, by hub name (the catalogue's presets).
+_DRAFT_MODELS = {"vicuna-68m": VICUNA_68M}
+
+#: Row GPU names (M1) -> catalogue keys.
+_GPU_KEYS = {"A100-40GB": "a100-40gb", "A100-80GB": "a100-80gb", "RTX3090": "rtx-3090", "L40S": "l40s",
+             "H100": "h100-sxm", "H200": "h200-sxm", "B200": "b200"}
+_SUFFIX = re.compile(r"(-v\d+(\.\d+)*|-chat-hf|-chat|-hf|-instruct)+$")
+_LOOKAHEAD = re.compile(r"N=(\d+), W=(\d+), G=(\d+)")
+
+
+def _spec(name: str):
+    key = _SUFFIX.sub("", name)
+    if key in catalogue.MODEL_SPECS:
+        return catalogue.MODEL_SPECS[key]
+    if key in EXTRA_MODELS:
+        return EXTRA_MODELS[key]
+    raise ValueError(f"target {name!r} has no catalogue entry (looked up as {key!r})")
+
+
+def _model(spec, weights: str) -> Model:
+    if spec.key in catalogue.MODEL_SPECS:
+        return model_preset(spec.key, weights)
+    fmt = catalogue.weight_format(weights)
+    return Model(n_params=spec.n_params, n_layers=spec.n_layers, d_model=spec.hidden, n_kv_heads=spec.n_kv_heads,
+                 head_dim=spec.head_dim, n_heads=spec.n_heads, bytes_per_param=fmt.bytes_per_param, name=spec.name)
+
+
+def one_layer_module(spec, weights="bf16", *, name="one-layer module") -> Model:
+    """A ``2d -> d`` projection, one decoder layer of the target and its LM head, as a model to price.
+
+    The layout of an EAGLE-1 head and of a multi-token-prediction module
+    (DeepSeek-V3's report, section 2.2). The layer is the average layer of
+    the target: for a mixture of experts, a sparse layer with all its
+    routed experts (a pass reads the experts its tokens touch).
+
+    Defined in chapter "Predicting a published setup".
+
+    Parameters
+    ----------
+    spec : specdec.catalogue.ModelSpec
+        The target's shape.
+    weights : str, optional
+        A key of :data:`specdec.catalogue.WEIGHT_FORMATS`. Default ``"bf16"``.
+    name : str, optional
+
+    Returns
+    -------
+    specdec.hardware.Model
+
+    Examples
+    --------
+    >>> from specdec import catalogue, heldout
+    >>> m = heldout.one_layer_module(catalogue.MODEL_SPECS["vicuna-7b"])
+    >>> m.n_layers, round(m.n_params / 1e9, 3)
+    (1, 0.367)
+    """
+    check_instance(spec, catalogue.ModelSpec, "spec")
+    d = spec.hidden
+    outside = spec.vocab * d * (1 if spec.tied_embeddings else 2) + d
+    if spec.is_moe:
+        sparse = spec.n_layers - spec.dense_layers
+        mlp_e = 3 * d * spec.expert_intermediate
+        attn_norms = (spec.n_params - outside - spec.dense_layers * 3 * d * spec.intermediate
+                      - sparse * (spec.shared_experts * mlp_e + d * spec.n_experts) - spec.routed_expert_params)
+        attn_norms /= spec.n_layers
+        routed = spec.routed_expert_params / sparse
+        layer = attn_norms + spec.shared_experts * mlp_e + d * spec.n_experts + routed
+    else:
+        layer, routed = (spec.n_params - outside) / spec.n_layers, 0.0
+    params = layer + 2 * d * d + d + spec.vocab * d          # the layer, the projection (with bias), the LM head
+    fmt = catalogue.weight_format(weights)
+    return Model(n_params=params, n_layers=1, d_model=d, n_kv_heads=spec.n_kv_heads, head_dim=spec.head_dim,
+                 n_heads=spec.n_heads, bytes_per_param=fmt.bytes_per_param, name=name,
+                 n_experts=spec.n_experts, experts_per_token=spec.experts_per_token, expert_params=routed,
+                 kv_dim=spec.kv_dim if spec.kv_lora_rank else None)
+
+
+def prediction_inputs(row) -> dict:
+    """The keyword arguments of :func:`specdec.predict.predict_speedup` for a held-out row.
+
+    Applies the mapping rules M1 to M8 of :mod:`specdec.validation_rows`
+    and the decisions D1 to D6 of this module's docstring.
+
+    Defined in chapter "Predicting a published setup".
+
+    Parameters
+    ----------
+    row : specdec.validation_rows.PublishedSpeedup
+
+    Returns
+    -------
+    dict
+        ``target``, ``draft`` and the other arguments.
+
+    Examples
+    --------
+    >>> from specdec import heldout, validation_rows
+    >>> args = heldout.prediction_inputs(validation_rows.VALIDATION_ROWS[0])
+    >>> args["draft"], args["n_nodes"], args["depth"], args["width"], args["gpu"]
+    ('eagle2', 59, 6, 10, 'rtx-3090')
+    """
+    check_instance(row, PublishedSpeedup, "row")
+    weights = {"fp16": "fp16", "bf16": "bf16", "fp8": "fp8", None: "bf16"}[row.precision]
+    spec = _spec(row.target)
+    target = _model(spec, weights)
+    args = {"target": target, "tau": row.tau, "gpu": _GPU_KEYS[row.gpu], "n_gpus": row.gpu_count,
+            "parallelism": "layers" if row.parallelism == "layer-split" else "tp", "batch": row.batch,
+            "engine": row.engine, "weights": weights}
+    args["context"] = row.context if row.context is not None else (
+        1024 if re.search(r"summar|cnn|xsum|retriev|natural questions", row.dataset, re.I) else 512)
+    args["baseline_engine"] = "hf-eager" if "hugging face" in row.baseline.lower() else row.engine
+    kind = {"medusa2": "medusa"}.get(row.draft_kind, row.draft_kind)
+    if kind == "model":
+        args["draft"] = _DRAFT_MODELS[row.draft_model]
+    else:
+        args["draft"] = kind
+    if kind == "lookahead":
+        n, w, g = (int(x) for x in _LOOKAHEAD.search(row.note).groups())
+        args["lookahead"] = (w, n, g)
+        return args
+    if row.tree_tokens is not None:
+        args.update(n_nodes=row.tree_tokens - 1, depth=row.tree_depth, width=row.tree_topk)
+    else:
+        args["k"] = row.k
+    if kind == "medusa":
+        heads = catalogue.medusa_heads(spec.key, row.tree_depth)
+        args["head"] = Model(n_params=heads["params"], n_layers=1, d_model=spec.hidden, n_kv_heads=spec.n_kv_heads,
+                             head_dim=spec.head_dim, n_heads=spec.n_heads, name=f"{heads['n_heads']} Medusa heads")
+    elif kind in ("eagle", "eagle2", "eagle3", "mtp") and (spec.key not in catalogue.MODEL_SPECS or spec.is_moe
+                                                           or kind == "mtp"):
+        args["head"] = one_layer_module(spec, weights, name="MTP module" if kind == "mtp" else "EAGLE head")
+    return args
+
+
+@dataclass(frozen=True)
+class HeldOutCheck:
+    """One held-out row, its prediction and the error.
+
+    Defined in chapter "Predicting a published setup".
+
+    Attributes
+    ----------
+    row : specdec.validation_rows.PublishedSpeedup
+    prediction : specdec.predict.Prediction
+    error : float
+        ``prediction.speedup / row.speedup - 1``.
+    """
+
+    row: PublishedSpeedup
+    prediction: Prediction
+    error: float
+
+
+def check_rows(rows=None) -> tuple:
+    """Predict every held-out row and compare it with its measured speedup.
+
+    Defined in chapter "Predicting a published setup".
+
+    Parameters
+    ----------
+    rows : sequence of specdec.validation_rows.PublishedSpeedup, optional
+        Default: :data:`specdec.validation_rows.VALIDATION_ROWS`.
+
+    Returns
+    -------
+    tuple of HeldOutCheck
+
+    Examples
+    --------
+    >>> from specdec import heldout
+    >>> checks = heldout.check_rows()
+    >>> len(checks) >= 20
+    True
+    """
+    rows = VALIDATION_ROWS if rows is None else tuple(rows)
+    out = []
+    for row in rows:
+        args = prediction_inputs(row)
+        target, draft = args.pop("target"), args.pop("draft")
+        p = predict_speedup(target, draft, **args)
+        out.append(HeldOutCheck(row, p, p.speedup / row.speedup - 1.0))
+    return tuple(out)
+
+
+def median_absolute_error(checks) -> float:
+    """The median of ``|predicted / measured - 1|`` over checks.
+
+    Defined in chapter "Predicting a published setup".
+
+    Parameters
+    ----------
+    checks : sequence of HeldOutCheck
+        At least one.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from specdec import heldout
+    >>> 0 <= heldout.median_absolute_error(heldout.check_rows()) < 1
+    True
+    """
+    checks = tuple(checks)
+    if not checks:
+        raise ValueError("checks must hold at least one HeldOutCheck")
+    return float(statistics.median(abs(check_instance(c, HeldOutCheck, "checks").error) for c in checks))
+
+
+def _setup(row) -> str:
+    par = "" if row.gpu_count == 1 else f" x{row.gpu_count} ({row.parallelism})"
+    return f"{row.gpu}{par}, batch {row.batch}, {row.engine}"
+
+
+def heldout_table(checks) -> Table:
+    """The held-out rows as a Markdown table: citation, setup, tau, measured, predicted with interval, error.
+
+    Defined in chapter "Predicting a published setup".
+
+    Parameters
+    ----------
+    checks : sequence of HeldOutCheck
+
+    Returns
+    -------
+    specdec.tables.Table
+
+    Examples
+    --------
+    >>> from specdec import heldout
+    >>> table = heldout.heldout_table(heldout.check_rows()[:1])
+    >>> table.header[-1]
+    'error'
+    """
+    rows = []
+    for c in checks:
+        c = check_instance(c, HeldOutCheck, "checks")
+        r, p = c.row, c.prediction
+        lo, hi = p.interval
+        rows.append([f"{r.target}, {r.draft_kind}", _setup(r), f"{r.quoted.source}: {r.quoted.where.split(',')[0]}",
+                     f"{r.tau:.2f}", f"{r.speedup:.2f}", f"{p.speedup:.2f} [{lo:.2f}, {hi:.2f}]",
+                     f"{c.error:+.0%}"])
+    return records_table(["target, draft", "setup", "source", "tau", "measured", "predicted [interval]", "error"],
+                         rows, fmt="{}", align=("l", "l", "l", "r", "r", "r", "r"))
+
+
+def fit_table() -> Table:
+    """The measurements the calibration is fitted to, as a Markdown table (none of them is a speedup).
+
+    Defined in chapter "Predicting a published setup".
+
+    Returns
+    -------
+    specdec.tables.Table
+
+    Examples
+    --------
+    >>> from specdec import heldout
+    >>> heldout.fit_table().header[0]
+    'measurement'
+    """
+    rows = [[m.label, m.engine, f"{m.tp}x {m.device.base_name}", "{value:g} {unit}".format(**m.quoted.value),
+             m.quoted.source, "calibration"] for m in MEASUREMENTS if m.role == "fit"]
+    return records_table(["measurement", "engine", "GPUs", "printed", "source", "fits"], rows, fmt="{}")
