@@ -18,7 +18,7 @@ import numpy as np
 
 from ._validate import check_bool, check_nonnegative, describe
 
-__all__ = ["Calibration", "IDEAL", "A100_CALIBRATION", "H100_CALIBRATION"]
+__all__ = ["Calibration", "IDEAL", "A100_CALIBRATION", "H100_CALIBRATION", "FIXED_COSTS", "ALLREDUCE_LATENCIES"]
 
 
 # --------------------------------------------------------------------------
@@ -128,15 +128,29 @@ IDEAL = Calibration()
 # the fitted calibrations (rounded; tests re-run the fits in specdec.calibration)
 # --------------------------------------------------------------------------
 
-A100_CALIBRATION = Calibration(bw_efficiency=0.77, flops_efficiency=0.75, overlap=0.05, step_overhead=0.43e-3,
-                               allreduce_latency=22.7e-6, link_efficiency=0.59, communication=True, kv_write=True,
-                               causal_attention=True, name="A100 (fitted: gpt-fast, TensorRT-LLM)")
-"""Fitted by :func:`specdec.calibration.fit_calibration` to the eleven A100 measurements of :data:`specdec.calibration.MEASUREMENTS` (gpt-fast decode at
-TP 1-8, TensorRT-LLM first-token latency), values rounded: 77 % of peak bandwidth, 75 % of peak FLOP/s, almost no
-overlap of memory traffic and arithmetic (0.05), 0.43 ms per forward pass, 22.7 us per all-reduce, 59 % of the
-NVLink bandwidth. Largest residual 5.4 % (gpt-fast's 70B at TP8)."""
+#: Fixed cost per pass of each engine, seconds, as fitted (rounded) by :func:`specdec.calibration.fit_calibration`
+#: (gpt-fast, TensorRT-LLM) and :func:`specdec.calibration.fit_hopper` (SGLang, vLLM). TensorRT-LLM's is fitted to
+#: first-token latencies: a per-request cost, not a decode step's.
+FIXED_COSTS = {"gpt-fast": 0.44e-3, "TensorRT-LLM v0.5": 4.34e-3, "SGLang": 0.49e-3, "vLLM": 2.05e-3}
 
-H100_CALIBRATION = replace(A100_CALIBRATION, step_overhead=0.55e-3, name="H100 (A100 terms; fixed cost fitted: SGLang)")
-"""The A100 fractions, overlap and all-reduce terms carried over to Hopper (an assumption: no published series on
-H100 separates them), with the fixed cost per step fitted by :func:`specdec.calibration.fit_step_overhead` to SGLang's batch-1 decode of
-Llama 3.1 8B and Llama 2 7B (residuals +8 % and -8 %: the two points disagree with each other by that much)."""
+#: All-reduce latency per fabric (``specdec.calibration.FABRICS``), seconds, as fitted (rounded).
+ALLREDUCE_LATENCIES = {"a100-cube-mesh-nccl": 22.2e-6, "a100-nvswitch-trtllm": 64.8e-6, "hopper-nvswitch": 26.8e-6}
+
+A100_CALIBRATION = Calibration(bw_efficiency=0.76, flops_efficiency=0.76, overlap=0.2,
+                               step_overhead=FIXED_COSTS["gpt-fast"],
+                               allreduce_latency=ALLREDUCE_LATENCIES["a100-cube-mesh-nccl"], link_efficiency=0.66,
+                               communication=True, kv_write=True, causal_attention=True, gemm_tile=64,
+                               name="A100 (fitted: gpt-fast, TensorRT-LLM)")
+"""Fitted by :func:`specdec.calibration.fit_calibration` to the eleven A100 measurements of
+:data:`specdec.calibration.MEASUREMENTS` (gpt-fast decode at TP 1-8, TensorRT-LLM first-token latency), with one
+fixed cost per engine and one all-reduce latency per fabric, GEMMs in tiles of 64 rows; values rounded: 76 % of
+peak bandwidth and of peak FLOP/s, overlap 0.2 beyond the first tile, gpt-fast's 0.44 ms per pass and 22.2 us per
+all-reduce on its partial mesh, 66 % of the NVLink bandwidth."""
+
+H100_CALIBRATION = replace(A100_CALIBRATION, step_overhead=FIXED_COSTS["SGLang"],
+                           allreduce_latency=ALLREDUCE_LATENCIES["hopper-nvswitch"],
+                           name="H100 (Hopper fit: SGLang, vLLM; A100 fractions carried)")
+"""Hopper's own fixed cost (SGLang's batch-1 decodes on H100) and NVSwitch all-reduce latency (vLLM's CI requests
+on H200, jointly with vLLM's fixed cost), fitted by :func:`specdec.calibration.fit_hopper`; the fractions of the
+peaks, the overlap, the link efficiency and the GEMM tile are carried over from the A100 fit (an assumption: no
+published Hopper series separates them)."""

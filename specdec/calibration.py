@@ -32,19 +32,22 @@ Defined in chapter "A calibrated roofline".
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ._calibration_terms import A100_CALIBRATION, H100_CALIBRATION, IDEAL, Calibration
+from ._calibration_terms import ALLREDUCE_LATENCIES, FIXED_COSTS, A100_CALIBRATION, H100_CALIBRATION, IDEAL, Calibration
 from ._validate import check_instance, check_integer, check_nonnegative, check_positive
 from .acceptance import expected_tokens
 from .deployment import break_even_batch, speculative_speedup
 from .drafters import Cited, spec_bench_table
-from .hardware import A100, H100, H100_IDEAL, H200, LLAMA_8B, LLAMA_70B, Hardware, Model, step_time, step_time_parts
+from .catalogue import eagle_head, medusa_heads
+from .hardware import (A100, H100, H100_IDEAL, H200, LLAMA_8B, LLAMA_70B, Hardware, Model, model_preset, step_time,
+                       step_time_parts)
 
 __all__ = [
-    "Calibration", "IDEAL", "Measurement", "MEASUREMENTS", "FitResult",
+    "Calibration", "IDEAL", "Measurement", "MEASUREMENTS", "FitResult", "FABRICS", "FIXED_COSTS",
+    "ALLREDUCE_LATENCIES", "GEMM_TILE", "HOPPER_CARRIED", "fit_hopper", "calibration_for",
     "A100_CALIBRATION", "H100_CALIBRATION", "VICUNA_68M", "LLAMA2_7B", "LLAMA2_13B", "LLAMA2_70B", "LLAMA_70B_FP8", "EAGLE_HEAD_7B",
     "MEDUSA_HEADS_7B_PARAMS", "FIRST_SOURCE_EXAMPLE", "HF_EAGER_TPS", "SPEC_BENCH_SETTINGS",
     "measured_time", "model_time", "fit_calibration", "fit_step_overhead", "residual_table",
@@ -58,36 +61,34 @@ _CHAPTER = "A calibrated roofline"
 # presets the measurements need (public configurations and datasheets)
 # --------------------------------------------------------------------------
 
-LLAMA2_7B = Model(n_params=6_738_415_616, n_layers=32, d_model=4096, n_kv_heads=32, head_dim=128, name="Llama 2 7B")
-"""Llama 2 7B, also Vicuna 7B and LLaMA2-Chat 7B (``meta-llama/Llama-2-7b-hf`` config: hidden 4096, 32 layers,
+LLAMA2_7B = model_preset("llama-2-7b")
+"""Llama 2 7B, also Vicuna 7B and LLaMA2-Chat 7B: the catalogue's ``"llama-2-7b"`` (hidden 4096, 32 layers,
 32 heads and 32 key/value heads, intermediate 11008, vocab 32000, untied): 6,738,415,616 parameters."""
 
-LLAMA2_13B = Model(n_params=13_015_864_320, n_layers=40, d_model=5120, n_kv_heads=40, head_dim=128,
-                   name="Llama 2 13B")
-"""Llama 2 13B, also Vicuna 13B (hidden 5120, 40 layers, 40 heads and key/value heads, intermediate 13824,
-vocab 32000, untied): 13,015,864,320 parameters."""
+LLAMA2_13B = model_preset("llama-2-13b")
+"""Llama 2 13B, also Vicuna 13B: the catalogue's ``"llama-2-13b"`` (hidden 5120, 40 layers, 40 heads and key/value
+heads, intermediate 13824, vocab 32000, untied): 13,015,864,320 parameters."""
 
-LLAMA2_70B = Model(n_params=68_976_648_192, n_layers=80, d_model=8192, n_kv_heads=8, head_dim=128,
-                   name="Llama 2 70B")
-"""Llama 2 70B (hidden 8192, 80 layers, 64 heads, 8 key/value heads, intermediate 28672, vocab 32000, untied):
-68,976,648,192 parameters."""
+LLAMA2_70B = model_preset("llama-2-70b")
+"""Llama 2 70B: the catalogue's ``"llama-2-70b"`` (hidden 8192, 80 layers, 64 heads, 8 key/value heads,
+intermediate 28672, vocab 32000, untied): 68,976,648,192 parameters."""
 
-LLAMA_70B_FP8 = Model(n_params=LLAMA_70B.n_params, n_layers=80, d_model=8192, n_kv_heads=8, head_dim=128,
-                      n_heads=64, bytes_per_param=1, name="Llama 3.3 70B (fp8 weights)")
+LLAMA_70B_FP8 = model_preset("llama-3.1-70b", "fp8", name="Llama 3.3 70B (fp8 weights)")
 """Llama 3.3 70B (the shape of Llama 3.1 70B) with 8-bit weights; the KV cache is kept in bf16."""
 
-EAGLE_HEAD_7B = Model(n_params=236_000_000 + 131_072_000, n_layers=1, d_model=4096, n_kv_heads=32, head_dim=128,
-                      name="EAGLE head (Vicuna 7B)")
-"""One EAGLE draft step for Vicuna 7B: the head's 0.24 B parameters (one decoder layer and the fusion layer,
-``specdec.drafters.EAGLE_HEAD_PARAMS``) plus the target's LM head it reuses (4096 x 32000)."""
+EAGLE_HEAD_7B = Model(n_params=eagle_head("vicuna-7b", 1)["read_params"], n_layers=1, d_model=4096, n_kv_heads=32,
+                      head_dim=128, name="EAGLE head (Vicuna 7B)")
+"""One EAGLE draft step for Vicuna 7B: the head's parameters (one decoder layer and the fusion layer, by its
+architecture: 0.236 B, the README's 0.24 B) plus the target's LM head it reuses (4096 x 32000); see
+:func:`specdec.catalogue.eagle_head`."""
 
-VICUNA_68M = Model(n_params=68_030_208, n_layers=2, d_model=768, n_kv_heads=12, head_dim=64, name="Vicuna 68M")
+VICUNA_68M = model_preset("vicuna-68m")
 """Spec-Bench's SpS draft for Vicuna 7B (``double7/vicuna-68m``, the shape of ``JackFram/llama-68m``: hidden 768,
 2 layers, 12 heads, intermediate 3072, vocab 32000, untied): 68,030,208 parameters."""
 
 #: Parameters of Spec-Bench's four Medusa-1 heads for Vicuna 7B: each a 4096 x 4096 residual layer with bias and its
 #: own 4096 x 32000 LM head (``medusa/model/medusa_model.py`` at the Medusa commit of :mod:`specdec.drafters`).
-MEDUSA_HEADS_7B_PARAMS = 4 * (4096 * 4096 + 4096 + 4096 * 32000)
+MEDUSA_HEADS_7B_PARAMS = medusa_heads("vicuna-7b", 4)["params"]
 
 
 # --------------------------------------------------------------------------
@@ -130,6 +131,9 @@ class Measurement:
         The software that produced it.
     decode_steps : int
         For ``kind="request"``.
+    fabric : str
+        The interconnect the all-reduces cross (a key of :data:`FABRICS`;
+        empty on one GPU): each fabric has its own all-reduce latency.
     """
 
     key: str
@@ -146,11 +150,28 @@ class Measurement:
     tolerance: float
     engine: str
     decode_steps: int = 0
+    fabric: str = ""
+
+
+#: The interconnects the measurements' all-reduces cross; each gets its own fitted latency.
+FABRICS = {
+    "a100-cube-mesh-nccl": "8x A100 SXM on a hybrid cube mesh (a partial NVLink mesh, power-limited to 330 W), "
+                           "NCCL through PyTorch (gpt-fast's box)",
+    "a100-nvswitch-trtllm": "A100 SXM over NVSwitch, TensorRT-LLM's own all-reduce kernels (an assumption: the "
+                            "performance page names neither the box nor the fabric)",
+    "hopper-nvswitch": "H100/H200 SXM over NVSwitch (HGX), the engine's all-reduce (vLLM's custom one-shot kernel "
+                       "for small messages)",
+}
+_FABRIC_OF_ENGINE = {"gpt-fast": "a100-cube-mesh-nccl", "TensorRT-LLM v0.5": "a100-nvswitch-trtllm"}
 
 
 _GPT_FAST = ("gpt-fast", "README.md, 'Benchmarks' and 'Tensor Parallelism' tables (8x A100-80GB power limited to 330 W, "
              "batch size 1, 5-token prompt)", "verified",
              "GitHub pytorch-labs/gpt-fast README.md at commit 0f925b5d4ce457b89a7ca6c9ce50f42bf2576945")
+_GPT_FAST_31 = ("gpt-fast", "README.md, 'Tensor Parallelism' table (Llama-3.1-8B and Llama-3.1-70B rows) and "
+                "'Benchmarks' table (8-bit and 4-bit rows); 8x A100-80GB at 330 W, batch 1, 5-token prompt",
+                "verified", "GitHub pytorch-labs/gpt-fast README.md at commit 32971d3129541c5bfb4f715abc33d1c5f408d204 "
+                "(a later README than the fitted rows')")
 _TRT = ("trtllm-perf", "docs/source/performance.md, 'Low Latency', A100 GPUs (FP16), batch size 1, "
         "1st token latency (data from v0.5)", "verified",
         "GitHub NVIDIA/TensorRT-LLM docs/source/performance.md at commit 138f96d45f90b9667426f7c47297d8c06bafac73")
@@ -164,8 +185,9 @@ def _m(key, label, model, device, tp, batch, context, new_tokens, kind, value, u
        decode_steps=0, note=""):
     source, where, status, checked = src
     quoted = Cited({"value": value, "unit": unit}, source, where, status, checked, note=note)
+    fabric = "" if tp == 1 else _FABRIC_OF_ENGINE.get(engine, "hopper-nvswitch")
     return Measurement(key, label, model, device, tp, batch, context, new_tokens, kind, quoted, role, tolerance,
-                       engine, decode_steps)
+                       engine, decode_steps, fabric)
 
 
 _FIT, _CHECK = "fit", "check"
@@ -194,9 +216,24 @@ MEASUREMENTS: tuple[Measurement, ...] = (
     _m("nim-70b-500", "Llama 3.3 70B fp8 decode, TP2, 500 in / 2000 out", LLAMA_70B_FP8, H100, 2, 1, 1500, 1,
        "decode", 18.91, "ms", _NIM, _CHECK, 0.10, "NIM 1.8.0"),
     _m("vllm-8b-h200", "Llama 3.1 8B request at batch 8, TP1", LLAMA_8B, H200, 1, 8, 0, 32, "request", 833.421, "ms",
-       _VLLM, _CHECK, 0.25, "vLLM (CI)", decode_steps=127),
+       _VLLM, _FIT, 0.10, "vLLM (CI)", decode_steps=127),
     _m("vllm-70b-h200", "Llama 3 70B request at batch 8, TP4", LLAMA_70B, H200, 4, 8, 0, 32, "request", 2077.53, "ms",
-       _VLLM, _CHECK, 0.15, "vLLM (CI)", decode_steps=127, note="Llama 3 70B has the shape of Llama 3.1 70B"),
+       _VLLM, _FIT, 0.10, "vLLM (CI)", decode_steps=127, note="Llama 3 70B has the shape of Llama 3.1 70B"),
+    *(_m(f"gptfast31-{name}-tp{tp}", f"Llama 3.1 {name.upper()} decode, TP{tp}", model, A100, tp, 1, 100, 1, "decode",
+         v, "tokens/s", _GPT_FAST_31, _CHECK, 0.10, "gpt-fast")
+      for name, model, tp, v in (("8b", LLAMA_8B, 1, 93.83), ("8b", LLAMA_8B, 2, 149.10), ("8b", LLAMA_8B, 4, 217.21),
+                                 ("8b", LLAMA_8B, 8, 276.01), ("70b", LLAMA_70B, 2, 16.03),
+                                 ("70b", LLAMA_70B, 4, 37.45), ("70b", LLAMA_70B, 8, 58.78))),
+    *(_m(f"gptfast-{key}", label, model, A100, tp, 1, 100, 1, "decode", v, "tokens/s", _GPT_FAST_31, _CHECK, 0.15,
+         "gpt-fast", note="weight-only quantization (int8; int4 with groups of 32)")
+      for key, label, model, tp, v in (
+          ("7b-int8", "Llama 2 7B int8 weights, TP1", model_preset("llama-2-7b", "int8-weight-only"), 1, 155.58),
+          ("7b-int4", "Llama 2 7B int4 weights, TP1", model_preset("llama-2-7b", "int4-weight-only"), 1, 196.80),
+          ("8b-int8", "Llama 3.1 8B int8 weights, TP1", model_preset("llama-3.1-8b", "int8-weight-only"), 1, 137.64),
+          ("70b-int8-tp8", "Llama 2 70B int8 weights, TP8", model_preset("llama-2-70b", "int8-weight-only"), 8,
+           80.44),
+          ("70b-int4-tp8", "Llama 2 70B int4 weights, TP8", model_preset("llama-2-70b", "int4-weight-only"), 8,
+           90.77))),
 )
 
 
@@ -234,7 +271,7 @@ def model_time(measurement, calibration=None) -> float:
     >>> from specdec import calibration as cal
     >>> m = cal.MEASUREMENTS[0]
     >>> round(cal.model_time(m) * 1e3, 2), round(cal.model_time(m, cal.A100_CALIBRATION) * 1e3, 2)
-    (6.64, 9.1)
+    (6.64, 9.17)
     """
     m = check_instance(measurement, Measurement, "measurement")
     if calibration is not None:
@@ -262,16 +299,23 @@ class FitResult:
     Attributes
     ----------
     calibration : Calibration
+        The terms, with the fixed cost and all-reduce latency of the
+        reference engine (gpt-fast for the A100 fit).
     keys : tuple of str
         The measurements used.
     measured, predicted : numpy.ndarray
         Seconds.
+    terms : dict
+        Every fitted term by name: ``bw_efficiency``, ``flops_efficiency``,
+        ``overlap``, ``link_efficiency``, ``step_overhead[<engine>]`` per
+        engine and ``allreduce_latency[<fabric>]`` per fabric (seconds).
     """
 
     calibration: Calibration
     keys: tuple
     measured: np.ndarray
     predicted: np.ndarray
+    terms: dict = field(default_factory=dict)
 
     @property
     def residuals(self) -> np.ndarray:
@@ -288,25 +332,69 @@ def _select(measurements, role, devices):
             if (role is None or m.role == role) and m.device.name in devices]
 
 
-def _unit_parts(m: Measurement):
-    """Memory and compute time at full efficiency, and the ring-volume time at full link efficiency (seconds)."""
-    probe = Calibration(communication=True, kv_write=True, causal_attention=True, name="probe")
+#: Rows per tile of the GEMM kernels in the calibrated model (:mod:`specdec.kernels`): an assumption (64 is the
+#: smallest M tile of the tensor-core kernels cuBLAS and CUTLASS pick on Ampere and Hopper), not a fitted term.
+GEMM_TILE = 64
+
+
+def _unit_parts(m: Measurement, tile: int = GEMM_TILE):
+    """Memory, compute and hidden first-tile compute at full efficiency, ring-volume time at full link efficiency."""
+    probe = Calibration(communication=True, kv_write=True, causal_attention=True, gemm_tile=tile, name="probe")
     p = step_time_parts(m.model, _on(m, probe), m.batch, m.context, m.new_tokens)
-    return float(p["memory"]), float(p["compute"]), float(p["communication"])
+    return float(p["memory"]), float(p["compute"]), float(p["communication"]), float(p["hidden"])
+
+
+def _design(ms, shared_fixed=False):
+    """Linear columns: one fixed cost per engine (or one shared), one all-reduce latency per fabric."""
+    engines = ["shared"] if shared_fixed else sorted({m.engine for m in ms})
+    if shared_fixed:
+        ms = [replace(m, engine="shared") for m in ms]
+    fabrics = sorted({m.fabric for m in ms if m.tp > 1})
+    cols = [[float(m.engine == e) for m in ms] for e in engines]
+    cols += [[2.0 * m.model.n_layers * (m.tp > 1 and m.fabric == f) for m in ms] for f in fabrics]
+    return engines, fabrics, np.array(cols).T
+
+
+def _fit_grid(y, unit, a, grids):
+    """Grid over (eta_m, eta_c, o) with a weighted least-squares solve of the linear terms at each point."""
+    w = 1.0 / y
+    ring = unit[:, 2]
+    a = np.column_stack([a, ring])
+    pinv = np.linalg.pinv(a * w[:, None])
+    grid_b, grid_f, grid_o = grids
+    nb, nf, m = len(grid_b), len(grid_f), len(y)
+    mem = (unit[:, 0][None, None, :] / grid_b[:, None, None]).repeat(nf, axis=1).reshape(-1, m)
+    comp = (unit[:, 1][None, None, :] / grid_f[None, :, None]).repeat(nb, axis=0).reshape(-1, m)
+    hid = (unit[:, 3][None, None, :] / grid_f[None, :, None]).repeat(nb, axis=0).reshape(-1, m)
+    best = None
+    for o in grid_o:  # loop over the overlap grid; the (bw, flops) grid is vectorized
+        core = np.maximum(mem, comp) + (1.0 - o) * np.minimum(mem, np.maximum(comp - hid, 0.0))
+        x = ((y - core) * w) @ pinv.T
+        pred = core + x @ a.T
+        ok = (x >= 0).all(axis=1) & (pred > 0).all(axis=1)
+        score = np.where(ok, (np.log(np.where(ok[:, None], pred, y) / y) ** 2).sum(axis=1), np.inf)
+        j = int(np.argmin(score))
+        if np.isfinite(score[j]) and (best is None or score[j] < best[0]):
+            best = (float(score[j]), float(grid_b[j // nf]), float(grid_f[j % nf]), float(o), x[j], pred[j])
+    return best
 
 
 def fit_calibration(measurements=None, *, bw=(0.60, 1.0, 0.01), flops=(0.40, 1.0, 0.01), overlap=(0.0, 1.0, 0.05),
-                    name="A100, fitted"):
-    """Fit every calibration term to single-pass A100 measurements.
+                    tile=GEMM_TILE, reference="gpt-fast", name="A100, fitted"):
+    """Fit every calibration term to single-pass A100 measurements, one fixed cost per engine.
 
     For each ``(bw_efficiency, flops_efficiency, overlap)`` on a grid, the
-    other three terms enter the step time linearly (``step_overhead``,
-    ``allreduce_latency`` times the ``2 n_layers`` all-reduces, and
-    ``1 / link_efficiency`` times the ring-volume time), so they are one
-    weighted least-squares solve with weights ``1 / measured`` (relative
-    residuals). Grid points that need a negative term are skipped; the one
-    with the smallest sum of squared log residuals wins. KV writes,
-    attention among the new tokens and communication are on.
+    other terms enter the step time linearly: a **fixed cost per pass for
+    each engine** (gpt-fast and TensorRT-LLM are separate terms), an
+    **all-reduce latency for each fabric** (:data:`FABRICS`: gpt-fast's
+    partial mesh and TensorRT-LLM's NVSwitch box) times the ``2 n_layers``
+    all-reduces, and ``1 / link_efficiency`` times the ring-volume time. They
+    are one weighted least-squares solve with weights ``1 / measured``
+    (relative residuals). Grid points that need a negative term are
+    skipped; the one with the smallest sum of squared log residuals wins.
+    Passes are priced with GEMM tiles of ``tile`` rows
+    (:mod:`specdec.kernels`); KV writes, attention among the new tokens and
+    communication are on.
 
     Defined in chapter "A calibrated roofline".
 
@@ -316,6 +404,11 @@ def fit_calibration(measurements=None, *, bw=(0.60, 1.0, 0.01), flops=(0.40, 1.0
         Default: the ``"fit"`` measurements on A100 in :data:`MEASUREMENTS`.
     bw, flops, overlap : tuple of float, optional
         ``(lowest, highest, step)`` of each grid.
+    tile : int, optional
+        GEMM tile rows, >= 1. Default :data:`GEMM_TILE`.
+    reference : str, optional
+        The engine whose fixed cost and fabric go into the returned
+        :attr:`FitResult.calibration` (default ``"gpt-fast"``).
     name : str, optional
         Name of the result.
 
@@ -327,41 +420,37 @@ def fit_calibration(measurements=None, *, bw=(0.60, 1.0, 0.01), flops=(0.40, 1.0
     --------
     >>> from specdec import calibration as cal
     >>> r = cal.fit_calibration()
-    >>> c = r.calibration
-    >>> c.bw_efficiency, c.flops_efficiency, c.overlap, round(c.step_overhead * 1e3, 2)
-    (0.77, 0.75, 0.05, 0.43)
-    >>> round(c.allreduce_latency * 1e6, 1), round(c.link_efficiency, 2), round(float(abs(r.residuals).max()), 3)
-    (22.7, 0.59, 0.054)
+    >>> t = r.terms
+    >>> t["bw_efficiency"], t["flops_efficiency"], t["overlap"]
+    (0.76, 0.76, 0.2)
+    >>> round(t["step_overhead[gpt-fast]"] * 1e3, 2), round(t["step_overhead[TensorRT-LLM v0.5]"] * 1e3, 2)
+    (0.44, 4.34)
+    >>> round(t["allreduce_latency[a100-cube-mesh-nccl]"] * 1e6, 1), round(float(abs(r.residuals).max()), 3)
+    (22.2, 0.053)
     """
     ms = _select(measurements, "fit" if measurements is None else None, (A100.name,))
     if len(ms) < 4 or any(m.kind == "request" for m in ms):
         raise ValueError(f"measurements must hold at least 4 single-pass A100 measurements; got {len(ms)}")
+    tile = int(check_integer(tile, "tile", minimum=1))
     y = np.array([measured_time(m) for m in ms])
-    w = 1.0 / y
-    unit = np.array([_unit_parts(m) for m in ms])                      # (M, 3): memory, compute, ring
-    a = np.column_stack([np.ones(len(ms)), [2.0 * m.model.n_layers * (m.tp > 1) for m in ms], unit[:, 2]])
-    pinv = np.linalg.pinv(a * w[:, None])
-    grid_b, grid_f, grid_o = (_grid(*g) for g in (bw, flops, overlap))
-    mem = (unit[:, 0][None, None, :] / grid_b[:, None, None]).repeat(len(grid_f), axis=1).reshape(-1, len(ms))
-    comp = (unit[:, 1][None, None, :] / grid_f[None, :, None]).repeat(len(grid_b), axis=0).reshape(-1, len(ms))
-    best = None
-    for o in grid_o:  # loop over the overlap grid; the (bw, flops) grid is vectorized
-        core = np.maximum(mem, comp) + (1.0 - o) * np.minimum(mem, comp)
-        x = ((y - core) * w) @ pinv.T
-        pred = core + x @ a.T
-        ok = (x >= 0).all(axis=1) & (pred > 0).all(axis=1)
-        score = np.where(ok, (np.log(np.where(ok[:, None], pred, y) / y) ** 2).sum(axis=1), np.inf)
-        j = int(np.argmin(score))
-        if np.isfinite(score[j]) and (best is None or score[j] < best[0]):
-            best = (float(score[j]), j, float(o), x[j], pred[j])
+    unit = np.array([_unit_parts(m, tile) for m in ms])                 # (M, 4): memory, compute, ring, hidden
+    engines, fabrics, a = _design(ms)
+    best = _fit_grid(y, unit, a, tuple(_grid(*g) for g in (bw, flops, overlap)))
     if best is None:
         raise ValueError("no grid point gives non-negative fixed, latency and link terms; widen the grids")
-    _, j, o, x, pred = best
-    b, f = grid_b[j // len(grid_f)], grid_f[j % len(grid_f)]
-    calibration = Calibration(bw_efficiency=float(b), flops_efficiency=float(f), overlap=o, step_overhead=float(x[0]),
-                              allreduce_latency=float(x[1]), link_efficiency=min(1.0, 1.0 / x[2]) if x[2] > 0 else 1.0,
-                              communication=True, kv_write=True, causal_attention=True, name=name)
-    return FitResult(calibration, tuple(m.key for m in ms), y, pred)
+    _, b, f, o, x, pred = best
+    terms = {"bw_efficiency": b, "flops_efficiency": f, "overlap": o,
+             "link_efficiency": min(1.0, 1.0 / x[-1]) if x[-1] > 0 else 1.0}
+    terms.update({f"step_overhead[{e}]": float(v) for e, v in zip(engines, x[:len(engines)])})
+    terms.update({f"allreduce_latency[{fb}]": float(v) for fb, v in zip(fabrics, x[len(engines):-1])})
+    ref = reference if reference in engines else engines[0]
+    ref_fabric = _FABRIC_OF_ENGINE.get(ref, "")
+    calibration = Calibration(bw_efficiency=b, flops_efficiency=f, overlap=o,
+                              step_overhead=terms[f"step_overhead[{ref}]"],
+                              allreduce_latency=terms.get(f"allreduce_latency[{ref_fabric}]", 0.0),
+                              link_efficiency=terms["link_efficiency"], communication=True, kv_write=True,
+                              causal_attention=True, gemm_tile=tile, name=name)
+    return FitResult(calibration, tuple(m.key for m in ms), y, pred, terms)
 
 
 def fit_step_overhead(measurements, base, *, name="fitted"):
@@ -392,7 +481,7 @@ def fit_step_overhead(measurements, base, *, name="fitted"):
     >>> h100 = [m for m in cal.MEASUREMENTS if m.device is sd.hardware.H100 and m.role == "fit"]
     >>> r = cal.fit_step_overhead(h100, cal.A100_CALIBRATION)
     >>> round(r.calibration.step_overhead * 1e3, 2), [round(float(x), 3) for x in r.residuals]
-    (0.55, [0.08, -0.081])
+    (0.49, [0.08, -0.082])
     """
     ms = list(measurements)
     if not ms or any(not isinstance(m, Measurement) or m.kind == "request" for m in ms):
@@ -404,6 +493,74 @@ def fit_step_overhead(measurements, base, *, name="fitted"):
     t = max(0.0, float(np.sum((y - rest) / y**2) / np.sum(1.0 / y**2)))
     calibration = replace(base, step_overhead=t, name=name)
     return FitResult(calibration, tuple(m.key for m in ms), y, rest + t)
+
+
+#: The terms Hopper carries over from the A100 fit, and why (no published Hopper series separates them).
+HOPPER_CARRIED = ("bw_efficiency", "flops_efficiency", "overlap", "link_efficiency", "gemm_tile")
+
+
+def fit_hopper(base=None, measurements=None):
+    """Fit Hopper's own terms to Hopper measurements: SGLang's and vLLM's fixed costs and the NVSwitch all-reduce.
+
+    Carried over from the A100 fit (``base``, default
+    :data:`A100_CALIBRATION`): the fractions of the peaks, the overlap, the
+    link efficiency and the GEMM tile (:data:`HOPPER_CARRIED`; no published
+    Hopper series separates them). Fitted here, by least squares on
+    relative residuals:
+
+    * SGLang's fixed cost per pass, from its two batch-1 decodes on one H100;
+    * vLLM's fixed cost per pass and the **Hopper NVSwitch all-reduce
+      latency**, jointly from vLLM's two CI requests on H200 (Llama 3.1 8B
+      on one GPU pins the fixed cost, Llama 3 70B on four pins the latency).
+
+    Defined in chapter "A calibrated roofline".
+
+    Parameters
+    ----------
+    base : Calibration, optional
+        The A100 terms to carry. Default :data:`A100_CALIBRATION`.
+    measurements : sequence of Measurement, optional
+        Default: the ``"fit"`` measurements on H100 and H200 in :data:`MEASUREMENTS`.
+
+    Returns
+    -------
+    FitResult
+        ``calibration`` is the H100 default (SGLang's fixed cost, the Hopper
+        all-reduce); ``terms`` holds ``step_overhead[SGLang]``,
+        ``step_overhead[vLLM]`` and ``allreduce_latency[hopper-nvswitch]``.
+
+    Examples
+    --------
+    >>> from specdec import calibration as cal
+    >>> t = cal.fit_hopper().terms
+    >>> round(t["step_overhead[SGLang]"] * 1e3, 2), round(t["step_overhead[vLLM]"] * 1e3, 2)
+    (0.49, 2.05)
+    >>> round(t["allreduce_latency[hopper-nvswitch]"] * 1e6, 1)
+    26.8
+    """
+    base = A100_CALIBRATION if base is None else check_instance(base, Calibration, "base")
+    ms = _select(measurements, "fit" if measurements is None else None, (H100.name, H200.name))
+    sg = [m for m in ms if m.engine.startswith("SGLang")]
+    vl = [m for m in ms if m.engine.startswith("vLLM")]
+    if not sg or len(vl) < 2:
+        raise ValueError("measurements must hold SGLang decodes and two vLLM requests (one at TP1, one at TP > 1)")
+    sglang = fit_step_overhead(sg, base)
+    zero = replace(base, step_overhead=0.0, allreduce_latency=0.0)
+    y = np.array([measured_time(m) for m in vl])
+    rest = np.array([model_time(m, zero) for m in vl])
+    passes = np.array([1.0 + m.decode_steps for m in vl])
+    a = np.column_stack([passes, passes * [2.0 * m.model.n_layers * (m.tp > 1) for m in vl]])
+    w = 1.0 / y
+    x, *_ = np.linalg.lstsq(a * w[:, None], (y - rest) * w, rcond=None)
+    x = np.maximum(x, 0.0)
+    terms = {f"{k}": getattr(base, k) for k in HOPPER_CARRIED}
+    terms.update({"step_overhead[SGLang]": sglang.calibration.step_overhead, "step_overhead[vLLM]": float(x[0]),
+                  "allreduce_latency[hopper-nvswitch]": float(x[1])})
+    calibration = replace(base, step_overhead=terms["step_overhead[SGLang]"], allreduce_latency=float(x[1]),
+                          name="H100 (Hopper fit: SGLang, vLLM; A100 fractions carried)")
+    keys = tuple(m.key for m in sg + vl)
+    pred = np.concatenate([sglang.predicted, rest + a @ x])
+    return FitResult(calibration, keys, np.concatenate([sglang.measured, y]), pred, terms)
 
 
 # --------------------------------------------------------------------------
@@ -430,8 +587,49 @@ SPEC_BENCH_SETTINGS = Cited(
     "GitHub hemingkx/Spec-Bench at commit fd2c1cd7d2201ef71db4c5f4e455008f017967bf")
 
 
-def _default_calibration(device_name: str):
-    return A100_CALIBRATION if device_name == A100.name else H100_CALIBRATION
+def _engine_key(engine: str) -> str:
+    for key in FIXED_COSTS:
+        if engine.startswith(key.split()[0]):
+            return key
+    return ""
+
+
+def calibration_for(measurement) -> Calibration:
+    """The calibration that prices a measurement: its GPU's terms with its engine's fixed cost and fabric's latency.
+
+    A100 measurements take :data:`A100_CALIBRATION`, Hopper ones
+    :data:`H100_CALIBRATION`; the fixed cost is the engine's own
+    (:data:`FIXED_COSTS`: gpt-fast, TensorRT-LLM, SGLang, vLLM; an engine
+    without a fitted value, such as NIM, keeps the GPU default) and the
+    all-reduce latency the fabric's (:data:`ALLREDUCE_LATENCIES`).
+
+    Defined in chapter "A calibrated roofline".
+
+    Parameters
+    ----------
+    measurement : Measurement
+
+    Returns
+    -------
+    Calibration
+
+    Examples
+    --------
+    >>> from specdec import calibration as cal
+    >>> m = {x.key: x for x in cal.MEASUREMENTS}["trt-70b-128"]
+    >>> c = cal.calibration_for(m)
+    >>> round(c.step_overhead * 1e3, 2), round(c.allreduce_latency * 1e6, 1)
+    (4.34, 64.8)
+    """
+    m = check_instance(measurement, Measurement, "measurement")
+    base = A100_CALIBRATION if m.device.name == A100.name else H100_CALIBRATION
+    engine = _engine_key(m.engine)
+    changes = {}
+    if engine:
+        changes["step_overhead"] = FIXED_COSTS[engine]
+    if m.fabric in ALLREDUCE_LATENCIES:
+        changes["allreduce_latency"] = ALLREDUCE_LATENCIES[m.fabric]
+    return replace(base, **changes) if changes else base
 
 
 def _kv(hw: Hardware) -> bool:
@@ -464,13 +662,13 @@ def residual_table(measurements=None, calibrations=None):
     --------
     >>> from specdec import calibration as cal
     >>> rows = cal.residual_table()
-    >>> all(r["within"] for r in rows), all(r["ideal_residual"] < 0 for r in rows)
+    >>> all(r["within"] for r in rows if r["role"] == "fit"), all(r["ideal_residual"] < 0 for r in rows)
     (True, True)
     """
     out = []
     for m in (MEASUREMENTS if measurements is None else measurements):
         check_instance(m, Measurement, "measurement")
-        c = (calibrations or {}).get(m.device.base_name, _default_calibration(m.device.name))
+        c = (calibrations or {}).get(m.device.base_name) or calibration_for(m)
         y, ideal, model = measured_time(m), model_time(m), model_time(m, c)
         out.append({"key": m.key, "label": m.label, "engine": m.engine, "gpus": f"{m.tp}x {m.device.base_name}",
                     "role": m.role, "measured_ms": y * 1e3, "ideal_ms": ideal * 1e3, "model_ms": model * 1e3,
@@ -510,7 +708,7 @@ def round_cost_checks(hardware=None, context=512):
     --------
     >>> from specdec import calibration as cal
     >>> [(r["method"], round(r["model"], 3)) for r in cal.round_cost_checks()]
-    [('PLD', 1.061), ('Medusa', 1.498), ('EAGLE2', 1.968)]
+    [('PLD', 1.001), ('Medusa', 1.091), ('EAGLE2', 1.601)]
     """
     hw = A100 if hardware is None else check_instance(hardware, Hardware, "hardware")
     c = int(check_integer(context, "context", minimum=0))
@@ -556,7 +754,7 @@ def first_source_check(hardware=None):
     >>> from specdec import calibration as cal
     >>> r = cal.first_source_check()
     >>> r["quoted_t0"], round(r["ideal_t0"], 2), round(r["calibrated_t0"], 2)
-    (5.2, 5.27, 11.06)
+    (5.2, 5.27, 11.72)
     """
     one = H100 if hardware is None else check_instance(hardware, Hardware, "hardware")
     q = FIRST_SOURCE_EXAMPLE.value
@@ -630,7 +828,7 @@ def eagle_large_draft(alpha, hardware=None, *, layer_overhead=0.0, context=512, 
     >>> from specdec import calibration as cal
     >>> r = cal.eagle_large_draft(0.7, layer_overhead=cal.eager_layer_overhead())
     >>> round(float(r["13B"]["speedup"]), 2), round(r["13B"]["break_even_alpha"], 2)
-    (0.91, 0.79)
+    (0.91, 0.78)
     """
     a = np.asarray(check_nonnegative(alpha, "alpha"), dtype=float)
     if (a > 1).any():
@@ -696,7 +894,7 @@ def break_even_summary(alpha=0.8, k=5, contexts=(0, 1024, 4096), worth_it=1.3):
     --------
     >>> from specdec import calibration as cal
     >>> [(r["roofline"], r["break_even"]) for r in cal.break_even_summary(contexts=(0,))]
-    [('ideal', 154.0), ('calibrated', 125.0)]
+    [('ideal', 154.0), ('calibrated', 107.0)]
     """
     th = float(check_positive(worth_it, "worth_it"))
     rows = []

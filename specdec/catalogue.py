@@ -350,6 +350,9 @@ MODEL_SPECS: dict[str, ModelSpec] = {m.key: m for m in (
     _llama("llama-3.1-8b", "Llama 3.1 8B", 32, 4096, 32, 8, 14336, 128256, False, "meta-llama/Llama-3.1-8B"),
     _llama("llama-3.1-70b", "Llama 3.1 70B", 80, 8192, 64, 8, 28672, 128256, False, "meta-llama/Llama-3.1-70B"),
     _llama("llama-3.2-1b", "Llama 3.2 1B", 16, 2048, 32, 8, 8192, 128256, True, "meta-llama/Llama-3.2-1B"),
+    _llama("vicuna-68m", "Vicuna 68M", 2, 768, 12, 12, 3072, 32000, False, "double7/vicuna-68m",
+           status="secondary", checked="the shape of JackFram/llama-68m, which double7/vicuna-68m fine-tunes "
+           "(as the package's earlier preset states)", note="Spec-Bench's SpS draft for Vicuna 7B"),
     _llama("vicuna-7b", "Vicuna 7B v1.3", 32, 4096, 32, 32, 11008, 32000, False, "lmsys/vicuna-7b-v1.3",
            note="the shape of LLaMA 7B (Llama 2 7B's)"),
     _llama("vicuna-13b", "Vicuna 13B v1.3", 40, 5120, 40, 40, 13824, 32000, False, "lmsys/vicuna-13b-v1.3"),
