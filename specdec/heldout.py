@@ -26,6 +26,12 @@ error was looked at, the same for every row:
   (``lookup_time = 0``): no source prints its time.
 * **D6, metric.** Latency and throughput speedups are priced alike: every
   sequence of the batch runs the same rounds.
+* **D8, eager engines.** The profiles fit an eager engine's cost per step
+  and find none per layer (:mod:`specdec.profiles`): it is host work per
+  iteration of a decoding loop, not the launches of a pass. ``T0`` pays it
+  once, a speculative round once (``t_overhead``), a separate draft run by
+  its own ``generate`` loop (Hugging Face assisted generation) once per draft
+  step; head, lookup and verification passes pay the graph-mode fixed cost.
 * **D7, the error.** ``predicted / measured - 1``; the summary is the median
   of its absolute value over the rows.
 
@@ -40,14 +46,14 @@ from dataclasses import dataclass
 
 from . import catalogue
 from ._validate import check_instance
-from .calibration import MEASUREMENTS, VICUNA_68M
-from .hardware import Model, model_preset
-from .predict import Prediction, predict_speedup
+from .calibration import MEASUREMENTS
+from .hardware import Model
+from .predict import Prediction, one_layer_module, predict_speedup
 from .tables import Table, records_table
 from .validation_rows import VALIDATION_ROWS, PublishedSpeedup
 
 __all__ = ["EXTRA_MODELS", "HeldOutCheck", "prediction_inputs", "check_rows", "median_absolute_error",
-           "heldout_table", "fit_table", "one_layer_module"]
+           "heldout_table", "fit_table"]
 
 _CHAPTER = "Predicting a published setup"
 
@@ -63,13 +69,10 @@ EXTRA_MODELS = {
                                     head_dim=128),
 }
 
-#: Separate drafts the rows name, by hub name (the catalogue's presets).
-_DRAFT_MODELS = {"vicuna-68m": VICUNA_68M}
-
 #: Row GPU names (M1) -> catalogue keys.
 _GPU_KEYS = {"A100-40GB": "a100-40gb", "A100-80GB": "a100-80gb", "RTX3090": "rtx-3090", "L40S": "l40s",
              "H100": "h100-sxm", "H200": "h200-sxm", "B200": "b200"}
-_SUFFIX = re.compile(r"(-v\d+(\.\d+)*|-chat-hf|-chat|-hf|-instruct)+$")
+_SUFFIX = re.compile(r"(-v\d+\.\d+|-chat-hf|-chat|-hf|-instruct)+$")
 _LOOKAHEAD = re.compile(r"N=(\d+), W=(\d+), G=(\d+)")
 
 
@@ -83,61 +86,10 @@ def _spec(name: str):
 
 
 def _model(spec, weights: str) -> Model:
-    if spec.key in catalogue.MODEL_SPECS:
-        return model_preset(spec.key, weights)
+    """A Model of a shape outside the catalogue."""
     fmt = catalogue.weight_format(weights)
     return Model(n_params=spec.n_params, n_layers=spec.n_layers, d_model=spec.hidden, n_kv_heads=spec.n_kv_heads,
                  head_dim=spec.head_dim, n_heads=spec.n_heads, bytes_per_param=fmt.bytes_per_param, name=spec.name)
-
-
-def one_layer_module(spec, weights="bf16", *, name="one-layer module") -> Model:
-    """A ``2d -> d`` projection, one decoder layer of the target and its LM head, as a model to price.
-
-    The layout of an EAGLE-1 head and of a multi-token-prediction module
-    (DeepSeek-V3's report, section 2.2). The layer is the average layer of
-    the target: for a mixture of experts, a sparse layer with all its
-    routed experts (a pass reads the experts its tokens touch).
-
-    Defined in chapter "Predicting a published setup".
-
-    Parameters
-    ----------
-    spec : specdec.catalogue.ModelSpec
-        The target's shape.
-    weights : str, optional
-        A key of :data:`specdec.catalogue.WEIGHT_FORMATS`. Default ``"bf16"``.
-    name : str, optional
-
-    Returns
-    -------
-    specdec.hardware.Model
-
-    Examples
-    --------
-    >>> from specdec import catalogue, heldout
-    >>> m = heldout.one_layer_module(catalogue.MODEL_SPECS["vicuna-7b"])
-    >>> m.n_layers, round(m.n_params / 1e9, 3)
-    (1, 0.367)
-    """
-    check_instance(spec, catalogue.ModelSpec, "spec")
-    d = spec.hidden
-    outside = spec.vocab * d * (1 if spec.tied_embeddings else 2) + d
-    if spec.is_moe:
-        sparse = spec.n_layers - spec.dense_layers
-        mlp_e = 3 * d * spec.expert_intermediate
-        attn_norms = (spec.n_params - outside - spec.dense_layers * 3 * d * spec.intermediate
-                      - sparse * (spec.shared_experts * mlp_e + d * spec.n_experts) - spec.routed_expert_params)
-        attn_norms /= spec.n_layers
-        routed = spec.routed_expert_params / sparse
-        layer = attn_norms + spec.shared_experts * mlp_e + d * spec.n_experts + routed
-    else:
-        layer, routed = (spec.n_params - outside) / spec.n_layers, 0.0
-    params = layer + 2 * d * d + d + spec.vocab * d          # the layer, the projection (with bias), the LM head
-    fmt = catalogue.weight_format(weights)
-    return Model(n_params=params, n_layers=1, d_model=d, n_kv_heads=spec.n_kv_heads, head_dim=spec.head_dim,
-                 n_heads=spec.n_heads, bytes_per_param=fmt.bytes_per_param, name=name,
-                 n_experts=spec.n_experts, experts_per_token=spec.experts_per_token, expert_params=routed,
-                 kv_dim=spec.kv_dim if spec.kv_lora_rank else None)
 
 
 def prediction_inputs(row) -> dict:
@@ -167,8 +119,8 @@ def prediction_inputs(row) -> dict:
     check_instance(row, PublishedSpeedup, "row")
     weights = {"fp16": "fp16", "bf16": "bf16", "fp8": "fp8", None: "bf16"}[row.precision]
     spec = _spec(row.target)
-    target = _model(spec, weights)
-    args = {"target": target, "tau": row.tau, "gpu": _GPU_KEYS[row.gpu], "n_gpus": row.gpu_count,
+    in_catalogue = spec.key in catalogue.MODEL_SPECS
+    args = {"target": spec.key if in_catalogue else _model(spec, weights), "tau": row.tau, "gpu": _GPU_KEYS[row.gpu], "n_gpus": row.gpu_count,
             "parallelism": "layers" if row.parallelism == "layer-split" else "tp", "batch": row.batch,
             "engine": row.engine, "weights": weights}
     args["context"] = row.context if row.context is not None else (
@@ -176,7 +128,9 @@ def prediction_inputs(row) -> dict:
     args["baseline_engine"] = "hf-eager" if "hugging face" in row.baseline.lower() else row.engine
     kind = {"medusa2": "medusa"}.get(row.draft_kind, row.draft_kind)
     if kind == "model":
-        args["draft"] = _DRAFT_MODELS[row.draft_model]
+        if row.draft_model not in catalogue.MODEL_SPECS:
+            raise ValueError(f"draft model {row.draft_model!r} has no catalogue entry")
+        args["draft"] = row.draft_model
     else:
         args["draft"] = kind
     if kind == "lookahead":
@@ -191,8 +145,7 @@ def prediction_inputs(row) -> dict:
         heads = catalogue.medusa_heads(spec.key, row.tree_depth)
         args["head"] = Model(n_params=heads["params"], n_layers=1, d_model=spec.hidden, n_kv_heads=spec.n_kv_heads,
                              head_dim=spec.head_dim, n_heads=spec.n_heads, name=f"{heads['n_heads']} Medusa heads")
-    elif kind in ("eagle", "eagle2", "eagle3", "mtp") and (spec.key not in catalogue.MODEL_SPECS or spec.is_moe
-                                                           or kind == "mtp"):
+    elif kind in ("eagle", "eagle2", "mtp") and not in_catalogue:
         args["head"] = one_layer_module(spec, weights, name="MTP module" if kind == "mtp" else "EAGLE head")
     return args
 

@@ -48,10 +48,11 @@ from ._validate import (check_choice, check_count, check_instance, check_nonnega
                         check_probability, check_scalar, describe)
 from .acceptance import expected_tokens_per_position
 from . import catalogue
-from .hardware import GPUS, Hardware, Model, model_preset, step_time
+from . import profiles
+from .hardware import GPUS, Hardware, Model, gpu_preset, model_preset, step_time
 from .trees import tree_depths
 
-__all__ = ["DRAFT_KINDS", "PARALLELISMS", "Prediction", "RoundPlan", "head_model", "model_presets", "predict_speedup",
+__all__ = ["DRAFT_KINDS", "PARALLELISMS", "Prediction", "RoundPlan", "head_model", "model_presets", "one_layer_module", "predict_speedup",
            "round_plan"]
 
 _CHAPTER = "Predicting a published setup"
@@ -313,10 +314,11 @@ def head_model(target, kind, n_heads=4) -> Model:
     * ``"eagle"``, ``"eagle2"``: :func:`specdec.catalogue.eagle_head` version
       1/2 (one decoder layer after a ``2d -> d`` fusion, then the target's LM
       head); ``"eagle3"``: version 3 (its own LM head over 32,000 tokens);
-      ``"mtp"``: a multi-token-prediction module has the same layout as an
-      EAGLE-1 head (a projection of ``2d`` to ``d``, one decoder layer, the
-      shared LM head; DeepSeek-V3's report, section 2.2), so it is priced as
-      one. The model reads ``read_params`` (the layer plus the LM head) per pass.
+      ``"mtp"``: :func:`one_layer_module` (a multi-token-prediction module:
+      a projection of ``2d`` to ``d``, one decoder layer of the target, its
+      shared LM head; DeepSeek-V3's report, section 2.2; a mixture of experts
+      keeps its routed experts). The heads read their layer plus the LM head
+      per pass.
     * ``"medusa"``: :func:`specdec.catalogue.medusa_heads`, all ``n_heads``
       heads together (they run in the target's pass).
 
@@ -351,14 +353,66 @@ def head_model(target, kind, n_heads=4) -> Model:
         spec = catalogue.model_spec(target)
         return Model(n_params=heads["params"], n_layers=1, d_model=spec.hidden, n_kv_heads=spec.n_kv_heads,
                      head_dim=spec.head_dim, n_heads=spec.n_heads, name=f"{heads['n_heads']} Medusa heads")
-    version = {"eagle": 1, "eagle2": 2, "eagle3": 3, "mtp": 1}[kind]
+    if kind == "mtp":
+        return one_layer_module(catalogue.model_spec(target), name="MTP module")
+    version = {"eagle": 1, "eagle2": 2, "eagle3": 3}[kind]
     h = catalogue.eagle_head(target, version)
     label = "MTP module" if kind == "mtp" else f"EAGLE-{version} head"
     return Model(n_params=h["read_params"], n_layers=h["n_layers"], d_model=h["d_model"], n_kv_heads=h["n_kv_heads"],
                  head_dim=h["head_dim"], n_heads=h["n_heads"], name=label)
 
 
-def _resolve_model(value, name: str):
+def one_layer_module(spec, weights="bf16", *, name="one-layer module") -> Model:
+    """A ``2d -> d`` projection, one decoder layer of the target and its LM head, as a model to price.
+
+    The layout of an EAGLE-1 head and of a multi-token-prediction module
+    (DeepSeek-V3's report, section 2.2). The layer is the average layer of
+    the target: for a mixture of experts, a sparse layer with all its
+    routed experts (a pass reads the experts its tokens touch).
+
+    Defined in chapter "Predicting a published setup".
+
+    Parameters
+    ----------
+    spec : specdec.catalogue.ModelSpec
+        The target's shape.
+    weights : str, optional
+        A key of :data:`specdec.catalogue.WEIGHT_FORMATS`. Default ``"bf16"``.
+    name : str, optional
+
+    Returns
+    -------
+    specdec.hardware.Model
+
+    Examples
+    --------
+    >>> from specdec import catalogue, predict
+    >>> m = predict.one_layer_module(catalogue.MODEL_SPECS["vicuna-7b"])
+    >>> m.n_layers, round(m.n_params / 1e9, 3)
+    (1, 0.367)
+    """
+    check_instance(spec, catalogue.ModelSpec, "spec")
+    d = spec.hidden
+    outside = spec.vocab * d * (1 if spec.tied_embeddings else 2) + d
+    if spec.is_moe:
+        sparse = spec.n_layers - spec.dense_layers
+        mlp_e = 3 * d * spec.expert_intermediate
+        attn_norms = (spec.n_params - outside - spec.dense_layers * 3 * d * spec.intermediate
+                      - sparse * (spec.shared_experts * mlp_e + d * spec.n_experts) - spec.routed_expert_params)
+        attn_norms /= spec.n_layers
+        routed = spec.routed_expert_params / sparse
+        layer = attn_norms + spec.shared_experts * mlp_e + d * spec.n_experts + routed
+    else:
+        layer, routed = (spec.n_params - outside) / spec.n_layers, 0.0
+    params = layer + 2 * d * d + d + spec.vocab * d          # the layer, the projection (with bias), the LM head
+    fmt = catalogue.weight_format(weights)
+    return Model(n_params=params, n_layers=1, d_model=d, n_kv_heads=spec.n_kv_heads, head_dim=spec.head_dim,
+                 n_heads=spec.n_heads, bytes_per_param=fmt.bytes_per_param, name=name,
+                 n_experts=spec.n_experts, experts_per_token=spec.experts_per_token, expert_params=routed,
+                 kv_dim=spec.kv_dim if spec.kv_lora_rank else None)
+
+
+def _resolve_model(value, name: str, weights: str = "bf16"):
     """(Model, catalogue key or None) from a Model or a catalogue key."""
     if isinstance(value, Model):
         return value, None
@@ -366,7 +420,7 @@ def _resolve_model(value, name: str):
         if value not in catalogue.MODEL_SPECS:
             raise ValueError(f"{name} must be a specdec.hardware.Model or a key of specdec.catalogue.MODEL_SPECS "
                              f"({', '.join(catalogue.MODEL_SPECS)}); got {value!r}")
-        return model_preset(value), value
+        return model_preset(value, weights), value
     raise TypeError(f"{name} must be a specdec.hardware.Model or a catalogue key; got {describe(value)}")
 
 
@@ -385,17 +439,41 @@ def _check_tau(tau, acceptance, plan_depth_bound):
     return value, None
 
 
-def _hardware(gpu, n_gpus: int, parallelism: str, engine):
-    """(one GPU's Hardware with the engine's calibration, profile name)."""
+@dataclass(frozen=True)
+class _Engine:
+    """One GPU calibrated for an engine, its per-iteration eager cost and the profile's name."""
+
+    one: Hardware
+    eager: float
+    name: str
+
+
+def _engine(gpu, engine, number_format: str) -> _Engine:
+    """The GPU with the engine's calibration; an eager engine's per-step cost is taken out of its passes."""
     if isinstance(gpu, str):
-        base = GPUS.get(gpu)
-        if base is None:
-            raise ValueError(f"gpu must be a Hardware or one of {', '.join(repr(g) for g in GPUS)}; got {gpu!r}")
+        if gpu not in catalogue.GPU_SPECS:
+            raise ValueError(f"gpu must be a Hardware or one of {', '.join(repr(g) for g in catalogue.GPU_SPECS)}; "
+                             f"got {gpu!r}")
+        key = gpu
     else:
-        base = check_instance(gpu, Hardware, "gpu")
+        check_instance(gpu, Hardware, "gpu")
+        key = None
     if engine is None:
-        return base, (base.calibration.name if base.calibration is not None else "ideal")
-    raise ValueError(f"engine must be None (the GPU preset's own calibration); got {describe(engine)}")
+        if key is None:
+            return _Engine(gpu, 0.0, gpu.calibration.name if gpu.calibration is not None else "ideal roofline")
+        if key in GPUS and number_format == "bf16":
+            one = GPUS[key]
+        else:
+            base = gpu_preset(key, number_format)
+            one = base.calibrated(profiles.base_calibration(base))
+        return _Engine(one, 0.0, one.calibration.name)
+    check_choice(engine, "engine", tuple(profiles.PROFILES))
+    prof = profiles.profile(engine)
+    base = gpu_preset(key, number_format) if key is not None else gpu
+    hw = prof.on(base)
+    eager = hw.calibration.step_overhead - prof.step_overhead if prof.launch == "eager" else 0.0
+    one = hw.calibrated(hw.calibration, step_overhead=hw.calibration.step_overhead - eager)
+    return _Engine(one, eager, f"{engine} ({prof.label})")
 
 
 def _pass_time(model: Model, one: Hardware, n_gpus: int, parallelism: str, batch: int, context: int,
@@ -418,8 +496,8 @@ def _medusa_heads(target: Model, head: Model) -> Model:
     return replace(target, n_params=target.n_params + head.n_params, name=f"{target.name} + Medusa heads")
 
 
-def _round_times(target, draft, head, plan, one, n_gpus, parallelism, batch, context, draft_tp, lookup_time):
-    args = (batch, context)
+def _round_times(target, draft, head, plan, eng, n_gpus, parallelism, batch, context, draft_tp, lookup_time):
+    one, args = eng.one, (batch, context)
     t0 = _pass_time(target, one, n_gpus, parallelism, *args, 1)
     verify_model = _medusa_heads(target, head) if draft == "medusa" else target
     t_verify = _pass_time(verify_model, one, n_gpus, parallelism, *args, plan.verify_tokens)
@@ -436,12 +514,15 @@ def _round_times(target, draft, head, plan, one, n_gpus, parallelism, batch, con
         else:
             d_gpus, d_par = draft_tp, "tp"
         t_draft = sum(_pass_time(model, one, d_gpus, d_par, *args, n) for n in plan.draft_tokens)
+        if isinstance(draft, Model):      # a separate draft runs its own generate loop: one iteration per step
+            t_draft += eng.eager * len(plan.draft_tokens)
     return t0, t_draft, t_verify
 
 
 def predict_speedup(target, draft, *, tau=None, acceptance=None, k=None, tree=None, n_nodes=None, depth=None,
                     width=None, gpu="h100-sxm", n_gpus=1, parallelism="tp", batch=1, context=0, engine=None,
-                    head=None, draft_tp=None, lookup_time=0.0, lookahead=None, confidence=0.9):
+                    head=None, draft_tp=None, lookup_time=0.0, lookahead=None, weights="bf16", baseline_engine=None,
+                    confidence=0.9):
     r"""Predict the speedup of one speculative configuration, with an interval and the round's parts.
 
     .. math:: S = \frac{\tau\, T_0}{T_\text{draft} + T_\text{verify} + T_\text{overhead}}
@@ -471,7 +552,7 @@ def predict_speedup(target, draft, *, tau=None, acceptance=None, k=None, tree=No
         The proposal, as in :func:`round_plan` (exactly one of ``k``,
         ``tree``, ``n_nodes``; ``lookahead`` for kind ``"lookahead"``).
     gpu : str or specdec.hardware.Hardware, optional
-        One GPU: a key of :data:`specdec.hardware.GPUS` (default
+        One GPU: a key of :data:`specdec.catalogue.GPU_SPECS` (default
         ``"h100-sxm"``) or a single-device Hardware.
     n_gpus : int, optional
         GPUs holding the target, 1 to 64. Default 1.
@@ -483,7 +564,21 @@ def predict_speedup(target, draft, *, tau=None, acceptance=None, k=None, tree=No
     context : int, optional
         Tokens already in each sequence's cache, 0 to 1,048,576. Default 0.
     engine : str, optional
-        Engine profile; default ``None``, the GPU preset's own calibration.
+        Engine profile, a key of :data:`specdec.profiles.PROFILES`
+        (``"hf-eager"``, ``"research"``, ``"sglang"``, ``"vllm"``,
+        ``"trtllm"``, ``"gpt-fast"``); default ``None``, the GPU preset's own
+        calibration. An eager profile's cost per step is host work per loop
+        iteration: ``T0`` pays it once, a round once (``t_overhead``), and a
+        separate draft, which runs its own generate loop, once per draft
+        step; every pass pays the profile's graph-mode fixed cost.
+    baseline_engine : str, optional
+        The engine of the plain decoding ``T0`` divides by, when the source's
+        baseline ran elsewhere (e.g. Hugging Face ``generate``); default
+        ``engine``.
+    weights : str, optional
+        A key of :data:`specdec.catalogue.WEIGHT_FORMATS` (default
+        ``"bf16"``): the weights of catalogue models given by key, and the
+        GPU's arithmetic rate (its ``compute`` format).
     head : specdec.hardware.Model, optional
         For ``"eagle"``, ``"eagle2"``, ``"eagle3"`` and ``"mtp"``: the head as
         a model (its decoder layer(s) plus the LM head it reads per pass);
@@ -514,11 +609,13 @@ def predict_speedup(target, draft, *, tau=None, acceptance=None, k=None, tree=No
     >>> round(p.speedup, 2), round(p.parts()["t0"], 2)
     (1.54, 11.06)
     """
-    target, target_key = _resolve_model(target, "target")
+    if not isinstance(weights, str) or weights not in catalogue.WEIGHT_FORMATS:
+        raise ValueError(f"weights must be one of {', '.join(catalogue.WEIGHT_FORMATS)}; got {describe(weights)}")
+    target, target_key = _resolve_model(target, "target", weights)
     if isinstance(draft, str) and draft in DRAFT_KINDS:
         kind = draft
     elif isinstance(draft, str) and draft in catalogue.MODEL_SPECS:
-        draft, kind = model_preset(draft), "model"
+        draft, kind = model_preset(draft, weights), "model"
     elif isinstance(draft, Model):
         kind = "model"
     elif isinstance(draft, str):
@@ -554,12 +651,18 @@ def predict_speedup(target, draft, *, tau=None, acceptance=None, k=None, tree=No
         raise ValueError(f"head applies to the kinds {', '.join(_HEAD_KINDS + ('medusa',))}; got draft {kind!r}")
     if kind not in _LOOKUP_KINDS and lookup_time:
         raise ValueError(f"lookup_time applies to the kinds 'ngram' and 'pld'; got draft {kind!r}")
-    one, profile = _hardware(gpu, n_gpus, parallelism, engine)
-    if one.tp != 1:
-        raise ValueError(f"gpu must be one device (tp = 1; give n_gpus for a group); got tp = {one.tp}")
-    overhead = 0.0
-    times = _round_times(target, draft, head, plan, one, n_gpus, parallelism, batch, context, draft_tp, lookup_time)
-    t0, t_draft, t_verify = times
+    fmt = catalogue.weight_format(check_choice(weights, "weights", tuple(catalogue.WEIGHT_FORMATS))).compute
+    eng = _engine(gpu, engine, fmt)
+    base = eng if baseline_engine is None or baseline_engine == engine else _engine(gpu, baseline_engine, fmt)
+    if eng.one.tp != 1:
+        raise ValueError(f"gpu must be one device (tp = 1; give n_gpus for a group); got tp = {eng.one.tp}")
+    overhead = eng.eager          # an eager engine's host work per loop iteration: once per round
+    t0, t_draft, t_verify = _round_times(target, draft, head, plan, eng, n_gpus, parallelism, batch, context,
+                                         draft_tp, lookup_time)
+    if base is not eng:
+        t0 = _pass_time(target, base.one, n_gpus, parallelism, batch, context, 1)
+    t0 += base.eager
+    one, profile = eng.one, eng.name
     speedup = tau_value * t0 / (t_draft + t_verify + overhead)
     interval = (speedup, speedup)
     where = f"{n_gpus}x {one.base_name}" + (" (layer split)" if parallelism == "layers" and n_gpus > 1 else "")
