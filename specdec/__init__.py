@@ -23,6 +23,7 @@ the larger topics are submodules, loaded on first use so that importing
 ``sd.engine_metrics``  vLLM's speculative decoding counters and their /metrics text
 ``sd.decision``        ``sd.decide(...)``: a verdict from an engine's metrics and measured times
 ``sd.predict``         ``sd.predict_speedup(...)``: a published setup's speedup, with an interval
+``sd.heldout``         the predictions of held-out published speedups, their table and error
 ``sd.cli``             the command line, ``python -m specdec decide ...``
 ``sd.verification``    verification rules: rejection sampling, greedy, one-hot, typical acceptance
 ``sd.trees``           token trees: expected tokens, best tree for a budget, multi-draft
@@ -79,6 +80,7 @@ _SUBMODULES = {
     "sampling", "synthetic", "estimation", "engine_metrics", "literature", "measure", "plots", "widgets", "exercises", "errata",
     "drafts", "regimes", "tables", "decision", "cli", "calibration", "verification", "trees", "dynamic", "goodput", "drafters",
     "predict",
+    "heldout",
 }
 
 # Functions at the top level that live in a submodule loaded on first use

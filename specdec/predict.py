@@ -607,7 +607,7 @@ def predict_speedup(target, draft, *, tau=None, acceptance=None, k=None, tree=No
     >>> h = sd.hardware
     >>> p = sd.predict_speedup(h.LLAMA_70B, h.LLAMA_8B, k=5, tau=3.5, n_gpus=8)
     >>> round(p.speedup, 2), round(p.parts()["t0"], 2)
-    (1.54, 11.06)
+    (1.53, 11.72)
     """
     if not isinstance(weights, str) or weights not in catalogue.WEIGHT_FORMATS:
         raise ValueError(f"weights must be one of {', '.join(catalogue.WEIGHT_FORMATS)}; got {describe(weights)}")

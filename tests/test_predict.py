@@ -241,3 +241,58 @@ def test_speedup_falls_with_batch_for_a_separate_draft_on_the_calibrated_rooflin
     s = [predict.predict_speedup(TARGET, DRAFT, k=4, tau=3.0, n_gpus=8, batch=b).speedup for b in (1, 64, 512)]
     assert s[0] > s[1] > s[2]
     assert np.all(np.isfinite(s))
+
+
+def test_eager_profile_pays_its_cost_per_loop_iteration():
+    """research on an A100: T0 is the profile's step (eager cost included); a round pays the eager cost once and
+    its head passes the graph-mode fixed cost only."""
+    from specdec import profiles
+
+    prof = profiles.profile("research")
+    on = prof.on("a100-80gb")
+    eager = prof.eager_cost("a100-80gb")
+    graph = on.calibrated(on.calibration, step_overhead=prof.step_overhead)
+    vicuna = h.model_preset("vicuna-7b")
+    head = predict.head_model("vicuna-7b", "eagle2")
+    p = predict.predict_speedup("vicuna-7b", "eagle2", n_nodes=59, depth=6, width=10, tau=4.3, gpu="a100-80gb",
+                                engine="research", context=512)
+    t0 = h.step_time(vicuna, on, 1, 512)
+    t_draft = h.step_time(head, graph, 1, 512, 4) + 5 * h.step_time(head, graph, 1, 512, 10)
+    t_verify = h.step_time(vicuna, graph, 1, 512, 60)
+    assert_allclose([p.t0, p.t_draft, p.t_verify, p.t_overhead], [t0, t_draft, t_verify, eager], rtol=1e-12)
+    assert_allclose(p.speedup, 4.3 * t0 / (t_draft + t_verify + eager), rtol=1e-12)
+    assert p.engine.startswith("research")
+
+
+def test_separate_draft_on_an_eager_engine_pays_an_iteration_per_draft_step():
+    from specdec import profiles
+
+    prof = profiles.profile("hf-eager")
+    on = prof.on("rtx-3090", )
+    eager = prof.eager_cost("rtx-3090")
+    graph = on.calibrated(on.calibration, step_overhead=prof.step_overhead)
+    p = predict.predict_speedup("vicuna-7b", "vicuna-68m", k=5, tau=2.3, gpu="rtx-3090", engine="hf-eager",
+                                weights="fp16")
+    draft = h.model_preset("vicuna-68m", "fp16")
+    assert_allclose(p.t_draft, 5 * (h.step_time(draft, graph) + eager), rtol=1e-12)
+    assert_allclose(p.t0, h.step_time(h.model_preset("vicuna-7b", "fp16"), on), rtol=1e-12)
+
+
+def test_baseline_engine_sets_t0_only():
+    a = predict.predict_speedup("llama-3.1-8b", "eagle3", k=4, tau=3.0, engine="sglang")
+    b = predict.predict_speedup("llama-3.1-8b", "eagle3", k=4, tau=3.0, engine="sglang", baseline_engine="vllm")
+    from specdec import profiles
+
+    assert b.t_round == pytest.approx(a.t_round, rel=1e-12)
+    assert b.t0 == pytest.approx(h.step_time(h.LLAMA_8B, profiles.profile("vllm").on("h100-sxm")), rel=1e-12)
+
+
+def test_one_layer_module_matches_the_catalogues_eagle_head_for_a_dense_target():
+    """The generic one-layer module (projection + layer + LM head) reads what catalogue.eagle_head(v1) reads."""
+    from specdec import catalogue
+
+    for key in ("vicuna-7b", "llama-3.1-8b", "llama-2-70b"):
+        m = predict.one_layer_module(catalogue.MODEL_SPECS[key])
+        assert m.n_params == pytest.approx(catalogue.eagle_head(key, 1)["read_params"], rel=1e-12)
+    mtp = predict.head_model("deepseek-v3", "mtp")
+    assert mtp.n_experts == 256 and 0 < mtp.expert_params < mtp.n_params
