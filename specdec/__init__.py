@@ -79,6 +79,7 @@ _SUBMODULES = {
     "acceptance", "economics", "request", "checklist", "symbolic", "hardware", "memory", "deployment",
     "sampling", "synthetic", "estimation", "engine_metrics", "literature", "measure", "plots", "widgets", "exercises", "errata",
     "drafts", "regimes", "tables", "decision", "cli", "calibration", "verification", "trees", "dynamic", "goodput", "drafters",
+    "catalogue", "kernels", "profiles", "presets", "timings",
     "predict",
     "heldout",
 }
