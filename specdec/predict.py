@@ -48,7 +48,8 @@ from ._validate import (check_choice, check_count, check_instance, check_nonnega
                         check_probability, check_scalar, describe)
 from .acceptance import expected_tokens_per_position
 from . import catalogue
-from . import profiles
+from . import fit_bootstrap, profiles
+from .calibration import H100_CALIBRATION
 from .hardware import GPUS, Hardware, Model, gpu_preset, model_preset, step_time
 from .trees import tree_depths
 
@@ -496,6 +497,15 @@ def _medusa_heads(target: Model, head: Model) -> Model:
     return replace(target, n_params=target.n_params + head.n_params, name=f"{target.name} + Medusa heads")
 
 
+def _priced(eng, base, target, draft, head, plan, n_gpus, parallelism, batch, context, draft_tp, lookup_time):
+    """(T0, T_draft, T_verify, T_overhead) of a round on ``eng``, with T0 on the baseline engine ``base``."""
+    t0, t_draft, t_verify = _round_times(target, draft, head, plan, eng, n_gpus, parallelism, batch, context,
+                                         draft_tp, lookup_time)
+    if base is not eng:
+        t0 = _pass_time(target, base.one, n_gpus, parallelism, batch, context, 1)
+    return t0 + base.eager, t_draft, t_verify, eng.eager    # eager host work: once per plain step, once per round
+
+
 def _round_times(target, draft, head, plan, eng, n_gpus, parallelism, batch, context, draft_tp, lookup_time):
     one, args = eng.one, (batch, context)
     t0 = _pass_time(target, one, n_gpus, parallelism, *args, 1)
@@ -592,7 +602,11 @@ def predict_speedup(target, draft, *, tau=None, acceptance=None, k=None, tree=No
     lookup_time : float, optional
         Seconds per round of an n-gram or prompt lookup, >= 0. Default 0.
     confidence : float, optional
-        Level of the interval, in (0, 1). Default 0.9.
+        Level of the interval, in (0, 1). Default 0.9. The interval is the
+        central range of the speedups priced on the bootstrap samples of
+        :func:`specdec.fit_bootstrap.calibration_samples` (the terms of the
+        profile's GPU family and fixed costs); a Hardware given without an
+        engine has no samples, and its interval is the point itself.
 
     Returns
     -------
@@ -652,19 +666,32 @@ def predict_speedup(target, draft, *, tau=None, acceptance=None, k=None, tree=No
     if kind not in _LOOKUP_KINDS and lookup_time:
         raise ValueError(f"lookup_time applies to the kinds 'ngram' and 'pld'; got draft {kind!r}")
     fmt = catalogue.weight_format(check_choice(weights, "weights", tuple(catalogue.WEIGHT_FORMATS))).compute
+    if baseline_engine is not None:
+        check_choice(baseline_engine, "baseline_engine", tuple(profiles.PROFILES))
+        if engine is None:
+            raise ValueError("baseline_engine needs engine (the profile of the speculative run)")
     eng = _engine(gpu, engine, fmt)
     base = eng if baseline_engine is None or baseline_engine == engine else _engine(gpu, baseline_engine, fmt)
     if eng.one.tp != 1:
         raise ValueError(f"gpu must be one device (tp = 1; give n_gpus for a group); got tp = {eng.one.tp}")
-    overhead = eng.eager          # an eager engine's host work per loop iteration: once per round
-    t0, t_draft, t_verify = _round_times(target, draft, head, plan, eng, n_gpus, parallelism, batch, context,
-                                         draft_tp, lookup_time)
-    if base is not eng:
-        t0 = _pass_time(target, base.one, n_gpus, parallelism, batch, context, 1)
-    t0 += base.eager
-    one, profile = eng.one, eng.name
+    shape = (target, draft, head, plan, n_gpus, parallelism, batch, context, draft_tp, lookup_time)
+    t0, t_draft, t_verify, overhead = _priced(eng, base, *shape)
     speedup = tau_value * t0 / (t_draft + t_verify + overhead)
-    interval = (speedup, speedup)
+    values = [speedup]
+    ideal_gpu = gpu_preset(gpu, fmt) if isinstance(gpu, str) else gpu.ideal()
+    if engine is not None or isinstance(gpu, str):
+        family = "sglang" if profiles.base_calibration(ideal_gpu) is H100_CALIBRATION else "gpt-fast"
+        spec_engine, base_engine = engine or family, baseline_engine or engine or family
+        values = []
+        for sample in fit_bootstrap.calibration_samples():
+            e_s = _Engine(*fit_bootstrap.engine_hardware(sample, spec_engine, ideal_gpu), eng.name)
+            b_s = e_s if base_engine == spec_engine else _Engine(
+                *fit_bootstrap.engine_hardware(sample, base_engine, ideal_gpu), base.name)
+            parts = _priced(e_s, b_s, *shape)
+            values.append(tau_value * parts[0] / (parts[1] + parts[2] + parts[3]))
+    interval = tuple(float(v) for v in np.quantile(values, [(1 - confidence) / 2, (1 + confidence) / 2]))
+    interval = (min(interval[0], speedup), max(interval[1], speedup))
+    one, profile = eng.one, eng.name
     where = f"{n_gpus}x {one.base_name}" + (" (layer split)" if parallelism == "layers" and n_gpus > 1 else "")
     draft_name = draft.name if isinstance(draft, Model) else kind
     return Prediction(float(speedup), interval, tau_value, t0, t_draft, t_verify, overhead, plan, target.name,

@@ -296,3 +296,52 @@ def test_one_layer_module_matches_the_catalogues_eagle_head_for_a_dense_target()
         assert m.n_params == pytest.approx(catalogue.eagle_head(key, 1)["read_params"], rel=1e-12)
     mtp = predict.head_model("deepseek-v3", "mtp")
     assert mtp.n_experts == 256 and 0 < mtp.expert_params < mtp.n_params
+
+
+def test_interval_is_the_central_range_over_the_bootstrap_samples():
+    """A prompt lookup on one H100 (sglang): each sample's speedup re-assembled from step_time, then quantiles."""
+    from specdec import fit_bootstrap
+
+    p = predict.predict_speedup("llama-3.1-8b", "pld", k=4, tau=2.0, engine="sglang", confidence=0.8)
+    gpu = h.gpu_preset("h100-sxm")
+    values = []
+    for sample in fit_bootstrap.calibration_samples():
+        one, eager = fit_bootstrap.engine_hardware(sample, "sglang", gpu)
+        assert eager == 0.0 and one.calibration.step_overhead == sample.fixed["SGLang"]
+        values.append(2.0 * h.step_time(h.LLAMA_8B, one) / h.step_time(h.LLAMA_8B, one, new_tokens=5))
+    lo, hi = np.quantile(values, [0.1, 0.9])
+    assert p.interval[0] == pytest.approx(min(lo, p.speedup), rel=1e-12)
+    assert p.interval[1] == pytest.approx(max(hi, p.speedup), rel=1e-12)
+    assert p.interval[0] <= p.speedup <= p.interval[1]
+
+
+def test_a_hardware_without_engine_has_no_samples():
+    p = predict.predict_speedup(TARGET, DRAFT, k=4, tau=3.0, gpu=h.H100_IDEAL, n_gpus=8)
+    assert p.interval == (p.speedup, p.speedup)
+
+
+def test_bootstrap_samples_are_seeded_and_centred_on_the_fit():
+    from specdec import calibration, fit_bootstrap
+
+    a = fit_bootstrap.calibration_samples(16, seed=3)
+    assert a == fit_bootstrap.calibration_samples(16, seed=3)
+    assert a != fit_bootstrap.calibration_samples(16, seed=4)
+    bw = np.median([s.ampere.bw_efficiency for s in fit_bootstrap.calibration_samples()])
+    assert abs(bw - calibration.A100_CALIBRATION.bw_efficiency) <= 0.03
+    with pytest.raises(ValueError, match="n must be"):
+        fit_bootstrap.calibration_samples(2)
+
+
+def test_engine_hardware_carries_the_engines_fixed_cost_and_scales_the_eager_cost():
+    from specdec import fit_bootstrap, profiles
+
+    s = fit_bootstrap.calibration_samples()[0]
+    one, eager = fit_bootstrap.engine_hardware(s, "research", h.gpu_preset("a100-80gb"))
+    assert one.calibration.step_overhead == s.fixed["gpt-fast"]
+    assert eager == pytest.approx(profiles.profile("research").eager_cost("a100-80gb") * s.eager_scale, rel=1e-12)
+    assert one.calibration.bw_efficiency == s.ampere.bw_efficiency
+    one, eager = fit_bootstrap.engine_hardware(s, "vllm", h.gpu_preset("h200-sxm"))
+    assert one.calibration.step_overhead == s.fixed["vLLM"] and eager == 0.0
+    assert one.calibration.allreduce_latency == s.hopper.allreduce_latency
+    with pytest.raises(ValueError, match="engine must be one of"):
+        fit_bootstrap.engine_hardware(s, "tgi", h.gpu_preset("h200-sxm"))
