@@ -40,13 +40,14 @@ Defined in chapter "Predicting a published setup".
 
 from __future__ import annotations
 
+import functools
 import re
 import statistics
 from dataclasses import dataclass
 
 from . import catalogue
 from ._validate import check_instance
-from .calibration import MEASUREMENTS
+from .profiles import EAGER_MEASUREMENTS, FITTED
 from .hardware import Model
 from .predict import Prediction, one_layer_module, predict_speedup
 from .tables import Table, records_table
@@ -190,7 +191,17 @@ def check_rows(rows=None) -> tuple:
     >>> len(checks) >= 20
     True
     """
-    rows = VALIDATION_ROWS if rows is None else tuple(rows)
+    if rows is None:
+        return _default_checks()
+    return _checks(tuple(rows))
+
+
+@functools.lru_cache(maxsize=1)
+def _default_checks() -> tuple:
+    return _checks(VALIDATION_ROWS)
+
+
+def _checks(rows) -> tuple:
     out = []
     for row in rows:
         args = prediction_inputs(row)
@@ -256,7 +267,8 @@ def heldout_table(checks) -> Table:
         c = check_instance(c, HeldOutCheck, "checks")
         r, p = c.row, c.prediction
         lo, hi = p.interval
-        rows.append([f"{r.target}, {r.draft_kind}", _setup(r), f"{r.quoted.source}: {r.quoted.where.split(',')[0]}",
+        draft = r.draft_model if r.draft_kind == "model" else r.draft_kind
+        rows.append([f"{r.target}, {draft}", _setup(r), f"{r.quoted.source}: {r.quoted.where.split(',')[0]}",
                      f"{r.tau:.2f}", f"{r.speedup:.2f}", f"{p.speedup:.2f} [{lo:.2f}, {hi:.2f}]",
                      f"{c.error:+.0%}"])
     return records_table(["target, draft", "setup", "source", "tau", "measured", "predicted [interval]", "error"],
@@ -264,7 +276,7 @@ def heldout_table(checks) -> Table:
 
 
 def fit_table() -> Table:
-    """The measurements the calibration is fitted to, as a Markdown table (none of them is a speedup).
+    """Every timing a fit uses (:data:`specdec.profiles.FITTED`), as a Markdown table: none is a speedup.
 
     Defined in chapter "Predicting a published setup".
 
@@ -278,6 +290,8 @@ def fit_table() -> Table:
     >>> heldout.fit_table().header[0]
     'measurement'
     """
+    eager = {m.key for m in EAGER_MEASUREMENTS}
     rows = [[m.label, m.engine, f"{m.tp}x {m.device.base_name}", "{value:g} {unit}".format(**m.quoted.value),
-             m.quoted.source, "calibration"] for m in MEASUREMENTS if m.role == "fit"]
-    return records_table(["measurement", "engine", "GPUs", "printed", "source", "fits"], rows, fmt="{}")
+             m.quoted.source, "engine profile" if m.key in eager else "calibration"] for m in FITTED]
+    return records_table(["measurement", "engine", "GPUs", "printed", "source", "fits"], rows, fmt="{}",
+                         align=("l", "l", "l", "r", "l", "l"))
