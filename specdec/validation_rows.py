@@ -42,7 +42,8 @@ S4. **Not in the fit.** A row is excluded if its speedup or its baseline
     the book quotes elsewhere (for example Spec-Bench's leaderboard in
     ``specdec.drafters``) are allowed and flagged in ``also_cited_in``.
 S5. **Which cells of a table.** From each table, one row per (target,
-    draft method, batch, GPU, temperature) is taken, in this order of
+    draft method and draft shape (k or tree), batch, GPU, temperature) is
+    taken, in this order of
     preference for the dataset: the table's overall/mean column if it has
     one, else MT-bench, else the table's first dataset column. Temperature
     0 (greedy) is preferred; a temperature-1 row is taken only when the
@@ -66,7 +67,10 @@ S5b. **Coverage.** If, after the caps, a draft family that S6 requires
     lookahead, MTP) has no row, the first eligible row of that family,
     in the order the sources are listed in this module, is added beyond
     the caps and flagged ``coverage=True``.
-    (S2a and S5b were added before any prediction was made, when the
+    (S5's "draft shape" and M8's "nvfp4" were added, like S2a and S5b,
+    before any prediction was made, when two sources printed several chain
+    lengths or trees of one method side by side and one used NVIDIA's
+    4-bit format. S2a and S5b were added when the
     sources read so far printed batch > 1 speedups only with batch-1
     acceptance lengths, and the per-source cap left prompt lookup and
     lookahead without a row.)
@@ -137,8 +141,11 @@ M7. **Speedup and its baseline.** ``speedup`` is the printed ratio (or the
     or ``"throughput"`` (output tokens per second of the whole batch).
 M8. **Temperature and precision.** ``temperature`` as the source states
     it (``None`` if unstated); ``precision`` is the weight and activation
-    precision of the target (``"fp16"``, ``"bf16"``, ``"fp8"``), from the
-    source's setup section when a row does not repeat it.
+    precision of the target (``"fp16"``, ``"bf16"``, ``"fp8"``, or
+    ``"nvfp4"`` for NVIDIA's 4-bit format), from the source's setup section
+    when a row does not repeat it; a mixed recipe is named by the precision
+    of the feed-forward/expert weights, which hold most of the bytes, and
+    the rest is stated in ``note``.
 
 Defined in chapter "A calibrated roofline".
 """
@@ -166,7 +173,7 @@ ENGINES = ("hf-eager", "research", "sglang", "vllm", "trtllm", "gpt-fast")
 #: GPUs as the mapping rules name them (M1).
 GPUS = ("A100-40GB", "A100-80GB", "RTX3090", "L40S", "H100", "H200", "B200")
 #: Weight and activation precision of the target (M8); ``None`` when the source does not state it.
-PRECISIONS = ("fp16", "bf16", "fp8")
+PRECISIONS = ("fp16", "bf16", "fp8", "nvfp4")
 #: How the printed acceptance length becomes ``tau`` (M6).
 TAU_CONVENTIONS = ("includes-target-token", "draft-tokens-only", "per-position-rates", "acceptance-rate-mtp1")
 #: Where the draft shape comes from (M5).
