@@ -195,6 +195,11 @@ VALIDATION_SOURCES: dict[str, Source] = {
         "lmsys-mtp", "Eigen AI Team with the SGLang team", "Accelerating SGLang with Multiple Token Prediction",
         "LMSYS blog, 17 July 2025 (blog/2025-07-17-mtp.md)", repository="lm-sys/lm-sys.github.io",
         commit="0947bdc01aea3a453e27f0e0e1c290404c0232ed"),
+    "trtllm-blog-r1-b200": Source(
+        "trtllm-blog-r1-b200", "NVIDIA TensorRT LLM team",
+        "Pushing Latency Boundaries: Optimizing DeepSeek-R1 Performance on NVIDIA B200 GPUs",
+        "TensorRT-LLM tech blog (docs/source/blogs/tech_blog/blog1_...B200_GPUs.md)", repository="NVIDIA/TensorRT-LLM",
+        commit="01c4ece911eb569e72cf4177f83238a0520641c2"),
 }
 
 
@@ -568,6 +573,35 @@ _MTP_ROWS = (
     _mtp(4, 2.44, 1.608, 82.0),
 )
 
+_TRT_CHECKED = ("GitHub NVIDIA/TensorRT-LLM docs/source/blogs/tech_blog/blog1_Pushing_Latency_Boundaries_Optimizing_"
+                "DeepSeek-R1_Performance_on_NVIDIA_B200_GPUs.md at commit 01c4ece911eb569e72cf4177f83238a0520641c2 "
+                "(search-tool copy, file id 2829766764)")
+
+
+def _trt_mtp(layers, tau, speedup, tps):
+    quoted = HeldOutCited({"Acceptance Rate": tau, "TPS/User": tps, "TPS/User Speedup": speedup,
+                           "TPS/User without MTP": 111}, "trtllm-blog-r1-b200",
+                          f"'Key Optimizations' > 'MTP' > 'Autoregressive MTP Layers' table, row 'MTP {layers}'; "
+                          "setup from 'Implementation Configuration' (ISL 1k, OSL 2k; 8x B200; attention TP8, MoE "
+                          "experts TP4 x EP2; precision table)", "verified", _TRT_CHECKED,
+                          note="the column named 'Acceptance Rate' is 1.00 without MTP, so it is tokens per step "
+                               "including the target's token; min-latency scenario, single concurrency")
+    return PublishedSpeedup(
+        key=f"trtllm-deepseek-r1-b200-mtp{layers}", quoted=quoted, target="deepseek-r1", draft_kind="mtp",
+        draft_model=None, k=layers, tree_tokens=None, tree_depth=None, tree_topk=1, shape_from="source", gpu="B200",
+        gpu_count=8, parallelism="tp8", batch=1, tau_batch=1, engine="trtllm",
+        dataset="unstated (input 1k tokens, output 2k)", context=1024 + 2048 // 2, temperature=None,
+        precision="nvfp4", tau_printed=tau, tau_convention="includes-target-token", tau=tau, speedup=speedup,
+        baseline="same-engine ('Without MTP', 111 TPS/user, same optimisations)", metric="latency",
+        note="precision: nvfp4 dense FFN and MoE experts, bf16 attention, MTP layers and router GEMM. Parallelism: "
+             "attention TP8, sparse experts TP4 with EP2, shared experts TP8. DeepSeek-R1 ships one MTP layer; "
+             f"MTP {layers} runs {layers} MTP layers autoregressively (k = {layers}). Temperature not stated.")
+
+
+#: The blog's one table of MTP depths (5 cells, S5 cap 8).
+_TRT_ROWS = tuple(_trt_mtp(n, tau, su, tps) for n, tau, su, tps in (
+    (1, 1.92, 1.78, 198), (2, 2.58, 2.25, 250), (3, 2.82, 2.28, 253), (4, 2.99, 2.21, 245), (5, 3.01, 2.15, 239)))
+
 #: Every held-out row, in the order the sources were read.
 VALIDATION_ROWS: tuple[PublishedSpeedup, ...] = (*_SPEC_BENCH_ROWS, *_EAGLE1_ROWS, *_SPECDECODE_BENCH_ROWS,
-                                                 *_MTP_ROWS)
+                                                 *_MTP_ROWS, *_TRT_ROWS)
