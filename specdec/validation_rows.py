@@ -422,9 +422,11 @@ _SB_METHODS = {
                "63 candidate nodes plus the target's token, longest path 4; Medusa-1 heads "
                "(eval.sh Medusa_PATH medusa-vicuna-7b-v1.3); greedy, so typical acceptance is not involved"),
     "SpS": ("model", "vicuna-68m", 5, None, None, None, "hf-eager",
-            "Hugging Face assisted generation (evaluation/inference_sps.py, generate(assistant_model=...)) with "
-            "transformers==4.37.1 (requirements.txt), whose default is num_assistant_tokens=5 with the 'heuristic' "
-            "schedule (+2 after a fully accepted round, -1 otherwise), so k varies around 5; draft vicuna-68m "
+            "Hugging Face assisted generation (evaluation/inference_sps.py and model/sps/decoding.py, which use "
+            "transformers' AssistedCandidateGenerator with the draft's default generation config) under "
+            "transformers==4.37.1 (requirements.txt); k = 5 is the default num_assistant_tokens with the "
+            "'heuristic' schedule (+2 after a fully accepted round, -1 otherwise) as read for transformers 4.40.0 "
+            "(specdec.drafters.HF_DEFAULTS; 4.37.1 itself not read), so k varies around 5; draft vicuna-68m "
             "(eval.sh Drafter_PATH)"),
     "PLD": ("pld", None, 10, None, None, None, "research",
             "model/pld/pld.py find_candidate_pred_tokens defaults max_ngram_size=3, num_pred_tokens=10: up to 10 "
