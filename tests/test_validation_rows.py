@@ -183,3 +183,14 @@ def test_held_out_cited_checks_its_source():
         vr.HeldOutCited(1.0, "no-such-source", "somewhere", "verified")
     with pytest.raises(ValueError, match="status"):
         vr.HeldOutCited(1.0, "lmsys-mtp", "somewhere", "checked")
+
+
+def test_references_page_lists_every_new_source_at_its_commit():
+    import pathlib
+
+    page = (pathlib.Path(__file__).resolve().parents[1] / "book" / "appendix" / "references.md").read_text()
+    for s in vr.VALIDATION_SOURCES.values():
+        assert s.repository in page and s.commit[:8] in page, s.key
+    for key in {r.quoted.source for r in ROWS}:
+        source = ALL_SOURCES[key]
+        assert (source.arxiv and source.arxiv in page) or (source.repository and source.repository in page), key
