@@ -43,42 +43,48 @@ S4. **Not in the fit.** A row is excluded if its speedup or its baseline
     ``specdec.drafters``) are allowed and flagged in ``also_cited_in``.
 S5. **Which cells of a table.** From each table, one row per (target,
     draft method and draft shape (k or tree), batch, GPU, temperature) is
-    taken, in this order of
-    preference for the dataset: the table's overall/mean column if it has
-    one, else MT-bench, else the table's first dataset column. Temperature
-    0 (greedy) is preferred; a temperature-1 row is taken only when the
-    source prints no greedy row for that configuration. At most 8 rows are
-    taken from one table and at most 12 from one source. When a table has
-    more eligible rows than that, they are taken round-robin over the
-    table's draft methods: the first eligible row (top to bottom) of each
-    method in the order the methods first appear, then the second of each,
-    and so on, so that no single source or method dominates.
+    taken, in this order of preference for the dataset: the table's
+    overall/mean column if it has one, else MT-bench, else the table's
+    first dataset column. Temperature 0 (greedy) is preferred; a
+    temperature-1 row is taken only when the source prints no greedy row
+    for that configuration. At most 8 rows are taken from one table and at
+    most 12 from one source. When a table has more eligible rows than
+    that, they are taken round-robin over the table's draft methods (the
+    first eligible row, top to bottom, of each method in the order the
+    methods first appear, then the second of each, and so on), and a
+    source's tables are visited round-robin in the same way, so that no
+    single source or method dominates.
 S5a. **Draft kinds.** Only the draft kinds the predictor is specified to
     take are eligible: a separate draft model, EAGLE-1/2/3 heads, Medusa-1
     and Medusa-2 heads, MTP modules, n-gram / prompt lookup, lookahead and
     suffix decoding. Rows of other methods (Hydra, HASS, REST, Recycling,
     SAMD, ...) are skipped and do not count towards the caps of S5.
-    (S5's caps and S5a were amended from "at most 6 per table, 10 per
-    source, in table order" before any row was entered and before any
-    prediction was made, because the first table read would otherwise
-    have filled its cap with one target's older methods.)
 S5b. **Coverage.** If, after the caps, a draft family that S6 requires
     (separate draft model, EAGLE heads, Medusa, n-gram / prompt lookup,
-    lookahead, MTP) has no row, the first eligible row of that family,
-    in the order the sources are listed in this module, is added beyond
-    the caps and flagged ``coverage=True``.
-    (S5's "draft shape" and M8's "nvfp4" were added, like S2a and S5b,
-    before any prediction was made, when two sources printed several chain
-    lengths or trees of one method side by side and one used NVIDIA's
-    4-bit format. S2a and S5b were added when the
-    sources read so far printed batch > 1 speedups only with batch-1
-    acceptance lengths, and the per-source cap left prompt lookup and
-    lookahead without a row.)
+    lookahead, MTP) has no row, the first eligible row of that family, in
+    the order the sources are listed in this module, is added beyond the
+    caps and flagged ``coverage=True``.
 S6. **Mix.** Sources are searched so that the set spans separate draft
     models, EAGLE-1/2/3 heads, Medusa-1/2, n-gram / prompt lookup,
     lookahead and MTP, at batch 1 and at batch > 1. The search order of
     sources is fixed by the method family, not by any result; a source that
     could not be read is listed in the report, not replaced by a guess.
+
+Amendments, all made before any prediction was computed on any row (each
+in its own commit after the one that fixed the rules):
+
+A1. S5's caps were "at most 6 per table and 10 per source, in table order";
+    S5a was added. Reason: the first table read would have filled its cap
+    with one target's older methods. No row had been entered.
+A2. S2a and S5b were added. Reason: the sources read so far printed batch
+    > 1 speedups only with batch-1 acceptance lengths, and the per-source
+    cap left prompt lookup and lookahead without a row.
+A3. S5's configuration gained "draft shape", and M8 gained ``"nvfp4"``.
+    Reason: two sources print several chain lengths or trees of one method
+    side by side, and one runs NVIDIA's 4-bit format.
+A4. S5 now says how a source's cap is shared among its tables
+    (round-robin, as applied to Spec-Bench's four tables when its rows
+    were entered); the earlier text did not say.
 
 Mapping rules (how a row becomes a predictor's inputs)
 ------------------------------------------------------
