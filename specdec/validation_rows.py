@@ -425,8 +425,9 @@ _SB_METHODS = {
               "plus the target's token, longest path 5; a static tree, so no single top-k"),
     "Medusa": ("medusa", None, None, 64, 4, None, "research",
                "evaluation/inference_medusa.py default medusa_choices mc_sim_7b_63 (model/medusa/medusa_choices.py): "
-               "63 candidate nodes plus the target's token, longest path 4; Medusa-1 heads "
-               "(eval.sh Medusa_PATH medusa-vicuna-7b-v1.3); greedy, so typical acceptance is not involved"),
+               "63 candidate nodes plus the target's token, longest path 4, for every target size; Medusa-1 heads "
+               "(eval.sh's example Medusa_PATH is medusa-vicuna-7b-v1.3); greedy, so typical acceptance is not "
+               "involved"),
     "SpS": ("model", "vicuna-68m", 5, None, None, None, "hf-eager",
             "Hugging Face assisted generation (evaluation/inference_sps.py and model/sps/decoding.py, which use "
             "transformers' AssistedCandidateGenerator with the draft's default generation config) under "
