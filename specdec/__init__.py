@@ -31,6 +31,7 @@ the larger topics are submodules, loaded on first use so that importing
 ``sd.dynamic``         dynamic speculation length: oracle bound, HF's schedule
 ``sd.goodput``         continuous batching: throughput at a per-token latency target
 ``sd.drafters``        today's draft methods (heads, MTP, n-gram, small models) as cited inputs
+``sd.validation_rows`` held-out published speedups (not used by the calibration) for checking predictions
 ``sd.drafts``          draft arrangements: separate model, extra heads, self-speculation
 ``sd.regimes``         where speculation helps, is neutral or hurts (maps, capacity planning)
 ``sd.tables``          computed tables rendered as Markdown for the chapters
@@ -84,6 +85,7 @@ _SUBMODULES = {
     "predict",
     "heldout",
     "fit_bootstrap",
+    "validation_rows",
 }
 
 # Functions at the top level that live in a submodule loaded on first use

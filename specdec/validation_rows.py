@@ -42,39 +42,49 @@ S4. **Not in the fit.** A row is excluded if its speedup or its baseline
     the book quotes elsewhere (for example Spec-Bench's leaderboard in
     ``specdec.drafters``) are allowed and flagged in ``also_cited_in``.
 S5. **Which cells of a table.** From each table, one row per (target,
-    draft method, batch, GPU, temperature) is taken, in this order of
-    preference for the dataset: the table's overall/mean column if it has
-    one, else MT-bench, else the table's first dataset column. Temperature
-    0 (greedy) is preferred; a temperature-1 row is taken only when the
-    source prints no greedy row for that configuration. At most 8 rows are
-    taken from one table and at most 12 from one source. When a table has
-    more eligible rows than that, they are taken round-robin over the
-    table's draft methods: the first eligible row (top to bottom) of each
-    method in the order the methods first appear, then the second of each,
-    and so on, so that no single source or method dominates.
+    draft method and draft shape (k or tree), batch, GPU, temperature) is
+    taken, in this order of preference for the dataset: the table's
+    overall/mean column if it has one, else MT-bench, else the table's
+    first dataset column. Temperature 0 (greedy) is preferred; a
+    temperature-1 row is taken only when the source prints no greedy row
+    for that configuration. At most 8 rows are taken from one table and at
+    most 12 from one source. When a table has more eligible rows than
+    that, they are taken round-robin over the table's draft methods (the
+    first eligible row, top to bottom, of each method in the order the
+    methods first appear, then the second of each, and so on), and a
+    source's tables are visited round-robin in the same way, so that no
+    single source or method dominates.
 S5a. **Draft kinds.** Only the draft kinds the predictor is specified to
     take are eligible: a separate draft model, EAGLE-1/2/3 heads, Medusa-1
     and Medusa-2 heads, MTP modules, n-gram / prompt lookup, lookahead and
     suffix decoding. Rows of other methods (Hydra, HASS, REST, Recycling,
     SAMD, ...) are skipped and do not count towards the caps of S5.
-    (S5's caps and S5a were amended from "at most 6 per table, 10 per
-    source, in table order" before any row was entered and before any
-    prediction was made, because the first table read would otherwise
-    have filled its cap with one target's older methods.)
 S5b. **Coverage.** If, after the caps, a draft family that S6 requires
     (separate draft model, EAGLE heads, Medusa, n-gram / prompt lookup,
-    lookahead, MTP) has no row, the first eligible row of that family,
-    in the order the sources are listed in this module, is added beyond
-    the caps and flagged ``coverage=True``.
-    (S2a and S5b were added before any prediction was made, when the
-    sources read so far printed batch > 1 speedups only with batch-1
-    acceptance lengths, and the per-source cap left prompt lookup and
-    lookahead without a row.)
+    lookahead, MTP) has no row, the first eligible row of that family, in
+    the order the sources are listed in this module, is added beyond the
+    caps and flagged ``coverage=True``.
 S6. **Mix.** Sources are searched so that the set spans separate draft
     models, EAGLE-1/2/3 heads, Medusa-1/2, n-gram / prompt lookup,
     lookahead and MTP, at batch 1 and at batch > 1. The search order of
     sources is fixed by the method family, not by any result; a source that
     could not be read is listed in the report, not replaced by a guess.
+
+Amendments, all made before any prediction was computed on any row (each
+in its own commit after the one that fixed the rules):
+
+A1. S5's caps were "at most 6 per table and 10 per source, in table order";
+    S5a was added. Reason: the first table read would have filled its cap
+    with one target's older methods. No row had been entered.
+A2. S2a and S5b were added. Reason: the sources read so far printed batch
+    > 1 speedups only with batch-1 acceptance lengths, and the per-source
+    cap left prompt lookup and lookahead without a row.
+A3. S5's configuration gained "draft shape", and M8 gained ``"nvfp4"``.
+    Reason: two sources print several chain lengths or trees of one method
+    side by side, and one runs NVIDIA's 4-bit format.
+A4. S5 now says how a source's cap is shared among its tables
+    (round-robin, as applied to Spec-Bench's four tables when its rows
+    were entered); the earlier text did not say.
 
 Mapping rules (how a row becomes a predictor's inputs)
 ------------------------------------------------------
@@ -137,8 +147,11 @@ M7. **Speedup and its baseline.** ``speedup`` is the printed ratio (or the
     or ``"throughput"`` (output tokens per second of the whole batch).
 M8. **Temperature and precision.** ``temperature`` as the source states
     it (``None`` if unstated); ``precision`` is the weight and activation
-    precision of the target (``"fp16"``, ``"bf16"``, ``"fp8"``), from the
-    source's setup section when a row does not repeat it.
+    precision of the target (``"fp16"``, ``"bf16"``, ``"fp8"``, or
+    ``"nvfp4"`` for NVIDIA's 4-bit format), from the source's setup section
+    when a row does not repeat it; a mixed recipe is named by the precision
+    of the feed-forward/expert weights, which hold most of the bytes, and
+    the rest is stated in ``note``.
 
 Defined in chapter "A calibrated roofline".
 """
@@ -166,7 +179,7 @@ ENGINES = ("hf-eager", "research", "sglang", "vllm", "trtllm", "gpt-fast")
 #: GPUs as the mapping rules name them (M1).
 GPUS = ("A100-40GB", "A100-80GB", "RTX3090", "L40S", "H100", "H200", "B200")
 #: Weight and activation precision of the target (M8); ``None`` when the source does not state it.
-PRECISIONS = ("fp16", "bf16", "fp8")
+PRECISIONS = ("fp16", "bf16", "fp8", "nvfp4")
 #: How the printed acceptance length becomes ``tau`` (M6).
 TAU_CONVENTIONS = ("includes-target-token", "draft-tokens-only", "per-position-rates", "acceptance-rate-mtp1")
 #: Where the draft shape comes from (M5).
@@ -188,6 +201,11 @@ VALIDATION_SOURCES: dict[str, Source] = {
         "lmsys-mtp", "Eigen AI Team with the SGLang team", "Accelerating SGLang with Multiple Token Prediction",
         "LMSYS blog, 17 July 2025 (blog/2025-07-17-mtp.md)", repository="lm-sys/lm-sys.github.io",
         commit="0947bdc01aea3a453e27f0e0e1c290404c0232ed"),
+    "trtllm-blog-r1-b200": Source(
+        "trtllm-blog-r1-b200", "NVIDIA TensorRT LLM team",
+        "Pushing Latency Boundaries: Optimizing DeepSeek-R1 Performance on NVIDIA B200 GPUs",
+        "TensorRT-LLM tech blog (docs/source/blogs/tech_blog/blog1_...B200_GPUs.md)", repository="NVIDIA/TensorRT-LLM",
+        commit="01c4ece911eb569e72cf4177f83238a0520641c2"),
 }
 
 
@@ -407,12 +425,15 @@ _SB_METHODS = {
               "plus the target's token, longest path 5; a static tree, so no single top-k"),
     "Medusa": ("medusa", None, None, 64, 4, None, "research",
                "evaluation/inference_medusa.py default medusa_choices mc_sim_7b_63 (model/medusa/medusa_choices.py): "
-               "63 candidate nodes plus the target's token, longest path 4; Medusa-1 heads "
-               "(eval.sh Medusa_PATH medusa-vicuna-7b-v1.3); greedy, so typical acceptance is not involved"),
+               "63 candidate nodes plus the target's token, longest path 4, for every target size; Medusa-1 heads "
+               "(eval.sh's example Medusa_PATH is medusa-vicuna-7b-v1.3); greedy, so typical acceptance is not "
+               "involved"),
     "SpS": ("model", "vicuna-68m", 5, None, None, None, "hf-eager",
-            "Hugging Face assisted generation (evaluation/inference_sps.py, generate(assistant_model=...)) with "
-            "transformers==4.37.1 (requirements.txt), whose default is num_assistant_tokens=5 with the 'heuristic' "
-            "schedule (+2 after a fully accepted round, -1 otherwise), so k varies around 5; draft vicuna-68m "
+            "Hugging Face assisted generation (evaluation/inference_sps.py and model/sps/decoding.py, which use "
+            "transformers' AssistedCandidateGenerator with the draft's default generation config) under "
+            "transformers==4.37.1 (requirements.txt); k = 5 is the default num_assistant_tokens with the "
+            "'heuristic' schedule (+2 after a fully accepted round, -1 otherwise) as read for transformers 4.40.0 "
+            "(specdec.drafters.HF_DEFAULTS; 4.37.1 itself not read), so k varies around 5; draft vicuna-68m "
             "(eval.sh Drafter_PATH)"),
     "PLD": ("pld", None, 10, None, None, None, "research",
             "model/pld/pld.py find_candidate_pred_tokens defaults max_ngram_size=3, num_pred_tokens=10: up to 10 "
@@ -561,6 +582,35 @@ _MTP_ROWS = (
     _mtp(4, 2.44, 1.608, 82.0),
 )
 
+_TRT_CHECKED = ("GitHub NVIDIA/TensorRT-LLM docs/source/blogs/tech_blog/blog1_Pushing_Latency_Boundaries_Optimizing_"
+                "DeepSeek-R1_Performance_on_NVIDIA_B200_GPUs.md at commit 01c4ece911eb569e72cf4177f83238a0520641c2 "
+                "(search-tool copy, file id 2829766764)")
+
+
+def _trt_mtp(layers, tau, speedup, tps):
+    quoted = HeldOutCited({"Acceptance Rate": tau, "TPS/User": tps, "TPS/User Speedup": speedup,
+                           "TPS/User without MTP": 111}, "trtllm-blog-r1-b200",
+                          f"'Key Optimizations' > 'MTP' > 'Autoregressive MTP Layers' table, row 'MTP {layers}'; "
+                          "setup from 'Implementation Configuration' (ISL 1k, OSL 2k; 8x B200; attention TP8, MoE "
+                          "experts TP4 x EP2; precision table)", "verified", _TRT_CHECKED,
+                          note="the column named 'Acceptance Rate' is 1.00 without MTP, so it is tokens per step "
+                               "including the target's token; min-latency scenario, single concurrency")
+    return PublishedSpeedup(
+        key=f"trtllm-deepseek-r1-b200-mtp{layers}", quoted=quoted, target="deepseek-r1", draft_kind="mtp",
+        draft_model=None, k=layers, tree_tokens=None, tree_depth=None, tree_topk=1, shape_from="source", gpu="B200",
+        gpu_count=8, parallelism="tp8", batch=1, tau_batch=1, engine="trtllm",
+        dataset="unstated (input 1k tokens, output 2k)", context=1024 + 2048 // 2, temperature=None,
+        precision="nvfp4", tau_printed=tau, tau_convention="includes-target-token", tau=tau, speedup=speedup,
+        baseline="same-engine ('Without MTP', 111 TPS/user, same optimisations)", metric="latency",
+        note="precision: nvfp4 dense FFN and MoE experts, bf16 attention, MTP layers and router GEMM. Parallelism: "
+             "attention TP8, sparse experts TP4 with EP2, shared experts TP8. DeepSeek-R1 ships one MTP layer; "
+             f"MTP {layers} runs {layers} MTP layers autoregressively (k = {layers}). Temperature not stated.")
+
+
+#: The blog's one table of MTP depths (5 cells, S5 cap 8).
+_TRT_ROWS = tuple(_trt_mtp(n, tau, su, tps) for n, tau, su, tps in (
+    (1, 1.92, 1.78, 198), (2, 2.58, 2.25, 250), (3, 2.82, 2.28, 253), (4, 2.99, 2.21, 245), (5, 3.01, 2.15, 239)))
+
 #: Every held-out row, in the order the sources were read.
 VALIDATION_ROWS: tuple[PublishedSpeedup, ...] = (*_SPEC_BENCH_ROWS, *_EAGLE1_ROWS, *_SPECDECODE_BENCH_ROWS,
-                                                 *_MTP_ROWS)
+                                                 *_MTP_ROWS, *_TRT_ROWS)
