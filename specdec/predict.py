@@ -406,11 +406,21 @@ def one_layer_module(spec, weights="bf16", *, name="one-layer module") -> Model:
     else:
         layer, routed = (spec.n_params - outside) / spec.n_layers, 0.0
     params = layer + 2 * d * d + d + spec.vocab * d          # the layer, the projection (with bias), the LM head
-    fmt = catalogue.weight_format(weights)
+    fmt = _weight_format(weights)
     return Model(n_params=params, n_layers=1, d_model=d, n_kv_heads=spec.n_kv_heads, head_dim=spec.head_dim,
                  n_heads=spec.n_heads, bytes_per_param=fmt.bytes_per_param, name=name,
                  n_experts=spec.n_experts, experts_per_token=spec.experts_per_token, expert_params=routed,
                  kv_dim=spec.kv_dim if spec.kv_lora_rank else None)
+
+
+def _weight_format(weights):
+    """A catalogue WeightFormat from a key or a WeightFormat."""
+    if isinstance(weights, catalogue.WeightFormat):
+        return weights
+    if not isinstance(weights, str) or weights not in catalogue.WEIGHT_FORMATS:
+        raise ValueError(f"weights must be a specdec.catalogue.WeightFormat or one of "
+                         f"{', '.join(catalogue.WEIGHT_FORMATS)}; got {describe(weights)}")
+    return catalogue.WEIGHT_FORMATS[weights]
 
 
 def _resolve_model(value, name: str, weights: str = "bf16"):
@@ -585,10 +595,11 @@ def predict_speedup(target, draft, *, tau=None, acceptance=None, k=None, tree=No
         The engine of the plain decoding ``T0`` divides by, when the source's
         baseline ran elsewhere (e.g. Hugging Face ``generate``); default
         ``engine``.
-    weights : str, optional
+    weights : str or specdec.catalogue.WeightFormat, optional
         A key of :data:`specdec.catalogue.WEIGHT_FORMATS` (default
         ``"bf16"``): the weights of catalogue models given by key, and the
-        GPU's arithmetic rate (its ``compute`` format).
+        GPU's arithmetic rate (its ``compute`` format); a WeightFormat of your
+        own sets the rate only (give the models as Models).
     head : specdec.hardware.Model, optional
         For ``"eagle"``, ``"eagle2"``, ``"eagle3"`` and ``"mtp"``: the head as
         a model (its decoder layer(s) plus the LM head it reads per pass);
@@ -623,13 +634,15 @@ def predict_speedup(target, draft, *, tau=None, acceptance=None, k=None, tree=No
     >>> round(p.speedup, 2), round(p.parts()["t0"], 2)
     (1.53, 11.72)
     """
-    if not isinstance(weights, str) or weights not in catalogue.WEIGHT_FORMATS:
-        raise ValueError(f"weights must be one of {', '.join(catalogue.WEIGHT_FORMATS)}; got {describe(weights)}")
-    target, target_key = _resolve_model(target, "target", weights)
+    weights = _weight_format(weights)
+    if isinstance(target, str) and weights.key not in catalogue.WEIGHT_FORMATS:
+        raise ValueError(f"weights must be a key of specdec.catalogue.WEIGHT_FORMATS for a target given by key; got "
+                         f"a WeightFormat {weights.key!r} (pass the target as a Model with its bytes per parameter)")
+    target, target_key = _resolve_model(target, "target", weights.key)
     if isinstance(draft, str) and draft in DRAFT_KINDS:
         kind = draft
     elif isinstance(draft, str) and draft in catalogue.MODEL_SPECS:
-        draft, kind = model_preset(draft, weights), "model"
+        draft, kind = model_preset(draft, weights.key if weights.key in catalogue.WEIGHT_FORMATS else "bf16"), "model"
     elif isinstance(draft, Model):
         kind = "model"
     elif isinstance(draft, str):
@@ -665,7 +678,7 @@ def predict_speedup(target, draft, *, tau=None, acceptance=None, k=None, tree=No
         raise ValueError(f"head applies to the kinds {', '.join(_HEAD_KINDS + ('medusa',))}; got draft {kind!r}")
     if kind not in _LOOKUP_KINDS and lookup_time:
         raise ValueError(f"lookup_time applies to the kinds 'ngram' and 'pld'; got draft {kind!r}")
-    fmt = catalogue.weight_format(check_choice(weights, "weights", tuple(catalogue.WEIGHT_FORMATS))).compute
+    fmt = weights.compute
     if baseline_engine is not None:
         check_choice(baseline_engine, "baseline_engine", tuple(profiles.PROFILES))
         if engine is None:
