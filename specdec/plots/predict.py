@@ -56,7 +56,8 @@ def predicted_vs_measured(measured, predicted, low, high, groups, *, band=0.10):
         raise ValueError(f"band must be in [0, 1); got {band!r}")
     fig, ax = new_figure(5.6, 4.8)
     top = 1.08 * float(max(y.max(), hi.max()))
-    grid = np.array([0.8, top])
+    bottom = min(0.8, 0.9 * float(min(y.min(), lo.min())))
+    grid = np.array([bottom, top])
     ax.fill_between(grid, grid * (1 - band), grid * (1 + band), color=COLORS["baseline"], alpha=0.15, lw=0,
                     label=f"within {band:.0%}")
     ax.plot(grid, grid, ls="--", color=COLORS["baseline"], lw=1, label="measured = predicted")
@@ -65,8 +66,8 @@ def predicted_vs_measured(measured, predicted, low, high, groups, *, band=0.10):
         sel = np.array([g == name for g in groups])
         ax.errorbar(x[sel], y[sel], xerr=[x[sel] - lo[sel], hi[sel] - x[sel]], fmt=markers[j % len(markers)],
                     color=SEQUENCE[j % len(SEQUENCE)], ms=5, capsize=2, lw=1, label=name)
-    ax.set_xlim(0.8, top)
-    ax.set_ylim(0.8, top)
+    ax.set_xlim(bottom, top)
+    ax.set_ylim(bottom, top)
     ax.set_aspect("equal")
     ax.set_xlabel("predicted speedup (interval)")
     ax.set_ylabel("measured speedup (published)")
