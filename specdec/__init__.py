@@ -14,6 +14,12 @@ the larger topics are submodules, loaded on first use so that importing
 ``sd.symbolic``        sympy derivations displayed in the chapters
 ``sd.hardware``        roofline model of one forward pass (calibrated presets): step time, c_v, c_d
 ``sd.calibration``     the roofline calibrated against measurements (chapter 16)
+``sd.catalogue``       one catalogue of GPUs, models, draft heads, weight formats (cited)
+``sd.presets``         Model and Hardware, built from the catalogue
+``sd.kernels``         GEMMs at small M: tile quantization, hidden arithmetic
+``sd.timings``         published plain-decoding timings the calibration fits and checks
+``sd.profiles``        engine profiles: fixed cost per step, launch regime, per GPU
+``sd.fit_uncertainty`` bootstrap of the fits: term intervals, headline sensitivity
 ``sd.memory``          memory accounting: weights, KV cache, what fits
 ``sd.deployment``      speculation on the roofline: costs, latency,
                        throughput, break-even batch
@@ -81,7 +87,7 @@ _SUBMODULES = {
     "acceptance", "economics", "request", "checklist", "symbolic", "hardware", "memory", "deployment",
     "sampling", "synthetic", "estimation", "engine_metrics", "literature", "measure", "plots", "widgets", "exercises", "errata",
     "drafts", "regimes", "tables", "decision", "cli", "calibration", "verification", "trees", "dynamic", "goodput", "drafters",
-    "catalogue", "kernels", "profiles", "presets", "timings",
+    "catalogue", "kernels", "profiles", "presets", "timings", "fit_uncertainty",
     "predict",
     "heldout",
     "fit_bootstrap",

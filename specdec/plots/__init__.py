@@ -101,6 +101,7 @@ from .calibration import (
     calibrated_speedup_vs_batch,
     large_draft_speedups,
     calibration_overview,
+    small_m_verify_cost,
 )
 from .engines import (
     draft_round_costs,
@@ -193,6 +194,7 @@ __all__ = [
     "calibrated_speedup_vs_batch",
     "large_draft_speedups",
     "calibration_overview",
+    "small_m_verify_cost",
     "draft_round_costs",
     "prompt_lookup_vs_copy",
     "prompt_lookup_histogram",

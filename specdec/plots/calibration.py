@@ -12,11 +12,11 @@ from .._validate import check_integer, check_probability
 from ..calibration import (
     break_even_summary,
     eagle_large_draft,
-    eager_layer_overhead,
     residual_table,
 )
 from ..deployment import speculative_speedup
-from ..hardware import A100, A100_IDEAL, H100, H100_IDEAL, LLAMA_8B, LLAMA_70B, step_time_parts
+from ..hardware import A100, A100_IDEAL, H100, H100_IDEAL, LLAMA_8B, LLAMA_70B, step_time_parts, verify_cost
+from ..profiles import profile
 from ._style import COLORS, SEQUENCE, new_figure
 
 __all__ = [
@@ -25,6 +25,7 @@ __all__ = [
     "calibrated_speedup_vs_batch",
     "large_draft_speedups",
     "calibration_overview",
+    "small_m_verify_cost",
 ]
 
 _PART_COLORS = {"fixed": COLORS["overhead"], "bound": COLORS["target"], "extra": COLORS["verify"],
@@ -194,8 +195,8 @@ def large_draft_speedups(alphas=None, axes=None):
     """Best speedup over draft lengths 2-10 of a Llama 2 7B draft, for a 13B and a 70B target, against alpha.
 
     Three rooflines: ideal, calibrated (CUDA graphs, as gpt-fast) and
-    calibrated with eager-mode launch costs per layer
-    (:func:`specdec.calibration.eager_layer_overhead`).
+    the eager research code's profile on the A100
+    (:func:`specdec.profiles.profile` ``"research"``: the eager cost fitted on A100 timings).
 
     Defined in chapter "A calibrated roofline".
 
@@ -217,7 +218,7 @@ def large_draft_speedups(alphas=None, axes=None):
         ax.clear()
         fig = ax.figure
     setups = (("ideal (lower bound)", A100_IDEAL, 0.0, ":"), ("calibrated", A100, 0.0, "--"),
-              ("calibrated, eager", A100, eager_layer_overhead(), "-"))
+              ("calibrated, eager", profile("research").on("a100-80gb"), 0.0, "-"))
     for name, hw, lo, ls in setups:
         r = eagle_large_draft(a, hw, layer_overhead=lo)
         for target, color in (("13B", COLORS["target"]), ("70B", COLORS["draft"])):
@@ -280,4 +281,50 @@ def calibration_overview(target, draft, hardware, alpha=0.8, k=5, batch=1, conte
     axes[1].set_ylabel("speedup")
     axes[1].set_title(f"alpha {a:g}, k {kk}, context {c}", fontsize=8)
     axes[1].legend(fontsize=7)
+    return fig
+
+
+def small_m_verify_cost(max_tokens=200, axes=None):
+    """``c_v`` against the tokens of a verification pass at batch 1: tiled kernels (steps) and a linear model.
+
+    Llama 3.1 8B on one calibrated H100 and Llama 3.1 70B on eight: the
+    calibrated default prices GEMMs in tiles of
+    ``calibration.gemm_tile`` rows (:mod:`specdec.kernels`), flat up to one
+    tile and then in steps; the dashed lines are the same terms with the
+    arithmetic linear in the tokens (``gemm_tile = 1``, the overlap applied
+    from the first token); dotted, the ideal roofline.
+
+    Defined in chapter "A calibrated roofline".
+
+    Parameters
+    ----------
+    max_tokens : int, optional
+        Largest pass, >= 2 tokens (k + 1). Default 200.
+    axes : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    n = int(check_integer(max_tokens, "max_tokens", minimum=2))
+    k = np.arange(1, n)
+    if axes is None:
+        fig, ax = new_figure(6.4, 4.0)
+    else:
+        ax = axes
+        ax.clear()
+        fig = ax.figure
+    for model, one, color in ((LLAMA_8B, H100, COLORS["draft"]), (LLAMA_70B, H100.scaled(8), COLORS["target"])):
+        linear = one.calibrated(one.calibration, gemm_tile=1)
+        label = f"{model.name} on {one.tp} H100"
+        ax.step(k + 1, verify_cost(model, one, k), where="post", color=color, label=f"{label}, tiled")
+        ax.plot(k + 1, verify_cost(model, linear, k), color=color, ls="--", label=f"{label}, linear")
+        ax.plot(k + 1, verify_cost(model, one.ideal(), k), color=color, ls=":", lw=1)
+    tile = H100.calibration.gemm_tile
+    for edge in range(tile, n + 1, tile):
+        ax.axvline(edge, color=COLORS["neutral"], lw=0.8, alpha=0.6)
+    ax.set_xlabel("tokens in the verification pass (k + 1), batch 1")
+    ax.set_ylabel("c_v (target decode steps)")
+    ax.set_title(f"GEMM tiles of {tile} rows: flat, then steps (dotted: ideal roofline)", fontsize=9)
+    ax.legend(fontsize=7)
     return fig
