@@ -30,7 +30,6 @@ the larger topics are submodules, loaded on first use so that importing
 ``sd.decision``        ``sd.decide(...)``: a verdict from an engine's metrics and measured times
 ``sd.predict``         ``sd.predict_speedup(...)``: a published setup's speedup, with an interval
 ``sd.heldout``         the predictions of held-out published speedups, their table and error
-``sd.fit_bootstrap``   bootstrap samples of the fitted terms: the intervals of a prediction
 ``sd.cli``             the command line, ``python -m specdec decide ...``
 ``sd.verification``    verification rules: rejection sampling, greedy, one-hot, typical acceptance
 ``sd.trees``           token trees: expected tokens, best tree for a budget, multi-draft
@@ -90,7 +89,6 @@ _SUBMODULES = {
     "catalogue", "kernels", "profiles", "presets", "timings", "fit_uncertainty",
     "predict",
     "heldout",
-    "fit_bootstrap",
     "validation_rows",
 }
 

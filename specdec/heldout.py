@@ -27,12 +27,11 @@ error was looked at, the same for every row:
   (``lookup_time = 0``): no source prints its time.
 * **D6, metric.** Latency and throughput speedups are priced alike: every
   sequence of the batch runs the same rounds.
-* **D8, eager engines.** The profiles fit an eager engine's cost per step
-  and find none per layer (:mod:`specdec.profiles`): it is host work per
-  iteration of a decoding loop, not the launches of a pass. ``T0`` pays it
-  once, a speculative round once (``t_overhead``), a separate draft run by
-  its own ``generate`` loop (Hugging Face assisted generation) once per draft
-  step; head, lookup and verification passes pay the graph-mode fixed cost.
+* **D8, eager engines.** The profiles fit an eager engine's launch cost
+  per layer (:mod:`specdec.profiles`), and every pass pays it for its own
+  layers: a one-layer head pass once, the target's pass for all its layers.
+  Nothing else is charged per round. (A first version of the profiles fitted
+  the cost per step; this rule then charged it once per loop iteration.)
 * **D7, the error.** ``predicted / measured - 1``; the summary is the median
   of its absolute value over the rows.
 

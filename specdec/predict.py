@@ -38,6 +38,7 @@ Defined in chapter "Predicting a published setup".
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, replace
 from typing import Any
@@ -48,8 +49,8 @@ from ._validate import (check_choice, check_count, check_instance, check_nonnega
                         check_probability, check_scalar, describe)
 from .acceptance import expected_tokens_per_position
 from . import catalogue
-from . import fit_bootstrap, profiles
-from .calibration import H100_CALIBRATION
+from . import fit_uncertainty, profiles
+from .calibration import A100_CALIBRATION, H100_CALIBRATION
 from .hardware import GPUS, Hardware, Model, gpu_preset, model_preset, step_time
 from .trees import tree_depths
 
@@ -452,15 +453,14 @@ def _check_tau(tau, acceptance, plan_depth_bound):
 
 @dataclass(frozen=True)
 class _Engine:
-    """One GPU calibrated for an engine, its per-iteration eager cost and the profile's name."""
+    """One GPU calibrated for an engine, and the profile's name."""
 
     one: Hardware
-    eager: float
     name: str
 
 
 def _engine(gpu, engine, number_format: str) -> _Engine:
-    """The GPU with the engine's calibration; an eager engine's per-step cost is taken out of its passes."""
+    """The GPU with the engine profile's calibration (or the preset's own, without an engine)."""
     if isinstance(gpu, str):
         if gpu not in catalogue.GPU_SPECS:
             raise ValueError(f"gpu must be a Hardware or one of {', '.join(repr(g) for g in catalogue.GPU_SPECS)}; "
@@ -471,20 +471,53 @@ def _engine(gpu, engine, number_format: str) -> _Engine:
         key = None
     if engine is None:
         if key is None:
-            return _Engine(gpu, 0.0, gpu.calibration.name if gpu.calibration is not None else "ideal roofline")
+            return _Engine(gpu, gpu.calibration.name if gpu.calibration is not None else "ideal roofline")
         if key in GPUS and number_format == "bf16":
             one = GPUS[key]
         else:
             base = gpu_preset(key, number_format)
             one = base.calibrated(profiles.base_calibration(base))
-        return _Engine(one, 0.0, one.calibration.name)
+        return _Engine(one, one.calibration.name)
     check_choice(engine, "engine", tuple(profiles.PROFILES))
     prof = profiles.profile(engine)
     base = gpu_preset(key, number_format) if key is not None else gpu
-    hw = prof.on(base)
-    eager = hw.calibration.step_overhead - prof.step_overhead if prof.launch == "eager" else 0.0
-    one = hw.calibrated(hw.calibration, step_overhead=hw.calibration.step_overhead - eager)
-    return _Engine(one, eager, f"{engine} ({prof.label})")
+    return _Engine(prof.on(base), f"{engine} ({prof.label})")
+
+
+#: Engine profile -> the key of its fixed cost in a bootstrap replicate's terms.
+_FIXED_KEY = {"sglang": "SGLang", "vllm": "vLLM"}
+
+
+def _replicate_engine(replicate, engine: str, ideal_gpu: Hardware, name: str) -> _Engine:
+    """The engine's hardware with one bootstrap replicate's terms (:func:`specdec.fit_uncertainty.bootstrap`).
+
+    The GPU family's terms come from the replicate (Ampere and Ada: its A100
+    calibration; Hopper and Blackwell: its H100 calibration); the fixed cost
+    is the engine's fitted one (``trtllm``, ``hf-eager`` and ``research``
+    carry gpt-fast's, as their profiles do); an eager engine's cost per layer
+    is the profile's, scaled by the replicate's A100 eager fit (the RTX 3090's
+    own fit, from one timing, is not resampled).
+    """
+    prof = profiles.profile(engine)
+    on = prof.on(ideal_gpu)
+    family = replicate.h100 if profiles.base_calibration(ideal_gpu) is H100_CALIBRATION else replicate.a100
+    fixed = replicate.terms[f"step_overhead[{_FIXED_KEY.get(engine, 'gpt-fast')}]"]
+    layer = on.calibration.layer_overhead
+    if prof.launch == "eager" and "RTX 3090" not in ideal_gpu.name:
+        layer *= replicate.terms["eager_layer[a100-80gb]"] / prof.eager_cost("a100-80gb")
+    base = profiles.base_calibration(ideal_gpu)
+    cal = replace(on.calibration, bw_efficiency=family.bw_efficiency, flops_efficiency=family.flops_efficiency,
+                  overlap=family.overlap, link_efficiency=family.link_efficiency,
+                  allreduce_latency=family.allreduce_latency if base.allreduce_latency in (
+                      A100_CALIBRATION.allreduce_latency, H100_CALIBRATION.allreduce_latency)
+                  else on.calibration.allreduce_latency,
+                  step_overhead=fixed, layer_overhead=layer)
+    return _Engine(ideal_gpu.ideal().calibrated(cal), name)
+
+
+@functools.lru_cache(maxsize=1)
+def _replicates() -> tuple:
+    return tuple(fit_uncertainty.bootstrap(64, seed=0))
 
 
 def _pass_time(model: Model, one: Hardware, n_gpus: int, parallelism: str, batch: int, context: int,
@@ -513,7 +546,7 @@ def _priced(eng, base, target, draft, head, plan, n_gpus, parallelism, batch, co
                                          draft_tp, lookup_time)
     if base is not eng:
         t0 = _pass_time(target, base.one, n_gpus, parallelism, batch, context, 1)
-    return t0 + base.eager, t_draft, t_verify, eng.eager    # eager host work: once per plain step, once per round
+    return t0, t_draft, t_verify, 0.0
 
 
 def _round_times(target, draft, head, plan, eng, n_gpus, parallelism, batch, context, draft_tp, lookup_time):
@@ -534,8 +567,6 @@ def _round_times(target, draft, head, plan, eng, n_gpus, parallelism, batch, con
         else:
             d_gpus, d_par = draft_tp, "tp"
         t_draft = sum(_pass_time(model, one, d_gpus, d_par, *args, n) for n in plan.draft_tokens)
-        if isinstance(draft, Model):      # a separate draft runs its own generate loop: one iteration per step
-            t_draft += eng.eager * len(plan.draft_tokens)
     return t0, t_draft, t_verify
 
 
@@ -587,10 +618,9 @@ def predict_speedup(target, draft, *, tau=None, acceptance=None, k=None, tree=No
         Engine profile, a key of :data:`specdec.profiles.PROFILES`
         (``"hf-eager"``, ``"research"``, ``"sglang"``, ``"vllm"``,
         ``"trtllm"``, ``"gpt-fast"``); default ``None``, the GPU preset's own
-        calibration. An eager profile's cost per step is host work per loop
-        iteration: ``T0`` pays it once, a round once (``t_overhead``), and a
-        separate draft, which runs its own generate loop, once per draft
-        step; every pass pays the profile's graph-mode fixed cost.
+        calibration. An eager profile's launch cost is per layer
+        (:mod:`specdec.profiles`): every pass pays it for its own layers, a
+        one-layer head pass once, the target's pass for all its layers.
     baseline_engine : str, optional
         The engine of the plain decoding ``T0`` divides by, when the source's
         baseline ran elsewhere (e.g. Hugging Face ``generate``); default
@@ -614,10 +644,11 @@ def predict_speedup(target, draft, *, tau=None, acceptance=None, k=None, tree=No
         Seconds per round of an n-gram or prompt lookup, >= 0. Default 0.
     confidence : float, optional
         Level of the interval, in (0, 1). Default 0.9. The interval is the
-        central range of the speedups priced on the bootstrap samples of
-        :func:`specdec.fit_bootstrap.calibration_samples` (the terms of the
-        profile's GPU family and fixed costs); a Hardware given without an
-        engine has no samples, and its interval is the point itself.
+        central range of the speedups priced on 64 replicates of
+        :func:`specdec.fit_uncertainty.bootstrap` (seed 0): the terms of the
+        GPU's family, the engine's fixed cost and the eager cost per layer;
+        a Hardware given without an engine has no replicates, and its
+        interval is the point itself.
 
     Returns
     -------
@@ -696,11 +727,10 @@ def predict_speedup(target, draft, *, tau=None, acceptance=None, k=None, tree=No
         family = "sglang" if profiles.base_calibration(ideal_gpu) is H100_CALIBRATION else "gpt-fast"
         spec_engine, base_engine = engine or family, baseline_engine or engine or family
         values = []
-        for sample in fit_bootstrap.calibration_samples():
-            e_s = _Engine(*fit_bootstrap.engine_hardware(sample, spec_engine, ideal_gpu), eng.name)
-            b_s = e_s if base_engine == spec_engine else _Engine(
-                *fit_bootstrap.engine_hardware(sample, base_engine, ideal_gpu), base.name)
-            parts = _priced(e_s, b_s, *shape)
+        for rep in _replicates():
+            e_r = _replicate_engine(rep, spec_engine, ideal_gpu, eng.name)
+            b_r = e_r if base_engine == spec_engine else _replicate_engine(rep, base_engine, ideal_gpu, base.name)
+            parts = _priced(e_r, b_r, *shape)
             values.append(tau_value * parts[0] / (parts[1] + parts[2] + parts[3]))
     interval = tuple(float(v) for v in np.quantile(values, [(1 - confidence) / 2, (1 + confidence) / 2]))
     interval = (min(interval[0], speedup), max(interval[1], speedup))

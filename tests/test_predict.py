@@ -243,39 +243,26 @@ def test_speedup_falls_with_batch_for_a_separate_draft_on_the_calibrated_rooflin
     assert np.all(np.isfinite(s))
 
 
-def test_eager_profile_pays_its_cost_per_loop_iteration():
-    """research on an A100: T0 is the profile's step (eager cost included); a round pays the eager cost once and
-    its head passes the graph-mode fixed cost only."""
+def test_eager_profile_pays_its_launch_cost_per_layer_in_every_pass():
+    """research on an A100: every pass (a one-layer head pass, the target's) is step_time on the profile's hardware,
+    whose layer_overhead is the eager cost per layer; no per-round overhead."""
     from specdec import profiles
 
-    prof = profiles.profile("research")
-    on = prof.on("a100-80gb")
-    eager = prof.eager_cost("a100-80gb")
-    graph = on.calibrated(on.calibration, step_overhead=prof.step_overhead)
+    on = profiles.profile("research").on("a100-80gb")
+    assert on.calibration.layer_overhead == profiles.profile("research").eager_cost("a100-80gb") > 0
     vicuna = h.model_preset("vicuna-7b")
     head = predict.head_model("vicuna-7b", "eagle2")
     p = predict.predict_speedup("vicuna-7b", "eagle2", n_nodes=59, depth=6, width=10, tau=4.3, gpu="a100-80gb",
                                 engine="research", context=512)
     t0 = h.step_time(vicuna, on, 1, 512)
-    t_draft = h.step_time(head, graph, 1, 512, 4) + 5 * h.step_time(head, graph, 1, 512, 10)
-    t_verify = h.step_time(vicuna, graph, 1, 512, 60)
-    assert_allclose([p.t0, p.t_draft, p.t_verify, p.t_overhead], [t0, t_draft, t_verify, eager], rtol=1e-12)
-    assert_allclose(p.speedup, 4.3 * t0 / (t_draft + t_verify + eager), rtol=1e-12)
+    t_draft = h.step_time(head, on, 1, 512, 4) + 5 * h.step_time(head, on, 1, 512, 10)
+    t_verify = h.step_time(vicuna, on, 1, 512, 60)
+    assert_allclose([p.t0, p.t_draft, p.t_verify, p.t_overhead], [t0, t_draft, t_verify, 0.0], rtol=1e-12)
+    assert_allclose(p.speedup, 4.3 * t0 / (t_draft + t_verify), rtol=1e-12)
     assert p.engine.startswith("research")
-
-
-def test_separate_draft_on_an_eager_engine_pays_an_iteration_per_draft_step():
-    from specdec import profiles
-
-    prof = profiles.profile("hf-eager")
-    on = prof.on("rtx-3090", )
-    eager = prof.eager_cost("rtx-3090")
-    graph = on.calibrated(on.calibration, step_overhead=prof.step_overhead)
-    p = predict.predict_speedup("vicuna-7b", "vicuna-68m", k=5, tau=2.3, gpu="rtx-3090", engine="hf-eager",
-                                weights="fp16")
-    draft = h.model_preset("vicuna-68m", "fp16")
-    assert_allclose(p.t_draft, 5 * (h.step_time(draft, graph) + eager), rtol=1e-12)
-    assert_allclose(p.t0, h.step_time(h.model_preset("vicuna-7b", "fp16"), on), rtol=1e-12)
+    # a one-layer head pass pays one layer's launches, the 32-layer target 32 of them
+    plain = h.step_time(vicuna, on.calibrated(on.calibration, layer_overhead=0.0), 1, 512)
+    assert t0 - plain == pytest.approx(32 * on.calibration.layer_overhead, rel=1e-9)
 
 
 def test_baseline_engine_sets_t0_only():
@@ -298,50 +285,32 @@ def test_one_layer_module_matches_the_catalogues_eagle_head_for_a_dense_target()
     assert mtp.n_experts == 256 and 0 < mtp.expert_params < mtp.n_params
 
 
-def test_interval_is_the_central_range_over_the_bootstrap_samples():
-    """A prompt lookup on one H100 (sglang): each sample's speedup re-assembled from step_time, then quantiles."""
-    from specdec import fit_bootstrap
+def test_interval_is_the_central_range_over_the_bootstrap_replicates():
+    """A prompt lookup on one H100 (sglang): each replicate's speedup from step_time on the replicate's own H100
+    calibration (SGLang's fixed cost, Hopper's terms), then the quantiles."""
+    from specdec import fit_uncertainty
 
     p = predict.predict_speedup("llama-3.1-8b", "pld", k=4, tau=2.0, engine="sglang", confidence=0.8)
     gpu = h.gpu_preset("h100-sxm")
     values = []
-    for sample in fit_bootstrap.calibration_samples():
-        one, eager = fit_bootstrap.engine_hardware(sample, "sglang", gpu)
-        assert eager == 0.0 and one.calibration.step_overhead == sample.fixed["SGLang"]
+    for rep in fit_uncertainty.bootstrap(64, seed=0):
+        one = gpu.calibrated(rep.h100)
         values.append(2.0 * h.step_time(h.LLAMA_8B, one) / h.step_time(h.LLAMA_8B, one, new_tokens=5))
     lo, hi = np.quantile(values, [0.1, 0.9])
-    assert p.interval[0] == pytest.approx(min(lo, p.speedup), rel=1e-12)
-    assert p.interval[1] == pytest.approx(max(hi, p.speedup), rel=1e-12)
+    assert p.interval[0] == pytest.approx(min(lo, p.speedup), rel=1e-9)
+    assert p.interval[1] == pytest.approx(max(hi, p.speedup), rel=1e-9)
     assert p.interval[0] <= p.speedup <= p.interval[1]
 
 
-def test_a_hardware_without_engine_has_no_samples():
+def test_a_hardware_without_engine_has_no_replicates():
     p = predict.predict_speedup(TARGET, DRAFT, k=4, tau=3.0, gpu=h.H100_IDEAL, n_gpus=8)
     assert p.interval == (p.speedup, p.speedup)
 
 
-def test_bootstrap_samples_are_seeded_and_centred_on_the_fit():
-    from specdec import calibration, fit_bootstrap
-
-    a = fit_bootstrap.calibration_samples(16, seed=3)
-    assert a == fit_bootstrap.calibration_samples(16, seed=3)
-    assert a != fit_bootstrap.calibration_samples(16, seed=4)
-    bw = np.median([s.ampere.bw_efficiency for s in fit_bootstrap.calibration_samples()])
-    assert abs(bw - calibration.A100_CALIBRATION.bw_efficiency) <= 0.03
-    with pytest.raises(ValueError, match="n must be"):
-        fit_bootstrap.calibration_samples(2)
-
-
-def test_engine_hardware_carries_the_engines_fixed_cost_and_scales_the_eager_cost():
-    from specdec import fit_bootstrap, profiles
-
-    s = fit_bootstrap.calibration_samples()[0]
-    one, eager = fit_bootstrap.engine_hardware(s, "research", h.gpu_preset("a100-80gb"))
-    assert one.calibration.step_overhead == s.fixed["gpt-fast"]
-    assert eager == pytest.approx(profiles.profile("research").eager_cost("a100-80gb") * s.eager_scale, rel=1e-12)
-    assert one.calibration.bw_efficiency == s.ampere.bw_efficiency
-    one, eager = fit_bootstrap.engine_hardware(s, "vllm", h.gpu_preset("h200-sxm"))
-    assert one.calibration.step_overhead == s.fixed["vLLM"] and eager == 0.0
-    assert one.calibration.allreduce_latency == s.hopper.allreduce_latency
-    with pytest.raises(ValueError, match="engine must be one of"):
-        fit_bootstrap.engine_hardware(s, "tgi", h.gpu_preset("h200-sxm"))
+def test_wider_confidence_gives_a_wider_interval():
+    a = predict.predict_speedup("vicuna-7b", "eagle", n_nodes=25, depth=5, tau=3.5, gpu="a100-80gb",
+                                engine="research", confidence=0.5)
+    b = predict.predict_speedup("vicuna-7b", "eagle", n_nodes=25, depth=5, tau=3.5, gpu="a100-80gb",
+                                engine="research", confidence=0.95)
+    assert b.interval[0] <= a.interval[0] <= a.speedup <= a.interval[1] <= b.interval[1]
+    assert b.interval[1] - b.interval[0] > a.interval[1] - a.interval[0] > 0

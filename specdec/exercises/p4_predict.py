@@ -39,21 +39,21 @@ register(Exercise(
 ))
 
 
-# 2. What an eager engine's cost per step does to a round.
+# 2. What an eager engine's launch cost does to a head pass.
 register(Exercise(
     label="predict-2",
     chapter=CHAPTER,
-    question="Under an eager profile, how many times does one EAGLE round pay the eager cost per step?",
+    question="Under an eager profile, what does one EAGLE head pass pay in launch costs?",
     answer=Letter("ABC"),
     choices={
-        "A": "Once per forward pass: each head pass and the verification.",
-        "B": "Once per round, as plain decoding pays it once per step.",
-        "C": "Never: it belongs to plain decoding only.",
+        "A": "As much as a plain step of the target.",
+        "B": "One layer's worth, as the profile's cost is per layer.",
+        "C": "Nothing: launch costs belong to the target's pass only.",
     },
     reference=lambda p: "B",
-    hints=("The profiles find the eager cost per step, not per layer: what does a loop iteration do?",),
+    hints=("The profiles fit the eager cost per layer of a pass: how many layers does a head pass run?",),
     mistakes=(
-        Mistake("per-pass", lambda p: "A", "A one-layer head pass is not a loop iteration of the decoder."),
-        Mistake("never", lambda p: "C", "A round is one iteration of the decoding loop."),
+        Mistake("per-step", lambda p: "A", "The eager cost grows with the layers a pass runs; a head has one."),
+        Mistake("never", lambda p: "C", "Every pass launches its kernels from Python, the head's too."),
     ),
 ))
