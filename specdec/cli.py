@@ -588,7 +588,7 @@ def _model(key: str, flag: str):
     presets = model_presets()
     if key not in presets:
         raise _InputError(f"{flag} must be one of {', '.join(sorted(presets))}; got {key!r}")
-    return presets[key]
+    return key                     # predict_speedup takes the key (and finds the target's heads by it)
 
 
 _PREDICT_FLAGS = {"k": "--k", "tree": "--tree", "n_nodes": "--nodes", "depth": "--depth", "width": "--width",

@@ -407,3 +407,22 @@ def test_predict_help_shows_the_worked_example():
     rc, out, _ = cli("predict", "--help")
     assert rc == 0
     assert "worked example" in out and "--gpus 8 --k 5 --tau 3.5" in out and "--parallelism" in out
+
+
+def test_predict_engine_profile_and_layer_split():
+    """--engine and --parallelism layers reach the API: the same speedup, interval and profile name."""
+    from specdec.predict import predict_speedup
+
+    rc, out, err = cli("predict", "--target", "llama-2-70b", "--draft", "eagle", "--nodes", "25", "--depth", "5",
+                       "--tau", "3.8", "--gpu", "a100-40gb", "--gpus", "4", "--parallelism", "layers",
+                       "--engine", "research", "--json")
+    assert rc == 0, err
+    data = json.loads(out)
+    api = predict_speedup("llama-2-70b", "eagle", n_nodes=25, depth=5, tau=3.8, gpu="a100-40gb", n_gpus=4,
+                          parallelism="layers", engine="research")
+    assert data["speedup"] == pytest.approx(api.speedup, rel=1e-12)
+    assert data["interval"] == pytest.approx(list(api.interval), rel=1e-12)
+    assert data["engine"].startswith("research") and "layer split" in data["hardware"]
+    rc, _, err = cli("predict", "--target", "llama-2-70b", "--draft", "eagle", "--k", "4", "--tau", "3",
+                     "--engine", "tgi")
+    assert rc == 2 and "--engine must be one of" in err
