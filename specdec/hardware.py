@@ -28,10 +28,18 @@ attention among the new tokens. A
 cost per pass, two all-reduces per layer of latency ``t_ar`` and volume
 ``V`` over the link, KV writes and attention among the new tokens:
 
-.. math:: T = t_\\text{fixed} + \\max(t_m, t_c) + (1 - o)\\min(t_m, t_c)
+.. math:: T = t_\\text{fixed} + \\max(t_m, t_c) + (1 - o)\\min(t_m, \\max(t_c - t_1, 0))
           + 2\\,n_\\text{layers}\\,(t_\\text{ar} + V / (\\eta_\\ell BW_\\ell))
 
-with ``t_m = bytes / (eta_m BW)`` and ``t_c = FLOPs / (eta_c F)``. The
+with ``t_m = bytes / (eta_m BW)`` and ``t_c = FLOPs / (eta_c F)``, the
+matrix products' tokens rounded up to whole GEMM tiles of
+``calibration.gemm_tile`` rows and ``t_1`` the first tile's arithmetic,
+which hides under the weight read (:mod:`specdec.kernels`): ``c_verify``
+is flat up to one tile, then steps. A mixture of experts reads the experts
+its tokens touch (:func:`specdec.catalogue.distinct_experts`) and multiplies
+its active parameters. The presets come from :mod:`specdec.catalogue`
+(:func:`model_preset`, :func:`gpu_preset`); engine profiles
+(:mod:`specdec.profiles`) set an engine's fixed cost and launch regime. The
 formulas of the functions below are written for the ideal roofline; on a
 calibrated hardware each adds these terms. The fitted
 calibrations and their measurements are :mod:`specdec.calibration`; what

@@ -230,7 +230,7 @@ class EngineProfile:
         check_choice(gpu, "gpu", tuple(GPU_SPECS))
         return float(self.eager_overhead.get(gpu, self.eager_overhead[self.carry_from]))
 
-    def on(self, hardware, tp=1) -> Hardware:
+    def on(self, hardware, tp=1, *, base=None) -> Hardware:
         """A :class:`specdec.hardware.Hardware` calibrated for this engine on a GPU.
 
         Starts from :func:`base_calibration` (the GPU's hardware terms and
@@ -245,6 +245,10 @@ class EngineProfile:
             One GPU (a preset, calibrated or not) or a catalogue key.
         tp : int, optional
             Tensor-parallel GPUs, >= 1 (multiplies ``hardware``). Default 1.
+        base : specdec.calibration.Calibration, optional
+            The hardware terms to start from instead of :func:`base_calibration`
+            (e.g. a bootstrap replicate's, :func:`specdec.fit_uncertainty.hopper_calibrations`,
+            to carry the fit's uncertainty into a prediction).
 
         Returns
         -------
@@ -264,7 +268,7 @@ class EngineProfile:
             hw = check_instance(hardware, Hardware, "hardware")
         n = check_count(tp, "tp")
         key = _gpu_key(hw)
-        cal = base_calibration(hw)
+        cal = base_calibration(hw) if base is None else check_instance(base, Calibration, "base")
         layer = self.eager_cost(key) if key else self.eager_cost(self.carry_from)
         cal = replace(cal, step_overhead=self.step_overhead, layer_overhead=layer,
                       name=f"{cal.name}; engine profile '{self.name}'")

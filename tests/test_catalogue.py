@@ -175,6 +175,15 @@ def test_a_profile_names_itself_on_the_hardware_it_returns():
     assert g.calibration.allreduce_latency == cal.ALLREDUCE_LATENCIES["hopper-nvswitch"]
 
 
+def test_a_profile_can_start_from_a_bootstrap_replicate():
+    rep = fu.bootstrap(2, seed=4)[0]
+    g = profiles.profile("sglang").on("h100-sxm", 8, base=rep.h100)
+    assert g.calibration.allreduce_latency == rep.h100.allreduce_latency
+    assert g.calibration.step_overhead == cal.FIXED_COSTS["SGLang"] and g.tp == 8
+    with pytest.raises(TypeError, match="base"):
+        profiles.profile("sglang").on("h100-sxm", base=0.5)
+
+
 def test_no_speculative_speedup_enters_any_fit():
     for m in profiles.FITTED:
         assert m.quoted.value["unit"] in ("tokens/s", "ms")

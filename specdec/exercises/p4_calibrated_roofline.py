@@ -34,8 +34,9 @@ register(Exercise(
                "batch {{batch}}, {{context}} tokens of context: how long is a plain decode step, in milliseconds?"),
     params={"model": "LLAMA_8B", "model_name": "Llama 3.1 8B", "batch": 1, "context": 1024},
     vary=lambda rng: (lambda model: {"model": model, "model_name": _MODELS[model],
-                                     "batch": int(pick(rng, (1, 2, 4, 8, 16))),
-                                     "context": int(pick(rng, (512, 1024, 2048, 4096, 8192)))})(
+                                     "batch": int(pick(rng, (1, 2, 3, 4, 6, 8, 12, 16, 24, 32))),
+                                     "context": int(pick(rng, (512, 1024, 1536, 2048, 3072, 4096, 6144,
+                                                               8192, 12288, 16384)))})(
         pick(rng, tuple(_MODELS))),
     answer=Float("in ms", decimals=2),
     reference=_t0,
@@ -151,14 +152,15 @@ register(Exercise(
     answer=Letter("ABCD"),
     choices={
         "A": "The fixed cost per forward pass, which verification pays k + 1 times.",
-        "B": ("The arithmetic of the k extra tokens, which the weight read does not hide because memory traffic and "
-              "arithmetic barely overlap; the fixed cost and the all-reduces, which do not grow with k, dilute it."),
+        "B": ("What grows with the tokens of the pass: the new tokens' KV writes and attention, and past one GEMM "
+              "tile the arithmetic the weight read does not hide; the fixed cost and the all-reduces, which do not "
+              "grow with k, dilute it."),
         "C": "The all-reduces, whose latency grows with the number of tokens in the pass.",
         "D": "Reading the KV cache once per draft token.",
     },
     reference=lambda p: "B",
-    hints=("Write the step time as fixed + memory + (1 - overlap) x compute + all-reduces and ask which term "
-           "grows with the tokens in the pass.",),
+    hints=("Write the step time as fixed + memory + the compute beyond the first tile that does not overlap + "
+           "all-reduces, and ask which term grows with the tokens in the pass.",),
     mistakes=(
         Mistake("fixed", lambda p: "A", "A verification is one forward pass: it pays the fixed cost once."),
         Mistake("allreduce", lambda p: "C", "At batch 1 the all-reduce messages are tiny; their latency does not "
