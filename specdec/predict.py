@@ -50,7 +50,7 @@ from ._validate import (check_choice, check_count, check_instance, check_nonnega
 from .acceptance import expected_tokens_per_position
 from . import catalogue
 from . import fit_uncertainty, profiles
-from .calibration import A100_CALIBRATION, H100_CALIBRATION
+from .calibration import H100_CALIBRATION
 from .hardware import GPUS, Hardware, Model, gpu_preset, model_preset, step_time
 from .trees import tree_depths
 
@@ -499,20 +499,13 @@ def _replicate_engine(replicate, engine: str, ideal_gpu: Hardware, name: str) ->
     own fit, from one timing, is not resampled).
     """
     prof = profiles.profile(engine)
-    on = prof.on(ideal_gpu)
     family = replicate.h100 if profiles.base_calibration(ideal_gpu) is H100_CALIBRATION else replicate.a100
+    on = prof.on(ideal_gpu, base=family)
     fixed = replicate.terms[f"step_overhead[{_FIXED_KEY.get(engine, 'gpt-fast')}]"]
     layer = on.calibration.layer_overhead
     if prof.launch == "eager" and "RTX 3090" not in ideal_gpu.name:
         layer *= replicate.terms["eager_layer[a100-80gb]"] / prof.eager_cost("a100-80gb")
-    base = profiles.base_calibration(ideal_gpu)
-    cal = replace(on.calibration, bw_efficiency=family.bw_efficiency, flops_efficiency=family.flops_efficiency,
-                  overlap=family.overlap, link_efficiency=family.link_efficiency,
-                  allreduce_latency=family.allreduce_latency if base.allreduce_latency in (
-                      A100_CALIBRATION.allreduce_latency, H100_CALIBRATION.allreduce_latency)
-                  else on.calibration.allreduce_latency,
-                  step_overhead=fixed, layer_overhead=layer)
-    return _Engine(ideal_gpu.ideal().calibrated(cal), name)
+    return _Engine(on.calibrated(on.calibration, step_overhead=fixed, layer_overhead=layer), name)
 
 
 @functools.lru_cache(maxsize=1)
