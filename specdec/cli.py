@@ -3,7 +3,8 @@
 Two subcommands: ``decide``, the command-line face of :func:`specdec.decision.decide`,
 and ``predict``, that of :func:`specdec.predict.predict_speedup` (a published setup's
 speedup with its interval and the round's parts).
-Run ``python -m specdec decide --help`` for the flags and a worked example.
+Run ``python -m specdec decide --help`` or ``python -m specdec predict --help`` for the
+flags and a worked example.
 Invalid input exits with status 2 and a message naming the flag (or the field
 of the ``--from`` file); contradicting measurements are warnings, printed in
 the report (and, with ``--json``, also on standard error) and listed in the
@@ -535,6 +536,11 @@ acceptance --tau L (tokens per round, the target's token counted) or
            --acceptance A1,A2,... (per-position rates)
 hardware   --gpu KEY, --gpus N, --parallelism tp|layers (layers: a layer split
            as device_map="auto" places a model)
+engine     --engine hf-eager|research|sglang|vllm|trtllm|gpt-fast (the
+           profiles of specdec.profiles); without it, the GPU preset's own
+           calibration
+output     text (default) or --json (times in ms); the interval spans the
+           predictions over the fit's bootstrap replicates (--confidence)
 """
 
 

@@ -252,6 +252,11 @@ def median_absolute_error(checks) -> float:
     return float(statistics.median(abs(check_instance(c, HeldOutCheck, "checks").error) for c in checks))
 
 
+def _short(where: str) -> str:
+    """The first clause of a 'where' (file, table or section), without its parenthesis."""
+    return re.split(r"[,;(]", where, maxsplit=1)[0].strip()
+
+
 def _setup(row) -> str:
     par = "" if row.gpu_count == 1 else f" x{row.gpu_count} ({row.parallelism})"
     return f"{row.gpu}{par}, batch {row.batch}, {row.engine}"
@@ -283,7 +288,7 @@ def heldout_table(checks) -> Table:
         r, p = c.row, c.prediction
         lo, hi = p.interval
         draft = r.draft_model if r.draft_kind == "model" else r.draft_kind
-        rows.append([f"{r.target}, {draft}", _setup(r), f"{r.quoted.source}: {r.quoted.where.split(',')[0]}",
+        rows.append([f"{r.target}, {draft}", _setup(r), f"{r.quoted.source}: {_short(r.quoted.where)}",
                      f"{r.tau:.2f}", f"{r.speedup:.2f}", f"{p.speedup:.2f} [{lo:.2f}, {hi:.2f}]",
                      f"{c.error:+.0%}"])
     return records_table(["target, draft", "setup", "source", "tau", "measured", "predicted [interval]", "error"],
