@@ -51,7 +51,7 @@ def main() -> None:
     speedups = rng.uniform(0.5, 3.0, n)
     t_vec = median_time(lambda: rq.break_even_output_length(setups, 5.2, speedups))
     t_loop = median_time(lambda: [rq.break_even_output_length(float(a), 5.2, float(b)) for a, b in
-                                  zip(setups[:2000], speedups[:2000])], repeat=3) * (n / 2000)
+                                  zip(setups[:2000], speedups[:2000], strict=True)], repeat=3) * (n / 2000)
     rows.append((f"break_even_output_length, {n:,} points vectorized", t_vec))
     rows.append(("same, scalar calls in a loop (extrapolated from 2,000)", t_loop))
 

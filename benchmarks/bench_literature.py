@@ -39,8 +39,8 @@ def main() -> None:
     }
     print("explorer update times (best of 5):")
     for name, w in explorers.items():
-        compute = best_of(lambda: w.update(draw=False))
-        full = best_of(lambda: w.update(draw=True), repeat=3, number=1)
+        compute = best_of(lambda w=w: w.update(draw=False))
+        full = best_of(lambda w=w: w.update(draw=True), repeat=3, number=1)
         print(f"  {name:46s} compute {compute * 1e3:7.2f} ms   full redraw {full * 1e3:7.1f} ms")
 
     rng = np.random.default_rng(0)

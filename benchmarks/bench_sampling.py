@@ -34,7 +34,7 @@ def loop_step(p, q, size, seed):
     """Straightforward per-trial Python implementation (the baseline)."""
     rnd = random.Random(seed)
     vocab = range(len(p))
-    residual = [max(pi - qi, 0.0) for pi, qi in zip(p, q)]
+    residual = [max(pi - qi, 0.0) for pi, qi in zip(p, q, strict=True)]
     out = []
     for _ in range(size):
         x = rnd.choices(vocab, weights=q)[0]

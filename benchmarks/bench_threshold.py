@@ -41,8 +41,8 @@ def main() -> None:
     t_ours = best_of(lambda: sd.break_even_alpha(kk, cd, c_verify))
 
     t0 = time.perf_counter()
-    theirs = np.array([[source_bisection_break_even_alpha(int(a), float(b), c_verify) for a, b in zip(ra, rb)]
-                       for ra, rb in zip(kk, cd)])
+    theirs = np.array([[source_bisection_break_even_alpha(int(a), float(b), c_verify) for a, b in zip(ra, rb, strict=True)]
+                       for ra, rb in zip(kk, cd, strict=True)])
     t_theirs = time.perf_counter() - t0
 
     feasible = np.isfinite(ours) & (ours > 0) & (ours < 0.9999)
@@ -60,7 +60,7 @@ def main() -> None:
     explorer = sd.widgets.threshold_explorer()
     settings = [{"k": k_, "c_draft": float(cd_), "c_verify": float(cv_), "alpha": float(a_)}
                 for k_, cd_, cv_, a_ in zip(range(1, 17), np.linspace(0.0, 0.3, 16), np.linspace(1.0, 2.0, 16),
-                                            np.linspace(0.3, 0.95, 16))]
+                                            np.linspace(0.3, 0.95, 16), strict=True)]
     text_times, png_times, total_times = [], [], []
     for s in settings:
         t = time.perf_counter()

@@ -34,7 +34,7 @@ def best_of(fn, repeat=3):
 def loop_expected_tokens(parents, accept):
     """Per-tree, per-node Python loop (the baseline)."""
     out = []
-    for par, acc in zip(parents.tolist(), accept.tolist()):
+    for par, acc in zip(parents.tolist(), accept.tolist(), strict=True):
         prob = [0.0] * len(par)
         total = 1.0
         for i, p in enumerate(par):
@@ -71,7 +71,7 @@ def loop_best_for_speedup(rank_accept, max_nodes, c_verify, c_draft):
     for cap in range(1, max_nodes + 1):
         values, depths = loop_best_tree(max_nodes, rank_accept, cap)
         total, deepest = 1.0, 0
-        for n, (v, d) in enumerate(zip(values, depths), start=1):
+        for n, (v, d) in enumerate(zip(values, depths, strict=True), start=1):
             total += v
             deepest = max(deepest, d)
             best = max(best, total / (deepest * c_draft + c_verify[n - 1]))

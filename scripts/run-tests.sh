@@ -5,8 +5,9 @@
 #   3. build the book into ./_build/html and, at the same time, the student edition into
 #      ./_build_student/_build/html (both render the stored outputs; nothing executes);
 #   4. ruff; pytest: specdec unit tests and doctests, nbval (strict) over every
-#      notebook under book/ (code-cell outputs and the {eval} values of the prose),
-#      checks of the built HTML, the Playwright/chromium browser tests;
+#      notebook under book/ (code-cell outputs, the {eval} values of the prose and
+#      the legibility of every figure), checks of the built HTML, the
+#      Playwright/chromium browser tests; the 20 slowest tests are listed;
 #   5. nbval again with numpy's highest CPU feature group disabled (NPY_DISABLE_CPU_FEATURES).
 # Exits non-zero if the build or any test fails, or if a test group collected nothing.
 # Extra arguments are passed to pytest (e.g. -x, -k browser).
@@ -41,7 +42,7 @@ rm -f "$student_log"
 if [[ $student_status != 0 ]]; then build_status=$student_status; fi
 
 test_status=0
-log "ruff (pyflakes rules, pyproject.toml) over specdec, tests, scripts and benchmarks"
+log "ruff (the rules of pyproject.toml) over specdec, tests, scripts and benchmarks (their notebooks too)"
 ruff check specdec tests scripts benchmarks || test_status=1
 
 log "Running pytest: unit tests, specdec's doctests, nbval over book/, built-HTML checks, browser tests"
@@ -49,10 +50,11 @@ start=$SECONDS
 # pytest-xdist: one worker per core (at most 4; each may start a Chromium). The
 # scheduler in tests/conftest.py keeps a notebook's cells on one worker and
 # spreads every other test. SPECDEC_TEST_WORKERS=0 runs everything in one process.
+# --durations=20: every run ends with its 20 slowest tests.
 SPECDEC_FULL_TEST_RUN=1 python -m pytest tests book specdec \
   --doctest-modules --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
   -n "${SPECDEC_TEST_WORKERS:-auto}" --maxprocesses 4 \
-  -p no:cacheprovider -q -ra "$@" || test_status=$?
+  -p no:cacheprovider -q -ra --durations=20 "$@" || test_status=$?
 log "pytest finished in $((SECONDS - start)) s (exit status $test_status)"
 
 # The stored outputs must not depend on the SIMD kernels numpy picked on the
@@ -76,7 +78,8 @@ PY
   # --dist loadfile keeps each notebook's cells on one worker (nbval runs them in one kernel).
   NPY_DISABLE_CPU_FEATURES="$disable" python -m pytest book \
     --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
-    -n "${SPECDEC_TEST_WORKERS:-auto}" --maxprocesses 4 --dist loadfile -p no:cacheprovider -q -ra || second=$?
+    -n "${SPECDEC_TEST_WORKERS:-auto}" --maxprocesses 4 --dist loadfile -p no:cacheprovider -q -ra --durations=20 \
+    || second=$?
   log "nbval under the second dispatch finished in $((SECONDS - start)) s (exit status $second)"
   if [[ $second != 0 ]]; then test_status=$second; fi
 fi

@@ -11,6 +11,7 @@ the larger topics are submodules, loaded on first use so that importing
 ``sd.economics``       round cost, speedup, break-even alpha, best k
 ``sd.request``         a whole request: TTFT, decode time, setup cost
 ``sd.checklist``       the deployment checklist (Workload, assess)
+``sd.policy``          the verdict policy: every threshold a verdict uses, named once
 ``sd.symbolic``        sympy derivations displayed in the chapters
 ``sd.hardware``        roofline model of one forward pass (calibrated presets): step time, c_v, c_d
 ``sd.calibration``     the roofline calibrated against measurements (chapter 16)
@@ -37,6 +38,10 @@ the larger topics are submodules, loaded on first use so that importing
 ``sd.goodput``         continuous batching: throughput at a per-token latency target
 ``sd.drafters``        today's draft methods (heads, MTP, n-gram, small models) as cited inputs
 ``sd.validation_rows`` held-out published speedups (not used by the calibration) for checking predictions
+``sd.lookup``          n-gram / prompt lookup: Spec-Bench's and vLLM's matching rules, simulated
+``sd.suffix``          suffix decoding: a model-free draft from earlier outputs, costed
+``sd.draft_parallel``  a separate draft's own tensor-parallel size on the roofline
+``sd.block_verify``    block verification (Sun et al.): exact, never fewer tokens than token-wise
 ``sd.drafts``          draft arrangements: separate model, extra heads, self-speculation
 ``sd.regimes``         where speculation helps, is neutral or hurts (maps, capacity planning)
 ``sd.tables``          computed tables rendered as Markdown for the chapters
@@ -85,7 +90,8 @@ __version__ = "0.1.0"
 _SUBMODULES = {
     "acceptance", "economics", "request", "checklist", "symbolic", "hardware", "memory", "deployment",
     "sampling", "synthetic", "estimation", "engine_metrics", "literature", "measure", "plots", "widgets", "exercises", "errata",
-    "drafts", "regimes", "tables", "decision", "cli", "calibration", "verification", "trees", "dynamic", "goodput", "drafters",
+    "drafts", "regimes", "policy", "tables", "decision", "cli", "calibration", "verification", "trees", "dynamic",
+    "goodput", "drafters", "lookup", "block_verify", "suffix", "draft_parallel",
     "catalogue", "kernels", "profiles", "presets", "timings", "fit_uncertainty",
     "predict",
     "heldout",

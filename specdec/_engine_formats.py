@@ -18,10 +18,18 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._validate import check_count, check_probability, check_scalar, describe
+from ._vllm_counters import (
+    PER_POSITION,
+    REQUIRED,
+    SAMPLE_LINE,
+    VLLM_METRICS,
+    add_sample,
+    is_path,
+    one_model,
+    parse_labels,
+    parse_vllm_metrics,
+)
 from .acceptance import expected_tokens
-from ._vllm_counters import (PER_POSITION, REQUIRED, SAMPLE_LINE, VLLM_METRICS, add_sample, is_path, one_model,
-                             parse_labels, parse_vllm_metrics)
-
 
 __all__ = ["ENGINES", "EngineSource", "read_engine_source", "rate_reading", "check_engine"]
 
@@ -368,7 +376,7 @@ def _v1_log(lines: list, where: str) -> EngineSource:
         if counts is None or (per_pos not in (None, False) and len(per_pos) != k):
             per_pos = False
         elif per_pos is not False:
-            per_pos = counts if per_pos is None else [x + y for x, y in zip(per_pos, counts)]
+            per_pos = counts if per_pos is None else [x + y for x, y in zip(per_pos, counts, strict=False)]
     if n_total == 0:
         raise ValueError(f"{where}: the 'SpecDecoding metrics' lines drafted nothing")
     notes = [f"{'the one line' if len(lines) == 1 else f'the sum of {len(lines)} lines'}: vLLM V1 prints each line "
@@ -389,7 +397,7 @@ def _allocate(rates: list, n: float, total: float):
     """Per-position counts from rates printed at 3 decimals over ``n`` rounds, summing to ``total``, or None."""
     lo = [max(math.ceil((r - 0.0005) * n - 1e-9), 0) for r in rates]
     hi = [math.floor((r + 0.0005) * n + 1e-9) for r in rates]
-    counts = [min(max(round(r * n), a), b) for r, a, b in zip(rates, lo, hi)]
+    counts = [min(max(round(r * n), a), b) for r, a, b in zip(rates, lo, hi, strict=True)]
     diff = int(round(total - sum(counts)))
     order = sorted(range(len(rates)), key=lambda i: -(rates[i] * n - counts[i]) * (1 if diff > 0 else -1))
     for i in order * 2:
@@ -399,7 +407,7 @@ def _allocate(rates: list, n: float, total: float):
         if lo[i] <= counts[i] + step <= hi[i]:
             counts[i] += step
             diff -= step
-    if diff != 0 or any(b > a for a, b in zip(counts, counts[1:])):
+    if diff != 0 or any(b > a for a, b in zip(counts, counts[1:], strict=False)):
         return None
     return counts
 

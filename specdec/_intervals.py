@@ -13,8 +13,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import (as_float_array, check_broadcast, check_count, check_fraction_open, check_nonnegative,
-                        check_positive, check_rng, check_scalar, check_size, describe, is_scalar_input, to_output)
+from ._validate import (
+    as_float_array,
+    check_broadcast,
+    check_count,
+    check_fraction_open,
+    check_nonnegative,
+    check_positive,
+    check_rng,
+    check_scalar,
+    check_size,
+    describe,
+    is_scalar_input,
+    to_output,
+)
 from .acceptance import alpha_for_expected_tokens, tokens_per_round_variance
 
 __all__ = ["wilson_interval", "moment_alpha_interval", "BootstrapEstimate", "bootstrap_alpha"]

@@ -30,13 +30,15 @@ from __future__ import annotations
 import math
 import numbers
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
 from ._engine_formats import check_engine
-from ._units import TIME_UNITS, format_number as num, parse_time, printed_half_unit
+from ._units import TIME_UNITS, parse_time, printed_half_unit
+from ._units import format_number as num
 from ._validate import describe
 from .engine_metrics import EngineSource, rate_reading, read_engine_source
 from .estimation import EngineReading, read_engine_counters

@@ -14,14 +14,14 @@ import json
 import math
 from dataclasses import dataclass, field
 
-from ._units import TIME_UNITS, format_number as num
+from ._units import TIME_UNITS
+from ._units import format_number as num
 from .acceptance import expected_tokens
 from .estimation import EngineReading
+from .policy import RETUNE_GAIN
 
-__all__ = ["Decision", "verdict_and_reasons", "RETUNE_GAIN", "SCHEMA_VERSION", "CSV_FIELDS"]
+__all__ = ["Decision", "verdict_and_reasons", "SCHEMA_VERSION", "CSV_FIELDS"]
 
-#: "retune k" needs the best k to beat the measured k by more than this fraction of its speedup.
-RETUNE_GAIN = 0.02
 #: Version of the layout of :meth:`Decision.to_dict` (and so of ``--json``); raised when a key changes meaning
 #: or disappears. 2: ``schema_version``, ``engine``, ``notes`` and ``times_ms`` added.
 SCHEMA_VERSION = 2
@@ -383,7 +383,7 @@ def verdict_and_reasons(*, k, alpha, s_k, s_interval, best_k, best_s, be, be_len
     """The verdict and its reasons, from the figures at the measured k and the best k.
 
     ``"speculate"`` when the speedup at ``k`` reaches the ``worth_it`` rule;
-    ``"retune k"`` when only another ``k`` (better by more than :data:`RETUNE_GAIN`) does;
+    ``"retune k"`` when only another ``k`` (better by more than :data:`specdec.policy.RETUNE_GAIN`) does;
     ``"not worth it"`` between 1 and the rule; ``"do not speculate"`` below 1.
 
     Defined in chapter "Decide for your service".

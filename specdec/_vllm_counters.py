@@ -141,7 +141,7 @@ def _from_mapping(source: Mapping) -> dict:
                     raise ValueError(f"{name}: positions must be whole numbers (vLLM's 0-based 'position' label); "
                                      f"got {describe(sorted(map(str, value)))}") from None
                 values = check_nonnegative(list(slots.values()), name, "(count)").tolist()
-                value = dict(zip(slots, values))
+                value = dict(zip(slots, values, strict=True))
             else:
                 if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
                     raise TypeError(f"{name} must be a list of counts, one per draft position; got {describe(value)}")
@@ -162,7 +162,7 @@ def _from_sequence(source) -> dict:
         raise ValueError("counters as a sequence must be (num_drafts, num_draft_tokens, num_accepted_tokens"
                          f"[, accepted_per_position]); got {len(source)} items")
     keys = ("num_drafts", "num_draft_tokens", "num_accepted_tokens", "accepted_per_position")
-    return _from_mapping(dict(zip(keys, source)))
+    return _from_mapping(dict(zip(keys, source, strict=False)))
 
 
 def parse_vllm_metrics(source, labels=None):

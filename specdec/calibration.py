@@ -547,7 +547,10 @@ def eager_layer_overhead() -> float:
     ``(1 / 24.5 - 1 / 55.1) / 32``: the same LLaMA2-Chat 7B on the same GPU
     decodes at 24.5 tokens/s in Hugging Face FP16 and at 55.1 tokens/s in
     gpt-fast (compiled, CUDA graphs); the difference is spread over its 32
-    layers (kernel launches scale with the layers).
+    layers (kernel launches scale with the layers). This is the **RTX 3090's**
+    value; the cost differs per GPU and host: :mod:`specdec.profiles` fits it
+    per GPU (A100: from Medusa's baseline timings) and is what a calibrated
+    eager engine should use.
 
     Defined in chapter "A calibrated roofline".
 

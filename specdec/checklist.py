@@ -46,6 +46,7 @@ from ._validate import (
 )
 from .acceptance import expected_tokens
 from .economics import costs_from_times, quick_estimate, round_time, speedup
+from .policy import CHECKLIST_THRESHOLDS, WORTH_IT_SPEEDUP
 from .request import break_even_output_length, decode_time, request_speedup
 from .tables import Table
 
@@ -56,23 +57,8 @@ __all__ = [
     "AssessmentTable",
     "assess",
     "assessment_table",
-    "CHECKLIST_THRESHOLDS",
-    "WORTH_IT_SPEEDUP",
     "EXAMPLES",
 ]
-
-#: The first source's checklist thresholds, keyed by the keyword of :func:`assess`.
-CHECKLIST_THRESHOLDS = {
-    "decode_ratio": 2.0,      # our reading of "TPOT >> TTFT" (see assess)
-    "max_batch": 32,          # "Is batch size low (<32)?"
-    "min_alpha": 0.6,         # "Is acceptance rate > 0.6?"
-    "draft_fraction": 0.5,    # "T_draft < 0.5 x T0" (T_draft = whole round)
-    "min_output_tokens": 20,  # "Average output > 20 tokens"
-}
-
-#: The source's rule: an estimated speedup below this is "probably not worth the complexity".
-WORTH_IT_SPEEDUP = 1.3
-
 
 @dataclass(frozen=True, kw_only=True)
 class Workload:
@@ -187,7 +173,7 @@ class Workload:
         """Decode time of a mean request, :func:`specdec.request.decode_time`."""
         return decode_time(self.tpot, self.mean_output_tokens)
 
-    def replace(self, **changes) -> "Workload":
+    def replace(self, **changes) -> Workload:
         """Return a copy with some fields changed (validated again)."""
         values = {f.name: getattr(self, f.name) for f in fields(self)}
         values.update(changes)

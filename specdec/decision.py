@@ -74,25 +74,38 @@ from __future__ import annotations
 
 import math
 import pathlib
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
-from ._datafiles import read_data_file
-from ._measurements import (K_LIMIT, SPEEDUP_TOLERANCE, TIME_TOLERANCE, Measurements, check_tpot, duration, fit_line,
-                            read_measurements, real_number, verify_at, whole_number)
 from . import _report
-from ._report import RETUNE_GAIN, Decision, verdict_and_reasons
-from ._units import TIME_UNITS, format_number as num, parse_time
+from ._datafiles import read_data_file
+from ._measurements import (
+    K_LIMIT,
+    SPEEDUP_TOLERANCE,
+    TIME_TOLERANCE,
+    Measurements,
+    check_tpot,
+    duration,
+    fit_line,
+    read_measurements,
+    real_number,
+    verify_at,
+    whole_number,
+)
+from ._report import Decision, verdict_and_reasons
+from ._units import TIME_UNITS, parse_time
+from ._units import format_number as num
 from ._validate import describe
 from .acceptance import alpha_from_mean_acceptance_length, expected_tokens
-from .engine_metrics import ENGINES, rate_reading
-from .checklist import WORTH_IT_SPEEDUP
 from .economics import break_even_alpha, required_alpha, speedup
+from .engine_metrics import ENGINES, rate_reading
+from .policy import WORTH_IT_SPEEDUP
 
 __all__ = ["decide", "Decision", "fit_round_times", "RoundTimeFit", "read_fields", "parse_time", "TIME_UNITS",
-           "TIME_TOLERANCE", "SPEEDUP_TOLERANCE", "RETUNE_GAIN", "SCHEMA_VERSION", "ENGINES"]
+           "TIME_TOLERANCE", "SPEEDUP_TOLERANCE", "SCHEMA_VERSION", "ENGINES"]
 
 
 #: Version of the layout of :meth:`Decision.to_dict` (and so of ``to_json`` and ``--json``): raised when a key
@@ -235,10 +248,10 @@ def _speedup_table(acc: _Acceptance, m: Measurements, model: dict, k_max: int, i
 
     best = int(ks[int(np.argmax(s))])  # first maximum: ties go to the smaller k
     rows = [{"k": int(k), "expected_tokens": float(e), "t_verify": float(v), "speedup": float(x)}
-            for k, e, v, x in zip(ks, el, tv, s)]
+            for k, e, v, x in zip(ks, el, tv, s, strict=True)]
     if interval is not None:
         base = iid(alpha)
-        for row, lo, hi, b, x in zip(rows, iid(interval[0]), iid(interval[1]), base, s):
+        for row, lo, hi, b, x in zip(rows, iid(interval[0]), iid(interval[1]), base, s, strict=True):
             row.update(speedup_low=float(x * lo / b), speedup_high=float(x * hi / b))
     return tuple(rows), best, float(s[best - 1]), note
 
@@ -333,15 +346,15 @@ class RoundTimeFit:
         u = self.time_unit
         step = duration(t_draft_step, "t_draft_step", u, positive=False)
         over = duration(t_overhead, "t_overhead", u, positive=False)
-        out = {k: t - k * step - over for k, t in zip(self.k, self.round_time)}
+        out = {k: t - k * step - over for k, t in zip(self.k, self.round_time, strict=True)}
         bad = [k for k, t in out.items() if not t > 0]
         if bad:
             raise ValueError(f"t_draft_step = {num(step)} {u} leaves no time for verification at k = {bad[0]} "
-                             f"(round {num(dict(zip(self.k, self.round_time))[bad[0]])} {u}): is it one step?")
+                             f"(round {num(dict(zip(self.k, self.round_time, strict=True))[bad[0]])} {u}): is it one step?")
         return out
 
     def __str__(self) -> str:
-        runs = ", ".join(f"{num(t)} {self.time_unit} at k = {k}" for k, t in zip(self.k, self.round_time))
+        runs = ", ".join(f"{num(t)} {self.time_unit} at k = {k}" for k, t in zip(self.k, self.round_time, strict=True))
         return (f"round time {num(self.intercept)} + {num(self.slope)} x k {self.time_unit} (least squares over "
                 f"{runs}; rms residual {num(self.rms_residual)} {self.time_unit})")
 
@@ -403,7 +416,7 @@ def fit_round_times(tpot_on, mean_acceptance_length, time_unit="ms"):
             raise ValueError(f"mean_acceptance_length at k = {k} must be in [1, k + 1] = [1, {k + 1}]; got "
                              f"{describe(lengths_by_k[k])}")
         lengths.append(length)
-    rounds = [t * length for t, length in zip(tpots, lengths)]
+    rounds = [t * length for t, length in zip(tpots, lengths, strict=True)]
     intercept, slope, rms = fit_line(ks, rounds)
     return RoundTimeFit(tuple(ks), tuple(lengths), tuple(tpots), tuple(rounds), intercept, slope, rms, time_unit,
                         tuple(intercept + slope * k for k in ks))

@@ -10,8 +10,9 @@ Four families of drafts ship in vLLM, SGLang and TensorRT-LLM in 2026:
   DeepSeek-V3 (depth 1: one extra token per step);
 * **n-gram / prompt-lookup drafts**: copy the continuation of an earlier
   occurrence of the last few tokens; ``c_draft`` is about 0 and acceptance
-  comes from repetition in the context (:func:`ngram_round`,
-  :func:`synthetic_copy_text`, :func:`simulate_prompt_lookup`);
+  comes from repetition in the context (the simulations live in
+  :mod:`specdec.lookup` and are re-exported here; suffix decoding in
+  :mod:`specdec.suffix`);
 * **separate small draft models** (Leviathan et al.'s original setting;
   Spec-Bench's SpS row uses a 68M draft for Vicuna-7B).
 
@@ -30,18 +31,19 @@ join ``specdec.literature.SOURCES`` when the package is consolidated.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 # All imports from other specdec modules are in this one block, so that they
 # can be repointed when the package is restructured.
-from ._validate import (check_integer, check_nonnegative, check_positive, check_probability, check_rng,
-                        is_scalar_input, to_output)
+from ._validate import (check_integer, check_nonnegative, check_positive, check_probability, is_scalar_input,
+                        to_output)
 from .acceptance import expected_tokens, expected_tokens_per_position
 from .dynamic import HF_HEURISTIC
 from .economics import improvement_factor
 from .literature import SOURCES, Quoted, Source
+from .lookup import (NgramRound, PromptLookupRun, ngram_round, prompt_lookup_proposal, prompt_lookup_run,
+                     simulate_prompt_lookup, synthetic_copy_text)
 from .trees import rank_accept_from_topk
 from .verification import MEDUSA_DELTA, MEDUSA_EPSILON
 
@@ -50,9 +52,10 @@ __all__ = [
     "EAGLE_README_SPEEDUPS", "HF_DEFAULTS", "HF_SCHEDULE", "LEVIATHAN_BIGRAM", "LEVIATHAN_ORACLE",
     "MEDUSA_TOPK_VICUNA_7B", "MEDUSA_TYPICAL_DEFAULTS", "SGLANG_EAGLE_H100", "SPEC_BENCH_A100",
     "SPEC_BENCH_PLD_SETTINGS", "SPEC_BENCH_SPS_DRAFT", "SPEC_BENCH_TASKS", "NgramRound", "PromptLookupRun",
-    "alpha_lower_bound", "implied_round_cost", "leviathan_bigram_check", "mtp_expected_tokens", "ngram_round",
+    "alpha_lower_bound", "chain_equivalent_alpha", "DRAFT_STRUCTURE", "STRUCTURES", "implied_round_cost", "leviathan_bigram_check", "mtp_expected_tokens", "ngram_round",
     "prompt_lookup_proposal", "simulate_prompt_lookup", "spec_bench_table", "synthetic_copy_text",
-    "medusa_rank_accept", "prompt_lookup_run", "draft_catalogue",
+    "medusa_rank_accept", "prompt_lookup_run", "draft_catalogue", "VLLM_NGRAM_DEFAULTS", "VLLM_DRAFT_TP",
+    "VLLM_BLOCK_VERIFICATION", "VLLM_SUFFIX_DEFAULTS", "VLLM_MTP_PER_POSITION", "MtpRound", "mtp_reuse_round",
 ]
 
 _CHAPTER = "Drafts in today's engines"
@@ -101,6 +104,31 @@ DRAFTER_SOURCES: dict[str, Source] = {
     "vllm-ci": Source(
         "vllm-ci", "vLLM project", "Performance Benchmark (continuous integration), build 9515",
         "buildkite.com/vllm/performance-benchmark/builds/9515"),
+    "sun2024block": Source(
+        "sun2024block", "Ziteng Sun, Uri Mendlovic, Yaniv Leviathan, Asaf Aharoni, Jae Hun Ro, Ahmad Beirami, "
+        "Ananda Theertha Suresh", "Block Verification Accelerates Speculative Decoding", "ICLR 2025", "2403.10444",
+        "v3"),
+    "oliaro2024suffix": Source(
+        "oliaro2024suffix", "Gabriele Oliaro, Zhihao Jia, Daniel Campos, Aurick Qiao",
+        "SuffixDecoding: Extreme Speculative Decoding for Emerging AI Applications", "NeurIPS 2025", "2411.04975",
+        "v3"),
+    "arctic-inference": Source(
+        "arctic-inference", "Snowflake", "ArcticInference: Suffix Decoding (docs/suffix-decoding.rst)",
+        "GitHub snowflakedb/ArcticInference", repository="snowflakedb/ArcticInference",
+        commit="4eb0d8ed473e13ef3dde2f94e45be3945910680a"),
+    "vllm-repo": Source(
+        "vllm-repo", "vLLM project", "vLLM: SpeculativeConfig (vllm/config/speculative.py) and the n-gram proposer "
+        "(vllm/v1/spec_decode/ngram_proposer.py)", "GitHub vllm-project/vllm, commits "
+        "002e77c1f0ef9b19cff8b9e21cfbd6feb3d6b443 (config) and 016e8ede870e3c087fdcdfb36ed3622112712f10 (proposer)",
+        repository="vllm-project/vllm", commit="002e77c1f0ef9b19cff8b9e21cfbd6feb3d6b443"),
+    "vllm-pr-41044": Source(
+        "vllm-pr-41044", "jasl and others (vLLM contributors)", "[DeepSeek v4] Fixes MTP draft proposal sampling "
+        "(pull request #41044, closed)", "GitHub vllm-project/vllm pull request thread, comment of 2026-04-28",
+        repository="vllm-project/vllm", version="pull request 41044"),
+    "vllm-pr-24852": Source(
+        "vllm-pr-24852", "zixi-qi (vLLM contributor)", "[Experimental][Spec Decode] Port suffix decoding from "
+        "ArcticInference to vLLM main (pull request #24852, closed)", "GitHub vllm-project/vllm pull request "
+        "description, 2025-09-15", repository="vllm-project/vllm", version="pull request 24852"),
     "first-source": Source(
         "first-source", "(course material)", "Acceptance Rate & Speedup Bounds (the book's first source)",
         "section 2, 'Worked Example: 70B with 8B Draft'"),
@@ -274,6 +302,43 @@ EAGLE3_TABLE1_VICUNA13B = Cited(
     note="agrees with the README's rounded '3x' and '5.6' (EAGLE_README_SPEEDUPS)")
 
 
+VLLM_MTP_PER_POSITION = Cited(
+    {"num_speculative_tokens": 2, "concurrency": (1, 4, 8), "overall": (0.5750, 0.5560, 0.5718),
+     "position_0": (0.7694, 0.7570, 0.7860), "position_1": (0.3807, 0.3550, 0.3576)},
+    "vllm-pr-41044", "comment of 2026-04-28, table 'Per-position acceptance rates' (DeepSeek V4, method 'mtp', "
+    "num_speculative_tokens=2, TP 2, fp8 KV cache, random 1024-token inputs and outputs)", "verified",
+    "the pull request thread as stored in the search tool's issues index (github.com/vllm-project/vllm/pull/41044)",
+    note="vLLM's per-position rates are unconditional (accepted at position i / drafts), so position 1 is the share "
+         "of rounds accepting both drafts; the run is on an SM120 evaluation branch, after the PR's fix")
+
+
+_VLLM_CONFIG = "GitHub vllm-project/vllm vllm/config/speculative.py at commit 002e77c1f0ef9b19cff8b9e21cfbd6feb3d6b443"
+
+VLLM_NGRAM_DEFAULTS = Cited(
+    {"prompt_lookup_min": 5, "prompt_lookup_max": 5, "num_speculative_tokens": None}, "vllm-repo",
+    "vllm/config/speculative.py, SpeculativeConfig.__post_init__ (method 'ngram': both 5 when neither is given; "
+    "one given sets the other); num_speculative_tokens has no default for ngram", "verified", _VLLM_CONFIG,
+    note="the code comments the 5s as 'arbitrarily chosen'; the field docstring's 'Defaults to 1' for "
+         "prompt_lookup_min is not what __post_init__ does. Matching rule read in vllm/v1/spec_decode/"
+         "ngram_proposer.py (_find_longest_matched_ngram_and_propose_tokens) at commit "
+         "016e8ede870e3c087fdcdfb36ed3622112712f10: longest n-gram in [min, max], leftmost occurrence, up to k tokens")
+
+VLLM_DRAFT_TP = Cited(
+    {"allowed": "1 or the target's tensor-parallel size"}, "vllm-repo",
+    "vllm/config/speculative.py, field draft_tensor_parallel_size ('Can only be 1 or the same as the target "
+    "model's tensor parallel size')", "verified", _VLLM_CONFIG)
+
+VLLM_BLOCK_VERIFICATION = Cited(
+    {"rejection_sample_method": ("standard", "synthetic", "block"), "default": "standard"}, "vllm-repo",
+    "vllm/config/speculative.py, field rejection_sample_method ('block' uses block verification (Sun et al.))",
+    "verified", _VLLM_CONFIG)
+
+VLLM_SUFFIX_DEFAULTS = Cited(
+    {"max_tree_depth": 24, "max_cached_requests": 10000, "max_spec_factor": 1.0, "min_token_prob": 0.1},
+    "vllm-repo", "vllm/config/speculative.py, fields suffix_decoding_* (method 'suffix')", "verified", _VLLM_CONFIG,
+    note="max_spec_tokens = max_spec_factor * prefix_match_length (field docstring)")
+
+
 # --------------------------------------------------------------------------
 # computed from the inputs
 # --------------------------------------------------------------------------
@@ -349,13 +414,31 @@ def implied_round_cost(mean_accepted_tokens, speedup):
     return to_output(e / s, is_scalar_input(mean_accepted_tokens, speedup))
 
 
-def alpha_lower_bound(mean_accepted_tokens):
-    r"""Smallest per-position acceptance rate consistent with a mean acceptance length.
+#: How each draft method's candidates are arranged: "chain" (one proposal per round) or "tree".
+DRAFT_STRUCTURE = {"SAMD[EAGLE2]": "tree", "EAGLE3": "tree", "EAGLE2": "tree", "EAGLE": "tree", "Hydra": "tree",
+                   "Medusa": "tree", "Recycling": "tree", "REST": "tree", "Lookahead": "tree", "PLD": "chain",
+                   "SpS": "chain", "MTP (depth 1)": "chain"}
 
-    For every ``k``, :math:`E[L](\alpha, k) < 1 / (1 - \alpha)` (the oracle's
-    value), so a measured ``E[L]`` needs :math:`\alpha \ge 1 - 1/E[L]`
-    whatever the draft length or tree used. Useful when a paper reports an
-    acceptance length but not its ``k``.
+#: The structures :func:`alpha_lower_bound` knows.
+STRUCTURES = ("chain", "tree")
+
+
+def _tokens_per_round(mean_accepted_tokens):
+    e = check_positive(mean_accepted_tokens, "mean_accepted_tokens", "(tokens per round)")
+    if (e < 1.0).any():
+        raise ValueError(f"mean_accepted_tokens must be >= 1 token per round; got {float(e[e < 1.0].flat[0])!r}")
+    return e
+
+
+def chain_equivalent_alpha(mean_accepted_tokens):
+    r"""The per-position acceptance rate an unlimited chain needs to emit ``E[L]`` tokens per round.
+
+    :math:`\alpha_\text{chain} = 1 - 1/E[L]` solves :math:`E[L] = 1/(1 - \alpha)`,
+    the tokens per round of a chain as ``k`` grows without bound. For a
+    chain draft it is also a floor on the real rate (:func:`alpha_lower_bound`).
+    For a *tree* (EAGLE-2/3, Medusa, Lookahead, ...) it is only a label: a
+    tree tries several candidates per position, so it reaches ``E[L]`` with
+    a smaller top-1 rate, and the number bounds no rate of the tree.
 
     Defined in chapter "Drafts in today's engines".
 
@@ -367,17 +450,60 @@ def alpha_lower_bound(mean_accepted_tokens):
     Returns
     -------
     float or numpy.ndarray
-        Alpha in [0, 1).
+        In [0, 1).
 
     Examples
     --------
     >>> import specdec as sd
-    >>> round(sd.drafters.alpha_lower_bound(4.34), 4)
+    >>> round(sd.drafters.chain_equivalent_alpha(4.34), 4)   # Spec-Bench EAGLE-2, a tree
     0.7696
     """
-    e = check_positive(mean_accepted_tokens, "mean_accepted_tokens", "(tokens per round)")
-    if (e < 1.0).any():
-        raise ValueError(f"mean_accepted_tokens must be >= 1 token per round; got {float(e[e < 1.0].flat[0])!r}")
+    e = _tokens_per_round(mean_accepted_tokens)
+    return to_output(1.0 - 1.0 / e, is_scalar_input(mean_accepted_tokens))
+
+
+def alpha_lower_bound(mean_accepted_tokens, structure="chain"):
+    r"""Smallest per-position acceptance rate of a *chain* draft consistent with its mean acceptance length.
+
+    For every ``k``, a chain's :math:`E[L](\alpha, k) < 1 / (1 - \alpha)` (the
+    oracle's value), so a measured ``E[L]`` needs :math:`\alpha \ge 1 - 1/E[L]`
+    whatever its draft length. The bound needs one candidate per position:
+    a tree's ``E[L]`` exceeds ``1/(1 - alpha)`` of its top-1 rate, so
+    ``structure="tree"`` is refused; :func:`chain_equivalent_alpha` gives
+    the same number under a name that claims no bound.
+
+    Defined in chapter "Drafts in today's engines".
+
+    Parameters
+    ----------
+    mean_accepted_tokens : float or array_like
+        Tokens per round, >= 1.
+    structure : {"chain"}, optional
+        The draft's structure (:data:`STRUCTURES`); only ``"chain"`` has
+        the bound. Default ``"chain"``.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Alpha in [0, 1).
+
+    Raises
+    ------
+    ValueError
+        For ``structure="tree"`` or an unknown structure.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> round(sd.drafters.alpha_lower_bound(2.28), 4)      # Spec-Bench SpS, a chain
+    0.5614
+    """
+    if structure not in STRUCTURES:
+        raise ValueError(f"structure must be one of {STRUCTURES}; got {structure!r}")
+    if structure == "tree":
+        raise ValueError("structure='tree': 1 - 1/E[L] bounds the acceptance rate of a chain only; a tree tries "
+                         "several candidates per position. Use chain_equivalent_alpha for the chain-equivalent rate")
+    e = _tokens_per_round(mean_accepted_tokens)
     return to_output(1.0 - 1.0 / e, is_scalar_input(mean_accepted_tokens))
 
 
@@ -397,8 +523,11 @@ def spec_bench_table(model="vicuna-7b"):
         ``method`` (list of names, leaderboard order), ``mean_accepted_tokens``,
         ``speedup`` (overall), ``task_speedups`` (n_methods x 6, in
         :data:`SPEC_BENCH_TASKS` order), ``implied_round_cost``
-        (:func:`implied_round_cost`) and ``alpha_lower_bound``
-        (:func:`alpha_lower_bound`); numpy arrays except ``method``.
+        (:func:`implied_round_cost`), ``structure`` (list, "chain" or "tree",
+        :data:`DRAFT_STRUCTURE`), ``chain_equivalent_alpha``
+        (:func:`chain_equivalent_alpha`, every row) and ``alpha_lower_bound``
+        (:func:`alpha_lower_bound` for chains, NaN for trees); numpy arrays
+        except ``method`` and ``structure``.
 
     Examples
     --------
@@ -406,6 +535,8 @@ def spec_bench_table(model="vicuna-7b"):
     >>> t = sd.drafters.spec_bench_table()
     >>> t["method"][6], round(float(t["implied_round_cost"][6]), 3)     # PLD: c_d ~ 0
     ('PLD', 1.054)
+    >>> t["structure"][1], float(t["alpha_lower_bound"][1])   # EAGLE-2: a tree, no floor
+    ('tree', nan)
     """
     if model not in SPEC_BENCH_A100:
         raise ValueError(f"model must be one of {sorted(SPEC_BENCH_A100)}; got {model!r}")
@@ -414,8 +545,13 @@ def spec_bench_table(model="vicuna-7b"):
     tasks = np.array([rows[m][0] for m in names], dtype=float)
     acc = np.array([rows[m][1] for m in names], dtype=float)
     sp = np.array([rows[m][2] for m in names], dtype=float)
+    structure = [DRAFT_STRUCTURE[m] for m in names]
+    chain = np.array([st == "chain" for st in structure])
+    floor = np.full(acc.shape, np.nan)
+    floor[chain] = alpha_lower_bound(acc[chain])
     return {"method": names, "mean_accepted_tokens": acc, "speedup": sp, "task_speedups": tasks,
-            "implied_round_cost": implied_round_cost(acc, sp), "alpha_lower_bound": alpha_lower_bound(acc)}
+            "implied_round_cost": implied_round_cost(acc, sp), "structure": structure,
+            "chain_equivalent_alpha": chain_equivalent_alpha(acc), "alpha_lower_bound": floor}
 
 
 #: Draft family of each Spec-Bench method (how its drafts are produced).
@@ -437,8 +573,9 @@ def draft_catalogue():
     Returns
     -------
     list of dict
-        Keys ``method``, ``family``, ``target``, ``mean_accepted_tokens``,
-        ``speedup``, ``implied_round_cost``, ``source``, ``status``.
+        Keys ``method``, ``family``, ``structure`` ("chain" or "tree"),
+        ``target``, ``mean_accepted_tokens``, ``speedup``,
+        ``implied_round_cost``, ``source``, ``status``.
 
     Examples
     --------
@@ -455,13 +592,15 @@ def draft_catalogue():
         for name, (_, acc, sp) in q.value.items():
             if keep is not None and name not in keep:
                 continue
-            rows.append({"method": name, "family": _FAMILY.get(name, "other"), "target": model,
+            rows.append({"method": name, "family": _FAMILY.get(name, "other"), "structure": DRAFT_STRUCTURE[name],
+                         "target": model,
                          "mean_accepted_tokens": acc, "speedup": sp, "implied_round_cost": float(implied_round_cost(acc, sp)),
                          "source": q.source, "status": q.status})
     lo, hi = DEEPSEEK_V3_MTP.value["second_token_acceptance"]
     acc = float(mtp_expected_tokens(0.5 * (lo + hi)))
     sp = DEEPSEEK_V3_MTP.value["tps_factor"]
-    rows.append({"method": "MTP (depth 1)", "family": "multi-token prediction", "target": "DeepSeek-V3",
+    rows.append({"method": "MTP (depth 1)", "family": "multi-token prediction", "structure": "chain",
+                 "target": "DeepSeek-V3",
                  "mean_accepted_tokens": acc, "speedup": sp, "implied_round_cost": float(implied_round_cost(acc, sp)),
                  "source": DEEPSEEK_V3_MTP.source, "status": DEEPSEEK_V3_MTP.status})
     return rows
@@ -499,340 +638,86 @@ def mtp_expected_tokens(acceptance):
     return to_output(np.asarray(expected_tokens(a, 1)), is_scalar_input(acceptance))
 
 
-# --------------------------------------------------------------------------
-# n-gram / prompt-lookup drafts
-# --------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
-class NgramRound:
-    """Expected tokens, cost and speedup of an n-gram draft under the repetition model.
+class MtpRound:
+    """Tokens, cost and speedup of one MTP module reused for ``k`` draft tokens.
 
     Defined in chapter "Drafts in today's engines".
 
     Attributes
     ----------
-    expected_tokens : float or numpy.ndarray
-        Tokens per round.
-    expected_cost : float or numpy.ndarray
-        Target decode steps per round.
-    speedup : float or numpy.ndarray
-        ``expected_tokens / expected_cost``.
+    rates : numpy.ndarray
+        Per-position acceptance rates, shape ``(k,)``.
+    expected_tokens, cost, speedup : float
+        ``E[L]``, ``k c_d + c_v`` in target steps, and their ratio.
     """
 
-    expected_tokens: Any
-    expected_cost: Any
-    speedup: Any
+    rates: np.ndarray
+    expected_tokens: float
+    cost: float
+    speedup: float
 
 
-def ngram_round(match_prob, first_accept, continue_prob, k, c_verify=1.0, lookup_cost=0.0):
-    r"""Tokens per round and speedup of a prompt-lookup (n-gram) draft.
+def mtp_reuse_round(first_accept, decay, k, c_draft, c_verify):
+    r"""One depth-1 MTP module run ``k`` times in a chain, with an acceptance that falls per position.
 
-    Repetition model: in a round the lookup finds an earlier occurrence of
-    the last ``n`` tokens with probability ``m`` (``match_prob``) and then
-    proposes the ``k`` tokens that followed it; otherwise it proposes
-    nothing and the round is a plain decode step. Given a match, the first
-    proposed token is right with probability ``a_1`` (``first_accept``: the
-    text really repeats there) and each further one with ``beta``
-    (``continue_prob``: the repeat goes on). So
-
-    .. math:: E[L] = (1 - m) + m\, E[L](a_1, \beta, \ldots, \beta),
-              \qquad \text{cost} = (1 - m) + m\,(c_v + c_\text{lookup})
-
-    with the per-position ``E[L]`` of :func:`specdec.acceptance.expected_tokens_per_position`.
-    The draft costs nothing but the lookup: ``c_draft ~ 0``.
+    DeepSeek-V3 trains its MTP module at depth 1 and reports only the
+    second token's acceptance (:data:`DEEPSEEK_V3_MTP`). Engines reuse the
+    module autoregressively for ``k > 1`` (vLLM's ``mtp`` method with
+    ``num_speculative_tokens > 1``); the module then reads its own
+    predictions, for which it was not trained, so later positions are
+    accepted less often. The one cited measurement of the fall is vLLM's
+    at ``k = 2`` on DeepSeek V4 (:data:`VLLM_MTP_PER_POSITION`); beyond it
+    the fall is an **assumption** and a parameter: position ``i`` is
+    accepted (given the earlier ones) with :math:`a_i = a_1 \, d^{\,i-1}`. Then ``E[L]`` is
+    :func:`specdec.acceptance.expected_tokens_per_position` and a round
+    costs :math:`k\,c_d + c_v(k)`.
 
     Defined in chapter "Drafts in today's engines".
 
     Parameters
     ----------
-    match_prob : float or array_like
-        ``m``, in [0, 1].
-    first_accept : float or array_like
-        ``a_1``, in [0, 1].
-    continue_prob : float or array_like
-        ``beta``, in [0, 1].
+    first_accept : float
+        ``a_1``, in [0, 1] (DeepSeek-V3: 0.85 to 0.90).
+    decay : float
+        ``d``, the assumed factor per further position, in [0, 1].
     k : int
-        Tokens proposed per match (``num_pred_tokens``), >= 1.
-    c_verify : float, optional
-        Verification of ``k`` proposed tokens, target decode steps, > 0.
-    lookup_cost : float, optional
-        The n-gram search, target decode steps, >= 0. Default 0.
+        Draft tokens per round, in [1, 64].
+    c_draft : float
+        One MTP pass, target decode steps, >= 0.
+    c_verify : float
+        The verification pass over ``k`` drafts, target decode steps, > 0.
 
     Returns
     -------
-    NgramRound
+    MtpRound
 
     Examples
     --------
+    With no fall (``d = 1``) and free drafting and verification this is the
+    chain's closed form :math:`(1 - a^{k+1})/(1 - a)`:
+
     >>> import specdec as sd
-    >>> r = sd.drafters.ngram_round(0.5, 0.6, 0.8, 10)
-    >>> round(r.expected_tokens, 4), round(r.speedup, 4)
-    (2.3389, 2.3389)
+    >>> r = sd.drafters.mtp_reuse_round(0.8, 1.0, 3, 0.0, 1.0)
+    >>> round(r.expected_tokens, 4), round((1 - 0.8 ** 4) / 0.2, 4)
+    (2.952, 2.952)
     """
-    m = check_probability(match_prob, "match_prob")
-    a1 = check_probability(first_accept, "first_accept")
-    b = check_probability(continue_prob, "continue_prob")
+    for value, name in ((first_accept, "first_accept"), (decay, "decay"), (c_draft, "c_draft"),
+                        (c_verify, "c_verify")):
+        if np.ndim(value) != 0:
+            raise TypeError(f"{name} must be a single number")
+    a1 = float(check_probability(first_accept, "first_accept"))
+    d = float(check_probability(decay, "decay"))
     if np.ndim(k) != 0:
         raise TypeError("k must be a single whole number")
-    kk = int(check_integer(k, "k", minimum=1))
-    cv = check_positive(c_verify, "c_verify", "(target decode steps)")
-    lc = check_nonnegative(lookup_cost, "lookup_cost", "(target decode steps)")
-    a1b, bb = np.broadcast_arrays(a1, b)
-    rates = np.concatenate([a1b[..., None], np.repeat(bb[..., None], kk - 1, axis=-1)], axis=-1)
-    el_match = np.asarray(expected_tokens_per_position(rates))
-    el = (1.0 - m) + m * el_match
-    cost = (1.0 - m) + m * (cv + lc)
-    scalar = is_scalar_input(match_prob, first_accept, continue_prob, c_verify, lookup_cost)
-    return NgramRound(expected_tokens=to_output(el, scalar), expected_cost=to_output(cost, scalar),
-                      speedup=to_output(el / cost, scalar))
+    kk = int(check_integer(k, "k", minimum=1, maximum=64))
+    cd = float(check_nonnegative(c_draft, "c_draft", "(target decode steps)"))
+    cv = float(check_positive(c_verify, "c_verify", "(target decode steps)"))
+    rates = a1 * d ** np.arange(kk, dtype=float)
+    tokens = float(expected_tokens_per_position(rates))
+    cost = kk * cd + cv
+    return MtpRound(rates=rates, expected_tokens=tokens, cost=cost, speedup=tokens / cost)
 
-
-def _count(value: Any, name: str, minimum: int = 1, maximum: int | None = None) -> int:
-    if np.ndim(value) != 0:
-        raise TypeError(f"{name} must be a single whole number, got an array of shape {np.shape(value)}")
-    return int(check_integer(value, name, minimum=minimum, maximum=maximum))
-
-
-def synthetic_copy_text(n_tokens, vocab, copy_prob, mean_copy_length, rng):
-    """A token sequence that sometimes repeats earlier spans (a model of code edits, RAG, summaries).
-
-    Built left to right: at each position outside a copy, with probability
-    ``copy_prob`` a copy starts at a uniformly chosen earlier position and
-    then continues token by token with probability ``1 - 1 / mean_copy_length``
-    (geometric copy lengths); otherwise a fresh token is drawn uniformly
-    from the vocabulary. With a large vocabulary, fresh text almost never
-    repeats by chance, so all useful n-gram matches come from copies.
-
-    Defined in chapter "Drafts in today's engines".
-
-    Parameters
-    ----------
-    n_tokens : int
-        Length, in [2, 1_000_000].
-    vocab : int
-        Vocabulary size, >= 2.
-    copy_prob : float
-        Probability of starting a copy at a position, in [0, 1].
-    mean_copy_length : float
-        Mean copied span in tokens, >= 1.
-    rng : numpy.random.Generator or int
-        Seeded generator or seed.
-
-    Returns
-    -------
-    numpy.ndarray of int64, shape (n_tokens,)
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> t = sd.drafters.synthetic_copy_text(1000, 50_000, 0.0, 1.0, rng=0)
-    >>> len(set(t.tolist())) > 980        # no copies: almost all tokens distinct
-    True
-    """
-    n = _count(n_tokens, "n_tokens", minimum=2, maximum=1_000_000)
-    v = _count(vocab, "vocab", minimum=2)
-    cp = float(check_probability(copy_prob, "copy_prob")) if np.ndim(copy_prob) == 0 else None
-    if cp is None:
-        raise TypeError("copy_prob must be a single number")
-    mc = float(check_positive(mean_copy_length, "mean_copy_length", "(tokens)")) if np.ndim(mean_copy_length) == 0 \
-        else None
-    if mc is None or mc < 1.0:
-        raise ValueError(f"mean_copy_length must be a single number >= 1 token; got {mean_copy_length!r}")
-    g = check_rng(rng)
-    keep = 1.0 - 1.0 / mc
-    u_start = g.random(n)
-    u_keep = g.random(n)
-    src_u = g.random(n)
-    fresh = g.integers(0, v, size=n)
-    out = np.empty(n, dtype=np.int64)
-    out[0] = fresh[0]
-    src = -1  # position being copied from, -1 outside a copy
-    for i in range(1, n):  # sequential by nature: a copy can copy a copy
-        if src >= 0 and u_keep[i] < keep:
-            src += 1
-        elif u_start[i] < cp:
-            src = int(src_u[i] * i)
-        else:
-            src = -1
-        out[i] = out[src] if src >= 0 else fresh[i]
-    return out
-
-
-def prompt_lookup_proposal(tokens, max_ngram=3, num_pred=10):
-    """The tokens a prompt-lookup draft proposes after ``tokens`` (Spec-Bench's PLD rule).
-
-    For ``n = max_ngram, ..., 1``: find the earlier positions where the last
-    ``n`` tokens occur; take the first (leftmost) occurrence whose following
-    ``num_pred`` tokens all lie inside the sequence and which does not
-    overlap the final n-gram; propose those ``num_pred`` tokens. If no ``n``
-    gives such an occurrence, propose nothing.
-
-    Defined in chapter "Drafts in today's engines".
-
-    Parameters
-    ----------
-    tokens : array_like of int, 1-D
-        The context so far (prompt and generated tokens).
-    max_ngram : int, optional
-        Longest n-gram tried, >= 1. Default 3 (Spec-Bench's default).
-    num_pred : int, optional
-        Tokens proposed, >= 1. Default 10 (Spec-Bench's default).
-
-    Returns
-    -------
-    numpy.ndarray of int64
-        The proposal (empty when nothing matches).
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> sd.drafters.prompt_lookup_proposal([5, 6, 7, 8, 9, 1, 5, 6], max_ngram=2, num_pred=3).tolist()
-    [7, 8, 9]
-    """
-    t = check_integer(tokens, "tokens", minimum=0)
-    if t.ndim != 1:
-        raise ValueError(f"tokens must be 1-D; got shape {t.shape}")
-    mn = _count(max_ngram, "max_ngram")
-    k = _count(num_pred, "num_pred")
-    return _lookup(t, mn, k)
-
-
-def _lookup(t: np.ndarray, max_ngram: int, k: int) -> np.ndarray:
-    length = t.size
-    for n in range(min(max_ngram, length), 0, -1):
-        tail = t[length - n:]
-        # start positions s with t[s:s+n] == tail, s + n + k <= length, s + n < length - n
-        last = min(length - n - k, length - 2 * n - 1)
-        if last < 0:
-            continue
-        ok = t[:last + 1] == tail[0]
-        for j in range(1, n):
-            ok &= t[j:last + 1 + j] == tail[j]
-        hits = np.flatnonzero(ok)
-        if hits.size:
-            s = int(hits[0]) + n
-            return t[s:s + k].copy()
-    return np.zeros(0, dtype=np.int64)
-
-
-@dataclass(frozen=True)
-class PromptLookupRun:
-    """Rounds of prompt-lookup drafting verified against a fixed (greedy) text.
-
-    Defined in chapter "Drafts in today's engines".
-
-    Attributes
-    ----------
-    proposed : numpy.ndarray of int64
-        Tokens proposed in each round (0 when no match).
-    accepted : numpy.ndarray of int64
-        Tokens accepted in each round.
-    """
-
-    proposed: np.ndarray
-    accepted: np.ndarray
-
-    @property
-    def n_rounds(self) -> int:
-        """Rounds (target passes) needed."""
-        return int(self.proposed.size)
-
-    @property
-    def tokens_per_round(self) -> float:
-        """Mean tokens per round, ``mean(accepted) + 1`` (the text's last round may be cut short)."""
-        return float(self.accepted.mean() + 1.0)
-
-    @property
-    def match_rate(self) -> float:
-        """Share of rounds in which the lookup proposed something (the model's ``m``)."""
-        return float((self.proposed > 0).mean())
-
-    def speedup(self, c_verify) -> float:
-        """Tokens per plain decode step when a round verifying ``j`` proposals costs ``c_verify[j - 1]``.
-
-        A round without a proposal is a plain step (cost 1); the lookup
-        itself is free (``c_draft = 0``). ``c_verify`` has one entry per
-        proposal length 1 .. ``max(proposed)`` or more, e.g.
-        :func:`specdec.hardware.verify_cost` over ``k = 1 .. num_pred``.
-        """
-        cv = check_positive(c_verify, "c_verify", "(target decode steps)")
-        if cv.ndim != 1 or cv.size < int(self.proposed.max(initial=0)):
-            raise ValueError(f"c_verify must be 1-D with at least {int(self.proposed.max(initial=0))} entries")
-        cost = np.where(self.proposed > 0, cv[np.maximum(self.proposed, 1) - 1], 1.0)
-        return float((self.accepted + 1).sum() / cost.sum())
-
-
-def simulate_prompt_lookup(text, prompt_tokens, max_ngram=3, num_pred=10):
-    """Run prompt-lookup drafting with greedy verification over a fixed text.
-
-    The text stands for the target's greedy output: after the first
-    ``prompt_tokens`` tokens (the prompt), each round proposes with
-    :func:`prompt_lookup_proposal` from everything so far, accepts the
-    longest prefix that agrees with the text, and then the target adds the
-    next token of the text. Stops at the end of the text.
-
-    Defined in chapter "Drafts in today's engines".
-
-    Parameters
-    ----------
-    text : array_like of int, 1-D
-        Prompt followed by the output, e.g. from :func:`synthetic_copy_text`.
-    prompt_tokens : int
-        Tokens of ``text`` given before generation starts, in [1, len(text) - 1].
-    max_ngram, num_pred : int, optional
-        As in :func:`prompt_lookup_proposal`.
-
-    Returns
-    -------
-    PromptLookupRun
-
-    Examples
-    --------
-    >>> import numpy as np, specdec as sd
-    >>> text = np.tile(np.arange(20), 11)              # the same 20 tokens, eleven times
-    >>> run = sd.drafters.simulate_prompt_lookup(text, 40, max_ngram=3, num_pred=5)
-    >>> run.tokens_per_round                           # every proposal right: 5 + 1 tokens
-    6.0
-    """
-    t = check_integer(text, "text", minimum=0)
-    if t.ndim != 1 or t.size < 2:
-        raise ValueError(f"text must be 1-D with at least 2 tokens; got shape {t.shape}")
-    p0 = _count(prompt_tokens, "prompt_tokens", maximum=t.size - 1)
-    mn = _count(max_ngram, "max_ngram")
-    k = _count(num_pred, "num_pred")
-    pos = p0
-    proposed, accepted = [], []
-    while pos < t.size:  # rounds are sequential: each depends on the text so far
-        prop = _lookup(t[:pos], mn, k)
-        room = t.size - pos - 1
-        prop = prop[:room]
-        truth = t[pos:pos + prop.size]
-        agree = prop == truth
-        n_acc = int(np.argmin(agree)) if not agree.all() else int(prop.size)
-        proposed.append(int(prop.size))
-        accepted.append(n_acc)
-        pos += n_acc + 1
-    return PromptLookupRun(proposed=np.array(proposed, dtype=np.int64), accepted=np.array(accepted, dtype=np.int64))
-
-
-def prompt_lookup_run(copy_prob=0.1, mean_copy_length=20.0, num_pred=10, max_ngram=3, n_tokens=8000,
-                      prompt_tokens=1000, vocab=32000, rng=0):
-    """The chapter's prompt-lookup run: a synthetic text with copies, then prompt lookup over it.
-
-    Arguments as in :func:`specdec.drafters.synthetic_copy_text` and :func:`specdec.drafters.simulate_prompt_lookup`
-    (``rng`` seeds the text); returns a :class:`specdec.drafters.PromptLookupRun`.
-    Defined in chapter "Drafts in today's engines".
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> run = sd.drafters.prompt_lookup_run(n_tokens=3000, prompt_tokens=500)
-    >>> run.n_rounds == run.proposed.size and run.tokens_per_round > 1
-    True
-    """
-    text = synthetic_copy_text(n_tokens, vocab, copy_prob, mean_copy_length, rng=rng)
-    return simulate_prompt_lookup(text, prompt_tokens, max_ngram, num_pred)
 
 
 def medusa_rank_accept():

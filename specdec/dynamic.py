@@ -57,12 +57,12 @@ import numpy as np
 # All imports from other specdec modules are in this one block, so that they
 # can be repointed when the package is restructured.
 from ._validate import (
-    check_rng,
     check_fraction_open,
     check_integer,
     check_nonnegative,
     check_positive,
     check_probability,
+    check_rng,
     is_scalar_input,
     to_output,
 )

@@ -122,7 +122,7 @@ def counter_difference(after: dict, before: dict) -> dict:
         if isinstance(value, list):
             if len(before[key]) != len(value):
                 raise ValueError(f"{VLLM_METRICS[key]}: the two snapshots have different numbers of positions")
-            out[key] = [a - b for a, b in zip(value, before[key])]
+            out[key] = [a - b for a, b in zip(value, before[key], strict=True)]
         else:
             out[key] = value - before[key]
     for key, value in out.items():

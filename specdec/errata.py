@@ -204,10 +204,19 @@ def _poor_speedup() -> dict:
 
 
 def _long_context() -> dict:
-    hardware = _hw()[0]
-    c0 = hardware.verify_cost(hardware.LLAMA_8B, hardware.H100_IDEAL, 4, batch=256, context=0)
-    c32 = hardware.verify_cost(hardware.LLAMA_8B, hardware.H100_IDEAL, 4, batch=256, context=32768)
-    return {"cv_short": float(c0), "cv_long": float(c32)}
+    from . import memory
+
+    hardware, model, gpus = _hw()
+    draft, k, out = hardware.LLAMA_8B, 4, {"memory_gb": gpus.memory / 1e9}
+    for name, context in (("8k", 8192), ("32k", 32768)):  # the largest batch that fits with the draft
+        b = int(memory.max_concurrent_sequences(model, gpus, context, draft=draft, k=k))
+        out.update({f"batch_{name}": b,
+                    f"gb_{name}": memory.memory_footprint(model, b, context, draft=draft, k=k).total / 1e9,
+                    f"cv_short_{name}": float(hardware.verify_cost(model, gpus, k, batch=b, context=0)),
+                    f"cv_long_{name}": float(hardware.verify_cost(model, gpus, k, batch=b, context=context)),
+                    f"cd_short_{name}": float(hardware.draft_cost(draft, model, gpus, b, 0)),
+                    f"cd_long_{name}": float(hardware.draft_cost(draft, model, gpus, b, context))})
+    return out
 
 
 def _decode_bottleneck() -> dict:
@@ -418,14 +427,23 @@ ENTRIES: list[Erratum] = [
         "Long sequences increase both the draft's and the verification's cost, listed as a reason speculation "
         "does not help.",
         "long context -> less help", _long_context,
-        "c_v for k = 4 at batch 256 is {cv_short:.2f} plain steps without context and {cv_long:.2f} at 32,768 "
-        "tokens (Llama 3.1 8B on one H100, ideal roofline: the lower bound)",
-        "sd.hardware.verify_cost(LLAMA_8B, H100_IDEAL, 4, batch=256, context=0 or 32768)",
+        "At the largest batch that fits with the 8B draft and k = 4 (70B target on 8 x H100, ideal roofline: the "
+        "lower bound), c_v for k = 4 is {cv_short_8k:.2f} plain steps without context and {cv_long_8k:.2f} at 8,192 "
+        "tokens (batch {batch_8k}, weights and KV cache {gb_8k:.0f} of {memory_gb:.0f} GB), {cv_short_32k:.2f} and "
+        "{cv_long_32k:.2f} at 32,768 tokens (batch {batch_32k}, {gb_32k:.0f} GB); c_d rises from {cd_short_8k:.3f} "
+        "without context to {cd_long_8k:.3f} at 8,192 tokens and {cd_long_32k:.3f} at 32,768",
+        "B = sd.memory.max_concurrent_sequences(LLAMA_70B, H100_IDEAL.scaled(8), C, draft=LLAMA_8B, k=4), then "
+        "sd.hardware.verify_cost(LLAMA_70B, H100_IDEAL.scaled(8), 4, batch=B, context=0 or C) and "
+        "sd.hardware.draft_cost(LLAMA_8B, LLAMA_70B, H100_IDEAL.scaled(8), B, 0 or C), for C = 8192 and 32768",
         "Both costs grow in milliseconds, but a plain step grows too: once reading the KV cache dominates, "
         "checking k + 1 positions costs about one plain step again, even at a batch where a short-context pass "
-        "is compute-bound. What long context does raise is the draft's own KV traffic, unless the draft keeps a "
-        "small cache (MagicDec's self-speculation, Chen et al. 2024, arXiv 2408.11049v4).",
-        _TEXT + "04-when-it-does-not-help", summary="c_v {cv_short:.2f} -> {cv_long:.2f} at 32k tokens",
+        "is compute-bound. What long context does raise is c_d, the draft's step against the target's, because the "
+        "draft's KV traffic grows with the context while its weight read stays small; a draft that keeps a small "
+        "cache avoids it (MagicDec's self-speculation, Chen et al. 2024, arXiv 2408.11049v4). The batches are the "
+        "largest that fit in memory: a long context also caps the batch.",
+        _TEXT + "04-when-it-does-not-help",
+        summary="c_v {cv_short_8k:.2f} -> {cv_long_8k:.2f} at 8k tokens (batch {batch_8k}); c_d {cd_short_8k:.3f} -> "
+                "{cd_long_32k:.3f} at 32k",
     ),
     Erratum(
         "decode-bottleneck", "bounds", "5. Checklist: is decode the bottleneck?", "error",

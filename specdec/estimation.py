@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from ._intervals import BootstrapEstimate, bootstrap_alpha, moment_alpha_interval, wilson_interval
 from ._validate import (
     as_float_array,
     check_count,
@@ -47,7 +48,6 @@ from ._validate import (
     describe,
     to_output,
 )
-from ._intervals import BootstrapEstimate, bootstrap_alpha, moment_alpha_interval, wilson_interval
 from .acceptance import alpha_for_expected_tokens, conditional_from_unconditional
 from .engine_metrics import EngineSource, counter_difference, read_engine_source, source_label
 

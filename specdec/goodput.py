@@ -25,12 +25,17 @@ capacity-planning comparison at equal latency; comparing both at their
 largest batch that fits in memory (:func:`specdec.regimes.capacity_comparison`)
 is not.
 
+Prefill: a request's own first token is not in its TPOT, but other requests'
+prefills are interleaved with its decode steps: :func:`prefill_time` prices
+them on the roofline, :func:`with_prefill` adds them to every step and
+:func:`check_request_rate` tests whether a rate's work fits in the wall time.
+
 Simplifications, stated once: the queue never empties (throughput-oriented
-serving at capacity); prefill is not modelled (TPOT excludes the first
-token, as engines report it); ``context`` is the average cached context of
-the sequences in the batch; a batch of ``B`` sequences that each verify
-``k`` drafts costs the roofline's round time at ``B`` whatever their
-acceptance.
+serving at capacity); ``context`` is the average cached context of the
+sequences in the batch; a batch of ``B`` sequences that each verify ``k``
+drafts costs the roofline's round time at ``B`` whatever their acceptance; a
+prefill is priced as a pass of its own (a chunk folded into a decode pass
+would share its weight read).
 """
 
 from __future__ import annotations
@@ -42,32 +47,19 @@ import numpy as np
 
 # All imports from other specdec modules are in this one block, so that they
 # can be repointed when the package is restructured.
-from ._validate import (
-    check_rng,
-    check_distribution,
-    check_fraction_open,
-    check_integer,
-    check_positive,
-    check_probability,
-)
+from ._validate import (check_bool, check_distribution, check_fraction_open, check_integer, check_nonnegative,
+                        check_positive, check_probability, check_rng)
 from .acceptance import accepted_tokens_pmf
 from .deployment import speculative_costs
+from .drafters import Cited
+from .hardware import Hardware, Model, step_time
 from .memory import max_concurrent_sequences
 
 __all__ = [
-    "LENGTH_DISTRIBUTIONS",
-    "EqualLatencyComparison",
-    "Goodput",
-    "LatencyProfile",
-    "RooflineServing",
-    "ServingCurve",
-    "compare_at_equal_latency",
-    "goodput",
-    "goodput_curve",
-    "latency_profile",
-    "output_lengths",
-    "roofline_serving",
-    "serving_curve",
+    "EAGLE3_SGLANG_BATCHES", "LENGTH_DISTRIBUTIONS", "PrefillServing", "RateCheck", "check_request_rate",
+    "prefill_time", "with_prefill", "EqualLatencyComparison", "Goodput", "LatencyProfile", "RooflineServing",
+    "ServingCurve", "compare_at_equal_latency", "goodput", "goodput_curve", "latency_profile", "output_lengths",
+    "roofline_serving", "serving_curve",
 ]
 
 #: Output-length distributions :func:`output_lengths` can draw from.
@@ -75,7 +67,14 @@ LENGTH_DISTRIBUTIONS = ("constant", "geometric", "lognormal")
 
 _CHAPTER = "Throughput at a latency target"
 
-
+#: EAGLE-1 and EAGLE-3 throughput over plain SGLang at fixed batches: not goodputs (no latency target).
+EAGLE3_SGLANG_BATCHES = Cited(
+    {"batch": (2, 4, 8, 16, 24, 32, 48, 56, 64), "EAGLE": (1.40, 1.38, 1.23, 1.02, 0.93, 0.94, 0.88, 0.99, 0.99),
+     "EAGLE-3": (1.81, 1.82, 1.62, 1.48, 1.39, 1.32, 1.38, 1.34, 1.38)}, "li2025eagle3",
+    "Section 4.3 (EAGLE-3 in SGLang), Table 3: throughput over SGLang v0.4.4 without speculation (1.00x), one H100, "
+    "LLaMA-Instruct 3.1 8B, MT-Bench, chain length 3, no tree; run by the SGLang team", "verified",
+    "two text extractions of arXiv 2503.01840 in the search tool's code index (file ids 60816773899 and "
+    "53345082648), which agree on every cell")
 
 
 def _count(value: Any, name: str, minimum: int = 1, maximum: int | None = None) -> int:
@@ -640,3 +639,212 @@ def compare_at_equal_latency(target, draft, hardware, alpha, k, context, tpot_ta
         baseline_curve=base_curve, speculative_curve=spec_curve,
         capacity_batch_baseline=int(batches[fits_b[-1]]) if fits_b.size else 0,
         capacity_batch_speculative=int(batches[fits_s[-1]]) if fits_s.size else 0)
+
+
+# --------------------------------------------------------------------------
+# other requests' prefills and the request rate
+# --------------------------------------------------------------------------
+
+
+def prefill_time(target, hardware, prompt_tokens, hit_rate=0.0, *, draft=None):
+    """Seconds of prefill work one request brings: its uncached prompt tokens in one roofline pass.
+
+    The prefix cache holds ``c = round(hit_rate * prompt_tokens)`` tokens;
+    the other ``u`` are computed in ``specdec.hardware.step_time(model,
+    hardware, 1, context=c, new_tokens=u)`` (0 s when ``u = 0``). A separate
+    ``draft`` model prefills the same tokens, on the same hardware.
+
+    Defined in chapter "Throughput at a latency target".
+
+    Parameters
+    ----------
+    target, hardware : specdec.hardware.Model, specdec.hardware.Hardware
+    prompt_tokens : int
+        Prompt length, >= 1.
+    hit_rate : float, optional
+        Fraction of the prompt found in the prefix cache, in [0, 1]. Default 0.
+    draft : specdec.hardware.Model, optional
+        A draft model that needs the prompt's KV cache too.
+
+    Returns
+    -------
+    float
+        Seconds.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> h = sd.hardware
+    >>> t = sd.goodput.prefill_time(h.LLAMA_8B, h.H100_IDEAL, 2048)
+    >>> round(t / h.step_time(h.LLAMA_8B, h.H100_IDEAL, 1, 0, 2048), 12)
+    1.0
+    >>> sd.goodput.prefill_time(h.LLAMA_8B, h.H100_IDEAL, 2048, hit_rate=1.0)
+    0.0
+    """
+    for value, name, cls in ((target, "target", Model), (hardware, "hardware", Hardware), (draft, "draft", Model)):
+        if not isinstance(value, cls) and not (name == "draft" and value is None):
+            raise TypeError(f"{name} must be a specdec.hardware.{cls.__name__}; got {type(value).__name__}")
+    n = _count(prompt_tokens, "prompt_tokens")
+    cached = int(round(_scalar(hit_rate, "hit_rate", check_probability) * n))
+    if cached >= n:
+        return 0.0
+    return float(sum(step_time(m, hardware, 1, cached, n - cached) for m in (target, draft) if m is not None))
+
+
+@dataclass(frozen=True)
+class PrefillServing:
+    """A serving curve whose steps also carry the prefills of the requests that replace finished ones.
+
+    Defined in chapter "Throughput at a latency target".
+
+    Attributes
+    ----------
+    curve : ServingCurve
+        Its ``round_time`` is the stretched step ``t'(B)``; pass it to :func:`goodput`.
+    prefill_per_step, duty, request_rate : numpy.ndarray
+        Prefill seconds per step, their share of the wall time, and requests/s completed.
+    """
+
+    curve: ServingCurve
+    prefill_per_step: np.ndarray
+    duty: np.ndarray
+    request_rate: np.ndarray
+
+
+def with_prefill(curve, prefill_time, mean_output):
+    r"""Add to every step the prefill work of the requests that replace the finished ones.
+
+    A step at batch ``B`` emits ``B Lbar`` tokens, so on average ``B Lbar /
+    nbar`` requests finish and as many are prefilled per step:
+
+    .. math:: t'(B) = t(B) + \frac{B\overline{L}\,t_p}{\bar n},\;
+              \text{TPOT}_q = f_q t'(B),\; \text{throughput} = \frac{B\overline{L}}{t'(B)} < \frac{\bar n}{t_p}.
+
+    Defined in chapter "Throughput at a latency target".
+
+    Parameters
+    ----------
+    curve : ServingCurve
+        Decode-only curve (:func:`serving_curve`).
+    prefill_time : float
+        ``t_p``, seconds per request, >= 0 (:func:`prefill_time`).
+    mean_output : float
+        ``nbar``, mean output tokens per request, >= 1.
+
+    Returns
+    -------
+    PrefillServing
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> c = sd.goodput.serving_curve([1, 8], [0.01, 0.012], sd.goodput.latency_profile([100] * 10))
+    >>> p = sd.goodput.with_prefill(c, 0.05, 100)
+    >>> (p.curve.round_time * 1e3).round(3).tolist(), p.duty.round(4).tolist()
+    ([10.5, 16.0], [0.0476, 0.25])
+    """
+    t_p, n = _load_args(curve, prefill_time, mean_output)
+    tokens = curve.throughput * curve.round_time  # B * Lbar per step
+    budget = tokens * t_p / n
+    step = curve.round_time + budget
+    out = ServingCurve(batch=curve.batch.copy(), round_time=step, throughput=tokens / step,
+                       tpot=curve.tpot * step / curve.round_time, quantile=curve.quantile, fits=curve.fits.copy())
+    return PrefillServing(curve=out, prefill_per_step=budget, duty=budget / step, request_rate=out.throughput / n)
+
+
+def _load_args(curve, prefill_time, mean_output):
+    if not isinstance(curve, ServingCurve):
+        raise TypeError(f"curve must be a ServingCurve (from serving_curve); got {type(curve).__name__}")
+    n = _scalar(mean_output, "mean_output", check_positive, "(tokens)")
+    if n < 1.0:
+        raise ValueError(f"mean_output must be >= 1 token; got {n!r}")
+    return _scalar(prefill_time, "prefill_time", check_nonnegative, "(seconds)"), n
+
+
+@dataclass(frozen=True)
+class RateCheck:
+    """Whether a replica keeps up with a request rate, and where it runs (:func:`check_request_rate`).
+
+    Defined in chapter "Throughput at a latency target".
+
+    Attributes
+    ----------
+    request_rate, prefill_duty, decode_duty : float
+        Requests/s; seconds of prefill and of decoding per second of wall time.
+    batch : int
+        Operating batch (0 when infeasible); ``tpot`` its TPOT quantile, seconds (``nan`` when infeasible).
+    feasible : bool
+        ``reason`` says why not ("" when feasible).
+    """
+
+    request_rate: float
+    prefill_duty: float
+    decode_duty: float
+    batch: int
+    tpot: float
+    feasible: bool
+    reason: str
+
+
+def check_request_rate(curve, request_rate, prefill_time, mean_output, *, tpot_target=None, strict=False):
+    r"""Whether a request rate's prefill work plus its decode work fit in the wall time.
+
+    Per second the replica prefills ``lambda`` prompts and decodes ``lambda
+    nbar`` tokens, a token costing ``t(B) / (B Lbar)`` at batch ``B``:
+
+    .. math:: U(B) = \lambda\, t_p + \lambda\, \bar n\, \frac{t(B)}{B\,\overline{L}} \le 1 .
+
+    Sequences pile up until the smallest fitting batch with ``U(B) <= 1``;
+    there TPOT is ``f_q t(B) / (1 - lambda t_p)``. Infeasible when ``lambda
+    t_p >= 1``, when no fitting batch keeps up, or when that TPOT misses
+    ``tpot_target``.
+
+    Defined in chapter "Throughput at a latency target".
+
+    Parameters
+    ----------
+    curve : ServingCurve
+        Decode-only curve over every batch up to the memory limit.
+    request_rate : float
+        Requests per second per replica, > 0.
+    prefill_time, mean_output
+        As in :func:`with_prefill`.
+    tpot_target : float, optional
+        Seconds per output token at the curve's quantile, > 0.
+    strict : bool, optional
+        Raise ``ValueError`` with the reason when infeasible. Default False.
+
+    Returns
+    -------
+    RateCheck
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> c = sd.goodput.serving_curve([1, 8], [0.01, 0.012], sd.goodput.latency_profile([100] * 10))
+    >>> r = sd.goodput.check_request_rate(c, 4.0, 0.05, 100)
+    >>> r.batch, round(r.prefill_duty + r.decode_duty, 3), round(r.tpot * 1e3, 3)
+    (8, 0.8, 15.0)
+    >>> sd.goodput.check_request_rate(c, 25.0, 0.05, 100).reason
+    'prefill alone needs 1.25 s per second (25 requests/s x 0.05 s)'
+    """
+    t_p, n = _load_args(curve, prefill_time, mean_output)
+    lam = _scalar(request_rate, "request_rate", check_positive, "(requests per second)")
+    target = None if tpot_target is None else _scalar(tpot_target, "tpot_target", check_positive, "(seconds)")
+    strict = check_bool(strict, "strict")
+    rho, decode = lam * t_p, lam * n / curve.throughput  # demand over decode capacity
+    ok = np.flatnonzero(curve.fits & (rho + decode <= 1.0))
+    j = int(ok[0]) if ok.size and rho < 1.0 else -1
+    tpot = float(curve.tpot[j] / (1.0 - rho)) if j >= 0 else float("nan")
+    reason = ""
+    if rho >= 1.0:
+        reason = f"prefill alone needs {rho:.3g} s per second ({lam:.3g} requests/s x {t_p:.3g} s)"
+    elif j < 0:
+        least = float(np.min(np.where(curve.fits, decode, np.inf)))
+        reason = f"no fitting batch keeps up: prefill takes {rho:.3g} s per second and decoding {least:.3g} s more"
+    elif target is not None and tpot > target * (1.0 + 1e-12):
+        reason = f"at batch {int(curve.batch[j])} the TPOT is {tpot * 1e3:.3g} ms, above {target * 1e3:.3g} ms"
+    if reason and strict:
+        raise ValueError(f"request_rate {lam:.6g} is infeasible: {reason}")
+    return RateCheck(request_rate=lam, prefill_duty=rho, decode_duty=float(decode[j]) if j >= 0 else float("nan"),
+                     batch=int(curve.batch[j]) if j >= 0 else 0, tpot=tpot, feasible=not reason, reason=reason)

@@ -193,7 +193,10 @@ def _rates(model: Model, hw: Hardware):
     cal = hw.calibration
     if hw.is_ideal:
         return hw.bandwidth, hw.flops, 1.0
-    return hw.bandwidth * cal.bw_efficiency, hw.flops * cal.flops_efficiency, max(1.0, hw.tp / model.n_kv_heads)
+    # each GPU of a group holds the KV heads it serves; an MLA latent (kv_dim set) is shared by all heads, so every
+    # GPU holds all of it
+    rep = float(hw.tp) if model.kv_dim is not None else max(1.0, hw.tp / model.n_kv_heads)
+    return hw.bandwidth * cal.bw_efficiency, hw.flops * cal.flops_efficiency, rep
 
 
 def _compute(model: Model, hw: Hardware, b, c, n, fl, ancestors=None):

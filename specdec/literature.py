@@ -39,16 +39,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import (
-    check_broadcast,
-    check_integer,
-    check_nonnegative,
-    check_positive,
-    check_probability,
-    describe,
-    is_scalar_input,
-    to_output,
-)
 from ._citations import SOURCES, Quoted, Source
 from ._engine_quotes import SGLANG_DEFINITIONS, VLLM_COUNTERS, VLLM_DEFINITIONS, metric_readings, misread_alphas
 from ._published_inputs import (  # the quoted inputs, kept in their own file
@@ -64,6 +54,16 @@ from ._published_inputs import (  # the quoted inputs, kept in their own file
     MEDUSA_SECTION_3_1,
     MEDUSA_SPEEDUPS,
     SPEC_BENCH_A100_EARLIER,
+)
+from ._validate import (
+    check_broadcast,
+    check_integer,
+    check_nonnegative,
+    check_positive,
+    check_probability,
+    describe,
+    is_scalar_input,
+    to_output,
 )
 from .acceptance import alpha_for_expected_tokens, expected_tokens
 from .economics import improvement_factor, operations_factor, optimal_k, round_cost, speedup_from_costs

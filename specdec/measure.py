@@ -26,7 +26,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import check_broadcast, check_instance, check_integer, check_positive, describe, is_scalar_input, to_output
 from ._machine import (
     CACHE_FACTOR,
     FALLBACK_CACHE_BYTES,
@@ -37,6 +36,15 @@ from ._machine import (
     check_threads,
     last_level_cache,
     matrix_size_for_cache,
+)
+from ._validate import (
+    check_broadcast,
+    check_instance,
+    check_integer,
+    check_positive,
+    describe,
+    is_scalar_input,
+    to_output,
 )
 from .hardware import Hardware
 
@@ -300,13 +308,13 @@ def time_matmul(d=4096, tokens=DEFAULT_TOKENS, repeats=5, dtype="float32", seed=
     outputs = [np.empty((dd, int(n)), dtype=dt) for n in t]
     runs = np.empty((reps, t.size))
     with blas_thread_limit(n_threads):
-        for x, out in zip(inputs, outputs):  # warm-up, untimed
+        for x, out in zip(inputs, outputs, strict=True):  # warm-up, untimed
             np.matmul(weights, x, out=out)
         for r in range(reps):  # passes over all token counts, so that a slow spell hits all of them
-            for i, (x, out) in enumerate(zip(inputs, outputs)):
+            for i, (x, out) in enumerate(zip(inputs, outputs, strict=True)):
                 if between is not None:
                     between()
-                runs[r, i] = _time_repeats(lambda: np.matmul(weights, x, out=out), 1, timer, warm=False)[0]
+                runs[r, i] = _time_repeats(lambda x=x, out=out: np.matmul(weights, x, out=out), 1, timer, warm=False)[0]
     result = runs.min(axis=0)
     return result
 

@@ -145,7 +145,8 @@ def base_calibration(hardware) -> Calibration:
     A100s, the RTX 3090 and the L40S take :data:`specdec.calibration.A100_CALIBRATION`
     (Ampere/Ada: the RTX 3090 and L40S carry the A100's fractions of their
     own peaks, an assumption checked on the RTX 3090 by gpt-fast's 55.1
-    tokens/s); H100, H200 and B200 take
+    tokens/s, and the A100 mesh's all-reduce latency: no PCIe timing is
+    fitted); H100, H200 and B200 take
     :data:`specdec.calibration.H100_CALIBRATION` (B200 carries Hopper's
     terms: no published Blackwell series separates them). A GPU the
     catalogue does not know keeps its own calibration, or the A100's.

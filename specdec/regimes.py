@@ -12,20 +12,13 @@ one batch. Three questions of a deployment are not answered by it:
 * **Only decode speeds up.** A request also spends time in prefill, which
   speculation does not touch; the end-to-end speedup follows Amdahl's law
   (:func:`end_to_end_speedup`).
-* **Helps, neutral or hurts?** :func:`classify_speedup` turns speedups into
-  three regimes with stated thresholds, and :func:`batch_alpha_map` /
+* **Helps, neutral or hurts?** :func:`specdec.policy.classify_speedup` turns speedups into
+  three regimes with the thresholds of :mod:`specdec.policy`, and :func:`batch_alpha_map` /
   :func:`prefill_alpha_map` lay them out over (alpha, batch) and (alpha,
   prefill share).
 
-Thresholds (documented once, used everywhere): speculation **helps** when its
-speedup exceeds :data:`HELPS_ABOVE` = 1.1 (a 10 % gain, about the smallest a
-load test separates from run-to-run noise and enough to pay for a second
-model in the serving stack), **hurts** below :data:`HURTS_BELOW` = 0.95 (a
-5 % loss, clearly worse than not speculating), and is **neutral** in between:
-the measured difference is too small to be worth the complexity. The first
-source's checklist uses a stricter "worth it" rule of 1.3
-(:data:`specdec.checklist.WORTH_IT_SPEEDUP`); pass it as ``helps_above`` to
-apply that rule instead.
+The thresholds of the three regimes are the book's verdict policy, named once
+in :mod:`specdec.policy`.
 
 Defined in chapters "Latency, throughput and memory" and "When not to use it".
 """
@@ -37,6 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import deployment as _dep
 from ._validate import (
     check_broadcast,
     check_integer,
@@ -47,20 +41,13 @@ from ._validate import (
     is_scalar_input,
     to_output,
 )
-from . import deployment as _dep
 from .economics import break_even_alpha
 from .hardware import crossover_batch
 from .memory import max_concurrent_sequences
+from .policy import HELPS_ABOVE, HURTS_BELOW, REGIME_NAMES, check_thresholds, classify_speedup
 from .request import decode_time
 
 __all__ = [
-    "HELPS_ABOVE",
-    "HURTS_BELOW",
-    "HELPS",
-    "NEUTRAL",
-    "HURTS",
-    "REGIME_NAMES",
-    "classify_speedup",
     "end_to_end_speedup",
     "prefill_share",
     "max_prefill_share",
@@ -74,62 +61,6 @@ __all__ = [
     "Diagnosis",
     "diagnose",
 ]
-
-#: Speedup above which speculation "helps" (see the module docstring).
-HELPS_ABOVE = 1.1
-#: Speedup below which speculation "hurts" (see the module docstring).
-HURTS_BELOW = 0.95
-#: Regime codes returned by :func:`classify_speedup`.
-HELPS, NEUTRAL, HURTS = 1, 0, -1
-#: Names of the regime codes.
-REGIME_NAMES = {HELPS: "helps", NEUTRAL: "neutral", HURTS: "hurts"}
-
-
-def _check_thresholds(helps_above, hurts_below):
-    for value, name in ((helps_above, "helps_above"), (hurts_below, "hurts_below")):
-        if np.ndim(value) != 0:
-            raise TypeError(f"{name} must be a single number, got an array of shape {np.shape(value)}")
-    ha = float(check_positive(helps_above, "helps_above", "(speedup)"))
-    hb = float(check_positive(hurts_below, "hurts_below", "(speedup)"))
-    if hb > ha:
-        raise ValueError(f"hurts_below must be <= helps_above; got hurts_below={describe(hb)} > helps_above={describe(ha)}")
-    return ha, hb
-
-
-def classify_speedup(speedup, helps_above=HELPS_ABOVE, hurts_below=HURTS_BELOW):
-    """Classify speedups as helps (1), neutral (0) or hurts (-1).
-
-    ``1`` where ``speedup > helps_above``, ``-1`` where ``speedup < hurts_below``,
-    ``0`` otherwise (both thresholds count as neutral).
-
-    Defined in chapter "When not to use it".
-
-    Parameters
-    ----------
-    speedup : float or array_like
-        Speedups (ratio of plain to speculative time), > 0.
-    helps_above : float, optional
-        Threshold of "helps", > 0. Default :data:`HELPS_ABOVE` (1.1).
-    hurts_below : float, optional
-        Threshold of "hurts", > 0 and <= ``helps_above``. Default
-        :data:`HURTS_BELOW` (0.95).
-
-    Returns
-    -------
-    int or numpy.ndarray of int
-        Regime codes :data:`HELPS`, :data:`NEUTRAL`, :data:`HURTS`.
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> sd.regimes.classify_speedup([2.35, 1.05, 0.64])
-    array([ 1,  0, -1])
-    """
-    s = check_positive(speedup, "speedup", "(ratio)")
-    ha, hb = _check_thresholds(helps_above, hurts_below)
-    out = np.where(s > ha, HELPS, np.where(s < hb, HURTS, NEUTRAL)).astype(np.int64)
-    return to_output(out, is_scalar_input(speedup), kind=int)
-
 
 def end_to_end_speedup(decode_speedup, prefill_share):
     r"""Speedup of a whole request when only its decode phase speeds up (Amdahl's law).
@@ -225,7 +156,7 @@ def max_prefill_share(decode_speedup, required=HELPS_ABOVE):
     decode_speedup : float or array_like
         Per-token decode speedup ``S``, > 0.
     required : float or array_like, optional
-        Required end-to-end speedup ``R``, >= 1. Default :data:`HELPS_ABOVE`.
+        Required end-to-end speedup ``R``, >= 1. Default :data:`specdec.policy.HELPS_ABOVE`.
 
     Returns
     -------
@@ -267,7 +198,7 @@ class RegimeMap:
     speedup : numpy.ndarray
         Shape ``(len(alphas), len(values))``.
     regime : numpy.ndarray of int
-        :func:`classify_speedup` of ``speedup``.
+        :func:`specdec.policy.classify_speedup` of ``speedup``.
     helps_above, hurts_below : float
         The thresholds used.
     settings : dict
@@ -302,7 +233,7 @@ def batch_alpha_map(target, draft, hardware, alphas, batches, k=5, context=0, *,
     """Regimes of speculation over (acceptance rate, batch) on the roofline model.
 
     One vectorized :func:`specdec.deployment.speculative_speedup` over the grid,
-    then :func:`classify_speedup`. Memory is not checked (see
+    then :func:`specdec.policy.classify_speedup`. Memory is not checked (see
     :func:`capacity_comparison`).
 
     Defined in chapter "When not to use it".
@@ -321,7 +252,7 @@ def batch_alpha_map(target, draft, hardware, alphas, batches, k=5, context=0, *,
     context : int, optional
         Tokens cached per sequence, >= 0. Default 0.
     helps_above, hurts_below : float, optional
-        Thresholds (see :func:`classify_speedup`).
+        Thresholds (see :func:`specdec.policy.classify_speedup`).
     draft_cost_override, t_overhead : float, optional
         As in :func:`specdec.deployment.speculative_costs`.
 
@@ -343,7 +274,7 @@ def batch_alpha_map(target, draft, hardware, alphas, batches, k=5, context=0, *,
     for value, name in ((k, "k"), (context, "context")):
         if np.ndim(value) != 0:
             raise TypeError(f"{name} must be a single whole number, got an array of shape {np.shape(value)}")
-    ha, hb = _check_thresholds(helps_above, hurts_below)
+    ha, hb = check_thresholds(helps_above, hurts_below)
     s = np.asarray(_dep.speculative_speedup(target, draft, hardware, a[:, None], k, b[None, :], context,
                                            t_overhead=t_overhead, draft_cost_override=draft_cost_override), dtype=float)
     s = np.broadcast_to(s, (a.size, b.size)).copy()
@@ -392,7 +323,7 @@ def prefill_alpha_map(target, draft, hardware, alphas, prefill_shares, k=5, batc
     for value, name in ((k, "k"), (batch, "batch"), (context, "context")):
         if np.ndim(value) != 0:
             raise TypeError(f"{name} must be a single whole number, got an array of shape {np.shape(value)}")
-    ha, hb = _check_thresholds(helps_above, hurts_below)
+    ha, hb = check_thresholds(helps_above, hurts_below)
     s_dec = np.asarray(_dep.speculative_speedup(target, draft, hardware, a, k, batch, context, t_overhead=t_overhead,
                                                draft_cost_override=draft_cost_override), dtype=float)
     s = np.asarray(end_to_end_speedup(np.broadcast_to(s_dec, a.shape)[:, None], p[None, :]), dtype=float)
@@ -629,7 +560,7 @@ class Diagnosis:
     end_to_end_speedup : float
         After Amdahl's law with the prefill share.
     regime : int
-        :func:`classify_speedup` of ``end_to_end_speedup``.
+        :func:`specdec.policy.classify_speedup` of ``end_to_end_speedup``.
     alpha_to_help : float
         Smallest acceptance rate with a decode speedup above ``helps_above``
         at batch 1 and this context (``nan``: none).
@@ -690,7 +621,7 @@ def diagnose(target, draft, hardware, alpha, k, batch=1, context=0, prefill_shar
     prefill_share : float, optional
         Share of plain request time spent in prefill, in [0, 1]. Default 0.
     helps_above, hurts_below : float, optional
-        Thresholds (see :func:`classify_speedup`).
+        Thresholds (see :func:`specdec.policy.classify_speedup`).
 
     Returns
     -------
@@ -713,7 +644,7 @@ def diagnose(target, draft, hardware, alpha, k, batch=1, context=0, prefill_shar
     b = int(check_integer(batch, "batch", minimum=1))
     c = int(check_integer(context, "context", minimum=0))
     p = float(check_probability(prefill_share, "prefill_share"))
-    ha, hb = _check_thresholds(helps_above, hurts_below)
+    ha, hb = check_thresholds(helps_above, hurts_below)
     s = float(_dep.speculative_speedup(target, draft, hardware, a, kk, b, c))
     e2e = float(end_to_end_speedup(s, p))
     r1 = _dep.speculative_costs(target, draft, hardware, a, kk, 1, c)

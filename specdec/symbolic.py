@@ -14,7 +14,6 @@ Symbols: ``alpha`` (positive real), ``k`` (positive integer), ``n``
 
 from __future__ import annotations
 
-
 import sympy as sp
 
 from ._validate import check_integer, check_nonnegative, check_positive, check_scalar

@@ -19,8 +19,9 @@ from __future__ import annotations
 import html
 import math
 import numbers
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -117,9 +118,9 @@ class Table:
         """The table as an HTML ``<table>`` fragment (cells are escaped)."""
         style = {"l": "left", "c": "center", "r": "right"}
         aligns = self._alignments()
-        head = "".join(f'<th style="text-align:{style[a]}">{html.escape(h)}</th>' for h, a in zip(self.header, aligns))
+        head = "".join(f'<th style="text-align:{style[a]}">{html.escape(h)}</th>' for h, a in zip(self.header, aligns, strict=False))
         body = "".join(
-            "<tr>" + "".join(f'<td style="text-align:{style[a]}">{html.escape(c)}</td>' for c, a in zip(row, aligns)) + "</tr>"
+            "<tr>" + "".join(f'<td style="text-align:{style[a]}">{html.escape(c)}</td>' for c, a in zip(row, aligns, strict=False)) + "</tr>"
             for row in self.rows
         )
         notes = "".join(f"<p>{html.escape(note)}</p>" for note in self.notes)
@@ -194,7 +195,7 @@ def grid_table(values, row_labels: Sequence[Any], col_labels: Sequence[Any], *, 
         return f"**{text}**" if strong else text
 
     rows = tuple(
-        (rfmt(label),) + tuple(show(v, b) for v, b in zip(arr[i], bold[i]))
+        (rfmt(label),) + tuple(show(v, b) for v, b in zip(arr[i], bold[i], strict=False))
         for i, label in enumerate(row_labels)
     )
     return Table((str(corner),) + tuple(cfmt(c) for c in col_labels), rows, notes=_notes(absent, missing))
@@ -262,7 +263,7 @@ def records_table(header: Sequence[str], rows: Sequence[Sequence[Any]],
         row = tuple(row)
         if len(row) != len(header):
             raise ValueError(f"every row must have {len(header)} cells like the header; got {len(row)}")
-        cells = [_cell(v, f) for v, f in zip(row, formats)]
+        cells = [_cell(v, f) for v, f in zip(row, formats, strict=False)]
         absent += [gone for _, gone in cells]
         body.append(tuple(text for text, _ in cells))
     return Table(header, tuple(body), tuple(align), notes=_notes(absent, missing))

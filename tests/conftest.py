@@ -12,6 +12,16 @@ SPECDEC_FULL_TEST_RUN
     browser test) must
     have been collected, otherwise the run fails instead of silently passing
     on less than everything.
+
+The fast inner loop
+-------------------
+``python -m pytest -m core -n 2`` runs the core's unit and property tests and
+the doctests of the core modules (``specdec/*.py``), about a minute on two
+cores: the tests that need no notebook, no built book, no browser, no
+figure and no explorer. Every test of ``tests/`` is in the core unless its
+file is in ``NOT_CORE`` or the test's own code uses ``sd.plots``,
+``sd.widgets`` or matplotlib (``PRESENTATION``, :func:`is_core`); so a new
+test file of a core module joins the loop by itself.
 """
 
 from __future__ import annotations
@@ -37,7 +47,7 @@ def html_dir() -> pathlib.Path:
     return pathlib.Path(os.environ.get("SPECDEC_HTML_DIR", ROOT / "_build" / "html")).resolve()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def toc_docnames() -> tuple[str, ...]:
     """Every document in ``_toc.yml``, in reading order (root first)."""
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
@@ -183,7 +193,52 @@ def _start_order(item) -> int:
     return 2
 
 
+#: Test files outside the fast loop: they read the notebooks or the built book, start a browser, JupyterLab,
+#: a kernel or a fresh venv, draw figures or explorers, or exercise the course tooling (exercises, grading).
+NOT_CORE = frozenset(f"tests/{name}.py" for name in (
+    "test_browser", "test_built_html", "test_docstrings", "test_errata", "test_exercises", "test_exercises_leaks",
+    "test_grading", "test_grading_attacks", "test_grading_container", "test_grading_variants", "test_handouts",
+    "test_jupyterlab", "test_live_explorers", "test_measure", "test_notebooks_meta", "test_packaging",
+    "test_plots_legible", "test_plots_published", "test_plots_screens", "test_plots_widgets_part1",
+    "test_plots_widgets_part4", "test_spine", "test_student_edition", "test_summary_claims", "test_widgets",
+    "test_word_budget",
+))
+#: What in a test's own code puts it outside the fast loop: drawing a figure or building an explorer.
+PRESENTATION = ("sd.plots.", "sd.widgets.", "from specdec.plots", "from specdec.widgets", "import specdec.plots",
+                "import specdec.widgets", "import matplotlib", "from matplotlib")
+
+
+@functools.cache
+def _source_of_test(function) -> str:
+    import inspect
+
+    try:
+        return inspect.getsource(function)
+    except (OSError, TypeError):  # pragma: no cover - a test defined where its source cannot be read
+        return ""
+
+
+def is_core(item) -> bool:
+    """Whether a collected test is in the fast loop (``-m core``): see the module docstring."""
+    path = item.nodeid.split("::", 1)[0]
+    if path.startswith("specdec/"):              # a doctest: the core modules', not plots/widgets/exercises
+        return path.count("/") == 1
+    if not path.startswith("tests/") or path in NOT_CORE:
+        return False
+    function = getattr(item, "function", None)
+    return function is None or not any(word in _source_of_test(function) for word in PRESENTATION)
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "core: the fast inner loop (python -m pytest -m core): no notebook, book, "
+                                       "browser, figure or explorer; set by tests/conftest.py, not by hand")
+
+
+@pytest.hookimpl(tryfirst=True)        # before pytest's own hook deselects by marker (-m core)
 def pytest_collection_modifyitems(session, config, items):
+    for item in items:
+        if is_core(item):
+            item.add_marker(pytest.mark.core)
     items.sort(key=_start_order)
 
 

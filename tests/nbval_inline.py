@@ -12,6 +12,12 @@ fails when a stored value differs from the fresh one, when a role has no
 stored value, or when a stored value belongs to an expression that is no
 longer in the text. nbval's sanitizer patterns apply, as for code cells.
 
+It also checks the legibility of every figure nbval's fresh run draws (the
+rules of ``tests/figure_legibility.py``, read from the record
+``specdec.plots`` puts in each PNG): a cell whose outputs are compared fails
+when a figure it draws breaks one, although nbval does not compare images.
+``tests/test_plots_legible.py`` checks the stored figures.
+
 Installed by ``tests/conftest.py`` (:func:`install`); active only with ``--nbval``.
 """
 
@@ -27,9 +33,9 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "scripts"))
 import inline_values  # noqa: E402
 
 try:
-    from nbval.plugin import IPyNbFile
+    from nbval.plugin import IPyNbCell, IPyNbFile
 except ImportError:  # pragma: no cover - nbval is pinned in requirements.txt
-    IPyNbFile = None
+    IPyNbCell = IPyNbFile = None
 
 
 class InlineValuesItem(pytest.Item):
@@ -121,11 +127,29 @@ def _collect_with_inline_values(original):
     return collect
 
 
+def _compare_with_legibility(original):
+    def compare_outputs(self, test, ref, skip_compare=None):
+        same = original(self, test, ref, skip_compare)
+        from figure_legibility import problems  # here: it imports matplotlib
+
+        found = [f"figure {number}: {problem}"
+                 for number, png in enumerate(o["data"]["image/png"] for o in test if "image/png" in o.get("data", {}))
+                 for problem in problems(png)]
+        if found:
+            self.comparison_traceback.append("the fresh figures break the legibility rules (tests/figure_legibility.py):")
+            self.comparison_traceback.extend(f"  {line}" for line in found)
+            return False
+        return same
+
+    return compare_outputs
+
+
 def install():
-    """Make nbval's notebook collector yield the Markdown items too (idempotent)."""
+    """Make nbval's notebook collector yield the Markdown items too, and its cells check figures (idempotent)."""
     if IPyNbFile is not None and not getattr(IPyNbFile, "_specdec_inline_values", False):
         IPyNbFile.collect = _collect_with_inline_values(IPyNbFile.collect)
         IPyNbFile._specdec_inline_values = True
+        IPyNbCell.compare_outputs = _compare_with_legibility(IPyNbCell.compare_outputs)
 
 
 def pytest_configure(config):

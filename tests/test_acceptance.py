@@ -56,7 +56,7 @@ def test_expected_tokens_vectorized_over_a_dense_grid():
     alphas = np.concatenate([np.linspace(0, 1, 201), 1 - np.logspace(-15, -1, 50)])
     got = sd.expected_tokens(alphas, 7)
     assert got.shape == alphas.shape
-    for a, g in zip(alphas, got):
+    for a, g in zip(alphas, got, strict=True):
         exact = exact_expected_tokens(float(a), 7)
         assert abs(Fraction(float(g)) - exact) / exact <= Fraction(1, 10**14)
 
@@ -432,7 +432,7 @@ def test_alpha_for_expected_tokens_against_high_precision(k):
     rng = np.random.default_rng(k)
     els = np.concatenate([1 + k * rng.random(25), [1 + 1e-12, 1 + 1e-6, 1.5, min(2.0, k + 1.0), k + 1 - 1e-9]])
     got = sd.acceptance.alpha_for_expected_tokens(els, k)
-    for el, x in zip(els, got):
+    for el, x in zip(els, got, strict=True):
         ref = exact_root(float(el), k)
         assert abs(mpmath.mpf(float(x)) - ref) <= 1e-14 * ref, (el, x, ref)
 

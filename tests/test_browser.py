@@ -30,8 +30,8 @@ import re
 import urllib.parse
 
 import pytest
-
 from conftest import html_dir, source_of  # the browser fixture lives in conftest.py
+
 from specdec.widgets._base import LIVE_NOTE, SNAPSHOT_NOTE
 
 TIMEOUT_MS = 90_000

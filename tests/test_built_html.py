@@ -17,7 +17,6 @@ import re
 
 import pytest
 from bs4 import BeautifulSoup
-
 from conftest import source_of
 from reprs import forbidden_in, page_text
 

@@ -106,6 +106,16 @@ def test_a_moe_pass_reads_the_experts_its_tokens_touch():
     assert hw.step_flops(m) == 2 * m.active_params
 
 
+def test_an_mla_latent_is_held_whole_on_every_gpu_of_a_group():
+    m = hw.model_preset("deepseek-v3", "fp8")
+    g = hw.H200.scaled(8)
+    p = hw.step_time_parts(m, g, 1, 4096)
+    c = g.calibration
+    weights = (m.n_params - m.expert_params + m.expert_params * 8 / 256) * 1.0
+    expected = (weights + (4096 + 1) * m.kv_bytes_per_token * 8) / (8 * 4.8e12 * c.bw_efficiency)  # read + write
+    assert_allclose(p["memory"], expected, rtol=1e-12)
+
+
 def test_weight_formats_set_the_bytes_and_the_rate_of_the_products():
     f = catalogue.weight_format("int4-weight-only")
     assert f.bytes_per_param == 0.5 + 4 / 32 and f.compute == "bf16"

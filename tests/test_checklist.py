@@ -266,7 +266,7 @@ def test_decide_and_assess_agree_where_their_inputs_overlap(seed):
     d = _decide_like_an_engine(w)
     assert d.speedup == pytest.approx(a.speedup, rel=1e-9)
     assert d.break_even_alpha == pytest.approx(sd.break_even_alpha(w.k, w.c_draft, w.c_verify), rel=1e-9, abs=1e-12)
-    if abs(a.speedup - sd.checklist.WORTH_IT_SPEEDUP) > 1e-9:
+    if abs(a.speedup - sd.policy.WORTH_IT_SPEEDUP) > 1e-9:
         assert (d.verdict == "speculate") == a.worth_it
 
 

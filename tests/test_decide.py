@@ -19,9 +19,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import specdec as sd
-from specdec.widgets._base import SNAPSHOT_NOTE
 from specdec.decision import Decision, decide, parse_time, read_fields
 from specdec.estimation import EngineReading, read_engine_counters
+from specdec.widgets._base import SNAPSHOT_NOTE
 
 EXAMPLE = dict(t0="12ms", t_draft_step="1.1ms", t_verify="14ms", k=4, mean_acceptance_length=3.1)
 
@@ -326,7 +326,7 @@ def test_three_k_least_squares_matches_polyfit():
     """Three noisy points: slope and intercept equal numpy.polyfit's; the measured k may be off the points."""
     ks, ts = [2, 4, 8], [12.9, 14.1, 16.6]
     slope, intercept = np.polyfit(ks, ts, 1)
-    d = decide(t0="12ms", t_draft_step="1ms", t_verify={kk: f"{t}ms" for kk, t in zip(ks, ts)}, k=5,
+    d = decide(t0="12ms", t_draft_step="1ms", t_verify={kk: f"{t}ms" for kk, t in zip(ks, ts, strict=True)}, k=5,
                mean_acceptance_length=3.0)
     assert d.verify_model["slope"] == pytest.approx(slope, rel=1e-12)
     assert d.verify_model["intercept"] == pytest.approx(intercept, rel=1e-12)
@@ -686,7 +686,7 @@ def test_fit_round_times_is_least_squares_on_tpot_times_length():
     resid = np.array(rounds) - (intercept + slope * np.array([2, 4, 6]))
     assert fit.rms_residual == pytest.approx(float(np.sqrt(np.mean(resid**2))), rel=1e-9)
     tv = fit.t_verify("1.1ms", "0.2ms")
-    assert tv == {k: pytest.approx(t - k * 1.1 - 0.2, rel=1e-14) for k, t in zip((2, 4, 6), rounds)}
+    assert tv == {k: pytest.approx(t - k * 1.1 - 0.2, rel=1e-14) for k, t in zip((2, 4, 6), rounds, strict=True)}
     assert "least squares over" in str(fit)
     # the best k depends on the line only: any split of the slope gives the same speedups
     a = decide(t0="12.3ms", t_draft_step="1.1ms", t_verify=fit.t_verify("1.1ms"), k=4, mean_acceptance_length=3.3)

@@ -66,20 +66,46 @@ def test_spec_bench_overall_is_the_mean_of_the_tasks():
 
 
 def test_implied_round_cost_and_alpha_bound():
+    """Round cost is E[L]/S; the alpha floor holds for the chain rows and is refused for trees."""
     t = dr.spec_bench_table("vicuna-7b")
     assert np.allclose(t["implied_round_cost"], t["mean_accepted_tokens"] / t["speedup"], rtol=1e-15)
     # every method pays at least one target step per round
     assert (t["implied_round_cost"] > 1.0).all()
     # the n-gram draft is the cheapest round: c_d ~ 0
     assert t["method"][int(np.argmin(t["implied_round_cost"]))] == "PLD"
-    e = t["mean_accepted_tokens"]
+    chain = np.array([s == "chain" for s in t["structure"]])
+    assert [m for m, c in zip(t["method"], chain) if c] == ["PLD", "SpS"]
+    e = t["mean_accepted_tokens"][chain]
     a = dr.alpha_lower_bound(e)
     # E[L](a, k) < E for every k (the bound is tight only as k -> infinity)
     for k in (1, 4, 16, 256):
         assert (sd.expected_tokens(a, k) <= e * (1 + 1e-12)).all()
     assert np.allclose(sd.expected_tokens(a, 20_000), e, rtol=1e-9)
+    assert np.allclose(t["alpha_lower_bound"][chain], 1 - 1 / e, rtol=1e-15)
+    assert np.isnan(t["alpha_lower_bound"][~chain]).all()
+    assert np.allclose(t["chain_equivalent_alpha"], 1 - 1 / t["mean_accepted_tokens"], rtol=1e-15)
     with pytest.raises(ValueError, match="mean_accepted_tokens must be >= 1"):
         dr.implied_round_cost(0.5, 1.0)
+
+
+def test_alpha_floor_is_refused_for_trees_and_fails_for_one():
+    """A binary tree beats 1/(1 - alpha) of its top-1 rate, so 1 - 1/E[L] is no floor there (hand-derived)."""
+    with pytest.raises(ValueError, match="chain only"):
+        dr.alpha_lower_bound(3.0, structure="tree")
+    with pytest.raises(ValueError, match="structure must be one of"):
+        dr.alpha_lower_bound(3.0, structure="graph")
+    # two candidates per node, two levels: top-1 accepted w.p. a, the second (after a rejection) w.p. c;
+    # a level is passed w.p. a + (1 - a) c, so E[L] = 1 + s + s^2 with s = a + (1 - a) c
+    a, c = Fraction(1, 2), Fraction(9, 10)
+    s = a + (1 - a) * c
+    tree_tokens = 1 + s + s * s
+    assert tree_tokens > 1 / (1 - a)                      # more than any chain at the top-1 rate
+    label = dr.chain_equivalent_alpha(float(tree_tokens))
+    assert label == pytest.approx(float(1 - 1 / tree_tokens), rel=1e-15)
+    assert label > a                                      # the "floor" would exceed the real top-1 rate
+    rows = {r["method"]: r["structure"] for r in dr.draft_catalogue()}
+    assert rows["EAGLE3"] == rows["EAGLE2"] == rows["Medusa"] == "tree"
+    assert rows["MTP (depth 1)"] == "chain"
 
 
 def test_mtp_expected_tokens_and_deepseek_consistency():
@@ -202,3 +228,108 @@ def test_hf_defaults_record_the_change():
     assert d["4.40.0"]["num_assistant_tokens_schedule"] == "heuristic"
     assert d["5.24.0"]["num_assistant_tokens_schedule"] == "constant"
     assert d["5.24.0"]["num_assistant_tokens"] == sd.dynamic.HF_HEURISTIC["start"]
+
+
+def test_vllm_ngram_rule_by_hand():
+    """vLLM's rule on hand-built contexts: the docstring example, longest n first, leftmost hit, the floor."""
+    prop = sd.lookup.vllm_ngram_proposal
+    assert prop([1, 2, 3, 4, 2, 3], 2, 3, 4).tolist() == [4, 2, 3]         # vLLM's own docstring example
+    # a 3-gram match beats an earlier 2-gram match; the leftmost 3-gram occurrence wins
+    t = [8, 9, 1, 5, 7, 8, 9, 2, 7, 8, 9]
+    assert prop(t, 2, 3, 2).tolist() == [2, 7]                               # [7, 8, 9] first at 4
+    assert prop(t, 2, 2, 2).tolist() == [1, 5]                               # max 2: [8, 9] first at 0
+    # no n-gram of length >= min matches: nothing (Spec-Bench's rule falls back to 1-grams)
+    t2 = [4, 5, 6, 9, 1, 6]
+    assert prop(t2, 2, 3, 3).size == 0
+    assert sd.lookup.prompt_lookup_proposal(t2, 3, 3).tolist() == [9, 1, 6]
+    # the match may overlap the tail, and a short tail gives a short proposal
+    assert prop([3, 3, 3, 3], 1, 2, 5).tolist() == [3, 3]
+    with pytest.raises(ValueError, match="max_ngram must be >= min_ngram"):
+        prop([1, 2], 3, 2, 1)
+
+
+def test_vllm_defaults_and_rules_simulated():
+    """vLLM's defaults (5, 5) need a 5-gram: on copy-heavy text they match less often than Spec-Bench's <= 3."""
+    v = dr.VLLM_NGRAM_DEFAULTS.value
+    assert (v["prompt_lookup_min"], v["prompt_lookup_max"]) == (5, 5)
+    text = dr.synthetic_copy_text(6000, 32000, 0.1, 20.0, rng=3)
+    spec = sd.lookup.simulate_prompt_lookup(text, 1000, 3, 10)
+    vllm = sd.lookup.simulate_prompt_lookup(text, 1000, 5, 10, rule="vllm", min_ngram=5)
+    assert vllm.match_rate < spec.match_rate
+    # every round's bookkeeping: tokens emitted = accepted + 1 and they cover the output exactly
+    for run in (spec, vllm):
+        assert int((run.accepted + 1).sum()) == text.size - 1000
+        assert (run.accepted <= run.proposed).all()
+    with pytest.raises(ValueError, match="rule must be one of"):
+        sd.lookup.simulate_prompt_lookup(text, 1000, rule="sglang")
+    with pytest.raises(ValueError, match="min_ngram applies to rule='vllm' only"):
+        sd.lookup.simulate_prompt_lookup(text, 1000, min_ngram=2)
+
+
+def test_mtp_reuse_round_against_hand_formula():
+    """a_i = a1 d^(i-1): E[L] = 1 + a1 + a1^2 d + a1^3 d^3 at k = 3 (products of the rates), exact fractions."""
+    a1, d = Fraction(17, 20), Fraction(4, 5)
+    ref = 1 + a1 + a1 * (a1 * d) + a1 * (a1 * d) * (a1 * d * d)
+    r = dr.mtp_reuse_round(float(a1), float(d), 3, 0.05, 1.1)
+    assert r.expected_tokens == pytest.approx(float(ref), rel=1e-14)
+    assert r.cost == pytest.approx(3 * 0.05 + 1.1, rel=1e-15)
+    assert r.speedup == pytest.approx(float(ref) / (3 * 0.05 + 1.1), rel=1e-14)
+    # k = 1 is DeepSeek-V3's depth-1 module
+    assert dr.mtp_reuse_round(0.87, 0.5, 1, 0.0, 1.0).expected_tokens == pytest.approx(dr.mtp_expected_tokens(0.87))
+    with pytest.raises(ValueError, match="decay"):
+        dr.mtp_reuse_round(0.8, 1.5, 2, 0.0, 1.0)
+    with pytest.raises(TypeError, match="k must be"):
+        dr.mtp_reuse_round(0.8, 0.9, [2], 0.0, 1.0)
+
+
+def test_suffix_decoding_costs():
+    """Speedups are the table's throughput ratios; E[L] = S (c_v + lookup) inverts S = E[L] / (c_v + lookup)."""
+    sp = sd.suffix.measured_speedups()
+    assert sp["Suffix"]["SWE-Bench"] == pytest.approx(286.0 / 75.8, rel=1e-15)
+    assert "SWE-Bench" not in sp["EAGLE"]                                  # the table's 'Error' cell
+    e = sd.suffix.model_free_tokens(3.0, 1.25, 0.05)
+    assert e == pytest.approx(3.0 * 1.3, rel=1e-15)
+    assert sd.suffix.suffix_speedup(e, 1.25, 0.05) == pytest.approx(3.0, rel=1e-15)
+    assert sd.suffix.suffix_max_spec(10, 0.5, -2.0) == pytest.approx(3.0)
+    assert sd.suffix.suffix_max_spec(1, 0.5, -2.0) == 0.0
+    with pytest.raises(ValueError, match="expected_tokens must be >= 1"):
+        sd.suffix.suffix_speedup(0.5, 1.0)
+
+
+def test_draft_tp_cost_matches_step_times():
+    """c_d at draft TP t is T(draft on t devices) / T(target on the target's devices), from step_time itself."""
+    h = sd.hardware
+    for gpu in (h.H100, h.A100, h.H100_IDEAL):
+        for td in (1, 2, 8):
+            ref = (float(h.step_time(h.LLAMA_1B, gpu.scaled(td), 4, 512))
+                   / float(h.step_time(h.LLAMA_70B, gpu.scaled(8), 4, 512)))
+            got = sd.draft_parallel.draft_tp_cost(h.LLAMA_1B, h.LLAMA_70B, gpu, 8, td, 4, 512)
+            assert got == pytest.approx(ref, rel=1e-12)
+    choice = sd.draft_parallel.draft_tp_choice(h.LLAMA_1B, h.LLAMA_70B, h.H100, 8, 4, 512, allowed=(1, 2, 4, 8))
+    assert choice.best == min(choice.c_draft, key=choice.c_draft.get)
+    assert set(choice.c_draft) == {1, 2, 4, 8}
+    # a 70B draft does not fit one 80 GB device: refused alone, skipped in a choice
+    with pytest.raises(ValueError, match="do not fit"):
+        sd.draft_parallel.draft_tp_cost(h.LLAMA_70B, h.LLAMA_70B, h.H100, 8, 1)
+    assert 1 not in sd.draft_parallel.draft_tp_choice(h.LLAMA_70B, h.LLAMA_70B, h.H100, 8).c_draft
+    with pytest.raises(ValueError, match="one device"):
+        sd.draft_parallel.draft_tp_cost(h.LLAMA_1B, h.LLAMA_70B, h.H100.scaled(2), 8, 1)
+    with pytest.raises(ValueError, match="draft_tp"):
+        sd.draft_parallel.draft_tp_cost(h.LLAMA_1B, h.LLAMA_70B, h.H100, 4, 8)
+
+
+def test_vllm_mtp_per_position_transcription_is_consistent():
+    """vLLM's overall acceptance is the mean of its per-position rates (k = 2), and position 1 <= position 0."""
+    v = dr.VLLM_MTP_PER_POSITION.value
+    for overall, a0, a1 in zip(v["overall"], v["position_0"], v["position_1"]):
+        assert overall == pytest.approx((a0 + a1) / 2, abs=6e-5)
+        assert a1 <= a0
+    cond = sd.acceptance.conditional_from_unconditional([v["position_0"][0], v["position_1"][0]])
+    assert cond[1] == pytest.approx(v["position_1"][0] / v["position_0"][0], rel=1e-15)
+
+
+def test_suffix_vllm_acceptance_transcription_is_consistent():
+    """vLLM's printed mean acceptance length is 1 + accepted / drafts, and the token-0 rate accepted / drafts."""
+    v = sd.suffix.SUFFIX_VLLM_MTBENCH.value
+    assert v["mean_acceptance_length"] == pytest.approx(1 + v["num_accepted_tokens"] / v["num_drafts"], abs=0.005)
+    assert v["acceptance_at_token_0"] == pytest.approx(v["num_accepted_tokens"] / v["num_drafts"], abs=0.005)

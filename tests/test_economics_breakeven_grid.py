@@ -16,7 +16,7 @@ def test_grid_agrees_with_source_bisection_where_feasible():
     """Where a root exists below 0.9999 the two agree to the bisection's resolution (0.9999 / 2**40 ~ 9e-13)."""
     k, cd = np.meshgrid(KS, C_DRAFTS, indexing="ij")
     ours = sd.break_even_alpha(k, cd, C_VERIFY)
-    theirs = np.array([[bisect(int(a), float(b), C_VERIFY) for a, b in zip(ra, rb)] for ra, rb in zip(k, cd)])
+    theirs = np.array([[bisect(int(a), float(b), C_VERIFY) for a, b in zip(ra, rb, strict=True)] for ra, rb in zip(k, cd, strict=True)])
     feasible = np.isfinite(ours) & (ours < 0.9999) & (ours > 0)
     assert feasible.sum() > 100
     assert np.max(np.abs(ours[feasible] - theirs[feasible])) <= 0.9999 / 2**40 + 1e-15
@@ -32,7 +32,7 @@ def test_infeasible_case_bisection_answers_0_9999():
     ours = sd.break_even_alpha(k, cd, 1.5)
     bad = np.isnan(ours)
     assert bad.any()
-    assert all(bisect(int(a), float(b), 1.5) == 0.9999 for a, b in zip(k[bad], cd[bad]))
+    assert all(bisect(int(a), float(b), 1.5) == 0.9999 for a, b in zip(k[bad], cd[bad], strict=True))
 
 
 def test_cheap_round_bisection_answers_tiny_positive_number():

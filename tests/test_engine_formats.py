@@ -42,11 +42,12 @@ def bisect_alpha(length, k):
 #    %.3f), Avg Draft acceptance rate: %.1f%%"; mean length = 1 + accepted / drafts, rates = per-pos / drafts.
 def v1_line(drafts, k, per_pos):
     accepted, drafted = sum(per_pos), drafts * k
+    rates = ", ".join(f"{p / drafts:.3f}" for p in per_pos)
     return ("(APIServer pid=7) INFO 08-04 20:51:08 [metrics.py:120] SpecDecoding metrics: "
-            "Mean acceptance length: %.2f, Accepted throughput: %.2f tokens/s, Drafted throughput: %.2f tokens/s, "
-            "Accepted: %d tokens, Drafted: %d tokens, Per-position acceptance rate: %s, Avg Draft acceptance rate: "
-            "%.1f%%" % (1 + accepted / drafts, accepted / 10, drafted / 10, accepted, drafted,
-                        ", ".join(f"{p / drafts:.3f}" for p in per_pos), 100 * accepted / drafted))
+            f"Mean acceptance length: {1 + accepted / drafts:.2f}, Accepted throughput: {accepted / 10:.2f} tokens/s, "
+            f"Drafted throughput: {drafted / 10:.2f} tokens/s, Accepted: {accepted:d} tokens, "
+            f"Drafted: {drafted:d} tokens, Per-position acceptance rate: {rates}, Avg Draft acceptance rate: "
+            f"{100 * accepted / drafted:.1f}%")
 
 
 def test_vllm_v1_log_line_one_and_many():
@@ -380,7 +381,7 @@ def test_stdin_json_units_schema_and_csv():
     assert data["times_ms"]["t0"] == 12.0
     rc, out, _ = run(*EXAMPLE, "--csv")
     header, row = out.strip().splitlines()
-    cells = dict(zip(header.split(","), row.split(",")))
+    cells = dict(zip(header.split(","), row.split(","), strict=True))
     assert rc == 0 and cells["verdict"] == "speculate" and float(cells["t_round_ms"]) == pytest.approx(18.4)
 
 

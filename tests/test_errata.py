@@ -103,10 +103,35 @@ def test_utilization_and_long_context_against_the_roofline_by_hand():
     assert u["from_t0"] == pytest.approx(2 * hw.LLAMA_70B.n_params / (5.2e-3 * gpus.flops), rel=1e-12)
     assert u["sketch_over_t0"] == pytest.approx(0.03 / u["from_t0"], rel=1e-14)
     assert u["u1"] < u["u32"] < u["u128"] < 0.9
+
+
+def test_long_context_at_batches_that_fit_in_memory():
+    """Issue 24: the point fits (weights + KV of target and draft within 8 x 80 GB), and c_d sits beside c_v."""
+    hw = sd.hardware
+    gpus, t, d, k = hw.H100_IDEAL.scaled(8), hw.LLAMA_70B, hw.LLAMA_8B, 4
     c = E("long-context").values()
-    ridge = hw.H100_IDEAL.flops * hw.LLAMA_8B.bytes_per_param / (2 * hw.H100_IDEAL.bandwidth)  # tokens per pass at the ridge
-    assert c["cv_short"] == pytest.approx(256 * 5 / ridge, rel=1e-9)
-    assert c["cv_long"] == pytest.approx(1.0, rel=1e-9)
+    ridge = gpus.flops * t.bytes_per_param / (2 * gpus.bandwidth)  # tokens per pass at the ridge
+    assert c["memory_gb"] == pytest.approx(640.0, rel=1e-12)
+    for name, ctx in (("8k", 8192), ("32k", 32768)):
+        b = c[f"batch_{name}"]
+        per_seq = (ctx + k) * (t.kv_bytes_per_token + d.kv_bytes_per_token)  # both caches, k candidate slots
+        free = gpus.memory - t.weight_bytes - d.weight_bytes
+        assert b == int(free // per_seq) and b * per_seq <= free < (b + 1) * per_seq
+        assert c[f"gb_{name}"] * 1e9 == pytest.approx(t.weight_bytes + d.weight_bytes + b * per_seq, rel=1e-12)
+        assert c[f"gb_{name}"] <= c["memory_gb"]
+
+        def step(m, n, context):  # ideal roofline by hand: bytes over bandwidth or FLOPs over peak
+            mem = (m.weight_bytes + b * context * m.kv_bytes_per_token) / gpus.bandwidth
+            flops = b * n * (2 * m.n_params + 4 * m.n_layers * m.d_attn * context)
+            return max(mem, flops / gpus.flops)
+
+        assert c[f"cv_short_{name}"] == pytest.approx(max(1.0, b * (k + 1) / ridge), rel=1e-9)
+        assert c[f"cv_long_{name}"] == pytest.approx(step(t, k + 1, ctx) / step(t, 1, ctx), rel=1e-9)
+        assert c[f"cd_short_{name}"] == pytest.approx(d.weight_bytes / t.weight_bytes, rel=1e-9)
+        assert c[f"cd_long_{name}"] == pytest.approx(step(d, 1, ctx) / step(t, 1, ctx), rel=1e-9)
+    # what the entry says: c_v falls back to one plain step at long context while c_d grows
+    assert c["cv_short_8k"] > 2 and c["cv_long_8k"] == pytest.approx(1.0, abs=1e-3)
+    assert c["cd_long_8k"] > 2.5 * c["cd_short_8k"]
 
 
 def test_decode_bottleneck_on_the_chat_example():

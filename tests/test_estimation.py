@@ -15,10 +15,10 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from chi2_reference import chi2_pvalue
 from numpy.testing import assert_allclose, assert_array_equal
 
 import specdec as sd
-from chi2_reference import chi2_pvalue
 
 SIGNIFICANCE = 1e-3  # per chi-square test
 

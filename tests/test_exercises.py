@@ -150,7 +150,7 @@ def _forgot_bonus(alpha, k):
 
 def _cases(rng):
     return [(0.8, 5), (0.5, 3)] + [(float(a), int(k)) for a, k in zip(rng.uniform(0.05, 0.95, 4),
-                                                                       rng.integers(1, 9, 4))]
+                                                                       rng.integers(1, 9, 4), strict=True)]
 
 
 _TOKENS = Float("tokens per round", decimals=3)
@@ -707,7 +707,7 @@ def test_exercise_is_well_formed(label):
         assert exercise.choices and len(exercise.choices) >= 2
         assert str(exercise.reference(exercise.inputs())).strip().upper() in {c.upper() for c in exercise.choices}
     if exercise.kind == "numeric":
-        for _path, value, item in form.values(exercise.reference(exercise.inputs())):
+        for _path, _value, item in form.values(exercise.reference(exercise.inputs())):
             assert isinstance(item, (Float, Integer, Flag)), f"{label}: every value has a stated form"
             if isinstance(item, Float):
                 assert item.precision(), label
@@ -721,7 +721,7 @@ def _answer(exercise, params=None):
 def _rounded(form, value):
     """The reference as a reader would round it at the stated precision."""
     if isinstance(form, Seq):
-        return tuple(_rounded(item, v) for item, v in zip(form.items, list(value)))
+        return tuple(_rounded(item, v) for item, v in zip(form.items, list(value), strict=True))
     if isinstance(form, Float):
         if form.decimals is not None:
             return round(float(value), form.decimals)

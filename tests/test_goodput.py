@@ -175,3 +175,133 @@ def test_validation():
         gp.compare_at_equal_latency(H.LLAMA_70B, H.LLAMA_8B, HW, 0.8, 5, 2048, 0.01, [10], quantile=1.0)
     with pytest.raises(TypeError, match="unseeded"):
         gp.latency_profile([10], [1.0], rng=None)
+
+
+# --------------------------------------------------------------------------
+# other requests' prefills and the request rate (issue 24)
+# --------------------------------------------------------------------------
+
+
+def _ideal_pass(model, cached, new):
+    """One ideal-roofline pass at batch 1 by hand: weights + cached KV over bandwidth, or FLOPs over peak."""
+    mem = (model.weight_bytes + cached * model.kv_bytes_per_token) / HW.bandwidth
+    flops = new * (2 * model.n_params + 4 * model.n_layers * model.d_attn * cached)
+    return max(mem, flops / HW.flops)
+
+
+def test_prefill_time_is_a_roofline_pass_over_the_uncached_tokens():
+    t, d = H.LLAMA_70B, H.LLAMA_8B
+    assert gp.prefill_time(t, HW, 2048) == pytest.approx(_ideal_pass(t, 0, 2048), rel=1e-12)
+    # half the prompt cached: 1024 new tokens attend to the 1024 cached ones
+    assert gp.prefill_time(t, HW, 2048, 0.5) == pytest.approx(_ideal_pass(t, 1024, 1024), rel=1e-12)
+    both = _ideal_pass(t, 1843, 205) + _ideal_pass(d, 1843, 205)   # round(0.9 * 2048) = 1843 cached
+    assert gp.prefill_time(t, HW, 2048, 0.9, draft=d) == pytest.approx(both, rel=1e-12)
+    assert gp.prefill_time(t, HW, 2048, 1.0, draft=d) == 0.0
+    # a long prompt is compute-bound: about 2 N FLOPs per token
+    assert gp.prefill_time(t, HW, 2048) == pytest.approx(2048 * 2 * t.n_params / HW.flops, rel=1e-12)
+    # the calibrated roofline prices the same pass as hardware.step_time does
+    cal = H.H100.scaled(8)
+    assert gp.prefill_time(t, cal, 1792, 0.5) == pytest.approx(H.step_time(t, cal, 1, 896, 896), rel=1e-15)
+
+
+def _curve():
+    """Batches 1, 2, 4, 8 with t(B) = 10 ms + 1 ms * B and 4 tokens per round for every request (deterministic)."""
+    b = np.array([1, 2, 4, 8])
+    prof = gp.latency_profile([200] * 10, [0.0, 0.0, 0.0, 1.0])
+    return gp.serving_curve(b, 0.010 + 0.001 * b, prof), b
+
+
+def test_with_prefill_adds_the_prefills_of_the_replacing_requests_to_every_step():
+    curve, b = _curve()
+    t_p, n = 0.05, 200.0
+    p = gp.with_prefill(curve, t_p, n)
+    t = 0.010 + 0.001 * b
+    per_step = b * 4 * t_p / n            # B * Lbar / nbar requests replaced per step, t_p each
+    assert p.prefill_per_step == pytest.approx(per_step, rel=1e-14)
+    assert p.curve.round_time == pytest.approx(t + per_step, rel=1e-14)
+    assert p.curve.tpot == pytest.approx(0.25 * (t + per_step), rel=1e-14)   # f_q = 1/4 round per token
+    assert p.curve.throughput == pytest.approx(b * 4 / (t + per_step), rel=1e-14)
+    assert p.duty == pytest.approx(per_step / (t + per_step), rel=1e-14)
+    assert p.request_rate == pytest.approx(b * 4 / (t + per_step) / n, rel=1e-14)
+    assert (p.curve.throughput < n / t_p).all()      # never more than prompts can be prefilled
+    # free prefills change nothing
+    free = gp.with_prefill(curve, 0.0, n).curve
+    assert free.tpot == pytest.approx(curve.tpot, rel=1e-15)
+    assert free.throughput == pytest.approx(curve.throughput, rel=1e-15)
+
+
+@pytest.mark.parametrize("hit", [0.0, 0.5, 0.9])
+def test_prefills_never_raise_goodput(hit):
+    n = gp.output_lengths(800, 256, rng=4)
+    r = gp.compare_at_equal_latency(H.LLAMA_70B, H.LLAMA_8B, HW, 0.8, 5, 2048, 0.02, n, batch_max=300)
+    targets = np.linspace(0.004, 0.06, 40)
+    for curve, draft in ((r.baseline_curve, None), (r.speculative_curve, H.LLAMA_8B)):
+        t_p = gp.prefill_time(H.LLAMA_70B, HW, 1792, hit, draft=draft)
+        with_p = gp.goodput_curve(gp.with_prefill(curve, t_p, n.mean()).curve, targets)
+        assert (with_p <= gp.goodput_curve(curve, targets) * (1 + 1e-12)).all()
+        assert (np.diff(with_p) >= 0).all()
+
+
+def test_check_request_rate_agrees_with_with_prefill_at_saturation():
+    """At the rate with_prefill completes at batch B, batch B is the operating point, its work fills the wall
+    time exactly, and the TPOT is with_prefill's."""
+    curve, b = _curve()
+    t_p, n = 0.02, 200.0
+    p = gp.with_prefill(curve, t_p, n)
+    for j in range(1, len(b)):
+        lam = p.request_rate[j] * (1 - 1e-12)
+        r = gp.check_request_rate(curve, lam, t_p, n)
+        assert r.feasible and r.batch == b[j] and r.reason == ""
+        assert r.prefill_duty + r.decode_duty == pytest.approx(1.0, abs=1e-9)
+        assert r.prefill_duty == pytest.approx(lam * t_p, rel=1e-15)
+        assert r.tpot == pytest.approx(p.curve.tpot[j], rel=1e-9)
+
+
+def test_check_request_rate_flags_rates_that_do_not_fit():
+    curve, _ = _curve()
+    r = gp.check_request_rate(curve, 60.0, 0.02, 200)      # 60 x 0.02 s = 1.2 s of prefill per second
+    assert not r.feasible and r.batch == 0 and math.isnan(r.tpot) and r.prefill_duty == pytest.approx(1.2)
+    assert r.reason.startswith("prefill alone needs 1.2 s per second")
+    with pytest.raises(ValueError, match="request_rate 60 is infeasible: prefill alone"):
+        gp.check_request_rate(curve, 60.0, 0.02, 200, strict=True)
+    # 5 req/s: prefill 0.1 s/s; decoding 1000 tokens/s needs more than batch 8's 4 * 8 / 0.018 = 1778 tokens/s
+    # can give in the remaining 0.9 s? 1000 / 1778 = 0.5625 <= 0.9, so it fits; 9 req/s does not (0.18 + 1.0125)
+    assert gp.check_request_rate(curve, 5.0, 0.02, 200).feasible
+    slow = gp.check_request_rate(curve, 9.0, 0.02, 200)
+    assert not slow.feasible and slow.reason.startswith("no fitting batch keeps up")
+    # feasible in work, but the stretched step misses a tight target
+    tight = gp.check_request_rate(curve, 5.0, 0.02, 200, tpot_target=0.003)
+    assert not tight.feasible and "above 3 ms" in tight.reason and tight.batch > 0
+    with pytest.raises(TypeError, match="strict must be"):
+        gp.check_request_rate(curve, 5.0, 0.02, 200, strict="yes")
+
+
+def test_prefill_validation():
+    curve, _ = _curve()
+    with pytest.raises(ValueError, match=r"hit_rate must be in \[0, 1\]"):
+        gp.prefill_time(H.LLAMA_70B, HW, 100, 1.5)
+    with pytest.raises(ValueError, match="prompt_tokens must be a whole number >= 1"):
+        gp.prefill_time(H.LLAMA_70B, HW, 0)
+    with pytest.raises(TypeError, match="draft must be a specdec.hardware.Model"):
+        gp.prefill_time(H.LLAMA_70B, HW, 100, draft="8B")
+    with pytest.raises(TypeError, match="hardware must be a specdec.hardware.Hardware"):
+        gp.prefill_time(H.LLAMA_70B, "H100", 100)
+    with pytest.raises(ValueError, match="mean_output must be >= 1 token"):
+        gp.with_prefill(curve, 0.01, 0.5)
+    with pytest.raises(ValueError, match="prefill_time must be a finite number >= 0"):
+        gp.with_prefill(curve, -0.01, 100)
+    with pytest.raises(TypeError, match="ServingCurve"):
+        gp.check_request_rate("curve", 1.0, 0.01, 100)
+    with pytest.raises(ValueError, match="request_rate must be a finite number > 0"):
+        gp.check_request_rate(curve, 0.0, 0.01, 100)
+
+
+def test_eagle3_batch_table_is_recorded_with_its_source():
+    rec = gp.EAGLE3_SGLANG_BATCHES
+    v = rec.value
+    assert rec.source == "li2025eagle3" and rec.status == "verified" and "Table 3" in rec.where
+    assert len(v["batch"]) == len(v["EAGLE"]) == len(v["EAGLE-3"]) == 9
+    assert list(v["batch"]) == sorted(v["batch"])
+    # what the paper's text says about its own table: EAGLE-3 ahead at every batch, 1.38x at 64, EAGLE below 1 at 24
+    assert all(e3 > e1 for e1, e3 in zip(v["EAGLE"], v["EAGLE-3"]))
+    assert v["EAGLE-3"][v["batch"].index(64)] == 1.38 and v["EAGLE"][v["batch"].index(24)] < 1.0

@@ -33,9 +33,9 @@ def test_forty_students_get_forty_different_answers(class_of_40, label):
     exercise = REGISTRY[label]
     params = [keyed_inputs(exercise, key, roster.slot(sid)) for sid in roster.ids]
     answers = [exercise.reference(p) for p in params]
-    shown = {exercise.form(p).format(a) for p, a in zip(params, answers)}
+    shown = {exercise.form(p).format(a) for p, a in zip(params, answers, strict=True)}
     assert len(shown) == CLASS, f"{label}: {len(shown)} different answers among {CLASS} students"
-    for i, (p, a) in enumerate(zip(params, answers)):   # and nobody's answer passes anybody else's variant
+    for i, (p, a) in enumerate(zip(params, answers, strict=True)):   # and nobody's answer passes anybody else's variant
         for j, b in enumerate(answers):
             if i != j:
                 assert not exercise.form(p).accepts(b, a), (label, i, j)

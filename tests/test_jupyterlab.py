@@ -32,11 +32,11 @@ import urllib.request
 
 import pytest
 import yaml
-
 from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "scripts"))
 import inline_values  # noqa: E402
+
 from specdec.widgets._base import SNAPSHOT_NOTE  # noqa: E402
 
 SCREENSHOTS = ROOT / "_build" / "screenshots"

@@ -134,7 +134,7 @@ def _round2(x: Fraction) -> float:
 def test_table1_speed_and_operations_exact():
     """Speed = E[L], operations = (gamma + 1) / E[L] at c = c_hat = 0, against Fractions."""
     t = L.leviathan_table1()
-    for a, g, speed, ops in zip(t["alpha"], t["gamma"], t["speed"], t["operations"]):
+    for a, g, speed, ops in zip(t["alpha"], t["gamma"], t["speed"], t["operations"], strict=True):
         el = exact_tokens(a, int(g))
         assert_allclose(speed, float(el), rtol=1e-14)
         assert_allclose(ops, float(Fraction(int(g) + 1) / el), rtol=1e-14)
@@ -144,7 +144,7 @@ def test_table1_printed_cells_equal_the_exact_values_rounded():
     """All 12 printed cells of Table 1 (arXiv 2211.17192v2) are the exact Theorem 3.8 / 3.11 values to 2 decimals."""
     q = L.LEVIATHAN_TABLE1
     for a, g, speed, ops in zip(q["alpha"].value, q["gamma"].value, q["speed_printed"].value,
-                                q["operations_printed"].value):
+                                q["operations_printed"].value, strict=True):
         el = exact_tokens(a, g)
         assert _round2(el) == speed, (a, g)
         assert _round2(Fraction(g + 1) / el) == ops, (a, g)
@@ -180,7 +180,7 @@ def test_table1_rejects_bad_costs():
 def test_t5_expected_column_recomputed_exactly():
     """Theorem 3.8 at each row's printed alpha, gamma, c, against Fractions."""
     r = L.leviathan_t5_expected()
-    for a, g, c, got in zip(r["alpha"], r["gamma"], r["c"], r["computed"]):
+    for a, g, c, got in zip(r["alpha"], r["gamma"], r["c"], r["computed"], strict=True):
         exact = exact_tokens(a, int(g)) / (int(g) * Fraction(str(c)) + 1)
         assert_allclose(got, float(exact), rtol=1e-14)
     assert np.round(r["computed"], 2).tolist() == [3.16, 3.25, 2.5, 2.26, 2.35, 1.93, 2.4, 2.62, 2.02, 1.89, 1.8, 1.54]

@@ -31,7 +31,7 @@ PRINTED = [
 
 def test_table3_inputs_are_the_printed_cells_and_cited_as_verified():
     t = L.leviathan_table3()
-    assert list(zip(t["target"], t["draft"])) == [(r[0], r[1]) for r in PRINTED]
+    assert list(zip(t["target"], t["draft"], strict=True)) == [(r[0], r[1]) for r in PRINTED]
     assert t["alpha_t0"].tolist() == [float(r[2]) for r in PRINTED]
     assert t["alpha_t1"].tolist() == [float(r[3]) for r in PRINTED]
     for q in L.LEVIATHAN_TABLE3.values():
@@ -43,8 +43,8 @@ def test_table3_inputs_are_the_printed_cells_and_cited_as_verified():
 def test_table3_t5_rows_agree_with_the_t5_inputs_of_tables_2_and_4():
     """The six T5 model drafts of Table 3 carry the same alpha as LEVIATHAN_T5 (Tables 2 and 4)."""
     t = L.leviathan_table3()
-    t5 = {(task, d, temp): a for task, d, temp, a in zip(*(L.LEVIATHAN_T5[c].value for c in ("task", "draft", "temperature", "alpha")))}
-    for target, draft, a0, a1 in zip(t["target"], t["draft"], t["alpha_t0"], t["alpha_t1"]):
+    t5 = {(task, d, temp): a for task, d, temp, a in zip(*(L.LEVIATHAN_T5[c].value for c in ("task", "draft", "temperature", "alpha")), strict=True)}
+    for target, draft, a0, a1 in zip(t["target"], t["draft"], t["alpha_t0"], t["alpha_t1"], strict=True):
         if draft.startswith("T5-"):
             task = target.split("(")[1].rstrip(")")
             assert t5[(task, draft, 0)] == a0 and t5[(task, draft, 1)] == a1

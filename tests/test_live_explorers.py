@@ -38,13 +38,12 @@ import re
 import urllib.parse
 
 import pytest
+from conftest import source_of
+from reprs import forbidden_in
 
 import specdec as sd
 from specdec.widgets._base import LIVE_NOTE
 from specdec.widgets._domain import verify_floor_note
-
-from conftest import source_of
-from reprs import forbidden_in
 
 SETTINGS_PER_EXPLORER = 60
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
@@ -206,7 +205,7 @@ READ = """root => [
     root.querySelector('svg') !== null,
     Array.from(root.querySelectorAll('output'), o => o.textContent)]"""
 # Every setting in one call: for each, what Playwright's fill does to a range input, control by control.
-SET_AND_READ = """(root, settings) => { const read = %s; return settings.map(setting => {
+SET_AND_READ = ("""(root, settings) => { const read = """ + READ + """; return settings.map(setting => {
     for (const [name, value] of Object.entries(setting)) {
         const input = root.querySelector(`input[data-control="${name}"]`);
         input.focus();
@@ -214,7 +213,7 @@ SET_AND_READ = """(root, settings) => { const read = %s; return settings.map(set
         input.dispatchEvent(new Event('input', {bubbles: true}));
         input.dispatchEvent(new Event('change', {bubbles: true}));
     }
-    return read(root); }); }""" % READ
+    return read(root); }); }""")
 FILLED = 3
 
 
@@ -341,6 +340,6 @@ def test_the_port_of_python_format_rounds_as_python_does(browser, book_server, b
         got_special = page.evaluate("() => [specdecLive.pyFormat(NaN, '.3f'), specdecLive.pyFormat(Infinity, '.2f')]")
     finally:
         context.close()
-    bad = [(x, spec, js, format(x, spec)) for (x, spec), js in zip(cases[:-2], got[:-2]) if js != format(x, spec)]
+    bad = [(x, spec, js, format(x, spec)) for (x, spec), js in zip(cases[:-2], got[:-2], strict=True) if js != format(x, spec)]
     assert not bad, f"{len(bad)} of {len(cases) - 2} differ from Python's format, e.g. {bad[:5]}"
     assert got_special == ["nan", "inf"]

@@ -26,7 +26,6 @@ import sys
 import nbformat
 import pytest
 import yaml
-
 from conftest import ROOT, source_of
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"

@@ -2,7 +2,9 @@
 
 Checks that the core formulas, ``decide`` and the command line work with numpy alone, that the book's
 dependencies (matplotlib, sympy, ipywidgets) are not installed, that the distribution is named
-``specdec-costed`` (PyPI's ``specdec`` is an unrelated package) and that the console script exists.
+``specdec-costed`` (PyPI's ``specdec`` is an unrelated package), that the console script exists, and that
+there is one version number (``specdec.__version__``, which ``pyproject.toml`` reads and the CHANGELOG's
+latest release names).
 
 The repository's package files (``pyproject.toml``, ``README.md``, ``specdec/``) are copied to a temporary
 directory and installed from there: pip builds in the source tree, and building in the repository would leave
@@ -12,9 +14,11 @@ user's ``pip install`` does. Takes about a minute.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -22,6 +26,26 @@ import sys
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def repo_version() -> str:
+    """``specdec.__version__`` as written in ``specdec/__init__.py`` (read, not imported)."""
+    tree = ast.parse((ROOT / "specdec" / "__init__.py").read_text())
+    found = [node.value.value for node in tree.body if isinstance(node, ast.Assign)
+             and [getattr(t, "id", None) for t in node.targets] == ["__version__"]]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_one_version_number():
+    """pyproject.toml writes no version of its own: setuptools reads specdec.__version__; the CHANGELOG agrees."""
+    tomllib = pytest.importorskip("tomllib")
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "version" not in config["project"] and "version" in config["project"]["dynamic"]
+    assert config["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "specdec.__version__"}
+    assert re.fullmatch(r"\d+\.\d+\.\d+", repo_version())
+    releases = re.findall(r"^## \[(\d+\.\d+\.\d+)\]", (ROOT / "CHANGELOG.md").read_text(), flags=re.M)
+    assert releases and releases[0] == repo_version(), releases
 
 
 @pytest.fixture(scope="module")
@@ -91,9 +115,10 @@ def test_fresh_install_core_formulas_and_decide_api(fresh_venv):
 def test_distribution_name_and_console_script(fresh_venv):
     """The distribution is specdec-costed; the specdec console script answers --version and decide."""
     env_dir = fresh_venv[0]
-    done = run_in(fresh_venv, "-c", "import importlib.metadata as m; print(m.version('specdec-costed'))")
+    done = run_in(fresh_venv, "-c", "import importlib.metadata as m, specdec; "
+                                    "print(m.version('specdec-costed'), specdec.__version__)")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "0.1.0"
+    assert done.stdout.split() == [repo_version(), repo_version()]
     for name in ("specdec", "specdec-costed"):
         script = env_dir / "bin" / name
         assert script.exists()
@@ -101,3 +126,5 @@ def test_distribution_name_and_console_script(fresh_venv):
                       "--k", "4", "--draft-acceptance-rate", "40%", executable=script)
         assert done.returncode == 0, done.stderr
         assert done.stdout.startswith("Verdict: ")
+        done = run_in(fresh_venv, "--version", executable=script)
+        assert done.returncode == 0 and done.stdout.split() == ["specdec", repo_version()], done.stdout + done.stderr

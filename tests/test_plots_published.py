@@ -15,7 +15,7 @@ def test_alpha_by_temperature_draws_every_pair_at_its_printed_values():
     ax = fig.axes[0]
     segments = [line for line in ax.get_lines() if len(line.get_xdata()) == 2 and line.get_linewidth() == 2]
     assert len(segments) == len(t["draft"])
-    for line, a0, a1 in zip(segments, t["alpha_t0"], t["alpha_t1"]):
+    for line, a0, a1 in zip(segments, t["alpha_t0"], t["alpha_t1"], strict=True):
         assert_allclose(line.get_xdata(), [a0, a1])
     labels = [tick.get_text() for tick in ax.get_yticklabels()]
     assert len(labels) == 16 and labels[0].startswith("GPT-like")

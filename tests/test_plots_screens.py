@@ -37,10 +37,10 @@ def test_break_even_curves_are_tokens_over_round_cost_and_dots_sit_at_break_even
     curves = [line for line in ax.lines if len(line.get_xdata()) == 11]
     dots = [line for line in ax.lines if len(line.get_xdata()) == 1 and line.get_marker() == "o"]
     assert len(curves) == 2 and len(dots) == 2
-    for curve, cost in zip(curves, costs):
+    for curve, cost in zip(curves, costs, strict=True):
         x, y = curve.get_data()
         assert_allclose(y, [hand_tokens(a, 5) / cost for a in x], rtol=1e-12)
-    for dot, cost in zip(dots, costs):
+    for dot, cost in zip(dots, costs, strict=True):
         (x,), (y,) = dot.get_data()
         assert y == 1.0
         assert hand_tokens(x, 5) == pytest.approx(cost, rel=1e-12)

@@ -5,8 +5,8 @@ in the book, and the numbers an explorer shows must equal what specdec computes
 (checked against independent hand arithmetic where possible).
 """
 
-from fractions import Fraction
 import inspect
+from fractions import Fraction
 
 import numpy as np
 import pytest

@@ -10,11 +10,11 @@ import pytest
 from matplotlib.figure import Figure
 
 import specdec as sd
-from specdec.widgets._base import SNAPSHOT_NOTE, Explorer
 from specdec import calibration as cal
 from specdec import hardware as hw
 from specdec.plots import calibration as cp
 from specdec.plots import engines as ep
+from specdec.widgets._base import SNAPSHOT_NOTE, Explorer
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 

@@ -28,13 +28,13 @@ def _et(alpha, k):
 def test_classify_boundaries_are_neutral():
     """Exactly 1.1 and exactly 0.95 are neutral; just outside they are not."""
     s = np.array([1.1, np.nextafter(1.1, 2), 0.95, np.nextafter(0.95, 0), 1.0])
-    assert rg.classify_speedup(s).tolist() == [0, 1, 0, -1, 0]
+    assert sd.policy.classify_speedup(s).tolist() == [0, 1, 0, -1, 0]
 
 
 def test_classify_scalar_returns_int_and_custom_thresholds():
     """Scalars give a Python int; the source's 1.3 rule can be passed as helps_above."""
-    assert rg.classify_speedup(1.2) == 1 and isinstance(rg.classify_speedup(1.2), int)
-    assert rg.classify_speedup(1.2, helps_above=sd.checklist.WORTH_IT_SPEEDUP) == 0
+    assert sd.policy.classify_speedup(1.2) == 1 and isinstance(sd.policy.classify_speedup(1.2), int)
+    assert sd.policy.classify_speedup(1.2, helps_above=sd.policy.WORTH_IT_SPEEDUP) == 0
 
 
 @pytest.mark.parametrize("bad, exc", [(0.0, ValueError), (-1.0, ValueError), (np.nan, ValueError),
@@ -42,15 +42,15 @@ def test_classify_scalar_returns_int_and_custom_thresholds():
 def test_classify_rejects_bad_speedup(bad, exc):
     """A speedup must be a positive finite number."""
     with pytest.raises(exc, match="speedup"):
-        rg.classify_speedup(bad)
+        sd.policy.classify_speedup(bad)
 
 
 def test_classify_rejects_crossed_thresholds():
     """hurts_below above helps_above makes no sense."""
     with pytest.raises(ValueError, match="hurts_below"):
-        rg.classify_speedup(1.0, helps_above=1.0, hurts_below=1.2)
+        sd.policy.classify_speedup(1.0, helps_above=1.0, hurts_below=1.2)
     with pytest.raises(TypeError, match="helps_above"):
-        rg.classify_speedup(1.0, helps_above=[1.1, 1.2])
+        sd.policy.classify_speedup(1.0, helps_above=[1.1, 1.2])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -140,7 +140,7 @@ def test_batch_map_at_batch_one_by_hand():
     expected = [float(_et(a, 5) / (5 * c_d + 1)) for a in alphas]
     assert_allclose(m.speedup[:, 0], expected, rtol=1e-12)
     assert m.speedup.shape == (4, 2) and m.variable == "batch"
-    assert m.regime.tolist() == rg.classify_speedup(m.speedup).tolist()
+    assert m.regime.tolist() == sd.policy.classify_speedup(m.speedup).tolist()
 
 
 def test_batch_map_equals_pointwise_calls():
@@ -267,7 +267,7 @@ def test_capacity_plan_rejects_bad_inputs():
 def test_diagnose_alpha_to_help_round_trip():
     """At alpha_to_help the batch-1 speedup is exactly helps_above."""
     d = rg.diagnose(TARGET, DRAFT, GROUP, 0.8, 5)
-    assert_allclose(sd.deployment.speculative_speedup(TARGET, DRAFT, GROUP, d.alpha_to_help, 5), rg.HELPS_ABOVE, rtol=1e-10)
+    assert_allclose(sd.deployment.speculative_speedup(TARGET, DRAFT, GROUP, d.alpha_to_help, 5), sd.policy.HELPS_ABOVE, rtol=1e-10)
     assert_allclose(d.verify_compute_batch, hw.crossover_batch(TARGET, GROUP, 0, 6))
 
 

@@ -13,10 +13,10 @@ import math
 
 import numpy as np
 import pytest
+from chi2_reference import chi2_pvalue, chi2_sf
 from numpy.testing import assert_allclose, assert_array_equal
 
 import specdec as sd
-from chi2_reference import chi2_pvalue, chi2_sf
 from specdec import sampling as sm
 
 SIGNIFICANCE = 1e-3  # per chi-square test

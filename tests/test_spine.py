@@ -15,7 +15,6 @@ import re
 
 import nbformat
 import pytest
-
 from conftest import ROOT, toc_docnames
 
 REQUIRED = ["Setup", "Rebuild it", "Summary", "Exercises"]

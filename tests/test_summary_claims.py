@@ -40,7 +40,6 @@ from conftest import ROOT, toc_docnames
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "scripts"))
 import inline_values  # noqa: E402  (scripts/ is not a package)
 
-
 #: The quantities a claim may name (lower case). Add a name here when a chapter states a new kind of number.
 QUANTITIES = frozenset({
     "speedup", "expected tokens", "acceptance rate", "break-even alpha", "c_v", "c_d", "break-even batch",

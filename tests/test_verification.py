@@ -280,3 +280,126 @@ def test_mean_acceptance_by_hand():
     assert both.shape == (2,)
     with pytest.raises(ValueError, match="rule"):
         sd.verification.mean_acceptance(tl, dl, 1.0, "greedy")
+
+
+# --------------------------------------------------------------------------
+# block verification (Sun et al., arXiv 2403.10444)
+# --------------------------------------------------------------------------
+
+import itertools  # noqa: E402
+from fractions import Fraction  # noqa: E402
+
+import specdec.block_verify as bv  # noqa: E402
+
+
+def _random_model(vocab, depth, seed, concentration=0.7):
+    """A next-token model that depends on the whole prefix: one seeded Dirichlet row per prefix."""
+    g = np.random.default_rng(seed)
+    table = {pre: g.dirichlet(np.full(vocab, concentration))
+             for n in range(depth + 1) for pre in itertools.product(range(vocab), repeat=n)}
+    return lambda prefix: table[tuple(prefix)]
+
+
+def _starts_with(law, target, seq):
+    """P(the output starts with seq) when every round is followed by exact sampling from the target."""
+    total = 0.0
+    for emitted, prob in law.items():
+        n = len(emitted)
+        if n >= len(seq) and emitted[:len(seq)] == seq:
+            total += prob
+        elif n < len(seq) and seq[:n] == emitted:
+            total += prob * math.prod(target(seq[:i])[seq[i]] for i in range(n, len(seq)))
+    return total
+
+
+def test_block_paper_example_exact():
+    """The paper's binary example: 10/9 drafts kept token by token, 11/9 as a block (BLOCK_EXAMPLE)."""
+    ex = bv.BLOCK_EXAMPLE.value
+    p, q = bv.context_free(ex["p"]), bv.context_free(ex["q"])
+    token = bv.expected_accepted(p, q, 2, ex["k"], "token")
+    block = bv.expected_accepted(p, q, 2, ex["k"], "block")
+    # token-wise by hand: each position accepted w.p. sum min(p, q) = 2/3, so 2/3 + 4/9 = 10/9
+    assert token == pytest.approx(float(Fraction(2, 3) + Fraction(4, 9)), rel=1e-14)
+    assert token == pytest.approx(ex["token_accepted"], rel=1e-14)
+    assert block == pytest.approx(ex["block_accepted"], rel=1e-14)
+    assert block < ex["optimal_with_joint_probabilities"]
+
+
+@pytest.mark.parametrize("vocab,k,seed", [(3, 3, 11), (4, 2, 12), (2, 4, 13)])
+@pytest.mark.parametrize("rule", bv.RULES)
+def test_block_and_token_rules_are_exact(vocab, k, seed, rule):
+    """Exact enumeration: every output prefix up to k + 1 tokens has the target's chain-rule probability."""
+    p, q = _random_model(vocab, k, seed), _random_model(vocab, k, seed + 100)
+    law = bv.round_distribution(p, q, vocab, k, rule)
+    assert sum(law.values()) == pytest.approx(1.0, abs=1e-12)
+    for m in range(1, k + 2):
+        for seq in itertools.product(range(vocab), repeat=m):
+            ref = math.prod(p(seq[:i])[seq[i]] for i in range(m))
+            assert _starts_with(law, p, seq) == pytest.approx(ref, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_block_keeps_at_least_as_many_tokens(seed):
+    """E[tau] of block verification >= token-wise on random prefix-dependent models (the paper's theorem)."""
+    vocab, k = 3, 3
+    p, q = _random_model(vocab, k, 200 + seed, 0.5), _random_model(vocab, k, 300 + seed, 0.5)
+    token = bv.expected_accepted(p, q, vocab, k, "token")
+    block = bv.expected_accepted(p, q, vocab, k, "block")
+    assert block >= token - 1e-12
+    assert 0.0 <= token <= k and block <= k
+
+
+def test_block_equal_models_keep_everything_and_one_draft_matches_token():
+    """q = p keeps all k drafts; with k = 1 the two rules are the same rule."""
+    p = bv.context_free([0.2, 0.3, 0.5])
+    assert bv.expected_accepted(p, p, 3, 3) == pytest.approx(3.0, abs=1e-12)
+    pm, qm = _random_model(4, 1, 7), _random_model(4, 1, 8)
+    assert bv.expected_accepted(pm, qm, 4, 1, "block") == pytest.approx(
+        bv.expected_accepted(pm, qm, 4, 1, "token"), abs=1e-12)
+
+
+def test_block_verify_monte_carlo_matches_exact_law():
+    """Seeded rounds of block_verify / token_verify: chi-square against the exact law, mean kept within 4 sigma."""
+    vocab, k, n = 3, 2, 20_000
+    p, q = _random_model(vocab, k, 21), _random_model(vocab, k, 22)
+    g = np.random.default_rng(2024)
+    for rule, step in (("block", bv.block_verify), ("token", bv.token_verify)):
+        law = bv.round_distribution(p, q, vocab, k, rule)
+        keys = sorted(law)
+        index = {key: i for i, key in enumerate(keys)}
+        outcomes = np.empty(n, dtype=np.int64)
+        kept = np.empty(n)
+        for r in range(n):
+            x = []
+            for i in range(k):
+                x.append(int(g.choice(vocab, p=q(tuple(x)))))
+            ps = np.array([p(tuple(x[:i])) for i in range(k + 1)])
+            qs = np.array([q(tuple(x[:i])) for i in range(k)])
+            tau, y = step(ps, qs, x, g)
+            outcomes[r] = index[(*x[:tau], y)]
+            kept[r] = tau
+        probs = np.array([law[key] for key in keys])
+        assert chi2_pvalue(outcomes, probs) > SIGNIFICANCE
+        mean = sum(pr * (len(key) - 1) for key, pr in law.items())
+        var = sum(pr * (len(key) - 1 - mean) ** 2 for key, pr in law.items())
+        assert abs(kept.mean() - mean) < 4 * math.sqrt(var / n)
+
+
+def test_block_weights_by_hand_and_validation():
+    """b and h of the paper's example for the draft (a, b), by hand; malformed inputs are refused."""
+    p, q = [[1 / 3, 2 / 3]] * 3, [[2 / 3, 1 / 3]] * 2
+    b, h = bv.block_weights(p, q, [0, 1])
+    # b1 = (1/3)/(2/3) = 1/2; b2 = min(1, 1/2 * (2/3)/(1/3)) = 1
+    assert_allclose(b, [1.0, 0.5, 1.0], rtol=1e-15)
+    # r1 = sum (b1 p - q)_+ = (1/3 - 1/3)_+ + (1/6 - 2/3)_+ = 0, so h1 = 0; h2 = b2 = 1
+    assert_allclose(h, [0.0, 1.0], atol=1e-15)
+    with pytest.raises(ValueError, match="shape"):
+        bv.block_weights([[0.5, 0.5]] * 2, [[0.5, 0.5]] * 2, [0, 1])
+    with pytest.raises(ValueError, match="probability vector"):
+        bv.block_weights([[0.5, 0.6]] * 3, [[0.5, 0.5]] * 2, [0, 1])
+    with pytest.raises(ValueError, match="q > 0"):
+        bv.block_weights([[0.5, 0.5]] * 3, [[1.0, 0.0]] * 2, [0, 1])
+    with pytest.raises(ValueError, match="rule must be one of"):
+        bv.round_distribution(bv.context_free([0.5, 0.5]), bv.context_free([0.5, 0.5]), 2, 1, "typical")
+    with pytest.raises(ValueError, match="vocab \\*\\* k"):
+        bv.round_distribution(bv.context_free([0.5, 0.5]), bv.context_free([0.5, 0.5]), 2, 18)

@@ -29,12 +29,11 @@ import ipywidgets as widgets
 import numpy as np
 import pytest
 from PIL import Image
+from reprs import forbidden_in
 
 import specdec as sd
 from specdec.widgets._base import LIVE_NOTE, SNAPSHOT_NOTE, Explorer
 from specdec.widgets._render import Blitter, encode_png
-
-from reprs import forbidden_in
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 H = sd.hardware
@@ -359,8 +358,8 @@ def test_headline_explorers_carry_the_live_marker_and_their_constants(name, buil
         assert spec["value"] == explorer.defaults[spec["name"]]
         assert (spec["min"], spec["max"], spec["step"]) == (control.min, control.max, control.step)
     if name == "checklist":
-        assert config["constants"]["thresholds"] == sd.checklist.CHECKLIST_THRESHOLDS
-        assert config["constants"]["worth_it"] == sd.checklist.WORTH_IT_SPEEDUP
+        assert config["constants"]["thresholds"] == sd.policy.CHECKLIST_THRESHOLDS
+        assert config["constants"]["worth_it"] == sd.policy.WORTH_IT_SPEEDUP
     assert config["colors"]["named"] == sd.plots.COLORS
 
 

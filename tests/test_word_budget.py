@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import nbformat
 import pytest
-
 from conftest import ROOT, toc_docnames
 
 #: At most this many words of prose on the whole main path.

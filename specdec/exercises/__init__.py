@@ -43,8 +43,20 @@ import re
 import warnings
 
 from ._assignment import assignment
-from ._core import (IMPORT_ERRORS, CheckResult, ExerciseInfo, ExerciseList, Variant, check, describe, get, hints,
-                    labels, list_exercises, variant)
+from ._core import (
+    IMPORT_ERRORS,
+    CheckResult,
+    ExerciseInfo,
+    ExerciseList,
+    Variant,
+    check,
+    describe,
+    get,
+    hints,
+    labels,
+    list_exercises,
+    variant,
+)
 from ._registry import REGISTRY, Exercise, Mistake, register
 
 # ``list`` shadows the builtin inside this module only; nothing below uses

@@ -20,7 +20,8 @@ import json
 import os
 import stat
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 __all__ = ["CHANNEL_ENV", "active", "send", "remember_function", "final"]
 

@@ -30,8 +30,9 @@ import difflib
 import html
 import zlib
 from collections import namedtuple
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -434,7 +435,7 @@ class Variant:
     params: Params
     statement: str
 
-    def check(self, answer: Any) -> "CheckResult":
+    def check(self, answer: Any) -> CheckResult:
         """Check an answer to this variant: the same as ``sd.exercises.check(label, answer, seed=seed)``."""
         return check(self.label, answer, seed=self.seed)
 
@@ -582,13 +583,13 @@ def _function_verdict(exercise: Exercise, cases: list[tuple], outcomes: list, ti
             wrong = [_trusted_call(mistake.compute, case) for case in cases]
             if not all(ok for ok, _ in wrong):
                 continue
-            if not any(not form.accepts(w, e) for (_, w), e in zip(wrong, expected)):
+            if not any(not form.accepts(w, e) for (_, w), e in zip(wrong, expected, strict=False)):
                 continue
-            if all(form.accepts(o.value, w) for o, (_, w) in zip(outcomes, wrong)) and \
-                    any(not form.accepts(o.value, e) for o, e in zip(outcomes, expected)):
+            if all(form.accepts(o.value, w) for o, (_, w) in zip(outcomes, wrong, strict=False)) and \
+                    any(not form.accepts(o.value, e) for o, e in zip(outcomes, expected, strict=False)):
                 return CheckResult(label, False, mistake.message, hint, f"mistake:{mistake.name}")
 
-    for i, (outcome, exp, case) in enumerate(zip(outcomes, expected, cases)):
+    for i, (outcome, exp, case) in enumerate(zip(outcomes, expected, cases, strict=False)):
         visible = i < n_visible
         where = f"on the example case {describe_case(exercise.reference, case)}" if visible else "on a hidden case"
         if outcome.status == "timeout":
@@ -673,7 +674,7 @@ def _check_form(exercise: Exercise, answer: Any, params: Params | None) -> Check
         outcomes, printed = _sandbox.run_calls(answer, cases, float(exercise.time_limit))
         if printed:
             print(printed, end="" if printed.endswith("\n") else "\n")
-        for outcome, case in zip(outcomes, cases):
+        for outcome, case in zip(outcomes, cases, strict=False):
             where = f"on the example case {describe_case(exercise.reference, case)}"
             if outcome.status != "ok":
                 what = {"raised": "your function raised", "timeout": "your function took too long"}.get(

@@ -50,7 +50,7 @@ class Roster:
     path: str = ""
 
     @classmethod
-    def read(cls, path: str | os.PathLike) -> "Roster":
+    def read(cls, path: str | os.PathLike) -> Roster:
         """Read a roster CSV (see the module docstring)."""
         try:
             with open(path, newline="", encoding="utf-8-sig") as handle:
@@ -76,7 +76,7 @@ class Roster:
         return cls(tuple(ids), tuple(names), str(pathlib.Path(path).resolve()))
 
     @classmethod
-    def of(cls, ids) -> "Roster":
+    def of(cls, ids) -> Roster:
         """A roster from a list of ids (tests, scripts)."""
         ids = tuple(student_id(i) for i in ids)
         if len(set(ids)) != len(ids):
@@ -283,7 +283,7 @@ def match_submissions(paths, roster: Roster) -> Matches:
         else:
             candidates.setdefault(found[0], []).append(path)
     for sid, files in candidates.items():
-        def order(p: pathlib.Path):
+        def order(p: pathlib.Path, sid=sid):      # sid bound now (sorted calls it at once)
             m = _RESUBMISSION.search(p.stem)
             try:
                 mtime = p.stat().st_mtime

@@ -164,7 +164,7 @@ class Form:
         except Exception:
             return False
 
-    def values(self, expected: Any) -> list[tuple[str, Any, "Form"]]:
+    def values(self, expected: Any) -> list[tuple[str, Any, Form]]:
         """``(path, value, form)`` of every scalar inside a reference (for the answer-leak test)."""
         return [("", expected, self)]
 
@@ -424,18 +424,18 @@ class Seq(Form):
                 return f"an array (or list) of {self.items[0].plural(n)}"
             return f"a tuple{names} of {self.items[0].plural(n)}"
         labels = self.names or tuple(f"value {i + 1}" for i in range(n))
-        parts = "; ".join(f"{name}: {item.describe()}" for name, item in zip(labels, self.items))
+        parts = "; ".join(f"{name}: {item.describe()}" for name, item in zip(labels, self.items, strict=False))
         return f"a tuple{names}: {parts}"
 
     def noun(self) -> str:
         return self.describe()
 
     def format(self, value: Any) -> str:
-        return "(" + ", ".join(item.format(v) for item, v in zip(self.items, _as_sequence(value) or [])) + ")"
+        return "(" + ", ".join(item.format(v) for item, v in zip(self.items, _as_sequence(value) or [], strict=False)) + ")"
 
     def values(self, expected: Any) -> list[tuple[str, Any, Form]]:
         out = []
-        for i, (item, v) in enumerate(zip(self.items, _as_sequence(expected) or [])):
+        for i, (item, v) in enumerate(zip(self.items, _as_sequence(expected) or [], strict=False)):
             name = self.names[i] if self.names else f"value {i + 1}"
             out += [(f"{name}{'.' + p if p else ''}", x, f) for p, x, f in item.values(v)]
         return out
@@ -459,7 +459,7 @@ class Seq(Form):
         expected_items = _as_sequence(expected)
         if self._homogeneous() and isinstance(self.items[0], (Float, Integer, Flag)):
             return self._compare_homogeneous(seq, expected_items, what)
-        for i, (item, a, e) in enumerate(zip(self.items, seq, expected_items)):
+        for i, (item, a, e) in enumerate(zip(self.items, seq, expected_items, strict=False)):
             name = f" ({self.names[i]})" if self.names else ""
             verdict = item.compare(a, e, what=f"value {i + 1}{name} of {what}")
             if not verdict.ok:
@@ -469,7 +469,7 @@ class Seq(Form):
     def _compare_homogeneous(self, seq: list, expected: list, what: str) -> Verdict:
         item = self.items[0]
         n = len(seq)
-        verdicts = [item.compare(a, e, what=f"value {i + 1} of {what}") for i, (a, e) in enumerate(zip(seq, expected))]
+        verdicts = [item.compare(a, e, what=f"value {i + 1} of {what}") for i, (a, e) in enumerate(zip(seq, expected, strict=False))]
         if all(v.ok for v in verdicts):
             return CORRECT
         for reason in ("wrong-type", "not-integer", "units"):
@@ -548,7 +548,7 @@ def check_form(form: Form, answer: Any, what: str = "your answer") -> Verdict:
         if len(seq) != n:
             shape = f"shape {answer.shape}" if isinstance(answer, np.ndarray) else _count(seq)
             return Verdict(False, "wrong-shape", f"{what} has {shape}; expected {n} values (shape ({n},)).")
-        for i, (item, value) in enumerate(zip(form.items, seq)):
+        for i, (item, value) in enumerate(zip(form.items, seq, strict=False)):
             name = f" ({form.names[i]})" if form.names else ""
             verdict = check_form(item, value, what=f"value {i + 1}{name} of {what}")
             if not verdict.ok:

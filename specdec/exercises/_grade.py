@@ -421,7 +421,7 @@ def _parts_credit(form, answer: Any, expected: Any, weights: tuple) -> float:
     if len(parts) != len(items):
         return 0.0
     weights = weights or (1.0,) * len(items)
-    earned = sum(w for w, item, a, e in zip(weights, items, parts, wanted) if item.accepts(a, e))
+    earned = sum(w for w, item, a, e in zip(weights, items, parts, wanted, strict=False) if item.accepts(a, e))
     return earned / sum(weights)
 
 
@@ -441,9 +441,9 @@ def grade_answers(run: NotebookRun | None, student: str, slot: int, spec: Assign
         count = (run.counts.get(label, 0) if run else 0)
         hint = _core.first_hint(exercise)
 
-        def add(result, points, message, show_hint=True):
-            grades.append(ExerciseGrade(label, exercise.number, kind, result, round(points, 4), out_of, count,
-                                        message, hint if show_hint and result != "pass" else ""))
+        def add(result, points, message, show_hint=True):   # called in this iteration only
+            grades.append(ExerciseGrade(label, exercise.number, kind, result, round(points, 4), out_of, count,  # noqa: B023
+                                        message, hint if show_hint and result != "pass" else ""))  # noqa: B023
 
         if run is None:
             add("missing", 0.0, "no submission", False)

@@ -18,9 +18,9 @@ import time. An exercise declares
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from ._chapters import Chapter
 from ._forms import Form, Function, Letter
@@ -59,7 +59,7 @@ class Params(Mapping):
     def __len__(self) -> int:
         return len(self._values)
 
-    def replace(self, **changes: Any) -> "Params":
+    def replace(self, **changes: Any) -> Params:
         """A copy with some inputs changed."""
         return Params(self._values, **changes)
 

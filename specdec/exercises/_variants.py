@@ -131,7 +131,7 @@ class CourseKey:
         raise AttributeError("a course key is read-only")
 
     @classmethod
-    def read(cls, path: str | os.PathLike) -> "CourseKey":
+    def read(cls, path: str | os.PathLike) -> CourseKey:
         """Load a key file written by :meth:`create` (hex digits; ``#`` comments allowed)."""
         try:
             text = pathlib.Path(path).read_text(encoding="utf-8")
@@ -145,7 +145,7 @@ class CourseKey:
         return cls(bytes.fromhex(lines[0]), str(pathlib.Path(path).resolve()))
 
     @classmethod
-    def create(cls, path: str | os.PathLike) -> "CourseKey":
+    def create(cls, path: str | os.PathLike) -> CourseKey:
         """Write a new random key to ``path`` (which must not exist) and return it."""
         target = pathlib.Path(path)
         secret = os.urandom(32)
@@ -232,7 +232,7 @@ _DRAWS_PER_MEMBER = 25
 def _distinct(exercise: Exercise, pool: _Pool, params: Params, value: Any) -> bool:
     form = exercise.form(params)
     shown = form.format(value)
-    for other, other_form, other_value in zip(pool.members, pool.forms, pool.answers):
+    for _member, other_form, other_value in zip(pool.members, pool.forms, pool.answers, strict=False):
         if form.accepts(other_value, value) or other_form.accepts(value, other_value) \
                 or other_form.format(other_value) == shown:
             return False

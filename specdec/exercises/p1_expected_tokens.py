@@ -154,7 +154,7 @@ def _reference_from_pmf(alpha, k):
 
 def _cases(rng):
     fixed = [(0.8, 5), (0.5, 3), (0.95, 8), (0.0, 4), (1.0, 6)]
-    drawn = [(float(a), int(k)) for a, k in zip(rng.uniform(0.0, 1.0, 8).round(3), rng.integers(1, 20, 8))]
+    drawn = [(float(a), int(k)) for a, k in zip(rng.uniform(0.0, 1.0, 8).round(3), rng.integers(1, 20, 8), strict=False)]
     return fixed + drawn
 
 

@@ -6,9 +6,8 @@ import math
 
 import numpy as np
 
-from .. import acceptance, deployment, economics
+from .. import acceptance, deployment, economics, request
 from .. import hardware as hw
-from .. import request
 from ._chapters import Chapter
 from ._forms import Float, Integer, Letter
 from ._registry import Exercise, Mistake, grid, register

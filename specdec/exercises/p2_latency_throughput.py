@@ -34,7 +34,7 @@ register(Exercise(
     statement=("On the ideal roofline, the lower bound (Llama 3.1 70B target, Llama 3.1 8B draft, 8 H100 SXM, batch 1, context 0), "
                "what is the inter-token latency in milliseconds with $\\alpha = {{alpha}}$ and $k = {{k}}$?"),
     params={"alpha": 0.7, "k": 4},
-    vary=lambda rng: {"alpha": grid(rng, 0.55, 0.9, 0.05), "k": int(rng.integers(2, 8))},
+    vary=lambda rng: {"alpha": grid(rng, 0.5, 0.92, 0.01), "k": int(rng.integers(2, 9))},
     answer=Float("in ms per token", decimals=2),
     reference=_latency_ms,
     hints=("Seconds per token with speculation are the round time divided by E[L]; "

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import deployment, economics
+from .. import deployment, economics, policy
 from .. import hardware as hw
 from .. import regimes as rg
 from ._chapters import Chapter
@@ -99,8 +99,8 @@ register(Exercise(
     vary=lambda rng: (lambda draft: {"k": int(rng.integers(1, 25)), "draft": draft, "draft_name": _DRAFTS[draft]})(
         pick(rng, tuple(_DRAFTS))),
     answer=Float("an acceptance rate", decimals=3),
-    reference=lambda p: float(economics.break_even_alpha(p.k, rg.HELPS_ABOVE * _costs(p)[0],
-                                                         rg.HELPS_ABOVE * _costs(p)[1])),
+    reference=lambda p: float(economics.break_even_alpha(p.k, policy.HELPS_ABOVE * _costs(p)[0],
+                                                         policy.HELPS_ABOVE * _costs(p)[1])),
     hints=("Speedup > 1.1 means E[L] > 1.1 (k c_d + c_v): a break-even problem with both costs scaled by 1.1.",),
     mistakes=(
         Mistake("break-even", lambda p: float(economics.break_even_alpha(p.k, *_costs(p))),

@@ -50,7 +50,7 @@ _BENCH_MODELS = {"vicuna-7b": "Vicuna 7B", "vicuna-13b": "Vicuna 13B"}
 def _bench_row(model, method):
     table = drafters.spec_bench_table(model)
     j = list(table["method"]).index(method)
-    return (float(table["implied_round_cost"][j]), float(table["alpha_lower_bound"][j]))
+    return (float(table["implied_round_cost"][j]), float(table["chain_equivalent_alpha"][j]))
 
 
 def _vary_2(rng):
@@ -63,18 +63,19 @@ register(Exercise(
     label="engine-drafts-2",
     chapter=CHAPTER,
     question=("Spec-Bench's EAGLE-2 row for Vicuna 13B (sd.drafters.SPEC_BENCH_A100['vicuna-13b']): the implied round "
-              "cost in plain steps and the smallest per-position acceptance rate consistent with its acceptance "
-              "length. Answer the tuple (cost, alpha_min)."),
+              "cost in plain steps and the chain-equivalent acceptance rate, the per-position rate an unlimited "
+              "chain would need to reach its acceptance length. Answer the tuple (cost, alpha_chain)."),
     statement=("Spec-Bench's {{method}} row for {{model_name}} (`sd.drafters.SPEC_BENCH_A100[\"{{model}}\"]`): what "
-               "round cost, in plain decode steps, does it imply, and what is the smallest per-position acceptance "
-               "rate consistent with its acceptance length? Answer with the tuple `(cost, alpha_min)`."),
+               "round cost, in plain decode steps, does it imply, and what is its chain-equivalent acceptance rate "
+               "(the per-position rate an unlimited chain would need to reach the same acceptance length; a floor "
+               "on the real rate only for a chain)? Answer with the tuple `(cost, alpha_chain)`."),
     params={"model": "vicuna-13b", "model_name": "Vicuna 13B", "method": "EAGLE2"},
     vary=_vary_2,
     answer=Seq((Float("in plain decode steps", decimals=3), Float("an acceptance rate", decimals=3)),
-               names=("cost", "alpha_min")),
+               names=("cost", "alpha_chain")),
     reference=lambda p: _bench_row(p.model, p.method),
     hints=("Tokens per step over the speedup is the cost of a round; a chain of k drafts with per-position rate "
-           "alpha emits at most 1 / (1 - alpha) tokens, whatever k is.",),
+           "alpha emits at most 1 / (1 - alpha) tokens, whatever k is: solve E[L] = 1 / (1 - alpha).",),
     mistakes=(
         Mistake("other-model", lambda p: _bench_row("vicuna-7b" if p.model == "vicuna-13b" else "vicuna-13b",
                                                     p.method),

@@ -98,7 +98,7 @@ register(Exercise(
 
 # 3. The round-time line from benchmark runs at three k.
 def _runs(p):
-    return dict(zip(p.ks, p.tpots)), dict(zip(p.ks, p.lengths))
+    return dict(zip(p.ks, p.tpots, strict=False)), dict(zip(p.ks, p.lengths, strict=False))
 
 
 def _slope(p, tokens=None):
@@ -114,7 +114,7 @@ def _vary_3(rng):
     alpha = grid(rng, 0.6, 0.85, 0.01)
     intercept, slope = grid(rng, 8.0, 20.0, 0.5), grid(rng, 0.8, 2.5, 0.1)
     lengths = tuple(round(float(expected_tokens(alpha, k)), 2) for k in ks)
-    tpots = tuple(round((intercept + slope * k) / length, 2) for k, length in zip(ks, lengths))
+    tpots = tuple(round((intercept + slope * k) / length, 2) for k, length in zip(ks, lengths, strict=False))
     return {"ks": ks, "tpots": tpots, "lengths": lengths}
 
 
@@ -143,7 +143,7 @@ register(Exercise(
 
 # 4. The break-even point in the units a dashboard shows.
 def _decision_4(p):
-    return decide(t0=p.t0, t_draft_step=p.t_step, t_verify=dict(zip(p.ks, p.t_verify)), k=p.k,
+    return decide(t0=p.t0, t_draft_step=p.t_step, t_verify=dict(zip(p.ks, p.t_verify, strict=False)), k=p.k,
                   mean_acceptance_length=p.length)
 
 
@@ -170,7 +170,7 @@ register(Exercise(
     reference=lambda p: float(_decision_4(p).break_even_length),
     hints=("A round breaks even when the tokens it emits equal its cost in target steps: k c_d + c_v.",),
     mistakes=(
-        Mistake("no-draft", lambda p: dict(zip(p.ks, p.t_verify))[p.k] / p.t0,
+        Mistake("no-draft", lambda p: dict(zip(p.ks, p.t_verify, strict=False))[p.k] / p.t0,
                 "The round also pays for its k draft steps."),
         Mistake("alpha-not-length", lambda p: float(_decision_4(p).break_even_alpha),
                 "That is the break-even alpha; the question asks for the mean acceptance length a dashboard shows."),

@@ -9,124 +9,140 @@ explicitly below, so chapters write ``sd.plots.expected_tokens_vs_k(...)``.
 
 from __future__ import annotations
 
-from . import (acceptance, bounds, calibration, capacity, decision, drafts, engines, feasibility, hardware,
-               literature, measure, published, regimes, sampling, screens, speedup, threshold)
+from . import (
+    acceptance,
+    bounds,
+    calibration,
+    capacity,
+    decision,
+    drafts,
+    engines,
+    feasibility,
+    hardware,
+    literature,
+    measure,
+    published,
+    regimes,
+    sampling,
+    screens,
+    speedup,
+    threshold,
+)
 from ._style import COLORS, CONTENT_WIDTH, SEQUENCE, new_figure  # noqa: F401  (CONTENT_WIDTH: sd.plots.CONTENT_WIDTH)
 from .acceptance import (
+    DEFAULT_ALPHAS,
+    ExpectedTokensOverview,
+    expected_tokens_overview,
     expected_tokens_vs_k,
     marginal_gain_vs_k,
     tokens_distribution,
-    expected_tokens_overview,
-    ExpectedTokensOverview,
-    DEFAULT_ALPHAS,
 )
 from .bounds import (
-    verify_cost_overview,
     no_help_batch,
     no_help_context,
     no_help_context_curve,
     no_help_short_output,
+    verify_cost_overview,
+)
+from .calibration import (
+    calibrated_speedup_vs_batch,
+    calibration_overview,
+    calibration_residuals,
+    large_draft_speedups,
+    small_m_verify_cost,
+    step_time_breakdown,
 )
 from .capacity import (
+    concurrency_vs_context,
     latency_throughput_batches,
     latency_throughput_curves,
     latency_throughput_vs_batch,
-    concurrency_vs_context,
+)
+from .decision import (
+    decision_figure,
 )
 from .drafts import (
-    draft_size_tradeoff,
     arrangement_thresholds,
+    draft_size_tradeoff,
+)
+from .engines import (
+    GoodputView,
+    PromptLookupView,
+    ScheduleSpeedupsView,
+    TreeView,
+    VerificationRulesView,
+    acceptance_vs_temperature,
+    draft_cost_floor,
+    draft_round_costs,
+    draw_tree,
+    goodput_curves,
+    oracle_gain_curves,
+    prompt_lookup_histogram,
+    prompt_lookup_vs_copy,
+    schedule_speedups,
+    tree_budget_curves,
+    verification_rules_bars,
+)
+from .feasibility import (
+    roofline_speedup_in_memory,
 )
 from .hardware import (
-    roofline_diagram,
-    roofline_verify_cost_vs_k,
-    roofline_speedup_vs_batch,
-    roofline_latency_throughput,
-    roofline_concurrency,
-    roofline_overview,
     RooflineView,
     matmul_measured_vs_predicted,
+    roofline_concurrency,
+    roofline_diagram,
+    roofline_latency_throughput,
+    roofline_overview,
+    roofline_speedup_vs_batch,
+    roofline_verify_cost_vs_k,
 )
 from .literature import (
-    literature_optimal_gamma,
-    literature_t5_expected_vs_measured,
-    literature_bonus_token_error,
-    literature_serving_metrics,
+    LITERATURE_DEFAULT_CS,
     BonusTokenView,
     ServingMetricsView,
-    LITERATURE_DEFAULT_CS,
+    literature_bonus_token_error,
+    literature_optimal_gamma,
+    literature_serving_metrics,
+    literature_t5_expected_vs_measured,
+)
+from .measure import (
+    matmul_measurement,
+    matmul_prediction,
+)
+from .published import (
+    alpha_by_temperature,
+    arrangements_measured,
 )
 from .regimes import (
     REGIME_COLORS,
     regime_maps,
 )
 from .sampling import (
-    sampling_residual,
-    sampling_exactness,
-    sampling_wasted_arithmetic,
-    sampling_tokens_per_round,
-    sampling_temperature,
-    sampling_alpha_from_log,
     AlphaFromLogView,
-)
-from .speedup import (
-    round_breakdown,
-    speedup_vs_k,
-    speedup_overview,
-    SpeedupOverview,
-    WORKED_EXAMPLE,
-)
-from .threshold import (
-    threshold_vs_k,
-    speedup_heatmap,
-    threshold_panel,
-    ThresholdPanel,
-    THRESHOLD_FIGSIZE,
-)
-
-from .published import (
-    alpha_by_temperature,
-    arrangements_measured,
+    sampling_alpha_from_log,
+    sampling_exactness,
+    sampling_residual,
+    sampling_temperature,
+    sampling_tokens_per_round,
+    sampling_wasted_arithmetic,
 )
 from .screens import (
     break_even_by_round_cost,
     worth_it_vs_alpha,
 )
-from .decision import (
-    decision_figure,
+from .speedup import (
+    WORKED_EXAMPLE,
+    SpeedupOverview,
+    round_breakdown,
+    speedup_overview,
+    speedup_vs_k,
 )
-from .calibration import (
-    calibration_residuals,
-    step_time_breakdown,
-    calibrated_speedup_vs_batch,
-    large_draft_speedups,
-    calibration_overview,
-    small_m_verify_cost,
-)
-from .engines import (
-    draft_round_costs,
-    prompt_lookup_vs_copy,
-    prompt_lookup_histogram,
-    PromptLookupView,
-    draft_cost_floor,
-    verification_rules_bars,
-    VerificationRulesView,
-    acceptance_vs_temperature,
-    tree_budget_curves,
-    draw_tree,
-    TreeView,
-    schedule_speedups,
-    ScheduleSpeedupsView,
-    oracle_gain_curves,
-    goodput_curves,
-    GoodputView,
-)
-from .measure import (
-    matmul_prediction,
-    matmul_measurement,
-)
-from .feasibility import (
-    roofline_speedup_in_memory,
+from .threshold import (
+    THRESHOLD_FIGSIZE,
+    ThresholdPanel,
+    speedup_heatmap,
+    threshold_panel,
+    threshold_vs_k,
 )
 
 __all__ = [

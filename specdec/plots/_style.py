@@ -24,6 +24,8 @@ matplotlib.rcParams.update({"svg.hashsalt": "specdec", "figure.dpi": 100})
 import matplotlib.pyplot as plt  # noqa: E402  (importing pyplot wires up inline display in Jupyter)
 import numpy as np  # noqa: E402
 
+from ._legibility import RecordingCanvas  # noqa: E402
+
 #: Device pixels per CSS pixel of a figure a notebook shows (the inline backend's "retina" format).
 PIXEL_RATIO = 2
 
@@ -93,6 +95,7 @@ def new_figure(width: float = 6.4, height: float = 4.0, ncols: int = 1, nrows: i
     width = min(float(width), CONTENT_WIDTH)
     fig, axes = plt.subplots(nrows, ncols, figsize=(width, height), layout="constrained", squeeze=True, **kwargs)
     plt.close(fig)
+    RecordingCanvas(fig)      # its PNGs carry the legibility record tests/test_plots_legible.py checks
     return fig, axes
 
 

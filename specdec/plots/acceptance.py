@@ -38,7 +38,7 @@ def _draw_expected_tokens_vs_k(ax, alphas: np.ndarray, k_max: int, mark_k) -> No
     ks = np.arange(1, k_max + 1)
     ax.plot(ks, ks + 1, ls="--", color=COLORS["baseline"], lw=1.2, label="ceiling $k+1$ ($\\alpha=1$)")
     values = expected_tokens(alphas[:, None], ks)
-    for i, (alpha, row) in enumerate(zip(alphas, values)):
+    for i, (alpha, row) in enumerate(zip(alphas, values, strict=False)):
         color = SEQUENCE[i % len(SEQUENCE)]
         ax.plot(ks, row, marker="o", ms=3.5, color=color, label=f"$\\alpha = {alpha:g}$")
         ax.annotate(f"{row[-1]:.2f}", (ks[-1], row[-1]), xytext=(4, 0), textcoords="offset points",
@@ -127,7 +127,7 @@ def marginal_gain_vs_k(alphas=DEFAULT_ALPHAS, k_max: int = 12, ax=None):
         fig, ax = new_figure(6.4, 3.6)
     ks = np.arange(1, km + 1)
     gain = expected_tokens(a[:, None], ks + 1) - expected_tokens(a[:, None], ks)
-    for i, (alpha, row) in enumerate(zip(a, gain)):
+    for i, (alpha, row) in enumerate(zip(a, gain, strict=False)):
         ax.plot(ks, row, marker="o", ms=3.5, color=SEQUENCE[i % len(SEQUENCE)], label=f"$\\alpha = {alpha:g}$")
     ax.set_yscale("log")
     ax.set_xlabel("current draft length $k$")

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import deployment, hardware as hw_mod, memory, request
+from .. import deployment, memory, request
+from .. import hardware as hw_mod
 from ._style import COLORS, CONTENT_WIDTH, SEQUENCE, new_figure
 
 
@@ -264,7 +265,7 @@ def no_help_context(target, draft, hardware, alpha=0.8, k=5, contexts=(1024, 819
         for ax in axes:
             ax.clear()
     bs = np.arange(1, int(batch_max) + 1)
-    for panel, (ax, budget) in enumerate(zip(axes, (None, kv_budget))):
+    for panel, (ax, budget) in enumerate(zip(axes, (None, kv_budget), strict=False)):
         for i, c in enumerate(contexts):
             b, s = no_help_context_curve(target, draft, hardware, alpha, k, int(c), budget, int(batch_max))
             color = SEQUENCE[i % len(SEQUENCE)]

@@ -117,7 +117,7 @@ def step_time_breakdown(cases=None, axes=None):
         ax = axes
         ax.clear()
         fig = ax.figure
-    for i, (label, model, hw, b, c, n) in enumerate(cases):
+    for i, (_label, model, hw, b, c, n) in enumerate(cases):
         p = step_time_parts(model, hw, b, c, n)
         left = 0.0
         for key, width in (("fixed", p["fixed"]), ("bound", p["binding"]), ("extra", p["not_overlapped"]),

@@ -9,7 +9,6 @@ Presentation only: every number drawn comes from :mod:`specdec.drafters`,
 from __future__ import annotations
 
 import numpy as np
-
 from matplotlib.cm import ScalarMappable
 from matplotlib.colors import Normalize
 
@@ -209,7 +208,7 @@ class PromptLookupView:
             raise ValueError(f"run proposes up to {shown} tokens; this view has bars up to "
                              f"{len(self.matched.patches) - 1}")
         counts = np.bincount(run.accepted, minlength=len(self.matched.patches))
-        for i, (patch, height) in enumerate(zip(self.matched.patches, counts)):
+        for i, (patch, height) in enumerate(zip(self.matched.patches, counts, strict=False)):
             patch.set_height(float(height))
             patch.set_visible(i <= shown)
         self.unmatched.patches[0].set_height(float((run.proposed == 0).sum()))
@@ -267,7 +266,7 @@ def draft_cost_floor(drafts, target, hardware, context=512, axes=None):
                             (hardware, COLORS["target"], "calibrated")):
         cd = np.array([float(draft_cost(d, target, hw, 1, context)) for d in drafts])
         ax.plot(size[order], cd[order], marker="o", color=color, label=name)
-        for d, c in zip(drafts, cd):
+        for d, c in zip(drafts, cd, strict=False):
             ax.annotate(d.name, (d.n_params, c), textcoords="offset points", xytext=(4, -10 if hw.is_ideal else 4),
                         fontsize=7, color=color)
     t0 = step_time_parts(target, hardware, 1, context)
@@ -333,10 +332,10 @@ class VerificationRulesView:
         """Draw the rules of :func:`specdec.verification.compare_rules` for ``p``, ``q`` and the thresholds."""
         rules = compare_rules(p, q, epsilon=epsilon, delta=delta)
         heights = [np.asarray(p, dtype=float)] + [rules[rule]["emitted"] for rule in RULES]
-        for container, height in zip(self.containers, heights):
-            for patch, h in zip(container, height):
+        for container, height in zip(self.containers, heights, strict=False):
+            for patch, h in zip(container, height, strict=False):
                 patch.set_height(float(h))
-        for text, rule in zip(self.legend.get_texts()[1:], RULES):
+        for text, rule in zip(self.legend.get_texts()[1:], RULES, strict=False):
             text.set_text(f"{rule} (accepts {rules[rule]['acceptance']:.2f})")
 
 
@@ -603,7 +602,7 @@ class ScheduleSpeedupsView:
         if list(results) != self.labels:
             raise ValueError(f"results must have the workloads {self.labels}; got {list(results)}")
         for policy, bars in self.bars.items():
-            for patch, label in zip(bars, self.labels):
+            for patch, label in zip(bars, self.labels, strict=False):
                 patch.set_height(float(results[label][policy].speedup))
         self.ax.set_title(title or " ", fontsize=9)
         top = nice_ceiling(max(1.0, max(r[p].speedup for r in results.values() for p in self.bars)) * 1.1)

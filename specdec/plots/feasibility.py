@@ -59,7 +59,7 @@ def roofline_speedup_in_memory(target, draft, hardware, alpha=0.8, k=5, contexts
     batch = np.arange(1, bm + 1)
     s = np.asarray(speculative_speedup(target, draft, hardware, a, kk, batch[None, :], ctx[:, None]))
     ax.axhline(1.0, color=COLORS["baseline"], lw=1)
-    for i, (c, row) in enumerate(zip(ctx, s)):
+    for i, (c, row) in enumerate(zip(ctx, s, strict=False)):
         color = SEQUENCE[i % len(SEQUENCE)]
         fits = int(max_concurrent_sequences(target, hardware, max(int(c), 1), draft=draft, k=kk))
         inside = batch <= fits

@@ -82,7 +82,7 @@ def roofline_diagram(model, hardware, batches=(1, 16, 64, 256, 1024), k=5, axes=
         achieved = np.asarray(step_flops(model, b, 0, n)) / np.asarray(step_time(model, hardware, b, 0, n))
         ax.loglog(i, achieved / 1e12, marker=marker, ls="none", color=color, label=name, ms=6)
         if n == 1:
-            for bi, ii, aa in zip(b, i, achieved):
+            for bi, ii, aa in zip(b, i, achieved, strict=False):
                 ax.annotate(f"B={bi}", (ii, aa / 1e12), textcoords="offset points", xytext=(4, -11), fontsize=7)
     ax.set_xlabel("arithmetic intensity (FLOP per byte moved)")
     ax.set_ylabel("attained TFLOP/s")
@@ -124,7 +124,7 @@ def roofline_verify_cost_vs_k(model, hardware, batches=(1, 16, 64, 128, 256), k_
     if rule_of_thumb:
         ax.fill_between([1, min(5, km)], 1.0, 1.5, color=COLORS["neutral"], alpha=0.25,
                         label="source: 1.0-1.5 for k <= 5, batch 1")
-    for i, (bi, row) in enumerate(zip(b, cv)):
+    for i, (bi, row) in enumerate(zip(b, cv, strict=False)):
         ax.plot(ks, row, marker="o", ms=3, color=SEQUENCE[i % len(SEQUENCE)], label=f"batch {bi}")
     ax.set_xlabel("k (draft tokens verified per round)")
     ax.set_ylabel("c_verify = T_verify / T0")
@@ -166,7 +166,7 @@ def roofline_speedup_vs_batch(target, draft, hardware, alpha=0.8, k=5, contexts=
     batch = np.arange(1, bm + 1)
     s = np.asarray(speculative_speedup(target, draft, hardware, a, kk, batch[None, :], ctx[:, None]))
     ax.axhline(1.0, color=COLORS["baseline"], lw=1)
-    for i, (c, row) in enumerate(zip(ctx, s)):
+    for i, (c, row) in enumerate(zip(ctx, s, strict=False)):
         color = SEQUENCE[i % len(SEQUENCE)]
         ax.plot(batch, row, color=color, label=f"context {c}")
         be = break_even_batch(target, draft, hardware, a, kk, int(c), batch_max=bm)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import check_integer, check_nonnegative, check_positive, check_probability
 from .. import literature as _lit
+from .._validate import check_integer, check_nonnegative, check_positive, check_probability
 from ._style import COLORS, CONTENT_WIDTH, SEQUENCE, new_figure
 
 __all__ = [
@@ -329,7 +329,7 @@ class ServingMetricsView:
             self.k = kk
         m0 = _lit.metric_readings(a0, kk)
         for point, label, key in zip(self.points, self.labels,
-                                     ("draft_acceptance_rate", "length_with_bonus", "length_without_bonus")):
+                                     ("draft_acceptance_rate", "length_with_bonus", "length_without_bonus"), strict=False):
             value = float(m0[key])
             point.set_data([a0], [value])
             label.xy = (a0, value)

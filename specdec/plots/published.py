@@ -62,7 +62,7 @@ def alpha_by_temperature(table):
         ax.text(max(a0[i], a1[i]) + 0.015, y[i], f"{a0[i]:.2f} \u2192 {a1[i]:.2f}", va="center", fontsize=9,
                 color=color)
     ax.set_yticks(y)
-    ax.set_yticklabels([f"{t}  /  {d}" for t, d in zip(targets, drafts)], fontsize=9)
+    ax.set_yticklabels([f"{t}  /  {d}" for t, d in zip(targets, drafts, strict=False)], fontsize=9)
     for i in range(1, n):
         if targets[i] != targets[i - 1]:
             ax.axhline(y[i] + 0.5, color=COLORS["baseline"], lw=0.6, alpha=0.5)
@@ -124,11 +124,11 @@ def arrangements_measured(table, families, highlight=None):
     fig, (top, bottom) = new_figure(7.4, 8.6, nrows=2, gridspec_kw={"height_ratios": [1.0, 1.1]})
     y = np.arange(len(methods))[::-1]
     top.barh(y, speed, color=[color_of[lab] for lab in labels], alpha=0.85, height=0.7)
-    for yi, s, m in zip(y, speed, methods):
+    for yi, s, m in zip(y, speed, methods, strict=False):
         top.text(s + 0.03, yi, f"{s:.2f}x", va="center", fontsize=10, fontweight="bold" if m in bold else "normal")
     top.set_yticks(y)
     top.set_yticklabels(methods, fontsize=10)
-    for tick, m in zip(top.get_yticklabels(), methods):
+    for tick, m in zip(top.get_yticklabels(), methods, strict=False):
         if m in bold:
             tick.set_fontweight("bold")
     top.axvline(1.0, color=COLORS["baseline"], lw=1)
@@ -139,7 +139,7 @@ def arrangements_measured(table, families, highlight=None):
         top.barh([np.nan], [np.nan], color=color_of[lab], label=lab)
     top.legend(fontsize=9.5, frameon=False, loc="lower right")
     offsets = {}
-    for t, c, m, lab in zip(tokens, cost, methods, labels):
+    for t, c, m, lab in zip(tokens, cost, methods, labels, strict=False):
         bottom.plot([t], [c], "o", color=color_of[lab], ms=9)
         near = [n for n, (t2, c2) in offsets.items() if abs(t2 - t) < 0.35 and abs(c2 - c) < 0.04]
         dy = -13 if near else 5

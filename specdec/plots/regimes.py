@@ -10,13 +10,13 @@ import numpy as np
 from matplotlib.colors import BoundaryNorm, ListedColormap
 from matplotlib.patches import Patch
 
-from .. import regimes as _rg
+from .. import policy as _policy
 from ._style import COLORS, CONTENT_WIDTH, new_figure
 
 __all__ = ["REGIME_COLORS", "regime_maps"]
 
 #: Colours of the three regimes (hurts, neutral, helps).
-REGIME_COLORS = {_rg.HURTS: "#E8A07A", _rg.NEUTRAL: "#E6E6E6", _rg.HELPS: "#9CC9E8"}
+REGIME_COLORS = {_policy.HURTS: "#E8A07A", _policy.NEUTRAL: "#E6E6E6", _policy.HELPS: "#9CC9E8"}
 
 
 def _edges(values, log=False):
@@ -30,7 +30,7 @@ def _edges(values, log=False):
 
 
 def _panel(ax, m, log):
-    cmap = ListedColormap([REGIME_COLORS[_rg.HURTS], REGIME_COLORS[_rg.NEUTRAL], REGIME_COLORS[_rg.HELPS]])
+    cmap = ListedColormap([REGIME_COLORS[_policy.HURTS], REGIME_COLORS[_policy.NEUTRAL], REGIME_COLORS[_policy.HELPS]])
     norm = BoundaryNorm([-1.5, -0.5, 0.5, 1.5], cmap.N)
     ax.pcolormesh(_edges(m.alphas), _edges(m.values, log), m.regime.T, cmap=cmap, norm=norm, shading="flat",
                   rasterized=True)
@@ -111,8 +111,8 @@ def regime_maps(batch_map, prefill_map, *, low_alpha=None, batch_lines=None, pre
         right.text(0.65, (1 + prefill_line) / 2, "(3) prefill-dominated\nworkload", ha="center", va="center",
                    fontsize=8, bbox=box)
     ha, hb = batch_map.helps_above, batch_map.hurts_below
-    handles = [Patch(color=REGIME_COLORS[_rg.HELPS], label=f"helps (speedup > {ha:g})"),
-               Patch(color=REGIME_COLORS[_rg.NEUTRAL], label=f"neutral ({hb:g} to {ha:g})"),
-               Patch(color=REGIME_COLORS[_rg.HURTS], label=f"hurts (< {hb:g})")]
+    handles = [Patch(color=REGIME_COLORS[_policy.HELPS], label=f"helps (speedup > {ha:g})"),
+               Patch(color=REGIME_COLORS[_policy.NEUTRAL], label=f"neutral ({hb:g} to {ha:g})"),
+               Patch(color=REGIME_COLORS[_policy.HURTS], label=f"hurts (< {hb:g})")]
     fig.legend(handles=handles, loc="outside lower center", ncols=3, fontsize=8, frameon=False)
     return fig

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import economics
-from ..checklist import WORTH_IT_SPEEDUP
+from ..policy import WORTH_IT_SPEEDUP
 from ._style import COLORS, SEQUENCE, new_figure
 
 __all__ = ["break_even_by_round_cost", "worth_it_vs_alpha"]
@@ -78,7 +78,7 @@ def break_even_by_round_cost(round_costs, labels=None, k=5, alpha_mark=0.5, n_po
     ax.text(float(alpha_mark) - 0.01, 0.06, rf"$\alpha$ = {float(alpha_mark):g}", fontsize=9, color=COLORS["accent"],
             ha="right")
     styles = ("-", "--", "-.", ":")
-    for i, (cost, label) in enumerate(zip(costs, labels)):
+    for i, (cost, label) in enumerate(zip(costs, labels, strict=False)):
         color = SEQUENCE[i % len(SEQUENCE)]
         curve = economics.speedup_from_costs(alpha, kk, 0.0, cost)
         even = float(economics.break_even_alpha(kk, 0.0, cost))

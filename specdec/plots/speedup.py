@@ -284,7 +284,7 @@ class SpeedupOverview:
         t_round = round_time(t_draft, t_verify, t_overhead)
         s = speedup(alpha, k, t0, t_draft, t_verify, t_overhead)
         left_edge = 0.0
-        for bar, width in zip(self.round_bars, (t_draft, t_verify, t_overhead)):
+        for bar, width in zip(self.round_bars, (t_draft, t_verify, t_overhead), strict=False):
             bar.set_x(left_edge)
             bar.set_width(width)
             left_edge += width
@@ -302,7 +302,7 @@ class SpeedupOverview:
         texts = ((t_round, f"  {t_round:.2f} {unit} -> {tokens:.2f} tokens"),
                  (t0 * tokens, f"  {t0 * tokens:.2f} {unit} for {tokens:.2f} tokens"),
                  (t0 * (k + 1), f"  {t0 * (k + 1):.2f} {unit} for {k + 1} tokens"))
-        for label, (x, text) in zip(self.labels, texts):
+        for label, (x, text) in zip(self.labels, texts, strict=False):
             label.set_x(x)
             label.set_text(text)
         self.title.set_text(f"One round vs plain decoding: speedup = {t0 * tokens:.2f} / {t_round:.2f} = {s:.2f}x")

@@ -24,23 +24,53 @@ converter.
 
 from __future__ import annotations
 
-from . import (acceptance, bounds, capacity, checklist, decide, engines, hardware, literature, measure, sampling,
-               speedup, threshold)
+from . import (
+    acceptance,
+    bounds,
+    capacity,
+    checklist,
+    decide,
+    engines,
+    hardware,
+    literature,
+    measure,
+    sampling,
+    speedup,
+    threshold,
+)
 from ._base import Explorer
 from .acceptance import ExpectedTokensExplorer, expected_tokens_explorer
 from .bounds import BatchContextExplorer, VerifyCostExplorer, batch_context_explorer, verify_cost_explorer
 from .capacity import LatencyThroughputExplorer, RegimeExplorer, latency_throughput_explorer, regime_explorer
 from .checklist import ChecklistExplorer, checklist_explorer, checklist_html
 from .decide import DecideExplorer, decide_explorer
-from .engines import (CalibrationExplorer, DynamicKExplorer, GoodputExplorer, PromptLookupExplorer, TreeExplorer,
-                      VerificationExplorer, calibration_explorer, dynamic_k_explorer, goodput_explorer,
-                      medusa_rank_accept, prompt_lookup_explorer, prompt_lookup_run, tree_explorer,
-                      verification_explorer)
+from .engines import (
+    CalibrationExplorer,
+    DynamicKExplorer,
+    GoodputExplorer,
+    PromptLookupExplorer,
+    TreeExplorer,
+    VerificationExplorer,
+    calibration_explorer,
+    dynamic_k_explorer,
+    goodput_explorer,
+    medusa_rank_accept,
+    prompt_lookup_explorer,
+    prompt_lookup_run,
+    tree_explorer,
+    verification_explorer,
+)
 from .hardware import ROOFLINE_BATCHES, ROOFLINE_CONTEXTS, RooflineExplorer, roofline_explorer
 from .literature import BonusTokenExplorer, ServingMetricsExplorer, bonus_token_explorer, serving_metrics_explorer
 from .measure import MATMUL_SIZES, MatmulRooflineExplorer, matmul_roofline_explorer
-from .sampling import (SamplingLogExplorer, SamplingResidualExplorer, SamplingTemperatureExplorer,
-                       sampling_log_explorer, sampling_residual_explorer, sampling_temperature_explorer)
+from .sampling import (
+    SamplingLogExplorer,
+    SamplingResidualExplorer,
+    SamplingTemperatureExplorer,
+    sampling_log_explorer,
+    sampling_residual_explorer,
+    sampling_temperature_explorer,
+)
 from .speedup import SpeedupExplorer, speedup_explorer
 from .threshold import ThresholdExplorer, threshold_explorer
 

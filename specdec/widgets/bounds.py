@@ -13,7 +13,7 @@ from .. import deployment as _dep
 from .. import hardware as _hw
 from .. import memory as _mem
 from ..plots.bounds import no_help_context, no_help_context_curve, verify_cost_overview
-from ._base import Explorer, int_slider, float_slider
+from ._base import Explorer, float_slider, int_slider
 
 __all__ = ["VerifyCostExplorer", "verify_cost_explorer", "BatchContextExplorer", "batch_context_explorer"]
 

@@ -2,13 +2,14 @@
 
 A headline explorer: live in the HTML book through ``specdec-live.js``,
 which applies the same rules with the thresholds it reads from the
-explorer's configuration (:data:`specdec.checklist.CHECKLIST_THRESHOLDS`,
-:data:`specdec.checklist.WORTH_IT_SPEEDUP`).
+explorer's configuration (:data:`specdec.policy.CHECKLIST_THRESHOLDS`,
+:data:`specdec.policy.WORTH_IT_SPEEDUP`).
 """
 
 from __future__ import annotations
 
 from .. import checklist as _wl
+from .. import policy as _policy
 from ..decision import TIME_TOLERANCE
 from ._base import Explorer, float_slider, int_slider, refusal_rows, table_html
 from ._domain import step_above_tpot, verify_below_step
@@ -134,7 +135,7 @@ class ChecklistExplorer(Explorer):
         return _rows(v["assessment"])
 
     def live_constants(self) -> dict:
-        return {"thresholds": dict(_wl.CHECKLIST_THRESHOLDS), "worth_it": _wl.WORTH_IT_SPEEDUP,
+        return {"thresholds": dict(_policy.CHECKLIST_THRESHOLDS), "worth_it": _policy.WORTH_IT_SPEEDUP,
                 "t0_tolerance": TIME_TOLERANCE, **self.fixed}
 
 

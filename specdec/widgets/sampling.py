@@ -17,10 +17,20 @@ from .. import estimation
 from .. import sampling as sm
 from .. import synthetic as syn
 from .._validate import check_integer, check_nonnegative, check_positive, check_probability
-from ..acceptance import (acceptance_rate, alpha_from_draft_acceptance_rate, alpha_from_mean_acceptance_length,
-                          expected_tokens)
-from ..plots.sampling import (TEMPERATURE_GRID, AlphaFromLogView, sampling_residual, sampling_temperature,
-                              temperature_curve, temperature_title)
+from ..acceptance import (
+    acceptance_rate,
+    alpha_from_draft_acceptance_rate,
+    alpha_from_mean_acceptance_length,
+    expected_tokens,
+)
+from ..plots.sampling import (
+    TEMPERATURE_GRID,
+    AlphaFromLogView,
+    sampling_residual,
+    sampling_temperature,
+    temperature_curve,
+    temperature_title,
+)
 from ._base import Explorer, float_slider, int_slider
 
 __all__ = [
@@ -91,8 +101,8 @@ class SamplingResidualExplorer(Explorer):
     def draw(self, v):
         ax0, ax1 = self.figure.axes
         p, q, alpha = v["p"], v["q"], v["alpha"]
-        for container, heights in zip(ax0.containers + ax1.containers, (p, q, v["residual"], v["excess"])):
-            for patch, h in zip(container, heights):
+        for container, heights in zip(ax0.containers + ax1.containers, (p, q, v["residual"], v["excess"]), strict=False):
+            for patch, h in zip(container, heights, strict=False):
                 patch.set_height(float(h))
         m = v["accepted"]
         ax0.lines[0].set_ydata(np.r_[m, m[-1]])

@@ -13,8 +13,15 @@ import numpy as np
 
 from .._validate import check_integer, check_nonnegative, check_positive, check_probability
 from ..acceptance import expected_tokens
-from ..economics import (costs_from_times, optimal_k, quick_estimate, round_time, round_times_vs_k, speedup,
-                         speedup_from_costs)
+from ..economics import (
+    costs_from_times,
+    optimal_k,
+    quick_estimate,
+    round_time,
+    round_times_vs_k,
+    speedup,
+    speedup_from_costs,
+)
 from ..plots.speedup import WORKED_EXAMPLE, SpeedupOverview
 from ._base import Explorer, float_slider, int_slider
 from ._domain import verify_below_step, verify_floor_note
