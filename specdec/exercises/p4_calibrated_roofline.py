@@ -152,9 +152,8 @@ register(Exercise(
     answer=Letter("ABCD"),
     choices={
         "A": "The fixed cost per forward pass, which verification pays k + 1 times.",
-        "B": ("What grows with the tokens of the pass: the new tokens' KV writes and attention, and past one GEMM "
-              "tile the arithmetic the weight read does not hide; the fixed cost and the all-reduces, which do not "
-              "grow with k, dilute it."),
+        "B": ("What grows with the pass's tokens: KV writes, attention and, past one GEMM tile, arithmetic the "
+              "weight read does not hide; the fixed cost and the all-reduces, which do not grow with k, dilute it."),
         "C": "The all-reduces, whose latency grows with the number of tokens in the pass.",
         "D": "Reading the KV cache once per draft token.",
     },
