@@ -48,6 +48,9 @@ the larger topics are submodules, loaded on first use so that importing
 ``sd.widgets``          ipywidgets explorers (presentation only)
 ``sd.exercises``        self-check exercises: ``sd.exercises.check(label, answer)``
 ``sd.errata``           where the sources' numbers differ from ours
+``sd.predict``          ``sd.predict_speedup(...)``: a published setup's speedup, with an interval
+``sd.heldout``          the predictions of held-out published speedups, their table and error
+``sd.validation_rows``  held-out published speedups (not used by the calibration) for checking predictions
 ======================  =====================================================
 
 Imports run one way: ``_validate`` <- ``acceptance`` <- ``economics`` <-
@@ -90,11 +93,14 @@ _SUBMODULES = {
     "drafts", "regimes", "policy", "tables", "decision", "cli", "calibration", "verification", "trees", "dynamic",
     "goodput", "drafters", "lookup", "block_verify", "suffix", "draft_parallel",
     "catalogue", "kernels", "profiles", "presets", "timings", "fit_uncertainty",
+    "predict",
+    "heldout",
+    "validation_rows",
 }
 
 # Functions at the top level that live in a submodule loaded on first use
 # (so that ``import specdec`` stays fast and numpy-only): name -> module.
-_LAZY_FUNCTIONS = {"decide": "decision", "tree_expected_tokens": "trees"}
+_LAZY_FUNCTIONS = {"decide": "decision", "tree_expected_tokens": "trees", "predict_speedup": "predict"}
 
 __all__ = [
     "expected_tokens", "accepted_tokens_pmf", "tokens_per_round_variance",

@@ -1,7 +1,10 @@
 """The command line: ``python -m specdec decide ...`` (also the ``specdec`` console script).
 
-One subcommand, ``decide``, the command-line face of :func:`specdec.decision.decide`.
-Run ``python -m specdec decide --help`` for the flags and a worked example.
+Two subcommands: ``decide``, the command-line face of :func:`specdec.decision.decide`,
+and ``predict``, that of :func:`specdec.predict.predict_speedup` (a published setup's
+speedup with its interval and the round's parts).
+Run ``python -m specdec decide --help`` or ``python -m specdec predict --help`` for the
+flags and a worked example.
 Invalid input exits with status 2 and a message naming the flag (or the field
 of the ``--from`` file); contradicting measurements are warnings, printed in
 the report (and, with ``--json``, also on standard error) and listed in the
@@ -179,6 +182,7 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument("--digits", type=_int_flag("--digits"), metavar="D", default=12,
                    help="significant digits of the numbers in --json (1 to 17, default 12)")
     p.set_defaults(subparser=p)
+    _add_predict(sub)
     return parser
 
 
@@ -215,7 +219,8 @@ def _float_flag(flag: str):
 #: Flags whose value may start with "-" (a negative number, refused later for its sign, not as a missing value).
 _VALUE_FLAGS = ("--t0", "--t-draft-step", "--t-draft-round", "--t-verify", "--t-overhead", "--tpot-off", "--tpot-on",
                 "--k", "--mean-acceptance-length", "--draft-acceptance-rate", "--confidence", "--k-max", "--worth-it",
-                "--digits")
+                "--digits", "--tree", "--tau", "--acceptance", "--gpus", "--batch", "--context", "--nodes", "--depth",
+                "--width", "--draft-tp", "--lookup-time", "--lookahead")
 
 
 def _join_negative_values(argv: Sequence[str]) -> list:
@@ -509,6 +514,168 @@ def format_command(argv: Sequence[str], program: str = "python -m specdec", widt
     return " \\\n".join(lines)
 
 
+# --------------------------------------------------------------------------
+# predict: a published setup's speedup
+# --------------------------------------------------------------------------
+
+PREDICT_EPILOG = """\
+worked example (Llama 3.1 70B with a Llama 3.1 8B draft on 8 H100s, k = 5, a
+measured mean acceptance length of 3.5):
+
+  python -m specdec predict --target llama-3.1-70b --draft llama-3.1-8b \\
+      --gpu h100-sxm --gpus 8 --k 5 --tau 3.5
+
+models     keys of the catalogue (specdec.catalogue.MODEL_SPECS): llama-3.1-8b,
+           vicuna-13b, ...; the draft is a model key (a separate draft) or a
+           kind: eagle, eagle2, eagle3, medusa, mtp, ngram, pld, lookahead (the
+           heads of a kind come from the catalogue for the target)
+proposal   --k K (a chain), --tree P0,P1,... (parents, -1 for the root's
+           children), --nodes N --depth D [--width W] (a tree by size), or
+           --lookahead W,N,G (lookahead decoding's window, n-gram, guesses)
+acceptance --tau L (tokens per round, the target's token counted) or
+           --acceptance A1,A2,... (per-position rates)
+hardware   --gpu KEY, --gpus N, --parallelism tp|layers (layers: a layer split
+           as device_map="auto" places a model)
+engine     --engine hf-eager|research|sglang|vllm|trtllm|gpt-fast (the
+           profiles of specdec.profiles); without it, the GPU preset's own
+           calibration
+output     text (default) or --json (times in ms); the interval spans the
+           predictions over the fit's bootstrap replicates (--confidence)
+"""
+
+
+def _add_predict(sub) -> None:
+    p = sub.add_parser(
+        "predict", help="predict a configuration's speedup, with an interval and the round's parts",
+        description="The speedup of one speculative configuration on a calibrated roofline: tau x T0 / T_round, "
+                    "with the interval from the calibration's uncertainty and the parts of the round.",
+        epilog=PREDICT_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    m = p.add_argument_group("models")
+    m.add_argument("--target", required=True, metavar="MODEL", help="target model key")
+    m.add_argument("--draft", required=True, metavar="MODEL|KIND", help="draft model key, or a draft kind")
+    m.add_argument("--medusa-heads", type=_int_flag("--medusa-heads"), metavar="N",
+                   help="Medusa heads, 1 to 16 (default 4; the other heads come from the catalogue)")
+    r = p.add_argument_group("proposal and acceptance")
+    r.add_argument("--k", type=_int_flag("--k"), metavar="K", help="chain length, 1 to 64")
+    r.add_argument("--tree", metavar="P0,P1,...", help="the tree's parents array")
+    r.add_argument("--nodes", type=_int_flag("--nodes"), metavar="N", help="tree nodes, 1 to 1024")
+    r.add_argument("--depth", type=_int_flag("--depth"), metavar="D", help="tree depth, 1 to --nodes")
+    r.add_argument("--width", type=_int_flag("--width"), metavar="W", help="nodes expanded per level")
+    r.add_argument("--lookahead", metavar="W,N,G", help="lookahead decoding's window, n-gram size, guesses")
+    r.add_argument("--tau", type=_float_flag("--tau"), metavar="L", help="mean acceptance length, >= 1")
+    r.add_argument("--acceptance", metavar="A1,A2,...", help="per-position acceptance rates")
+    h = p.add_argument_group("hardware and engine")
+    h.add_argument("--gpu", default="h100-sxm", metavar="KEY", help="GPU preset (default h100-sxm)")
+    h.add_argument("--gpus", type=_int_flag("--gpus"), default=1, metavar="N", help="GPUs of the target")
+    h.add_argument("--parallelism", default="tp", metavar="tp|layers", help="tensor parallel or a layer split")
+    h.add_argument("--draft-tp", type=_int_flag("--draft-tp"), metavar="N", help="GPUs of the draft's group")
+    h.add_argument("--engine", metavar="PROFILE", help="engine profile")
+    h.add_argument("--batch", type=_int_flag("--batch"), default=1, metavar="B", help="sequences per step")
+    h.add_argument("--context", type=_int_flag("--context"), default=0, metavar="C", help="tokens in the cache")
+    h.add_argument("--lookup-time", metavar="TIME", help="n-gram lookup per round, with a unit (e.g. 50us)")
+    o = p.add_argument_group("options")
+    o.add_argument("--confidence", type=_float_flag("--confidence"), default=0.9, metavar="C",
+                   help="level of the interval (default 0.9)")
+    o.add_argument("--json", action="store_true", help="print the prediction as JSON (times in ms)")
+    p.set_defaults(subparser=p)
+
+
+def _numbers(text: str, flag: str, kind: type) -> list:
+    try:
+        return [kind(item) for item in str(text).split(",") if item.strip()]
+    except ValueError:
+        what = "whole numbers" if kind is int else "numbers"
+        raise _InputError(f"{flag} must be comma-separated {what}; got {text!r}") from None
+
+
+def _model(key: str, flag: str):
+    from .predict import model_presets
+
+    presets = model_presets()
+    if key not in presets:
+        raise _InputError(f"{flag} must be one of {', '.join(sorted(presets))}; got {key!r}")
+    return key                     # predict_speedup takes the key (and finds the target's heads by it)
+
+
+_PREDICT_FLAGS = {"k": "--k", "tree": "--tree", "n_nodes": "--nodes", "depth": "--depth", "width": "--width",
+                  "lookahead": "--lookahead", "tau": "--tau", "acceptance": "--acceptance", "gpu": "--gpu",
+                  "n_gpus": "--gpus", "parallelism": "--parallelism", "draft_tp": "--draft-tp",
+                  "engine": "--engine", "batch": "--batch", "context": "--context",
+                  "lookup_time": "--lookup-time", "confidence": "--confidence", "head": "--medusa-heads",
+                  "target": "--target", "draft": "--draft"}
+
+
+def _reword_predict(message: str) -> str:
+    """Replace predict_speedup's parameter names at the start of a message by their flags."""
+    pattern = re.compile(r"^(" + "|".join(sorted(_PREDICT_FLAGS, key=len, reverse=True)) + r")\b")
+    return pattern.sub(lambda m: _PREDICT_FLAGS[m.group(1)], message)
+
+
+def _run_predict(args: argparse.Namespace, sub) -> str:
+    from .decision import parse_time
+    from .predict import DRAFT_KINDS, predict_speedup
+
+    try:
+        kwargs: dict[str, Any] = {"k": args.k, "n_nodes": args.nodes, "depth": args.depth, "width": args.width,
+                                  "tau": args.tau, "gpu": args.gpu, "n_gpus": args.gpus,
+                                  "parallelism": args.parallelism, "draft_tp": args.draft_tp, "engine": args.engine,
+                                  "batch": args.batch, "context": args.context, "confidence": args.confidence}
+        target = _model(args.target, "--target")
+        draft = args.draft if args.draft in DRAFT_KINDS else _model(args.draft, "--draft")
+        if args.medusa_heads is not None:
+            if args.draft != "medusa":
+                raise _InputError("--medusa-heads applies only to --draft medusa")
+            from .predict import head_model
+
+            try:
+                kwargs["head"] = head_model(args.target, "medusa", args.medusa_heads)
+            except ValueError as exc:
+                raise _InputError("--medusa-heads " + str(exc).split(" ", 1)[1]) from None
+        if args.tree is not None:
+            kwargs["tree"] = _numbers(args.tree, "--tree", int)
+        if args.acceptance is not None:
+            kwargs["acceptance"] = _numbers(args.acceptance, "--acceptance", float)
+        if args.lookahead is not None:
+            kwargs["lookahead"] = tuple(_numbers(args.lookahead, "--lookahead", int))
+        if args.lookup_time is not None:
+            try:
+                kwargs["lookup_time"] = parse_time(args.lookup_time, "--lookup-time", unit="s")
+            except ValueError as exc:
+                raise _InputError(str(exc)) from None
+    except _InputError as exc:
+        sub.error(str(exc))
+    try:
+        prediction = predict_speedup(target, draft, **kwargs)
+    except (ValueError, TypeError) as exc:
+        sub.error(_reword_predict(str(exc)))
+    if args.json:
+        import json
+
+        lo, hi = prediction.interval
+        data = {"schema_version": 1, "speedup": prediction.speedup, "interval": [lo, hi],
+                "confidence": prediction.confidence, "tau": prediction.tau, "engine": prediction.engine,
+                "target": prediction.target, "draft": prediction.draft, "hardware": prediction.hardware,
+                "batch": prediction.batch, "context": prediction.context,
+                "parts_ms": prediction.parts(), "draft_passes": list(prediction.plan.draft_tokens),
+                "verify_tokens": prediction.plan.verify_tokens}
+        return json.dumps(data, indent=2)
+    return prediction.report()
+
+
+def _print_safely(make_text) -> int:
+    """Print what ``make_text()`` returns; a closed pipe (| head) ends quietly with status 141."""
+    try:
+        print(make_text())
+        sys.stdout.flush()
+    except BrokenPipeError:
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0, or 2 for invalid input).
 
@@ -527,7 +694,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     parser = build_parser()
     args = parser.parse_args(_join_negative_values(sys.argv[1:] if argv is None else argv))
-    sub = args.subparser  # the decide parser: its error() prints its usage
+    sub = args.subparser  # the subcommand's parser: its error() prints its usage
+    if args.command == "predict":
+        return _print_safely(lambda: _run_predict(args, sub))
     if not 1 <= args.digits <= 17:
         sub.error(f"--digits must be a whole number in [1, 17]; got {args.digits}")
     try:

@@ -323,3 +323,106 @@ def test_to_argv_round_trips_through_the_command():
         to_argv(t0=12.0)
     with pytest.raises(ValueError, match="width must be a whole number >= 20"):
         format_command(argv, width=5)
+
+
+# ---------------------------------------------------------------- predict
+
+
+PREDICT = ["predict", "--target", "llama-3.1-70b", "--draft", "llama-3.1-8b", "--gpu", "h100-sxm", "--gpus", "8",
+           "--k", "5", "--tau", "3.5"]
+
+
+def _hand_round(gpus=8):
+    """tau T0 / (5 T_draft + T_verify(6)) on the calibrated H100 group, from hardware.step_time."""
+    from specdec import hardware as h
+
+    hw = h.H100.scaled(gpus)
+    t0 = h.step_time(h.LLAMA_70B, hw)
+    t_draft = 5 * h.step_time(h.LLAMA_8B, hw)
+    t_verify = h.step_time(h.LLAMA_70B, hw, new_tokens=6)
+    return 3.5 * t0 / (t_draft + t_verify), t0, t_draft, t_verify
+
+
+def test_predict_prints_speedup_interval_parts_and_profile():
+    """The worked example: the speedup, its interval, the round's parts in ms and the engine profile."""
+    rc, out, err = cli(*PREDICT)
+    assert rc == 0, err
+    speedup, t0, t_draft, t_verify = _hand_round()
+    assert out.startswith(f"Predicted speedup: {speedup:.2f}x")
+    assert "interval" in out and "engine profile:" in out
+    assert f"T0 = {t0 * 1e3:.3f} ms" in out and f"draft {t_draft * 1e3:.3f} ms" in out
+    assert f"verify {t_verify * 1e3:.3f} ms (6 tokens)" in out
+
+
+def test_predict_json_matches_the_hand_computed_round():
+    rc, out, err = cli(*PREDICT, "--json")
+    assert rc == 0, err
+    data = json.loads(out)
+    speedup, t0, t_draft, t_verify = _hand_round()
+    assert data["speedup"] == pytest.approx(speedup, rel=1e-12)
+    assert data["parts_ms"]["t0"] == pytest.approx(t0 * 1e3, rel=1e-12)
+    assert data["parts_ms"]["t_round"] == pytest.approx((t_draft + t_verify) * 1e3, rel=1e-12)
+    assert data["interval"][0] <= data["speedup"] <= data["interval"][1]
+    assert data["draft_passes"] == [1] * 5 and data["verify_tokens"] == 6
+
+
+def test_predict_tree_and_lookup_flags():
+    """--tree parents and a prompt lookup with --lookup-time: the round is priced as the API prices it."""
+    from specdec import hardware as h
+    from specdec.predict import predict_speedup
+
+    rc, out, err = cli("predict", "--target", "llama-3.1-8b", "--draft", "pld", "--tree", "-1,0,0,1",
+                       "--tau", "2.2", "--lookup-time", "40us", "--json")
+    assert rc == 0, err
+    data = json.loads(out)
+    hw = h.H100
+    t0, t_verify = h.step_time(h.LLAMA_8B, hw), h.step_time(h.LLAMA_8B, hw, new_tokens=5)
+    assert data["speedup"] == pytest.approx(2.2 * t0 / (40e-6 + t_verify), rel=1e-12)
+    api = predict_speedup(h.LLAMA_8B, "pld", tree=[-1, 0, 0, 1], tau=2.2, lookup_time=40e-6)
+    assert data["speedup"] == pytest.approx(api.speedup, rel=1e-12)
+
+
+@pytest.mark.parametrize("args, flag", [
+    (["--tau", "9"], "--tau must be in"),
+    (["--gpus", "0"], "--gpus must be"),
+    (["--parallelism", "pp"], "--parallelism must be one of"),
+    (["--target", "gpt-9"], "--target must be one of"),
+    (["--tree", "a,b"], "--tree must be comma-separated whole numbers"),
+    (["--lookup-time", "5parsecs"], "--lookup-time"),
+    (["--batch", "0"], "--batch must be"),
+])
+def test_predict_invalid_input_exits_2_naming_the_flag(args, flag):
+    base = list(PREDICT)
+    for i in range(0, len(args), 2):
+        if args[i] in base:
+            base[base.index(args[i]) + 1] = args[i + 1]
+        else:
+            base += args[i:i + 2]
+    rc, out, err = cli(*base)
+    assert rc == 2 and out == ""
+    assert flag in err
+
+
+def test_predict_help_shows_the_worked_example():
+    rc, out, _ = cli("predict", "--help")
+    assert rc == 0
+    assert "worked example" in out and "--gpus 8 --k 5 --tau 3.5" in out and "--parallelism" in out
+
+
+def test_predict_engine_profile_and_layer_split():
+    """--engine and --parallelism layers reach the API: the same speedup, interval and profile name."""
+    from specdec.predict import predict_speedup
+
+    rc, out, err = cli("predict", "--target", "llama-2-70b", "--draft", "eagle", "--nodes", "25", "--depth", "5",
+                       "--tau", "3.8", "--gpu", "a100-40gb", "--gpus", "4", "--parallelism", "layers",
+                       "--engine", "research", "--json")
+    assert rc == 0, err
+    data = json.loads(out)
+    api = predict_speedup("llama-2-70b", "eagle", n_nodes=25, depth=5, tau=3.8, gpu="a100-40gb", n_gpus=4,
+                          parallelism="layers", engine="research")
+    assert data["speedup"] == pytest.approx(api.speedup, rel=1e-12)
+    assert data["interval"] == pytest.approx(list(api.interval), rel=1e-12)
+    assert data["engine"].startswith("research") and "layer split" in data["hardware"]
+    rc, _, err = cli("predict", "--target", "llama-2-70b", "--draft", "eagle", "--k", "4", "--tau", "3",
+                     "--engine", "tgi")
+    assert rc == 2 and "--engine must be one of" in err

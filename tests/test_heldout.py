@@ -1,0 +1,87 @@
+"""Tests of specdec.heldout: the mapping rules applied to the held-out rows, the median error and the tables.
+
+Each mapping is checked against the row's own fields as the rules of specdec.validation_rows state
+them (tree_tokens counts the target's token, the lookahead triple in the note, the Hugging Face
+baseline), and the summary statistic against a hand computation on synthetic checks.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from specdec import catalogue, heldout, predict
+from specdec.validation_rows import VALIDATION_ROWS
+
+ROWS = {row.key: row for row in VALIDATION_ROWS}
+
+
+def test_every_row_is_priced_and_at_least_twenty():
+    checks = heldout.check_rows()
+    assert len(checks) == len(VALIDATION_ROWS) >= 20
+    for c in checks:
+        assert c.error == pytest.approx(c.prediction.speedup / c.row.speedup - 1.0, rel=1e-12)
+        assert c.prediction.tau == c.row.tau and c.prediction.batch == c.row.batch
+        assert c.prediction.interval[0] <= c.prediction.speedup <= c.prediction.interval[1]
+
+
+def test_tree_rows_verify_tree_tokens_with_depth_passes():
+    """EAGLE-2 in Spec-Bench: 60 tokens verified (the target's included), 6 draft passes, 10 per expansion."""
+    row = ROWS["specbench-a100-vicuna7b-eagle2"]
+    args = heldout.prediction_inputs(row)
+    assert (args["n_nodes"], args["depth"], args["width"]) == (59, 6, 10)
+    assert args["target"] == "vicuna-7b" and args["gpu"] == "a100-80gb" and args["engine"] == "research"
+    assert args["baseline_engine"] == "hf-eager"                  # the speedup divides by Hugging Face decoding
+    assert args["context"] == 512                                 # M4: Spec-Bench's mean over tasks
+    plan = predict.round_plan("eagle2", n_nodes=59, depth=6, width=10, tau=row.tau)
+    assert plan.verify_tokens == row.tree_tokens
+
+
+def test_medusa_runs_one_head_per_level_and_lookahead_reads_its_note():
+    medusa = heldout.prediction_inputs(ROWS["specbench-a100-vicuna7b-medusa"])
+    assert medusa["head"].n_params == catalogue.medusa_heads("vicuna-7b", 4)["params"]
+    look = heldout.prediction_inputs(ROWS["specbench-3090-vicuna7b-lookahead"])
+    assert look["lookahead"] == (7, 5, 7) and "k" not in look and "n_nodes" not in look
+
+
+def test_layer_split_mtp_and_models_outside_the_catalogue():
+    split = heldout.prediction_inputs(ROWS["eagle1-table7-llama-2-70b-chat-hf-bs1"])
+    assert split["parallelism"] == "layers" and split["n_gpus"] == 4 and split["target"] == "llama-2-70b"
+    mtp = heldout.prediction_inputs(ROWS["lmsys-mtp-deepseek-v3-window3"])
+    assert (mtp["k"], mtp["n_gpus"], mtp["parallelism"], mtp["batch"]) == (2, 16, "tp", 32)
+    assert mtp["context"] == 65_536 + 2_048 and mtp["baseline_engine"] == "sglang"
+    qwen = heldout.prediction_inputs(ROWS["specdecode-bench-qwen3-8b-eagle-tree"])
+    spec = heldout.EXTRA_MODELS["qwen3-8b"]
+    assert qwen["target"].n_params == spec.n_params and qwen["n_nodes"] == 21
+    # Qwen3 8B from its config: 36 layers of attention (2 x 4096^2 + 2 x 4096 x 1024), MLP (3 x 4096 x 12288), two
+    # norms and q/k norms, untied 151936 x 4096 embeddings and the final norm
+    layer = 2 * 4096 * 4096 + 2 * 4096 * 1024 + 3 * 4096 * 12288 + 2 * 4096
+    assert abs(spec.n_params - (36 * layer + 2 * 151936 * 4096 + 4096)) <= 36 * 256
+    sps = heldout.prediction_inputs(ROWS["specbench-3090-vicuna7b-sps"])
+    assert sps["draft"] == "vicuna-68m" and sps["k"] == 5 and sps["weights"] == "fp16"
+
+
+def test_median_absolute_error_on_synthetic_checks():
+    """Errors -0.3, 0.1, 0.2, -0.05: the median of 0.3, 0.1, 0.2, 0.05 is 0.15."""
+    base = heldout.check_rows(VALIDATION_ROWS[:1])[0]
+    checks = [dataclasses.replace(base, error=e) for e in (-0.3, 0.1, 0.2, -0.05)]
+    assert heldout.median_absolute_error(checks) == pytest.approx(0.15, abs=1e-15)
+    with pytest.raises(ValueError, match="at least one"):
+        heldout.median_absolute_error([])
+    with pytest.raises(TypeError, match="checks must be"):
+        heldout.median_absolute_error([1.0])
+
+
+def test_tables_show_every_row_and_every_fitted_timing():
+    from specdec import profiles
+
+    checks = heldout.check_rows()
+    text = heldout.heldout_table(checks).to_markdown()
+    assert len(text.splitlines()) == 2 + len(checks)
+    first = checks[0]
+    assert f"{first.error:+.0%}" in text.splitlines()[2] and f"{first.row.speedup:.2f}" in text.splitlines()[2]
+    fit = heldout.fit_table()
+    assert len(fit.rows) == len(profiles.FITTED)
+    with pytest.raises(TypeError, match="row must be"):
+        heldout.prediction_inputs("specbench")
