@@ -20,7 +20,8 @@ import pathlib
 import re
 import sys
 import textwrap
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .decision import TIME_UNITS, decide, read_fields
 
@@ -373,7 +374,7 @@ def _collect(args: argparse.Namespace) -> tuple[dict, dict]:
             inside_file = where.get(key) != FIELDS[key][0] and base is not None
             values[key] = base / values[key] if inside_file else pathlib.Path(values[key])
     # times: strings with units (a bare number in a file is ambiguous)
-    for key, (flag, is_time) in FIELDS.items():
+    for key, (_flag, is_time) in FIELDS.items():
         if not is_time or key not in values or key == "t_verify":
             continue
         if not isinstance(values[key], str):

@@ -48,9 +48,9 @@ from dataclasses import dataclass
 
 from . import catalogue
 from ._validate import check_instance
-from .profiles import EAGER_MEASUREMENTS, FITTED
 from .hardware import Model, model_preset
 from .predict import Prediction, one_layer_module, predict_speedup
+from .profiles import EAGER_MEASUREMENTS, FITTED
 from .tables import Table, records_table
 from .validation_rows import VALIDATION_ROWS, PublishedSpeedup
 

@@ -41,15 +41,21 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass, replace
-from typing import Any
 
 import numpy as np
 
-from ._validate import (check_choice, check_count, check_instance, check_nonnegative, check_positive,
-                        check_probability, check_scalar, describe)
+from . import catalogue, fit_uncertainty, profiles
+from ._validate import (
+    check_choice,
+    check_count,
+    check_instance,
+    check_nonnegative,
+    check_positive,
+    check_probability,
+    check_scalar,
+    describe,
+)
 from .acceptance import expected_tokens_per_position
-from . import catalogue
-from . import fit_uncertainty, profiles
 from .calibration import H100_CALIBRATION
 from .hardware import GPUS, Hardware, Model, gpu_preset, model_preset, step_time
 from .trees import tree_depths
