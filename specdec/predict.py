@@ -597,7 +597,7 @@ def predict_speedup(target, draft, *, tau=None, acceptance=None, k=None, tree=No
     acceptance : array_like, optional
         Instead of ``tau``: per-position acceptance rates (each given the
         previous accepted), 1 to 64 entries in [0, 1]; ``tau`` is
-        :func:`specdec.expected_tokens_per_position` of them.
+        :func:`specdec.acceptance.expected_tokens_per_position` of them.
     k, tree, n_nodes, depth, width, lookahead
         The proposal, as in :func:`round_plan` (exactly one of ``k``,
         ``tree``, ``n_nodes``; ``lookahead`` for kind ``"lookahead"``).

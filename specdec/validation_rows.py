@@ -125,8 +125,8 @@ M5. **Draft shape.** ``k`` is the chain length (draft tokens per round)
     model size) and ``shape_from`` says ``"code default"``; if no default
     could be read, the fields stay ``None`` and ``shape_from`` is
     ``"unstated"``.
-M6. **Acceptance length.** ``tau`` is always normalised to *tokens per
-    round including the target's own token* (the bonus or corrected token),
+M6. **Acceptance length.** ``tau`` is always normalised to tokens per
+    round including the target's own token (the bonus or corrected token),
     so plain decoding has ``tau = 1``. ``tau_printed`` is the number as
     printed and ``tau_convention`` says how it was converted:
     ``"includes-target-token"`` (EAGLE's tau, Spec-Bench's #MAT, Medusa's
