@@ -69,7 +69,7 @@ def latency_throughput_curves(target, draft, hardware, alpha, k, context, batche
     >>> h = sd.hardware
     >>> v = sd.plots.latency_throughput_curves(h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8), 0.8, 5, 2048, [1, 2000])
     >>> round(float(v["lat_base"][0]), 2), bool(np.isnan(v["thr_spec"][1]))
-    (11.09, True)
+    (11.76, True)
     """
     r = _dep.speculative_costs(target, draft, hardware, alpha, k, batches, context)
     nan_base = np.where(r.fits_baseline, 1.0, np.nan)

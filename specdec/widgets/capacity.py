@@ -130,7 +130,7 @@ def latency_throughput_explorer(target=None, draft=None, hardware=None, alpha=0.
     >>> import specdec as sd
     >>> w = sd.widgets.latency_throughput_explorer()
     >>> round(w.values["throughput_ratio"], 3), w.values["capacity"].batch_speculative
-    (0.904, 512)
+    (0.885, 512)
     """
     target = _hw.LLAMA_70B if target is None else target
     draft = _hw.LLAMA_8B if draft is None else draft

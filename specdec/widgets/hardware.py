@@ -148,7 +148,7 @@ def roofline_explorer(target="llama-3.1-70b", draft="llama-3.1-8b", gpu="h100-sx
     >>> import specdec as sd
     >>> w = sd.widgets.roofline_explorer()
     >>> round(w.values["t0"] * 1e3, 2), round(w.values["c_verify"], 3), w.values["break_even_batch"]
-    (11.06, 1.018, 125.0)
+    (11.72, 1.007, 107.0)
     """
     return RooflineExplorer(target=target, draft=draft, gpu=gpu, n_gpus=n_gpus, batch=batch, context=context, k=k,
                             alpha=alpha)
