@@ -532,7 +532,7 @@ def spec_bench_table(model="vicuna-7b"):
         (:func:`implied_round_cost`), ``structure`` (list, "chain" or "tree",
         :data:`DRAFT_STRUCTURE`), ``chain_equivalent_alpha``
         (:func:`chain_equivalent_alpha`, every row) and ``alpha_lower_bound``
-        (:func:`alpha_lower_bound` for chains, NaN for trees); numpy arrays
+        (:func:`alpha_lower_bound` for chains, missing for trees, which have no floor); numpy arrays
         except ``method`` and ``structure``.
 
     Examples
