@@ -141,7 +141,7 @@ def test_no_stored_errors(path):
 @pytest.mark.parametrize("path", notebooks(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_table_is_computed_and_thrown_away(path):
     """A table writer's value is only shown when it is a cell's last expression: a table call followed by other
-    statements renders nothing, and the reader never sees the table (four chapters had such cells)."""
+    statements renders nothing, and the reader never sees the table (eleven tables in five chapters were so)."""
     import ast
     nb = nbformat.read(path, as_version=4)
     bad = []
