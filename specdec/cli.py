@@ -709,28 +709,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         report = decide(time_unit=unit, **values)
     except (ValueError, TypeError) as exc:
         sub.error(_reword(str(exc), where))
-    try:
-        if args.json or args.csv:
-            for w in report.warnings:
-                print(f"warning: {w}", file=sys.stderr)
-        if args.json:
-            text = report.to_json(digits=args.digits)
-        elif args.csv:
-            text = report.to_csv(digits=args.digits).rstrip("\n")
-        elif args.markdown:
-            text = report.to_markdown()
-        else:
-            text = str(report)
-        print(text)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # the reader closed the pipe (| head): stop quietly, as command-line tools do (128 + SIGPIPE)
-        import os
+    if args.json or args.csv:
+        for w in report.warnings:
+            print(f"warning: {w}", file=sys.stderr)
 
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 141
-    return 0
+    def text() -> str:
+        if args.json:
+            return report.to_json(digits=args.digits)
+        if args.csv:
+            return report.to_csv(digits=args.digits).rstrip("\n")
+        return report.to_markdown() if args.markdown else str(report)
+
+    return _print_safely(text)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -249,14 +249,19 @@ def _lookup(t: np.ndarray, max_ngram: int, k: int) -> np.ndarray:
         last = min(length - n - k, length - 2 * n - 1)
         if last < 0:
             continue
-        ok = t[:last + 1] == tail[0]
-        for j in range(1, n):
-            ok &= t[j:last + 1 + j] == tail[j]
-        hits = np.flatnonzero(ok)
-        if hits.size:
-            s = int(hits[0]) + n
-            return t[s:s + k].copy()
+        s = _first_match(t, tail, last)
+        if s is not None:
+            return t[s + n:s + n + k].copy()
     return np.zeros(0, dtype=np.int64)
+
+
+def _first_match(t: np.ndarray, tail: np.ndarray, last: int) -> int | None:
+    """The first start s <= last with t[s:s + len(tail)] == tail (vectorized over s), or None."""
+    ok = t[:last + 1] == tail[0]
+    for j in range(1, tail.size):
+        ok &= t[j:last + 1 + j] == tail[j]
+    hits = np.flatnonzero(ok)
+    return int(hits[0]) if hits.size else None
 
 
 def vllm_ngram_proposal(tokens, min_ngram, max_ngram, num_pred):
@@ -315,13 +320,9 @@ def _vllm_lookup(t: np.ndarray, min_ngram: int, max_ngram: int, k: int) -> np.nd
     for n in range(min(max_ngram, length - 1), min_ngram - 1, -1):
         tail = t[length - n:]
         last = length - n - 1  # earlier start positions s <= length - n - 1: one token follows
-        ok = t[:last + 1] == tail[0]
-        for j in range(1, n):
-            ok &= t[j:last + 1 + j] == tail[j]
-        hits = np.flatnonzero(ok)
-        if hits.size:
-            s = int(hits[0]) + n
-            return t[s:s + k].copy()
+        s = _first_match(t, tail, last)
+        if s is not None:
+            return t[s + n:s + n + k].copy()
     return np.zeros(0, dtype=np.int64)
 
 
