@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._citations import Quoted
 from ._validate import check_broadcast, check_integer, check_probability, is_scalar_input, to_output
 from .acceptance import alpha_for_expected_tokens, draft_acceptance_rate, expected_tokens, mean_acceptance_length
 from .estimation import EngineReading
+from .sources import Cited as Quoted
 
 __all__ = ["VLLM_COUNTERS", "VLLM_DEFINITIONS", "SGLANG_DEFINITIONS", "metric_readings", "misread_alphas"]
 

@@ -51,6 +51,7 @@ from ._validate import check_instance
 from .hardware import Model, model_preset
 from .predict import Prediction, one_layer_module, predict_speedup
 from .profiles import EAGER_MEASUREMENTS, FITTED
+from .sources import Cited
 from .tables import Table, records_table
 from .validation_rows import VALIDATION_ROWS, PublishedSpeedup
 
@@ -59,7 +60,7 @@ __all__ = ["EXTRA_MODELS", "ALIASES", "NVFP4", "HeldOutCheck", "prediction_input
 
 _CHAPTER = "Predicting a published setup"
 
-_QWEN3_CITED = catalogue.SpecCited(
+_QWEN3_CITED = Cited(
     {"num_hidden_layers": 36, "hidden_size": 4096, "num_attention_heads": 32, "num_key_value_heads": 8,
      "head_dim": 128, "intermediate_size": 12288, "vocab_size": 151936, "tie_word_embeddings": False},
     "hf-configs", "Qwen/Qwen3-8B/config.json", "secondary",
