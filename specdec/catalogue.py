@@ -7,11 +7,12 @@ Every spec-sheet number and every model shape of the package lives here, once:
   per number format, interconnect) with a :class:`~specdec.sources.Cited` record saying
   where the numbers were read;
 * :data:`MODEL_SPECS`: Llama 2 7/13/70B, Llama 3 and 3.1 8B and 70B, Llama
-  3.2 1B, Vicuna 7/13/33B, Mixtral 8x7B and DeepSeek-V3 (mixture of experts,
-  MLA attention), each a :class:`ModelSpec` holding its Hugging Face
-  ``config.json`` shape; the parameter count is computed from the shape;
+  3.2 1B, Vicuna 7/13/33B, Qwen3 8B, Mixtral 8x7B and DeepSeek-V3 (mixture
+  of experts, MLA attention; DeepSeek-R1 is an alias, :data:`MODEL_ALIASES`),
+  each a :class:`ModelSpec` holding its Hugging Face ``config.json`` shape;
+  the parameter count is computed from the shape;
 * draft heads per target (:func:`eagle_head`, :func:`medusa_heads`) and
-  weight formats (:data:`WEIGHT_FORMATS`: bf16, fp8, int8, int4 weight-only).
+  weight formats (:data:`WEIGHT_FORMATS`: bf16, fp8, int8, int4 weight-only, nvfp4).
 
 :mod:`specdec.hardware` builds its :class:`~specdec.hardware.Model` and
 :class:`~specdec.hardware.Hardware` presets (``LLAMA_8B``, ``H100_IDEAL``,
@@ -29,7 +30,7 @@ from .sources import Cited
 
 __all__ = [
     "GpuSpec", "ModelSpec", "WeightFormat", "GPU_SPECS", "MODEL_SPECS",
-    "WEIGHT_FORMATS", "EAGLE_PARAMS", "gpu_spec", "model_spec", "weight_format", "eagle_head", "medusa_heads",
+    "WEIGHT_FORMATS", "MODEL_ALIASES", "EAGLE_PARAMS", "gpu_spec", "model_spec", "weight_format", "eagle_head", "medusa_heads",
     "distinct_experts",
 ]
 
@@ -328,7 +329,17 @@ MODEL_SPECS: dict[str, ModelSpec] = {m.key: m for m in (
                        "multi-token-prediction module"),
               head_dim=192, n_experts=256, experts_per_token=8, shared_experts=1, expert_intermediate=2048,
               dense_layers=3, kv_lora_rank=512, q_lora_rank=1536, qk_rope_dim=64, qk_nope_dim=128, v_head_dim=128),
+    ModelSpec("qwen3-8b", "Qwen3 8B", 36, 4096, 32, 8, 12288, 151936, False,
+              Cited({"num_hidden_layers": 36, "hidden_size": 4096, "num_attention_heads": 32, "num_key_value_heads": 8,
+                     "head_dim": 128, "intermediate_size": 12288, "vocab_size": 151936, "tie_word_embeddings": False},
+                    "hf-configs", "Qwen/Qwen3-8B/config.json", "secondary",
+                    "copies of the config.json in the search tool's code index (ids 62456584613, 1570491832, "
+                    "56510789291)"),
+              head_dim=128),
 )}
+
+#: Models published under another name with the shape of a catalogue model: name -> key of :data:`MODEL_SPECS`.
+MODEL_ALIASES = {"deepseek-r1": "deepseek-v3"}
 
 
 def model_spec(key: str) -> ModelSpec:
@@ -339,7 +350,7 @@ def model_spec(key: str) -> ModelSpec:
     Parameters
     ----------
     key : str
-        A key of :data:`MODEL_SPECS`.
+        A key of :data:`MODEL_SPECS`, or a name of :data:`MODEL_ALIASES`.
 
     Returns
     -------
@@ -351,6 +362,8 @@ def model_spec(key: str) -> ModelSpec:
     >>> catalogue.model_spec("vicuna-33b").n_params
     32528943616
     """
+    if isinstance(key, str) and key in MODEL_ALIASES:
+        key = MODEL_ALIASES[key]
     return MODEL_SPECS[check_choice(key, "key", tuple(MODEL_SPECS))]
 
 
@@ -434,6 +447,10 @@ WEIGHT_FORMATS: dict[str, WeightFormat] = {f.key: f for f in (
     WeightFormat("int4-weight-only", 0.625, "bf16",
                  "int4 weights with a bf16 scale and zero per group of 32 (0.5 + 4/32 bytes), as gpt-fast's "
                  "'4-bit (G=32)'; dequantized to bf16 in the kernel (W4A16)"),
+    WeightFormat("nvfp4", 0.5625, "fp8",
+                 "NVIDIA's 4-bit float: E2M1 weights, one E4M3 scale per block of 16 (4.5 bits per weight; the "
+                 "format as described on Modal's LLM almanac 'block-quants' page and zeroentropy.dev 'NVFP4'); the "
+                 "catalogue lists no FP4 rate, so the products run at the fp8 rate (a decode step is memory-bound)"),
 )}
 
 
