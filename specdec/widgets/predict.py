@@ -2,7 +2,7 @@
 
 Presentation only: the numbers come from :func:`specdec.predict.predict_speedup`
 (the prediction, its interval and the round's parts) and the figure from
-:func:`specdec.plots.predict.round_against_plain`.
+:func:`specdec.plots.round_against_plain`.
 """
 
 from __future__ import annotations
