@@ -29,6 +29,7 @@ __all__ = [
     "check_probability",
     "check_nonnegative",
     "check_positive",
+    "check_tokens_per_round",
     "check_integer",
     "check_whole",
     "check_count",
@@ -199,6 +200,15 @@ def check_positive(value: Any, name: str, unit: str = "") -> np.ndarray:
     bad = (~np.isfinite(arr)) | (arr <= 0)
     if bad.any():
         raise ValueError(f"{name} must be a finite number > 0{suffix}; got {_first_bad(arr, bad)}")
+    return arr
+
+
+def check_tokens_per_round(value: Any, name: str = "expected_tokens") -> np.ndarray:
+    """Return ``value`` as a float array of tokens per round: finite and >= 1 (the target's own token)."""
+    arr = check_positive(value, name, "(tokens per round)")
+    bad = arr < 1.0
+    if bad.any():
+        raise ValueError(f"{name} must be >= 1 token per round (the target's own token); got {_first_bad(arr, bad)}")
     return arr
 
 

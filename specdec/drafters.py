@@ -35,7 +35,15 @@ import numpy as np
 
 # All imports from other specdec modules are in this one block, so that they
 # can be repointed when the package is restructured.
-from ._validate import check_integer, check_nonnegative, check_positive, check_probability, is_scalar_input, to_output
+from ._validate import (
+    check_integer,
+    check_nonnegative,
+    check_positive,
+    check_probability,
+    check_tokens_per_round,
+    is_scalar_input,
+    to_output,
+)
 from .acceptance import expected_tokens, expected_tokens_per_position
 from .dynamic import HF_HEURISTIC
 from .economics import improvement_factor
@@ -325,9 +333,7 @@ def implied_round_cost(mean_accepted_tokens, speedup):
     >>> round(sd.drafters.implied_round_cost(4.34, 2.36), 3)   # Spec-Bench EAGLE-2, Vicuna-7B, A100
     1.839
     """
-    e = check_positive(mean_accepted_tokens, "mean_accepted_tokens", "(tokens per round)")
-    if (e < 1.0).any():
-        raise ValueError(f"mean_accepted_tokens must be >= 1 token per round; got {float(e[e < 1.0].flat[0])!r}")
+    e = check_tokens_per_round(mean_accepted_tokens, "mean_accepted_tokens")
     s = check_positive(speedup, "speedup")
     return to_output(e / s, is_scalar_input(mean_accepted_tokens, speedup))
 
@@ -339,13 +345,6 @@ DRAFT_STRUCTURE = {"SAMD[EAGLE2]": "tree", "EAGLE3": "tree", "EAGLE2": "tree", "
 
 #: The structures :func:`alpha_lower_bound` knows.
 STRUCTURES = ("chain", "tree")
-
-
-def _tokens_per_round(mean_accepted_tokens):
-    e = check_positive(mean_accepted_tokens, "mean_accepted_tokens", "(tokens per round)")
-    if (e < 1.0).any():
-        raise ValueError(f"mean_accepted_tokens must be >= 1 token per round; got {float(e[e < 1.0].flat[0])!r}")
-    return e
 
 
 def chain_equivalent_alpha(mean_accepted_tokens):
@@ -376,7 +375,7 @@ def chain_equivalent_alpha(mean_accepted_tokens):
     >>> round(sd.drafters.chain_equivalent_alpha(4.34), 4)   # Spec-Bench EAGLE-2, a tree
     0.7696
     """
-    e = _tokens_per_round(mean_accepted_tokens)
+    e = check_tokens_per_round(mean_accepted_tokens, "mean_accepted_tokens")
     return to_output(1.0 - 1.0 / e, is_scalar_input(mean_accepted_tokens))
 
 
@@ -421,7 +420,7 @@ def alpha_lower_bound(mean_accepted_tokens, structure="chain"):
     if structure == "tree":
         raise ValueError("structure='tree': 1 - 1/E[L] bounds the acceptance rate of a chain only; a tree tries "
                          "several candidates per position. Use chain_equivalent_alpha for the chain-equivalent rate")
-    e = _tokens_per_round(mean_accepted_tokens)
+    e = check_tokens_per_round(mean_accepted_tokens, "mean_accepted_tokens")
     return to_output(1.0 - 1.0 / e, is_scalar_input(mean_accepted_tokens))
 
 

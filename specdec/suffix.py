@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import check_nonnegative, check_positive, is_scalar_input, to_output
+from ._validate import check_nonnegative, check_positive, check_tokens_per_round, is_scalar_input, to_output
 from .drafters import VLLM_SUFFIX_DEFAULTS
 from .sources import Cited
 
@@ -122,9 +122,7 @@ def suffix_speedup(expected_tokens, c_verify, lookup_cost=0.0):
     >>> sd.suffix.suffix_speedup(3.0, 1.2)
     2.5
     """
-    e = check_positive(expected_tokens, "expected_tokens", "(tokens per round)")
-    if (e < 1.0).any():
-        raise ValueError("expected_tokens must be >= 1 token per round")
+    e = check_tokens_per_round(expected_tokens, "expected_tokens")
     cv = check_positive(c_verify, "c_verify", "(target decode steps)")
     lc = check_nonnegative(lookup_cost, "lookup_cost", "(target decode steps)")
     return to_output(e / (cv + lc), is_scalar_input(expected_tokens, c_verify, lookup_cost))
