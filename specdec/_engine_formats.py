@@ -13,7 +13,7 @@ import math
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -229,7 +229,8 @@ def _select(samples: list, labels: Mapping | None, where: str) -> list:
         seen = sorted({s[1][key] for s in spec if key in s[1]})
         have = (f"values of {key} there: {', '.join(seen)}" if seen else
                 f"no speculative decoding sample carries a label {key!r}")
-        raise ValueError(f"{where}: no speculative decoding sample has the label {key}={str(val)!r} ({have})")
+        raise ValueError(f"{where}: no speculative decoding sample has the label {key}={str(val)!r} ({have}); "
+                         f"check labels= (--label)")
     return kept
 
 
@@ -243,8 +244,20 @@ def _from_samples(samples: list, labels: Mapping | None, where: str, form: str, 
         return _v0_page(samples, where, form, k)
     if "sglang:spec_accept_length" in names:
         return _sglang_gauges(samples, where, form, k)
-    if names & {"vllm:spec_decode_num_draft_tokens", "vllm:spec_decode_num_accepted_tokens"}:
-        raise ValueError(f"{where}: missing the counter(s) num_drafts ({VLLM_METRICS['num_drafts']})")
+    if names >= {"vllm:spec_decode_num_draft_tokens", "vllm:spec_decode_num_accepted_tokens"}:
+        if k is None:
+            raise ValueError(f"{where}: missing the counter(s) num_drafts ({VLLM_METRICS['num_drafts']}), as on "
+                             f"early vLLM V1 pages; pass k (--k) to count the rounds as draft tokens / k")
+        kk = check_count(k, "k")
+        drafted = sum(s[2] for s in samples if _base(s[0]) == "vllm:spec_decode_num_draft_tokens")
+        if drafted % kk:
+            raise ValueError(f"{where}: {drafted:g} draft tokens is not a multiple of k = {kk}, so the rounds of a "
+                             f"page without {VLLM_METRICS['num_drafts']} cannot be counted")
+        samples = samples + [("vllm:spec_decode_num_drafts_total", {}, drafted / kk, "(drafted / k)")]
+        return EngineSource("vllm", f"vLLM V1 {form} (early, without num_drafts)",
+                            counters=_v1_counts(samples, where), k=kk,
+                            notes=(f"rounds = draft tokens / k = {drafted:g} / {kk}: the page has no "
+                                   f"{VLLM_METRICS['num_drafts']}; this holds when every round drafts k tokens",))
     raise ValueError(f"{where}: {_NO_METRICS}")
 
 
@@ -344,17 +357,38 @@ def _field(pattern: str, line: str):
     return None if m is None else m.group(1)
 
 
-def _v1_log(lines: list, where: str) -> EngineSource:
+def _v1_early(line: str, acc, dra, k, where: str):
+    """Rounds of an early vLLM V1 line (0.8: 'Draft acceptance rate: X%, Accepted: A tokens, Drafted: D tokens'),
+    which does not count them: drafted / k, each round taken to draft k tokens."""
+    if acc is None or dra is None or "Draft acceptance rate:" not in line:
+        return None
+    if k is None:
+        raise ValueError(f"{where}: an early vLLM V1 'SpecDecoding metrics' line (Draft acceptance rate, Accepted, "
+                         f"Drafted; no mean acceptance length) does not count rounds; pass k (--k), and the rounds "
+                         f"are read as drafted / k: {line.strip()!r}")
+    if float(dra) % k:
+        raise ValueError(f"{where}: {dra} drafted tokens is not a multiple of k = {k}, so the rounds of the early "
+                         f"vLLM V1 line cannot be counted; pass its mean acceptance length instead")
+    return float(dra) / k
+
+
+def _v1_log(lines: list, where: str, k_given=None) -> EngineSource:
     """vLLM V1's 'SpecDecoding metrics' lines: each covers the interval since the one before; summed."""
     n_total = d_total = a_total = 0.0
     per_pos = None
     ks = set()
-    reconstructed = 0
+    reconstructed = early = 0
     for line in lines:
         length = _field(r"Mean acceptance length: " + _NUM, line)
         acc = _field(r"Accepted: (\d+) tokens", line)
         dra = _field(r"Drafted: (\d+) tokens", line)
-        rates = _field(r"Per-position acceptance rate: ([-+0-9.eE, nan]*?)(?:, Avg|\s*$|,?\s*\[)", line)
+        rates = _field(r"Per-position acceptance rate: ([-+0-9.eE, nan]*?)(?:, [A-Z]|\s*$|,?\s*\[)", line)
+        if length is None and rates is None and (n := _v1_early(line, acc, dra, k_given, where)) is not None:
+            early += 1
+            ks.add(k_given)
+            per_pos = False
+            n_total, d_total, a_total = n_total + n, d_total + float(dra), a_total + float(acc)
+            continue
         if length is None or acc is None or dra is None or rates is None:
             raise ValueError(f"{where}: a 'SpecDecoding metrics' line without the mean acceptance length, the "
                              f"accepted and drafted counts and the per-position rates: {line.strip()!r}")
@@ -381,6 +415,10 @@ def _v1_log(lines: list, where: str) -> EngineSource:
         raise ValueError(f"{where}: the 'SpecDecoding metrics' lines drafted nothing")
     notes = [f"{'the one line' if len(lines) == 1 else f'the sum of {len(lines)} lines'}: vLLM V1 prints each line "
              f"over the interval since the one before, so the sum is the window they cover"]
+    if early:
+        notes.append(f"{early} of {len(lines)} lines have the early vLLM V1 form without a round count: their rounds "
+                     f"are drafted / k = {k_given}, which holds when every round drafts k tokens (draft models, EAGLE) "
+                     f"and overstates E[L] for n-gram rounds that draft fewer")
     if reconstructed:
         notes.append(f"in {reconstructed} of {len(lines)} lines the rounds did not all draft k tokens; their rounds "
                      f"are reconstructed from the mean acceptance length printed at 2 decimals (approximate counts)")
@@ -526,10 +564,17 @@ def _metric_objects(items: list, where: str) -> list:
         get = item.get if isinstance(item, Mapping) else (lambda key, obj=item: getattr(obj, key, None))
         name, lab = get("name"), dict(get("labels") or {})
         if get("values") is not None:
-            for pos, value in enumerate(get("values")):
+            values = get("values")
+            if isinstance(values, (str, bytes)) or not all(
+                    isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+                raise ValueError(f"{where}: the values of {name} must be numbers; got {describe(values)}")
+            for pos, value in enumerate(values):
                 out.append((name, {**lab, "position": str(pos)}, float(value), f"{name}[{pos}]"))
         elif get("value") is not None:
-            out.append((name, lab, float(get("value")), str(name)))
+            value = get("value")
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ValueError(f"{where}: the value of {name} must be a number; got {describe(value)}")
+            out.append((name, lab, float(value), str(name)))
     return out
 
 
@@ -622,17 +667,25 @@ def read_engine_source(source, labels=None, k=None, where="counters"):
         v0 = [x for x in lines if "Speculative metrics:" in x]
         sg = [x for x in lines if "Decode batch" in x and "accept len:" in x]
         if v1:
-            return _v1_log(v1, where)
+            return _v1_log(v1, where, kk)
         if v0:
             return _v0_log(v0, where)
         if sg:
             return _sglang_log(sg, where, kk)
         if not obj.strip():
-            raise ValueError(f"{where}: no vLLM speculative decoding counters (the text is empty)")
+            raise ValueError(f"{where}: the text is empty (no speculative decoding metrics in it)")
+        if not _looks_like_metrics(obj):
+            first = next(x.strip() for x in obj.splitlines() if x.strip())
+            raise ValueError(f"{where}: {_NO_METRICS}; its first line is not a Prometheus sample line either: "
+                             f"{first[:120]!r}")
         return _from_samples(_prom_samples(obj, where), labels, where, "/metrics page", kk)
     if isinstance(obj, Mapping):
         if "status" in obj and "data" in obj:
-            return _from_samples(_prometheus_api(obj, where), labels, where, "Prometheus query answer", kk)
+            read = _from_samples(_prometheus_api(obj, where), labels, where, "Prometheus query answer", kk)
+            if isinstance(obj.get("data"), Mapping) and obj["data"].get("resultType") == "matrix":
+                read = replace(read, notes=read.notes + ("a range answer (matrix): the last value of each series "
+                                                         "is read, the counters' totals at its end",))
+            return read
         if any(str(key).startswith("spec_decode_") or str(key) == "mean_tpot_ms" for key in obj):
             return _bench_json(obj, where)
         if "requests" in obj and isinstance(obj["requests"], list):

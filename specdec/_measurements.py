@@ -123,6 +123,8 @@ def _length(value: Any) -> float:
 
 
 def _rate(value: Any) -> float:
+    if isinstance(value, str) and value.strip().endswith("%"):
+        raise ValueError(f"draft_acceptance_rate must be a percentage in [0%, 100%]; got {describe(value)}")
     x = real_number(value, "draft_acceptance_rate")
     if not 0.0 <= x <= 1.0:
         hint = (f"; if {num(x)} is a percentage, write it with its sign ({num(x)}%, i.e. {num(x / 100)})"

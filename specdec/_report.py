@@ -29,7 +29,7 @@ SCHEMA_VERSION = 2
 CSV_FIELDS = ("schema_version", "verdict", "engine", "k", "alpha", "alpha_low", "alpha_high", "expected_tokens",
               "speedup", "speedup_low", "speedup_high", "best_k", "best_speedup", "break_even_alpha", "margin",
               "t0_ms", "t_draft_step_ms", "t_verify_ms", "t_overhead_ms", "t_round_ms", "measured_speedup",
-              "n_warnings")
+              "n_warnings", "best_k_within_measured", "best_speedup_within_measured")
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,11 @@ class Decision:
     speedup_interval : tuple of float or None
         The speedup at the ends of the alpha interval.
     best_k, best_speedup : int, float
-        The best draft length and its speedup under ``verify_model``.
+        The best draft length and its speedup under ``verify_model``. A best k above the measured ``k`` rests on
+        an extrapolated E[L] (an assumption, said in the report).
+    best_within_measured : tuple or None
+        ``(k, speedup)``: with per-position counts (E[L] measured up to ``k``), the best draft length no longer
+        than the measured ``k``; None otherwise (the notes then say E[L] at other k is the i.i.d. model's).
     verify_model : dict
         How verification time grows with ``k``: ``kind``, ``intercept``,
         ``slope`` (time per draft position), ``measured`` ({k: time}), a
@@ -127,6 +131,7 @@ class Decision:
     inputs: dict = field(default_factory=dict)
     engine: str | None = None
     notes: tuple = ()
+    best_within_measured: tuple | None = None
 
     # -- text ---------------------------------------------------------------
     def _alpha_line(self) -> str:
@@ -151,7 +156,12 @@ class Decision:
         return (", ".join(parts) + f": round {num(self.t_round)} {u} = {self.t_round / self.t0:.2f} target steps")
 
     def _best_line(self) -> str:
-        return f"best k = {self.best_k}: {self.best_speedup:.2f}x, with {self.verify_model['description']}"
+        line = f"best k = {self.best_k}: {self.best_speedup:.2f}x, with {self.verify_model['description']}"
+        if self.best_k > self.k and self.best_within_measured is not None:
+            kw, sw = self.best_within_measured
+            line += (f"; beyond the measured k = {self.k}, so its E[L] is extrapolated: an assumption (within the "
+                     f"measured k: best k = {kw}, {sw:.2f}x)")
+        return line
 
     def _sensitivity_line(self) -> str | None:
         s = self.sensitivity
@@ -224,7 +234,9 @@ class Decision:
              + (f" + {num(self.t_overhead)} overhead" if self.t_overhead else "")),
             (f"speedup at k = {self.k}", f"{self.speedup:.2f}x",
              f"t0 x E[L] / round = {num(self.t0)} x {self.expected_tokens:.2f} / {num(self.t_round)}"),
-            ("best k", f"{self.best_k} ({self.best_speedup:.2f}x)", self.verify_model["description"]),
+            ("best k", f"{self.best_k} ({self.best_speedup:.2f}x)", self.verify_model["description"]
+             + (f"; E[L] beyond the measured k = {self.k} is extrapolated: an assumption"
+                if self.best_k > self.k and self.best_within_measured is not None else "")),
             (f"break-even alpha at k = {self.k}", be_cell,
              "" if math.isnan(be) else f"mean acceptance length {self.break_even_length:.2f}"),
         ]
@@ -339,6 +351,7 @@ class Decision:
         to_ms = 10.0 ** (TIME_UNITS[self.time_unit] + 3)
         lo, hi = self.alpha_interval or (None, None)
         slo, shi = self.speedup_interval or (None, None)
+        bw = self.best_within_measured
         values = dict(schema_version=SCHEMA_VERSION, verdict=self.verdict, engine=self.engine or "", k=self.k,
                       alpha=self.alpha, alpha_low=lo, alpha_high=hi, expected_tokens=self.expected_tokens,
                       speedup=self.speedup, speedup_low=slo, speedup_high=shi, best_k=self.best_k,
@@ -346,7 +359,9 @@ class Decision:
                       t0_ms=self.t0 * to_ms, t_draft_step_ms=self.t_draft_step * to_ms,
                       t_verify_ms=self.t_verify * to_ms, t_overhead_ms=self.t_overhead * to_ms,
                       t_round_ms=self.t_round * to_ms, measured_speedup=self.measured_speedup,
-                      n_warnings=len(self.warnings))
+                      n_warnings=len(self.warnings),
+                      best_k_within_measured=None if bw is None else bw[0],
+                      best_speedup_within_measured=None if bw is None else bw[1])
 
         def cell(v):
             if v is None or (isinstance(v, float) and math.isnan(v)):
@@ -379,7 +394,7 @@ class Decision:
 
 
 def verdict_and_reasons(*, k, alpha, s_k, s_interval, best_k, best_s, be, be_length, margin, wi, wi_alpha, t_round_steps,
-             sensitivity, conf, unit, drift):
+             sensitivity, conf, unit, drift, measured_k=None):
     """The verdict and its reasons, from the figures at the measured k and the best k.
 
     ``"speculate"`` when the speedup at ``k`` reaches the ``worth_it`` rule;
@@ -389,6 +404,8 @@ def verdict_and_reasons(*, k, alpha, s_k, s_interval, best_k, best_s, be, be_len
     Defined in chapter "Decide for your service".
     """
     reasons: list[str] = []
+    assumed = (f" (E[L] beyond the measured k = {measured_k} is extrapolated: an assumption)"
+               if measured_k is not None and best_k > measured_k else "")
     better = best_k != k and best_s > s_k * (1.0 + RETUNE_GAIN)  # retuning k pays only beyond RETUNE_GAIN
     if s_k >= wi:
         verdict = "speculate"
@@ -396,7 +413,7 @@ def verdict_and_reasons(*, k, alpha, s_k, s_interval, best_k, best_s, be, be_len
     elif better and best_s >= wi:
         verdict = "retune k"
         reasons.append(f"at k = {k} speculation gives only {s_k:.2f}x, but k = {best_k} would give {best_s:.2f}x "
-                       f"under the verification model: measure at k = {best_k} to confirm")
+                       f"under the verification model{assumed}: measure at k = {best_k} to confirm")
     elif max(s_k, best_s) >= 1.0:
         verdict = "not worth it"
         best = f" (k = {best_k}: {best_s:.2f}x)" if better else ""
@@ -421,12 +438,12 @@ def verdict_and_reasons(*, k, alpha, s_k, s_interval, best_k, best_s, be, be_len
                        f"{s_interval[1]:.2f}, across break-even; collect more rounds")
     if verdict == "speculate":
         if better:
-            reasons.append(f"k = {best_k} would give {best_s:.2f}x under the verification model")
+            reasons.append(f"k = {best_k} would give {best_s:.2f}x under the verification model{assumed}")
         elif best_k == k:
             reasons.append(f"k = {k} is also the best k under the verification model")
         else:
             reasons.append(f"k = {k} is within {RETUNE_GAIN:.0%} of the best k under the verification model "
-                           f"(k = {best_k}: {best_s:.2f}x)")
+                           f"(k = {best_k}: {best_s:.2f}x){assumed}")
     if sensitivity is not None and sensitivity["best_k"] != best_k:
         reasons.append(f"the best k depends on how verification grows with k: {best_k} if constant, "
                        f"{sensitivity['best_k']} if it grows {num(sensitivity['slope'])} {unit} per position; "

@@ -84,7 +84,7 @@ def add_sample(found: dict, models: set, key: str, name: str, lab: dict, value: 
         if "position" not in lab:
             raise ValueError(f"{where}: {name} needs a 'position' label: {line!r}")
         slot = found.setdefault(key, {})
-        i = position_label(lab["position"], line)
+        i = position_label(lab["position"], line, where)
         slot[i] = slot.get(i, 0.0) + value
     else:
         found[key] = found.get(key, 0.0) + value
@@ -96,14 +96,14 @@ def one_model(models: set, what: str, how: str) -> None:
         raise ValueError(f"{what} of several models ({', '.join(sorted(models))}); pass {how} to read one")
 
 
-def position_label(text, line) -> int:
+def position_label(text, line, where: str = "metrics") -> int:
     """vLLM's 0-based ``position`` label as a whole number, or an error quoting the line."""
     try:
         i = int(str(text).strip())
     except ValueError:
         i = -1
     if i < 0:
-        raise ValueError(f"metrics: the 'position' label must be a whole number >= 0 (vLLM's 0-based draft "
+        raise ValueError(f"{where}: the 'position' label must be a whole number >= 0 (vLLM's 0-based draft "
                          f"position); got {str(text)!r} in {line!r}")
     return i
 

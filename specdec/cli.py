@@ -263,6 +263,8 @@ def _rate(text: Any, where: str) -> float:
         number = float(value[:-1] if percent else value)
     except ValueError:
         raise _InputError(f"{where} must be a number such as 0.62 or 62%; got {text!r}") from None
+    if percent and not 0.0 <= number <= 100.0:
+        raise _InputError(f"{where} must be a percentage in [0%, 100%] (or a fraction in [0, 1]); got {text!r}")
     return number / 100.0 if percent else number
 
 
@@ -323,6 +325,8 @@ def _reword(message: str, where: Mapping[str, str]) -> str:
     for name in ("engine", "labels"):
         if text.startswith(name + " "):
             text = where.get(name, FIELDS[name][0]) + text[len(name):]
+    if text.startswith("engine='"):
+        text = where.get("engine", "--engine") + " " + text[len("engine='"):].replace("'", "", 1)
     if re.match(r"^(num_drafts|num_draft_tokens|num_accepted_tokens|accepted_per_position)\b", text):
         text = f"{where.get('counters', '--counters')}: {text}"
     if "between the snapshots" in text:

@@ -598,6 +598,10 @@ def decide(*, t0, t_verify, k=None, t_draft_step=None, t_draft_round=None, t_ove
     if k_v <= km and s_k > best_s:
         # the search includes the measured k, at its measured verification time: the best k never shows less
         best_k, best_s = k_v, s_k
+    # with per-position counts E[L] is measured up to k: the best k within it, and a caveat on any best k above it
+    counted = m.reading is not None and m.reading.per_position is not None and m.reading.per_position.size == k_v
+    within = [(r["k"], s_k if r["k"] == k_v else r["speedup"]) for r in rows if r["k"] <= k_v]
+    best_within = max(within, key=lambda row: (row[1], -row[0])) if within and counted else None
     sensitivity = None
     if len(m.points) == 1:
         slope = max((tv_k - t0_v) / k_v, 0.0)
@@ -613,7 +617,7 @@ def decide(*, t0, t_verify, k=None, t_draft_step=None, t_draft_round=None, t_ove
     verdict, reasons = verdict_and_reasons(
         k=k_v, alpha=alpha, s_k=s_k, s_interval=s_interval, best_k=best_k, best_s=best_s, be=be,
         be_length=be_length, margin=margin, wi=wi, wi_alpha=wi_alpha, t_round_steps=t_round / t0_v,
-        sensitivity=sensitivity, conf=conf, unit=u, drift=acc.drift)
+        sensitivity=sensitivity, conf=conf, unit=u, drift=acc.drift, measured_k=k_v if counted else None)
 
     inputs = {"t0": t0_v, "t_draft_step": m.t_draft_step_given, "t_draft_round": m.t_draft_round_given,
               "t_verify": {str(kk): v for kk, v in m.points.items()}, "t_overhead": over_v, "k": k_v,
@@ -630,5 +634,5 @@ def decide(*, t0, t_verify, k=None, t_draft_step=None, t_draft_round=None, t_ove
         time_unit=u, t0=t0_v, t_draft_step=step, t_draft_round=draft_round, t_verify=tv_k, t_overhead=over_v,
         t_round=t_round, c_draft=c_draft, c_verify=c_verify, speedup_by_k=rows, counters=m.reading,
         alpha_mle=acc.mle, per_position=acc.per_position, measured_speedup=measured, inputs=inputs,
-        engine=m.engine, notes=tuple(notes),
+        engine=m.engine, notes=tuple(notes), best_within_measured=best_within,
     )

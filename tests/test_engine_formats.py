@@ -414,3 +414,163 @@ def test_independent_files():
     assert s.counters == {"num_drafts": 500.0, "num_draft_tokens": 2000.0, "num_accepted_tokens": 900.0}
     d = sd.decide(**TIMES, counters=DATA / "vllm_v0_log_b.txt")
     assert d.alpha == pytest.approx(bisect_alpha(3.2, 4), abs=1e-9)
+
+
+# -- early vLLM V1 log lines (issue 25 audit). vLLM 0.8's SpecDecodingLogging.log in vllm/v1/spec_decode/metrics.py
+#    printed "SpecDecoding metrics: Draft acceptance rate: %.1f%%, Accepted: %d tokens, Drafted: %d tokens" (no
+#    round count), then "Draft acceptance rate: %.1f%%, Mean acceptance length: %.2f, Accepted: %d tokens, Drafted:
+#    %d tokens, Per-position acceptance rate: %s"; both texts found with find_string in the source index, whose
+#    stored copy of vllm-project/vllm (016a8587) holds only the later form, so no commit of the early ones is pinned.
+def v1_early_line(accepted, drafted):
+    return (f"INFO 03-20 09:00:05 [loggers.py:80] SpecDecoding metrics: Draft acceptance rate: "
+            f"{100 * accepted / drafted:.1f}%, Accepted: {accepted:d} tokens, Drafted: {drafted:d} tokens")
+
+
+def v1_middle_line(drafts, per_pos, drafted):
+    accepted = sum(per_pos)
+    rates = ", ".join(f"{p / drafts:.3f}" for p in per_pos)
+    return (f"INFO 04-01 12:00:00 [metrics.py:80] SpecDecoding metrics: Draft acceptance rate: "
+            f"{100 * accepted / drafted:.1f}%, Mean acceptance length: {1 + accepted / drafts:.2f}, Accepted: "
+            f"{accepted:d} tokens, Drafted: {drafted:d} tokens, Per-position acceptance rate: {rates}")
+
+
+def test_vllm_v1_early_and_middle_log_forms():
+    """Early form at k = 4: 2100 of 4000 drafted, rounds 4000 / 4 = 1000, E[L] = 3.1; without k it asks for --k.
+    Middle form: 500 rounds at k = 3 accepting 400, 260, 140: 800 of 1500, E[L] = 2.6, per-position kept."""
+    with pytest.raises(ValueError, match=r"does not count rounds; pass k \(--k\)"):
+        read_engine_source(v1_early_line(2100, 4000))
+    s = read_engine_source(v1_early_line(2100, 4000), k=4)
+    assert s.counters == {"num_drafts": 1000.0, "num_draft_tokens": 4000.0, "num_accepted_tokens": 2100.0}
+    assert any("drafted / k = 4" in n for n in s.notes)
+    d = sd.decide(**TIMES, k=4, counters=v1_early_line(2100, 4000))
+    assert d.expected_tokens == pytest.approx(3.1, rel=1e-12) and d.alpha == pytest.approx(bisect_alpha(3.1, 4))
+    s = read_engine_source(v1_middle_line(500, [400, 260, 140], 1500))
+    assert s.counters == {"num_drafts": 500.0, "num_draft_tokens": 1500.0, "num_accepted_tokens": 800.0,
+                          "accepted_per_position": [400.0, 260.0, 140.0]}
+
+
+def test_sglang_oldest_line_without_rate():
+    """'Decode batch.' (with a period) and accept len only: a mean whose version cannot be told; k must be given."""
+    line = ("[2024-12-01 08:00:00 TP0] Decode batch. #running-req: 2, #token: 500, token usage: 0.01, "
+            "accept len: 2.90, gen throughput (token/s): 150.00, #queue-req: 0")
+    with pytest.raises(ValueError, match="does not say k"):
+        read_engine_source(line)
+    s = read_engine_source(line, k=3)
+    assert (s.engine, s.k, s.mean_acceptance_length, s.counters) == ("sglang?", 3, 2.90, None)
+
+
+def test_best_k_within_the_measured_k():
+    """n-gram counts falling by position at k = 5 (600, 400, 230, 110, 60 of 1000 rounds): E[L] 1.6, 2.0, 2.23, 2.34,
+    2.40 measured; speedup 12 E[L] / (0.05 k + 14) is largest at k = 5 within the measured k (28.8 / 14.25)."""
+    d = sd.decide(t0="12ms", t_draft_step="0.05ms", t_verify="14ms", counters=(1000, 5000, 1400, [600, 400, 230, 110, 60]))
+    lengths = [r["expected_tokens"] for r in d.speedup_by_k[:5]]
+    assert lengths == pytest.approx([1.6, 2.0, 2.23, 2.34, 2.40], rel=1e-12)
+    assert d.expected_tokens == pytest.approx(2.40, rel=1e-12)
+    assert d.best_within_measured == (5, pytest.approx(12 * 2.4 / 14.25, rel=1e-12))
+    assert d.best_k > 5  # the extrapolated tail still grows a little: the report must call it an assumption
+    text = str(d)
+    assert "beyond the measured k = 5, so its E[L] is extrapolated: an assumption" in text
+    assert "within the measured k: best k = 5" in text
+    data = json.loads(d.to_json())
+    assert data["best_k"] == d.best_k and any("beyond k = 5" in n and "assumption" in n for n in data["notes"])
+    header, line = d.to_csv().splitlines()
+    row = dict(zip(header.split(","), line.split(","), strict=True))
+    assert row["best_k_within_measured"] == "5"
+    inside = sd.decide(t0="12ms", t_draft_step="2ms", t_verify="14ms", counters=(1000, 5000, 1400, [600, 400, 230, 110, 60]))
+    # a dearer draft step (2 ms): 12 E[L] / (2 k + 14) is 1.20, 1.33, 1.34, 1.28, 1.20 at k = 1..5: best k = 3, measured
+    assert inside.best_k == 3 and inside.best_within_measured[0] == 3 and "extrapolated: an assumption" not in \
+        inside._best_line()
+
+
+def test_stdin_gzip_and_formats_by_pipe():
+    """--counters - reads gzip bytes with a BOM from standard input like a file (the V1 page fixture: E[L] 2.36)."""
+    data = gzip.compress(b"\xef\xbb\xbf" + (DATA / "vllm_v1_page_b.txt").read_bytes())
+    done = subprocess.run([sys.executable, "-m", "specdec", "decide", *EXAMPLE[:6], "--counters", "-", "--json"],
+                          input=data, capture_output=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["expected_tokens"] == pytest.approx(1 + 680 / 500, rel=1e-12)
+
+
+def test_independent_files_more_forms():
+    """Second fixtures written by hand from the engines' format strings, other numbers:
+    V1 page, two data-parallel engines, labels in any order, _created series: 300 + 200 rounds, 900 + 600 drafted,
+    420 + 260 accepted, per position 200 + 130, 140 + 85, 80 + 45;
+    V0 page: efficiency 0.58 at k = 3, E[L] = 0.58 x 4 = 2.32 (= 139200 emitted / (180000 / 3) rounds);
+    SGLang gauges on two TP ranks: 2.6 at 3 steps with rate 0.5333 = (2.6 - 1) / 3 (newer SGLang);
+    LLM.get_metrics() as dicts (with a histogram entry): 800, 2400, 1000, per position 520, 310, 170;
+    per-request counts: 10 + 20 + 5 rounds (an idle request dropped), 30 + 60 + 15 drafted, 18 + 25 + 12 accepted;
+    early V1 lines at k = 3: 1200 / 3 + 600 / 3 = 600 rounds, 540 + 300 = 840 accepted; oldest SGLang lines: the
+    last accept len, 2.75."""
+    s = read_engine_source(DATA / "vllm_v1_page_b.txt")
+    assert s.counters == {"num_drafts": 500.0, "num_draft_tokens": 1500.0, "num_accepted_tokens": 680.0,
+                          "accepted_per_position": [330.0, 225.0, 125.0]}
+    s = read_engine_source(DATA / "vllm_v0_page_b.txt", k=3)
+    assert s.engine == "vllm-v0" and s.mean_acceptance_length == pytest.approx(2.32, rel=1e-12)
+    assert s.mean_acceptance_length == pytest.approx(139200 / (180000 / 3), rel=1e-12)
+    s = read_engine_source(DATA / "sglang_gauges_b.txt")
+    assert (s.engine, s.k, s.mean_acceptance_length) == ("sglang", 3, 2.6)
+    d = sd.decide(**TIMES, counters=DATA / "sglang_gauges_b.txt")
+    assert d.alpha_interval is None and d.alpha == pytest.approx(bisect_alpha(2.6, 3), abs=1e-9)
+    s = read_engine_source(DATA / "get_metrics_b.json")
+    assert s.counters == {"num_drafts": 800.0, "num_draft_tokens": 2400.0, "num_accepted_tokens": 1000.0,
+                          "accepted_per_position": [520.0, 310.0, 170.0]}
+    s = read_engine_source(DATA / "requests_b.json")
+    assert s.requests.tolist() == [[10, 30, 18], [20, 60, 25], [5, 15, 12]]
+    d = sd.decide(**TIMES, counters=DATA / "requests_b.json")
+    assert d.expected_tokens == pytest.approx(1 + 55 / 35, rel=1e-12) and "bootstrap over 3 requests" in \
+        d.alpha_estimator
+    assert d.alpha_interval == sd.decide(**TIMES, counters=DATA / "requests_b.json").alpha_interval  # seeded
+    s = read_engine_source(DATA / "vllm_v1_log_early_b.txt", k=3)
+    assert s.counters == {"num_drafts": 600.0, "num_draft_tokens": 1800.0, "num_accepted_tokens": 840.0}
+    assert "the sum of 2 lines" in s.notes[0]
+    s = read_engine_source(DATA / "sglang_log_oldest_b.txt", k=3)
+    assert s.mean_acceptance_length == 2.75 and "the last of 2" in s.notes[0]
+
+
+def test_label_flag_repeated_and_labels_in_python():
+    """--label engine=0 --label model_name=qwen-7b keeps engine 0 of the fixture page: 1 + 420 / 300 = 2.4;
+    labels={'engine': '1'} in sd.decide keeps engine 1: 1 + 260 / 200 = 2.3."""
+    rc, out, err = run(*EXAMPLE[:6], "--counters", str(DATA / "vllm_v1_page_b.txt"), "--label", "engine=0",
+                       "--label", "model_name=qwen-7b", "--json")
+    assert rc == 0, err
+    data = json.loads(out)
+    assert data["expected_tokens"] == pytest.approx(2.4, rel=1e-12)
+    assert data["inputs"]["labels"] == {"engine": "0", "model_name": "qwen-7b"}
+    d = sd.decide(**TIMES, counters=DATA / "vllm_v1_page_b.txt", labels={"engine": "1"})
+    assert d.expected_tokens == pytest.approx(2.3, rel=1e-12) and list(d.counters.accepted_per_position) == \
+        [130.0, 85.0, 45.0]
+
+
+# -- early vLLM V1 /metrics: SpecDecodingProm of vLLM 0.8 registered only vllm:spec_decode_num_draft_tokens and
+#    vllm:spec_decode_num_accepted_tokens (no num_drafts; text found with find_string, commit not pinned, as above).
+def test_early_vllm_v1_page_without_num_drafts():
+    """4000 draft tokens at k = 4: 1000 rounds, 2100 accepted, E[L] = 3.1; without k it says to pass --k."""
+    page = ('vllm:spec_decode_num_draft_tokens_total{model_name="m"} 4000.0\n'
+            'vllm:spec_decode_num_accepted_tokens_total{model_name="m"} 2100.0\n')
+    with pytest.raises(ValueError, match=r"missing the counter\(s\) num_drafts .*pass k \(--k\)"):
+        read_engine_source(page)
+    s = read_engine_source(page, k=4)
+    assert s.counters == {"num_drafts": 1000.0, "num_draft_tokens": 4000.0, "num_accepted_tokens": 2100.0}
+    d = sd.decide(**TIMES, k=4, counters=page)
+    assert d.expected_tokens == pytest.approx(3.1, rel=1e-12) and d.engine == "vllm"
+    with pytest.raises(ValueError, match="not a multiple of k = 3"):
+        read_engine_source(page, k=3)
+
+
+def test_prometheus_range_answer_reads_the_last_value_and_says_so():
+    """/api/v1/query_range (matrix): values [[t, "50"], [t', "100"]] -> 100 rounds, 400 drafted, 250 accepted."""
+    def series(name, first, last):
+        return {"metric": {"__name__": name, "model_name": "m"}, "values": [[1.7e9, str(first)], [1.7e9 + 60, str(last)]]}
+    answer = {"status": "success", "data": {"resultType": "matrix", "result": [
+        series("vllm:spec_decode_num_drafts_total", 50, 100), series("vllm:spec_decode_num_draft_tokens_total", 200, 400),
+        series("vllm:spec_decode_num_accepted_tokens_total", 110, 250)]}}
+    s = read_engine_source(answer)
+    assert s.counters == {"num_drafts": 100.0, "num_draft_tokens": 400.0, "num_accepted_tokens": 250.0}
+    assert any("the last value of each series" in n for n in s.notes)
+
+
+def test_vllm_v1_line_with_a_field_after_the_rates():
+    """A variant seen in the source index (repository not named there) prints 'Draft length histogram: ...' between
+    the per-position rates and the average rate: the rates still end at the next field (700, 450, 280, 150)."""
+    line = v1_line(1000, 4, [700, 450, 280, 150]).replace(", Avg Draft", ", Draft length histogram: 4:1000, Avg Draft")
+    assert read_engine_source(line).counters["accepted_per_position"] == [700.0, 450.0, 280.0, 150.0]
