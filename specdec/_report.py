@@ -23,7 +23,8 @@ from .policy import RETUNE_GAIN
 __all__ = ["Decision", "verdict_and_reasons", "SCHEMA_VERSION", "CSV_FIELDS"]
 
 #: Version of the layout of :meth:`Decision.to_dict` (and so of ``--json``); raised when a key changes meaning
-#: or disappears. 2: ``schema_version``, ``engine``, ``notes`` and ``times_ms`` added.
+#: or disappears. 2: ``schema_version``, ``engine``, ``notes`` and ``times_ms`` added (and since, without a new
+#: version because nothing changed meaning, ``best_within_measured``).
 SCHEMA_VERSION = 2
 #: Columns of :meth:`Decision.to_csv` (times in milliseconds whatever the report's unit).
 CSV_FIELDS = ("schema_version", "verdict", "engine", "k", "alpha", "alpha_low", "alpha_high", "expected_tokens",
@@ -299,6 +300,8 @@ class Decision:
             "measured_speedup": f(self.measured_speedup),
             "best_k": int(self.best_k),
             "best_speedup": f(self.best_speedup),
+            "best_within_measured": None if self.best_within_measured is None else {
+                "k": int(self.best_within_measured[0]), "speedup": f(self.best_within_measured[1])},
             "verify_model": {
                 "kind": self.verify_model["kind"],
                 "intercept": f(self.verify_model["intercept"]),

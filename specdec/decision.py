@@ -60,7 +60,9 @@ The JSON report
 :meth:`Decision.to_json` (``--json``) starts with ``schema_version``
 (:data:`SCHEMA_VERSION`, now 2), raised whenever a key changes meaning or
 disappears; version 2 added ``schema_version``, ``engine``, ``notes`` and
-``times_ms``. ``times_ms`` holds every time in milliseconds whatever
+``times_ms``, and later (an addition, so still version 2)
+``best_within_measured``: with per-position counts, the best ``k`` and its
+speedup within the measured ``k`` (``None`` otherwise). ``times_ms`` holds every time in milliseconds whatever
 ``time_unit`` is (``times`` holds them in ``time_unit``, named by the key
 ``time_unit``; the command line always writes milliseconds), so the output
 does not depend on how a time was typed. :meth:`Decision.to_csv`
