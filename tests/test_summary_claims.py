@@ -3,7 +3,7 @@
 Issue 23, item 1: "A test collects the numbers each chapter states in its Summary, with their setup. It fails
 when two chapters state different values for the same quantity and setup without naming the reason."
 
-The convention (``/work/wt/CLAIMS.md``): every ``{eval}`` role in a chapter's ``## Summary`` section is a
+The convention: every ``{eval}`` role in a chapter's ``## Summary`` section is a
 *claim*, and the Markdown cell holding that heading lists each claim in its metadata::
 
     "metadata": {"summary_claims": [
