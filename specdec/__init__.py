@@ -51,6 +51,7 @@ the larger topics are submodules, loaded on first use so that importing
 ``sd.predict``          ``sd.predict_speedup(...)``: a published setup's speedup, with an interval
 ``sd.heldout``          the predictions of held-out published speedups, their table and error
 ``sd.validation_rows``  held-out published speedups (not used by the calibration) for checking predictions
+``sd.sources``          every cited work, and ``Cited``: the one record type for a quoted number
 ======================  =====================================================
 
 Imports run one way: ``_validate`` <- ``acceptance`` <- ``economics`` <-
@@ -96,6 +97,7 @@ _SUBMODULES = {
     "predict",
     "heldout",
     "validation_rows",
+    "sources",
 }
 
 # Functions at the top level that live in a submodule loaded on first use

@@ -46,7 +46,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ._validate import check_integer, check_rng
-from .drafters import Cited
+from .sources import Cited
 
 __all__ = ["BLOCK_ABSTRACT", "BLOCK_EXAMPLE", "RULES", "block_weights", "block_verify", "token_verify",
            "round_distribution", "expected_accepted", "context_free"]

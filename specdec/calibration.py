@@ -21,7 +21,7 @@ that were not used in the fit:
   and vLLM's CI on H200.
 
 Each measurement is a :class:`Measurement` with its citation and status
-(:class:`specdec.drafters.Cited`), whether it was fitted or only checked, and
+(:class:`specdec.sources.Cited`), whether it was fitted or only checked, and
 the relative band the chapter states for its residual. The fit is a grid
 search over the three nonlinear terms with a weighted linear least-squares
 solve for the others (:func:`fit_calibration`), on relative residuals.
@@ -40,8 +40,9 @@ from ._calibration_terms import A100_CALIBRATION, ALLREDUCE_LATENCIES, FIXED_COS
 from ._validate import check_instance, check_integer, check_nonnegative, check_positive
 from .acceptance import expected_tokens
 from .deployment import break_even_batch, speculative_speedup
-from .drafters import Cited, spec_bench_table
+from .drafters import spec_bench_table
 from .hardware import A100, H100, H100_IDEAL, H200, LLAMA_8B, LLAMA_70B, Hardware, Model, step_time, step_time_parts
+from .sources import Cited
 from .timings import (
     EAGLE_HEAD_7B,
     FABRICS,

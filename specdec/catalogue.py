@@ -4,14 +4,15 @@ Every spec-sheet number and every model shape of the package lives here, once:
 
 * :data:`GPU_SPECS`: A100 40 GB and 80 GB, RTX 3090, L40S, H100 SXM, H200 SXM
   and B200, each a :class:`GpuSpec` (memory, bandwidth, dense peak arithmetic
-  per number format, interconnect) with a :class:`SpecCited` record saying
+  per number format, interconnect) with a :class:`~specdec.sources.Cited` record saying
   where the numbers were read;
 * :data:`MODEL_SPECS`: Llama 2 7/13/70B, Llama 3 and 3.1 8B and 70B, Llama
-  3.2 1B, Vicuna 7/13/33B, Mixtral 8x7B and DeepSeek-V3 (mixture of experts,
-  MLA attention), each a :class:`ModelSpec` holding its Hugging Face
-  ``config.json`` shape; the parameter count is computed from the shape;
+  3.2 1B, Vicuna 7/13/33B, Qwen3 8B, Mixtral 8x7B and DeepSeek-V3 (mixture
+  of experts, MLA attention; DeepSeek-R1 is an alias, :data:`MODEL_ALIASES`),
+  each a :class:`ModelSpec` holding its Hugging Face ``config.json`` shape;
+  the parameter count is computed from the shape;
 * draft heads per target (:func:`eagle_head`, :func:`medusa_heads`) and
-  weight formats (:data:`WEIGHT_FORMATS`: bf16, fp8, int8, int4 weight-only).
+  weight formats (:data:`WEIGHT_FORMATS`: bf16, fp8, int8, int4 weight-only, nvfp4).
 
 :mod:`specdec.hardware` builds its :class:`~specdec.hardware.Model` and
 :class:`~specdec.hardware.Hardware` presets (``LLAMA_8B``, ``H100_IDEAL``,
@@ -24,62 +25,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ._citations import SOURCES, Quoted, Source
 from ._validate import check_choice, check_count, check_instance, describe
+from .sources import Cited
 
 __all__ = [
-    "CATALOGUE_SOURCES", "SpecCited", "GpuSpec", "ModelSpec", "WeightFormat", "GPU_SPECS", "MODEL_SPECS",
-    "WEIGHT_FORMATS", "EAGLE_PARAMS", "gpu_spec", "model_spec", "weight_format", "eagle_head", "medusa_heads",
+    "GpuSpec", "ModelSpec", "WeightFormat", "GPU_SPECS", "MODEL_SPECS",
+    "WEIGHT_FORMATS", "MODEL_ALIASES", "EAGLE_PARAMS", "gpu_spec", "model_spec", "weight_format", "eagle_head", "medusa_heads",
     "distinct_experts",
 ]
-
-#: Sources of the catalogue that ``specdec.literature.SOURCES`` does not list.
-CATALOGUE_SOURCES: dict[str, Source] = {
-    "nvidia-a100": Source("nvidia-a100", "NVIDIA", "NVIDIA A100 Tensor Core GPU datasheet",
-                          "nvidia.com datasheet nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf"),
-    "nvidia-h100": Source("nvidia-h100", "NVIDIA", "NVIDIA H100 Tensor Core GPU datasheet", "nvidia.com datasheet"),
-    "nvidia-h200": Source("nvidia-h200", "NVIDIA", "NVIDIA H200 Tensor Core GPU product page", "nvidia.com"),
-    "nvidia-l40s": Source("nvidia-l40s", "NVIDIA", "NVIDIA L40S datasheet", "nvidia.com datasheet"),
-    "nvidia-b200": Source("nvidia-b200", "NVIDIA", "NVIDIA Blackwell (HGX B200) datasheet", "nvidia.com datasheet"),
-    "nvidia-ga102": Source("nvidia-ga102", "NVIDIA", "NVIDIA Ampere GA102 GPU Architecture whitepaper, appendix A "
-                           "(GeForce RTX 3090)", "nvidia.com whitepaper"),
-    "hf-configs": Source("hf-configs", "model publishers on the Hugging Face Hub (meta-llama, lmsys, mistralai, "
-                         "deepseek-ai)", "config.json of each model repository", "huggingface.co"),
-    "eagle-readme": Source("eagle-readme", "SafeAILab", "EAGLE repository README ('EAGLE Weights' table)",
-                           "GitHub SafeAILab/EAGLE", repository="SafeAILab/EAGLE",
-                           commit="cb7e0841fe0c206c6ed74a197ad5e2a1f13f5a2b"),
-    "medusa-code": Source("medusa-code", "FasterDecoding", "Medusa repository (medusa/model/medusa_model.py, "
-                          "assets/size_speedup.png)", "GitHub FasterDecoding/Medusa", repository="FasterDecoding/Medusa",
-                          commit="e2a5d20c048a9b0a4092e6933c34313687422518"),
-    "gpt-fast-readme": Source("gpt-fast-readme", "PyTorch team", "gpt-fast README (Benchmarks, Tensor Parallelism)",
-                              "GitHub pytorch-labs/gpt-fast", repository="pytorch-labs/gpt-fast",
-                              commit="32971d3129541c5bfb4f715abc33d1c5f408d204"),
-}
-
-
-@dataclass(frozen=True)
-class SpecCited(Quoted):
-    """A quoted spec-sheet number or model shape: :class:`specdec.literature.Quoted` over the catalogue's sources.
-
-    Same fields as :class:`specdec.drafters.Cited` (``value``, ``source``,
-    ``where``, ``status``, ``checked_in``, ``note``); ``source`` is a key of
-    :data:`CATALOGUE_SOURCES` or of ``specdec.literature.SOURCES``.
-
-    Defined in chapter "A calibrated roofline".
-
-    Examples
-    --------
-    >>> from specdec import catalogue
-    >>> catalogue.GPU_SPECS["h100-sxm"].cited.source
-    'nvidia-h100'
-    """
-
-    def __post_init__(self):
-        if self.status not in ("verified", "secondary", "unverified"):
-            raise ValueError(f"status must be 'verified', 'secondary' or 'unverified'; got {describe(self.status)}")
-        if self.source not in CATALOGUE_SOURCES and self.source not in SOURCES:
-            raise ValueError(f"source must be a key of CATALOGUE_SOURCES or SOURCES; got {describe(self.source)}")
-
 
 # --------------------------------------------------------------------------
 # GPUs
@@ -111,7 +64,7 @@ class GpuSpec:
         (pairs) or ``"pcie"``.
     link_bandwidth : float
         Bytes/s per GPU and direction over that interconnect.
-    cited : SpecCited
+    cited : Cited
         Where the numbers were read.
 
     Examples
@@ -129,11 +82,11 @@ class GpuSpec:
     flops: dict
     interconnect: str
     link_bandwidth: float
-    cited: SpecCited
+    cited: Cited
 
     def __post_init__(self):
         check_choice(self.interconnect, "interconnect", _INTERCONNECTS)
-        check_instance(self.cited, SpecCited, "cited")
+        check_instance(self.cited, Cited, "cited")
 
     def peak(self, number_format: str = "bf16") -> float:
         """Dense peak FLOP/s for ``number_format`` (a key of ``flops``); ValueError if the card lacks it."""
@@ -149,7 +102,7 @@ def _gpu(key, name, memory_gb, bandwidth_gbs, flops_t, interconnect, link_gbs, s
     value = {"memory_GB": memory_gb, "bandwidth_GB/s": bandwidth_gbs, "dense_TFLOPS": dict(flops_t),
              "interconnect": interconnect, "link_GB/s_per_direction": link_gbs}
     return GpuSpec(key, name, memory_gb * 1e9, bandwidth_gbs * 1e9, flops, interconnect, link_gbs * 1e9,
-                   SpecCited(value, source, where, status, checked, note))
+                   Cited(value, source, where, status, checked, note))
 
 
 _KLOCKWOOD = "glennklockwood.com/garden/processors ({}) (search-tool page copy), which transcribes NVIDIA's datasheet"
@@ -250,7 +203,7 @@ class ModelSpec:
     intermediate: int
     vocab: int
     tied_embeddings: bool
-    cited: SpecCited
+    cited: Cited
     head_dim: int = 0
     n_experts: int = 0
     experts_per_token: int = 0
@@ -267,7 +220,7 @@ class ModelSpec:
     def __post_init__(self):
         if not self.head_dim:
             object.__setattr__(self, "head_dim", self.hidden // self.n_heads)
-        check_instance(self.cited, SpecCited, "cited")
+        check_instance(self.cited, Cited, "cited")
 
     @property
     def is_moe(self) -> bool:
@@ -327,7 +280,7 @@ class ModelSpec:
 
 def _hf(where, status="verified", checked="the configuration as printed in the model's Hugging Face repository "
         "(and restated in the package's earlier presets)", note=""):
-    return SpecCited({"config.json": where}, "hf-configs", where, status, checked, note)
+    return Cited({"config.json": where}, "hf-configs", where, status, checked, note)
 
 
 def _llama(key, name, layers, hidden, heads, kv, inter, vocab, tied, repo, status="verified", checked=None, note=""):
@@ -376,7 +329,17 @@ MODEL_SPECS: dict[str, ModelSpec] = {m.key: m for m in (
                        "multi-token-prediction module"),
               head_dim=192, n_experts=256, experts_per_token=8, shared_experts=1, expert_intermediate=2048,
               dense_layers=3, kv_lora_rank=512, q_lora_rank=1536, qk_rope_dim=64, qk_nope_dim=128, v_head_dim=128),
+    ModelSpec("qwen3-8b", "Qwen3 8B", 36, 4096, 32, 8, 12288, 151936, False,
+              Cited({"num_hidden_layers": 36, "hidden_size": 4096, "num_attention_heads": 32, "num_key_value_heads": 8,
+                     "head_dim": 128, "intermediate_size": 12288, "vocab_size": 151936, "tie_word_embeddings": False},
+                    "hf-configs", "Qwen/Qwen3-8B/config.json", "secondary",
+                    "copies of the config.json in the search tool's code index (ids 62456584613, 1570491832, "
+                    "56510789291)"),
+              head_dim=128),
 )}
+
+#: Models published under another name with the shape of a catalogue model: name -> key of :data:`MODEL_SPECS`.
+MODEL_ALIASES = {"deepseek-r1": "deepseek-v3"}
 
 
 def model_spec(key: str) -> ModelSpec:
@@ -387,7 +350,7 @@ def model_spec(key: str) -> ModelSpec:
     Parameters
     ----------
     key : str
-        A key of :data:`MODEL_SPECS`.
+        A key of :data:`MODEL_SPECS`, or a name of :data:`MODEL_ALIASES`.
 
     Returns
     -------
@@ -399,6 +362,8 @@ def model_spec(key: str) -> ModelSpec:
     >>> catalogue.model_spec("vicuna-33b").n_params
     32528943616
     """
+    if isinstance(key, str) and key in MODEL_ALIASES:
+        key = MODEL_ALIASES[key]
     return MODEL_SPECS[check_choice(key, "key", tuple(MODEL_SPECS))]
 
 
@@ -482,6 +447,10 @@ WEIGHT_FORMATS: dict[str, WeightFormat] = {f.key: f for f in (
     WeightFormat("int4-weight-only", 0.625, "bf16",
                  "int4 weights with a bf16 scale and zero per group of 32 (0.5 + 4/32 bytes), as gpt-fast's "
                  "'4-bit (G=32)'; dequantized to bf16 in the kernel (W4A16)"),
+    WeightFormat("nvfp4", 0.5625, "fp8",
+                 "NVIDIA's 4-bit float: E2M1 weights, one E4M3 scale per block of 16 (4.5 bits per weight; the "
+                 "format as described on Modal's LLM almanac 'block-quants' page and zeroentropy.dev 'NVFP4'); the "
+                 "catalogue lists no FP4 rate, so the products run at the fp8 rate (a decode step is memory-bound)"),
 )}
 
 
@@ -512,11 +481,11 @@ def weight_format(key: str) -> WeightFormat:
 # --------------------------------------------------------------------------
 
 #: EAGLE-1/2 head parameters per target, as the EAGLE README's weights table prints them (the LM head not included).
-EAGLE_PARAMS = SpecCited(
+EAGLE_PARAMS = Cited(
     {"vicuna-7b": 0.24e9, "vicuna-13b": 0.37e9, "vicuna-33b": 0.56e9, "llama-2-7b": 0.24e9, "llama-2-13b": 0.37e9,
      "llama-2-70b": 0.99e9, "mixtral-8x7b": 0.28e9, "llama-3-8b": 0.25e9, "llama-3-70b": 0.99e9,
      "llama-3.1-8b": 0.25e9},
-    "eagle-readme",
+    "eagle-repo",
     "EAGLE repository README, 'EAGLE Weights' table, '# EAGLE Parameters' column (0.24B Vicuna-7B, 0.37B "
     "Vicuna-13B, 0.56B Vicuna-33B, 0.24B/0.37B/0.99B LLaMA2-Chat 7B/13B/70B, 0.28B Mixtral-8x7B, 0.25B LLaMA3-Instruct "
     "8B, 0.99B LLaMA3-Instruct 70B, 0.25B LLaMA3.1-Instruct 8B)", "verified",
@@ -617,6 +586,6 @@ def medusa_heads(target: str, n_heads: int = 4) -> dict:
     n = check_count(n_heads, "n_heads")
     per = t.hidden * t.hidden + t.hidden + t.hidden * t.vocab
     return {"params": int(n * per), "per_head": int(per), "n_heads": n,
-            "cited": SpecCited("ResBlock(d x d + bias) + LM head (d x vocab) per head", "medusa-code",
+            "cited": Cited("ResBlock(d x d + bias) + LM head (d x vocab) per head", "medusa-repo",
                                "medusa/model/medusa_model.py (ResBlock, medusa_head)", "verified",
                                "GitHub FasterDecoding/Medusa at commit e2a5d20c048a9b0a4092e6933c34313687422518")}

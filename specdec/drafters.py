@@ -16,7 +16,7 @@ Four families of drafts ship in vLLM, SGLang and TensorRT-LLM in 2026:
 * **separate small draft models** (Leviathan et al.'s original setting;
   Spec-Bench's SpS row uses a 68M draft for Vicuna-7B).
 
-Every published number here is a :class:`specdec.literature.Quoted` input
+Every published number here is a :class:`specdec.sources.Cited` input
 with its source, where it was read and a status, as in
 :mod:`specdec.literature`. For this module ``"verified"`` also covers a
 number read in the authors' own repository (README, code, result files)
@@ -24,8 +24,7 @@ at a recorded commit; ``"secondary"`` means read only in other people's
 notes quoting the paper. Everything else (implied round costs, lower
 bounds on alpha, the bigram check) is computed from those inputs.
 
-The new sources are listed in :data:`DRAFTER_SOURCES`; they are meant to
-join ``specdec.literature.SOURCES`` when the package is consolidated.
+The works they come from are keys of :data:`specdec.sources.SOURCES`.
 """
 
 from __future__ import annotations
@@ -40,7 +39,6 @@ from ._validate import check_integer, check_nonnegative, check_positive, check_p
 from .acceptance import expected_tokens, expected_tokens_per_position
 from .dynamic import HF_HEURISTIC
 from .economics import improvement_factor
-from .literature import SOURCES, Quoted, Source
 from .lookup import (
     NgramRound,
     PromptLookupRun,
@@ -50,11 +48,12 @@ from .lookup import (
     simulate_prompt_lookup,
     synthetic_copy_text,
 )
+from .sources import Cited
 from .trees import rank_accept_from_topk
 from .verification import MEDUSA_DELTA, MEDUSA_EPSILON
 
 __all__ = [
-    "Cited", "DEEPSEEK_V3_MTP", "DRAFTER_SOURCES", "EAGLE2_ABSTRACT", "EAGLE3_ABSTRACT", "EAGLE_HEAD_PARAMS",
+    "DEEPSEEK_V3_MTP", "EAGLE2_ABSTRACT", "EAGLE3_ABSTRACT", "EAGLE_HEAD_PARAMS",
     "EAGLE_README_SPEEDUPS", "HF_DEFAULTS", "HF_SCHEDULE", "LEVIATHAN_BIGRAM", "LEVIATHAN_ORACLE",
     "MEDUSA_TOPK_VICUNA_7B", "MEDUSA_TYPICAL_DEFAULTS", "SGLANG_EAGLE_H100", "SPEC_BENCH_A100",
     "SPEC_BENCH_PLD_SETTINGS", "SPEC_BENCH_SPS_DRAFT", "SPEC_BENCH_TASKS", "NgramRound", "PromptLookupRun",
@@ -67,93 +66,6 @@ __all__ = [
 _CHAPTER = "Drafts in today's engines"
 
 # sources and quoted inputs ------------------------------------------------
-
-#: Sources cited by this module and by :mod:`specdec.calibration` that ``specdec.literature.SOURCES`` does not list.
-DRAFTER_SOURCES: dict[str, Source] = {
-    "li2024eagle2": Source(
-        "li2024eagle2", "Yuhui Li, Fangyun Wei, Chao Zhang, Hongyang Zhang",
-        "EAGLE-2: Faster Inference of Language Models with Dynamic Draft Trees", "EMNLP 2024", "2406.16858"),
-    "li2025eagle3": Source(
-        "li2025eagle3", "Yuhui Li, Fangyun Wei, Chao Zhang, Hongyang Zhang",
-        "EAGLE-3: Scaling up Inference Acceleration of Large Language Models via Training-Time Test",
-        "arXiv preprint 2025", "2503.01840"),
-    "eagle-repo": Source(
-        "eagle-repo", "SafeAILab", "EAGLE repository (README)",
-        "GitHub SafeAILab/EAGLE, commits cb7e0841fe0c206c6ed74a197ad5e2a1f13f5a2b (current README) and "
-        "01aa1191ed81ac6855e119ef55d279cf4c925217 (v1.1 README with the weights table)"),
-    "deepseek2024v3": Source(
-        "deepseek2024v3", "DeepSeek-AI", "DeepSeek-V3 Technical Report", "arXiv preprint 2024", "2412.19437"),
-    "xia2024specbench": Source(
-        "xia2024specbench",
-        "Heming Xia, Zhe Yang, Qingxiu Dong, Peiyi Wang, Yongqi Li, Tao Ge, Tianyu Liu, Wenjie Li, Zhifang Sui",
-        "Unlocking Efficiency in Large Language Model Inference: A Comprehensive Survey of Speculative Decoding "
-        "(Spec-Bench)", "Findings of ACL 2024; leaderboard in GitHub hemingkx/Spec-Bench", "2401.07851"),
-    "medusa-repo": Source(
-        "medusa-repo", "Tianle Cai and others (FasterDecoding)", "Medusa repository",
-        "GitHub FasterDecoding/Medusa, commit e2a5d20c048a9b0a4092e6933c34313687422518"),
-    "hf-transformers": Source(
-        "hf-transformers", "Hugging Face", "transformers: assisted generation (candidate_generator.py, "
-        "configuration_utils.py)", "GitHub huggingface/transformers, commits "
-        "02dba3191ce987d960b0b4ccca7556ca81a8bad6 and 008f5c8c29be84d4721dc6d1e0fcd72300580be4"),
-    "sglang-docs": Source(
-        "sglang-docs", "SGLang project", "Speculative decoding (docs/backend/speculative_decoding.md)",
-        "GitHub sgl-project/sglang, commit e26285a06d9fba5bde4609413dd2041c53e2623c"),
-    "gpt-fast": Source(
-        "gpt-fast", "PyTorch team", "gpt-fast: simple and efficient pytorch-native transformer text generation "
-        "(README, Benchmarks)", "GitHub pytorch-labs/gpt-fast, commit 0f925b5d4ce457b89a7ca6c9ce50f42bf2576945"),
-    "trtllm-perf": Source(
-        "trtllm-perf", "NVIDIA", "Performance of TensorRT-LLM (docs/source/performance.md)",
-        "GitHub NVIDIA/TensorRT-LLM, commit 138f96d45f90b9667426f7c47297d8c06bafac73"),
-    "nim-perf": Source(
-        "nim-perf", "NVIDIA", "NIM for LLMs benchmarking guide: Performance",
-        "docs.nvidia.com/nim/benchmarking/llm/1.0.0/performance"),
-    "vllm-ci": Source(
-        "vllm-ci", "vLLM project", "Performance Benchmark (continuous integration), build 9515",
-        "buildkite.com/vllm/performance-benchmark/builds/9515"),
-    "sun2024block": Source(
-        "sun2024block", "Ziteng Sun, Uri Mendlovic, Yaniv Leviathan, Asaf Aharoni, Jae Hun Ro, Ahmad Beirami, "
-        "Ananda Theertha Suresh", "Block Verification Accelerates Speculative Decoding", "ICLR 2025", "2403.10444",
-        "v3"),
-    "oliaro2024suffix": Source(
-        "oliaro2024suffix", "Gabriele Oliaro, Zhihao Jia, Daniel Campos, Aurick Qiao",
-        "SuffixDecoding: Extreme Speculative Decoding for Emerging AI Applications", "NeurIPS 2025", "2411.04975",
-        "v3"),
-    "arctic-inference": Source(
-        "arctic-inference", "Snowflake", "ArcticInference: Suffix Decoding (docs/suffix-decoding.rst)",
-        "GitHub snowflakedb/ArcticInference", repository="snowflakedb/ArcticInference",
-        commit="4eb0d8ed473e13ef3dde2f94e45be3945910680a"),
-    "vllm-repo": Source(
-        "vllm-repo", "vLLM project", "vLLM: SpeculativeConfig (vllm/config/speculative.py) and the n-gram proposer "
-        "(vllm/v1/spec_decode/ngram_proposer.py)", "GitHub vllm-project/vllm, commits "
-        "002e77c1f0ef9b19cff8b9e21cfbd6feb3d6b443 (config) and 016e8ede870e3c087fdcdfb36ed3622112712f10 (proposer)",
-        repository="vllm-project/vllm", commit="002e77c1f0ef9b19cff8b9e21cfbd6feb3d6b443"),
-    "vllm-pr-41044": Source(
-        "vllm-pr-41044", "jasl and others (vLLM contributors)", "[DeepSeek v4] Fixes MTP draft proposal sampling "
-        "(pull request #41044, closed)", "GitHub vllm-project/vllm pull request thread, comment of 2026-04-28",
-        repository="vllm-project/vllm", version="pull request 41044"),
-    "vllm-pr-24852": Source(
-        "vllm-pr-24852", "zixi-qi (vLLM contributor)", "[Experimental][Spec Decode] Port suffix decoding from "
-        "ArcticInference to vLLM main (pull request #24852, closed)", "GitHub vllm-project/vllm pull request "
-        "description, 2025-09-15", repository="vllm-project/vllm", version="pull request 24852"),
-    "first-source": Source(
-        "first-source", "(course material)", "Acceptance Rate & Speedup Bounds (the book's first source)",
-        "section 2, 'Worked Example: 70B with 8B Draft'"),
-}
-
-
-@dataclass(frozen=True)
-class Cited(Quoted):
-    """A :class:`~specdec.literature.Quoted` whose source may also be in :data:`DRAFTER_SOURCES`.
-
-    Defined in chapter "Drafts in today's engines".
-    """
-
-    def __post_init__(self):
-        if self.status not in ("verified", "secondary", "unverified"):
-            raise ValueError(f"status must be 'verified', 'secondary' or 'unverified'; got {self.status!r}")
-        if self.source not in SOURCES and self.source not in DRAFTER_SOURCES:
-            raise ValueError(f"source must be a key of SOURCES or DRAFTER_SOURCES; got {self.source!r}")
-
 
 _LEVIATHAN_TEX = ("a transcription of arXiv 2211.17192v2 built from its TeX source (search-tool code index, "
                   "file id 61952915204)")

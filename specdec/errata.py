@@ -11,7 +11,7 @@ An entry is an *error* (a number or formula that does not follow from the
 source's own inputs), a *rounding* note (right up to rounding; listed so that
 a reader who finds the gap knows it does not matter) or an *empirical rule*
 or *overstatement* (a claim that holds in some settings; the entry says which).
-Published numbers used here are :class:`specdec.literature.Quoted` inputs
+Published numbers used here are :class:`specdec.sources.Cited` inputs
 with their citation.
 
 Source names: ``"bounds"`` is ``acceptance-rate-and-speedup-bounds.txt``

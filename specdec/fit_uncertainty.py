@@ -39,9 +39,9 @@ from .calibration import (
     measured_time,
 )
 from .deployment import break_even_batch, speculative_speedup
-from .drafters import Cited
 from .hardware import H100_IDEAL, LLAMA_8B, LLAMA_70B, step_time
 from .profiles import EAGER_MEASUREMENTS, fit_eager_overhead
+from .sources import Cited
 
 __all__ = ["Replicate", "residual_scale", "bootstrap", "term_intervals", "hopper_calibrations",
            "headline_numbers", "headline_sensitivity"]

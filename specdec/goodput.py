@@ -59,9 +59,9 @@ from ._validate import (
 )
 from .acceptance import accepted_tokens_pmf
 from .deployment import speculative_costs
-from .drafters import Cited
 from .hardware import Hardware, Model, step_time
 from .memory import max_concurrent_sequences
+from .sources import Cited
 
 __all__ = [
     "EAGLE3_SGLANG_BATCHES", "LENGTH_DISTRIBUTIONS", "PrefillServing", "RateCheck", "check_request_rate",

@@ -10,8 +10,8 @@ error was looked at, the same for every row:
 * **D1, names.** A target or draft named as on the Hugging Face hub maps to
   the catalogue key without its version or chat suffix (``vicuna-7b-v1.3``
   is ``"vicuna-7b"``, ``llama-2-70b-chat-hf`` is ``"llama-2-70b"``);
-  DeepSeek-R1 has DeepSeek-V3's architecture and shape (:data:`ALIASES`); the
-  models the catalogue lacks are :data:`EXTRA_MODELS`, each cited.
+  DeepSeek-R1 has DeepSeek-V3's architecture and shape
+  (:data:`specdec.catalogue.MODEL_ALIASES`).
 * **D2, tree shape.** ``tree_tokens`` counts the target's own token, so the
   tree has ``tree_tokens - 1`` draft nodes; ``tree_depth`` draft passes;
   ``tree_topk`` nodes expanded per level (unstated: the mean level size,
@@ -22,7 +22,8 @@ error was looked at, the same for every row:
   the ``"hf-eager"`` profile; a ``"same-engine"`` baseline from the row's
   own engine.
 * **D4, precision.** Unstated precision is bf16; fp16 and bf16 weigh 2
-  bytes; nvfp4 is :data:`NVFP4` (0.5625 bytes per weight, fp8 arithmetic).
+  bytes; nvfp4 is the catalogue's ``"nvfp4"`` (0.5625 bytes per weight, fp8
+  arithmetic), and the MTP or EAGLE module of an nvfp4 target is nvfp4 too.
 * **D5, lookup.** A prompt or n-gram lookup costs nothing on the GPU
   (``lookup_time = 0``): no source prints its time.
 * **D6, metric.** Latency and throughput speedups are priced alike: every
@@ -40,7 +41,6 @@ Defined in chapter "Predicting a published setup".
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import re
 import statistics
@@ -48,38 +48,16 @@ from dataclasses import dataclass
 
 from . import catalogue
 from ._validate import check_instance
-from .hardware import Model, model_preset
+from .hardware import Model
 from .predict import Prediction, one_layer_module, predict_speedup
 from .profiles import EAGER_MEASUREMENTS, FITTED
 from .tables import Table, records_table
 from .validation_rows import VALIDATION_ROWS, PublishedSpeedup
 
-__all__ = ["EXTRA_MODELS", "ALIASES", "NVFP4", "HeldOutCheck", "prediction_inputs", "check_rows", "median_absolute_error",
+__all__ = ["HeldOutCheck", "prediction_inputs", "check_rows", "median_absolute_error",
            "heldout_table", "fit_table"]
 
 _CHAPTER = "Predicting a published setup"
-
-_QWEN3_CITED = catalogue.SpecCited(
-    {"num_hidden_layers": 36, "hidden_size": 4096, "num_attention_heads": 32, "num_key_value_heads": 8,
-     "head_dim": 128, "intermediate_size": 12288, "vocab_size": 151936, "tie_word_embeddings": False},
-    "hf-configs", "Qwen/Qwen3-8B/config.json", "secondary",
-    "copies of the config.json in the search tool's code index (ids 62456584613, 1570491832, 56510789291)")
-
-#: Models the held-out rows name that :data:`specdec.catalogue.MODEL_SPECS` does not hold (to move there).
-EXTRA_MODELS = {
-    "qwen3-8b": catalogue.ModelSpec("qwen3-8b", "Qwen3 8B", 36, 4096, 32, 8, 12288, 151936, False, _QWEN3_CITED,
-                                    head_dim=128),
-}
-
-#: NVIDIA's 4-bit float format: E2M1 values in blocks of 16 sharing one FP8 (E4M3) scale, 72 bits per 16 weights.
-NVFP4 = catalogue.WeightFormat(
-    "nvfp4", 0.5625, "fp8",
-    "4-bit E2M1 weights, one E4M3 scale per block of 16 (4.5 bits per weight; format as described on Modal's LLM "
-    "almanac 'block-quants' page and zeroentropy.dev 'NVFP4'); the catalogue lists no FP4 rate, so the products "
-    "run at the fp8 rate (a decode step is memory-bound)")
-
-#: Models published under another name with the shape of a catalogue model.
-ALIASES = {"deepseek-r1": "deepseek-v3"}
 
 #: Row GPU names (M1) -> catalogue keys.
 _GPU_KEYS = {"A100-40GB": "a100-40gb", "A100-80GB": "a100-80gb", "RTX3090": "rtx-3090", "L40S": "l40s",
@@ -90,22 +68,10 @@ _LOOKAHEAD = re.compile(r"N=(\d+), W=(\d+), G=(\d+)")
 
 def _spec(name: str):
     key = _SUFFIX.sub("", name)
-    key = ALIASES.get(key, key)
+    key = catalogue.MODEL_ALIASES.get(key, key)
     if key in catalogue.MODEL_SPECS:
         return catalogue.MODEL_SPECS[key]
-    if key in EXTRA_MODELS:
-        return EXTRA_MODELS[key]
     raise ValueError(f"target {name!r} has no catalogue entry (looked up as {key!r})")
-
-
-def _model(spec, weights: str) -> Model:
-    """A Model of a shape outside the catalogue, or of a catalogue shape in a format outside it."""
-    fmt = weights if isinstance(weights, catalogue.WeightFormat) else catalogue.weight_format(weights)
-    if spec.key in catalogue.MODEL_SPECS:
-        return dataclasses.replace(model_preset(spec.key), bytes_per_param=fmt.bytes_per_param,
-                                   name=f"{spec.name} ({fmt.key} weights)")
-    return Model(n_params=spec.n_params, n_layers=spec.n_layers, d_model=spec.hidden, n_kv_heads=spec.n_kv_heads,
-                 head_dim=spec.head_dim, n_heads=spec.n_heads, bytes_per_param=fmt.bytes_per_param, name=spec.name)
 
 
 def prediction_inputs(row) -> dict:
@@ -133,10 +99,9 @@ def prediction_inputs(row) -> dict:
     ('eagle2', 59, 6, 10, 'rtx-3090')
     """
     check_instance(row, PublishedSpeedup, "row")
-    weights = {"fp16": "fp16", "bf16": "bf16", "fp8": "fp8", "nvfp4": NVFP4, None: "bf16"}[row.precision]
+    weights = row.precision or "bf16"
     spec = _spec(row.target)
-    in_catalogue = spec.key in catalogue.MODEL_SPECS and isinstance(weights, str)
-    args = {"target": spec.key if in_catalogue else _model(spec, weights), "tau": row.tau, "gpu": _GPU_KEYS[row.gpu], "n_gpus": row.gpu_count,
+    args = {"target": spec.key, "tau": row.tau, "gpu": _GPU_KEYS[row.gpu], "n_gpus": row.gpu_count,
             "parallelism": "layers" if row.parallelism == "layer-split" else "tp", "batch": row.batch,
             "engine": row.engine, "weights": weights}
     args["context"] = row.context if row.context is not None else (
@@ -161,7 +126,7 @@ def prediction_inputs(row) -> dict:
         heads = catalogue.medusa_heads(spec.key, row.tree_depth)
         args["head"] = Model(n_params=heads["params"], n_layers=1, d_model=spec.hidden, n_kv_heads=spec.n_kv_heads,
                              head_dim=spec.head_dim, n_heads=spec.n_heads, name=f"{heads['n_heads']} Medusa heads")
-    elif kind in ("eagle", "eagle2", "mtp") and not in_catalogue:
+    elif kind in ("eagle", "eagle2", "mtp") and weights == "nvfp4":   # D4: the head in the target's nvfp4
         args["head"] = one_layer_module(spec, weights, name="MTP module" if kind == "mtp" else "EAGLE head")
     return args
 

@@ -1,8 +1,8 @@
 """Published numbers (inputs, each with its citation) and their recomputation.
 
 Every number quoted from a paper, a leaderboard or an engine's source code
-lives here as a :class:`Quoted` input that names its source (a key of
-``SOURCES``, which records the arXiv version or the repository commit),
+lives here as a :class:`~specdec.sources.Cited` input that names its source (a key
+of :data:`specdec.sources.SOURCES`, which records the arXiv version or the repository commit),
 the table, figure, section or file it comes from, the copy it was read in,
 and how it was checked for this book (``status``):
 
@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._citations import SOURCES, Quoted, Source
 from ._engine_quotes import SGLANG_DEFINITIONS, VLLM_COUNTERS, VLLM_DEFINITIONS, metric_readings, misread_alphas
 from ._published_inputs import (  # the quoted inputs, kept in their own file
     CHEN_CHINCHILLA,
@@ -69,7 +68,6 @@ from .acceptance import alpha_for_expected_tokens, expected_tokens
 from .economics import improvement_factor, operations_factor, optimal_k, round_cost, speedup_from_costs
 
 __all__ = [
-    "Source", "Quoted", "SOURCES",
     "LEVIATHAN_TABLE1", "LEVIATHAN_TABLE3", "LEVIATHAN_C_BOUND", "LEVIATHAN_T5", "CHEN_CHINCHILLA",
     "MEDUSA_SPEEDUPS", "MEDUSA_SECTION_3_1", "MEDUSA_RATE_OVERHEAD",
     "EAGLE_CLAIMS", "MAGICDEC_CLAIM", "MAGICDEC_BLOG", "SPEC_BENCH_A100_EARLIER",

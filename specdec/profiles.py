@@ -42,8 +42,8 @@ from .calibration import (
     model_time,
 )
 from .catalogue import GPU_SPECS
-from .drafters import Cited
 from .hardware import A100, Hardware, gpu_preset, model_preset
+from .sources import Cited
 
 __all__ = ["EngineProfile", "PROFILES", "EAGER_MEASUREMENTS", "FITTED", "HELD_OUT", "profile", "fit_eager_overhead",
            "base_calibration"]

@@ -11,7 +11,7 @@ one batch. Three questions of a deployment are not answered by it:
   count by a latency speedup is then wrong (:func:`capacity_plan`).
 * **Only decode speeds up.** A request also spends time in prefill, which
   speculation does not touch; the end-to-end speedup follows Amdahl's law
-  (:func:`end_to_end_speedup`).
+  (:func:`specdec.request.end_to_end_speedup`).
 * **Helps, neutral or hurts?** :func:`specdec.policy.classify_speedup` turns speedups into
   three regimes with the thresholds of :mod:`specdec.policy`, and :func:`batch_alpha_map` /
   :func:`prefill_alpha_map` lay them out over (alpha, batch) and (alpha,
@@ -45,10 +45,9 @@ from .economics import break_even_alpha
 from .hardware import crossover_batch
 from .memory import max_concurrent_sequences
 from .policy import HELPS_ABOVE, HURTS_BELOW, REGIME_NAMES, check_thresholds, classify_speedup
-from .request import decode_time
+from .request import decode_time, end_to_end_speedup
 
 __all__ = [
-    "end_to_end_speedup",
     "prefill_share",
     "max_prefill_share",
     "RegimeMap",
@@ -61,45 +60,6 @@ __all__ = [
     "Diagnosis",
     "diagnose",
 ]
-
-def end_to_end_speedup(decode_speedup, prefill_share):
-    r"""Speedup of a whole request when only its decode phase speeds up (Amdahl's law).
-
-    With a share ``p`` of the request's plain time spent in prefill and the
-    rest in decode, which speculation speeds up by ``S``:
-
-    .. math:: S_\text{e2e} = \frac{1}{p + (1 - p) / S}
-
-    ``S_e2e`` lies between 1 and ``S``; it is ``S`` when ``p = 0`` and 1 when
-    ``p = 1``, and it can never exceed ``1 / p`` however large ``S`` is.
-
-    Defined in chapter "When not to use it".
-
-    Parameters
-    ----------
-    decode_speedup : float or array_like
-        Per-token decode speedup ``S``, > 0 (below 1 when speculation hurts).
-    prefill_share : float or array_like
-        Share of the plain request time spent in prefill, in [0, 1]
-        (see :func:`prefill_share`).
-
-    Returns
-    -------
-    float or numpy.ndarray
-        End-to-end speedup.
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> sd.regimes.end_to_end_speedup(2.0, 0.5)      # 1 / (0.5 + 0.25)
-    1.3333333333333333
-    """
-    s = check_positive(decode_speedup, "decode_speedup", "(ratio)")
-    p = check_probability(prefill_share, "prefill_share")
-    check_broadcast(decode_speedup=s, prefill_share=p)
-    out = 1.0 / (p + (1.0 - p) / s)
-    return to_output(out, is_scalar_input(decode_speedup, prefill_share))
-
 
 def prefill_share(ttft, tpot, output_tokens):
     """Share of a plain request's time spent before the first token.
@@ -142,7 +102,7 @@ def prefill_share(ttft, tpot, output_tokens):
 def max_prefill_share(decode_speedup, required=HELPS_ABOVE):
     r"""Largest prefill share at which the end-to-end speedup still reaches ``required``.
 
-    Solving :func:`end_to_end_speedup` ``= R`` for ``p``:
+    Solving :func:`specdec.request.end_to_end_speedup` ``= R`` for ``p``:
 
     .. math:: p^* = \frac{1/R - 1/S}{1 - 1/S}
 
@@ -289,7 +249,7 @@ def prefill_alpha_map(target, draft, hardware, alphas, prefill_shares, k=5, batc
 
     The decode speedup comes from :func:`specdec.deployment.speculative_speedup`
     at ``batch`` and ``context``; the end-to-end speedup from
-    :func:`end_to_end_speedup`.
+    :func:`specdec.request.end_to_end_speedup`.
 
     Defined in chapter "When not to use it".
 

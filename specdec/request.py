@@ -4,7 +4,8 @@ The speedup of :mod:`specdec.economics` is per decoded token. A request also
 waits for its first token (TTFT, the prefill), which speculation does not
 shorten, and speculation may cost a fixed amount once per request (for
 example the draft model's own prefill of the prompt). This module turns a
-per-token speedup into a request-level one and answers "how long must the
+per-token speedup into a request-level one (Amdahl's law, in shares,
+:func:`end_to_end_speedup`, or in times, :func:`request_speedup`) and answers "how long must the
 output be for speculation to pay back its setup cost?".
 
 Convention: the decode time of a request is ``tpot * (n_output_tokens - 1)``:
@@ -18,9 +19,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import check_broadcast, check_nonnegative, check_positive, describe, is_scalar_input, to_output
+from ._validate import (
+    check_broadcast,
+    check_nonnegative,
+    check_positive,
+    check_probability,
+    describe,
+    is_scalar_input,
+    to_output,
+)
 
-__all__ = ["decode_time", "request_speedup", "break_even_output_length", "setup_time_for_break_even"]
+__all__ = ["decode_time", "end_to_end_speedup", "request_speedup", "break_even_output_length", "setup_time_for_break_even"]
 
 
 def decode_time(tpot, mean_output_tokens):
@@ -60,6 +69,55 @@ def _check_output_tokens(value, name):
     if (n < 1).any():
         raise ValueError(f"{name} must be >= 1 (the first token comes with the prefill); got {describe(n[n < 1].flat[0])}")
     return n
+
+
+def end_to_end_speedup(decode_speedup, prefill_share, setup_share=0.0):
+    r"""Speedup of a whole request when only its decode phase speeds up (Amdahl's law).
+
+    With a share ``p`` of the request's plain time spent in prefill, the rest
+    in decode, which speculation speeds up by ``S``, and a one-off cost of
+    speculation worth a share ``o`` of the plain time:
+
+    .. math:: S_\text{e2e} = \frac{1}{p + o + (1 - p) / S}
+
+    With ``o = 0``, ``S_e2e`` lies between 1 and ``S``; it is ``S`` when
+    ``p = 0`` and 1 when ``p = 1``, and it can never exceed ``1 / p`` however
+    large ``S`` is. :func:`request_speedup` is the same law written in times.
+
+    Defined in chapter "When not to use it".
+
+    Parameters
+    ----------
+    decode_speedup : float or array_like
+        Per-token decode speedup ``S``, > 0 (below 1 when speculation hurts).
+    prefill_share : float or array_like
+        Share of the plain request time spent in prefill, in [0, 1]
+        (see :func:`specdec.regimes.prefill_share`).
+    setup_share : float or array_like, optional
+        One-off cost of speculation per request as a share of the plain
+        request time, >= 0; default 0.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        End-to-end speedup.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> sd.request.end_to_end_speedup(2.0, 0.5)      # 1 / (0.5 + 0.25)
+    1.3333333333333333
+    """
+    s = check_positive(decode_speedup, "decode_speedup", "(ratio)")
+    p = check_probability(prefill_share, "prefill_share")
+    o = check_nonnegative(setup_share, "setup_share", "(share)")
+    check_broadcast(decode_speedup=s, prefill_share=p, setup_share=o)
+    return to_output(_amdahl(s, p, o), is_scalar_input(decode_speedup, prefill_share, setup_share))
+
+
+def _amdahl(s, p, o):
+    """Amdahl's law with a one-off share ``o``: the kernel both public functions call, unchecked."""
+    return 1.0 / (p + o + (1.0 - p) / s)
 
 
 def request_speedup(n_output_tokens, speedup, tpot, t_setup=0.0, ttft=0.0):
@@ -106,11 +164,10 @@ def request_speedup(n_output_tokens, speedup, tpot, t_setup=0.0, ttft=0.0):
     ts = check_nonnegative(t_setup, "t_setup", "(time)")
     tf = check_nonnegative(ttft, "ttft", "(time)")
     check_broadcast(n_output_tokens=n, speedup=s, tpot=tp, t_setup=ts, ttft=tf)
-    d = tp * (n - 1.0)
-    num = tf + d
-    den = tf + ts + d / s
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out = np.where(den > 0, num / np.where(den > 0, den, 1.0), 1.0)  # N = 1, no TTFT, no setup: equal
+    plain = tf + tp * (n - 1.0)
+    safe = np.where(plain > 0, plain, 1.0)
+    out = np.where(plain > 0, _amdahl(s, tf / safe, ts / safe),
+                   np.where(ts > 0, 0.0, 1.0))   # N = 1 and no TTFT: only the setup is left, or nothing
     return to_output(out, is_scalar_input(n_output_tokens, speedup, tpot, t_setup, ttft))
 
 

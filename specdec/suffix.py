@@ -25,7 +25,8 @@ from __future__ import annotations
 import numpy as np
 
 from ._validate import check_nonnegative, check_positive, is_scalar_input, to_output
-from .drafters import VLLM_SUFFIX_DEFAULTS, Cited
+from .drafters import VLLM_SUFFIX_DEFAULTS
+from .sources import Cited
 
 __all__ = ["ARCTIC_SUFFIX_BENCHMARKS", "SUFFIX_ABSTRACT", "SUFFIX_VLLM_MTBENCH", "measured_speedups", "model_free_tokens",
            "suffix_max_spec", "suffix_speedup"]

@@ -1,7 +1,7 @@
 """Published timings of plain decoding and prefill: what the calibrated roofline is fitted to and checked against.
 
 Each timing is a :class:`Measurement` with its citation and status
-(:class:`specdec.drafters.Cited`), whether it is fitted or only checked, the
+(:class:`specdec.sources.Cited`), whether it is fitted or only checked, the
 relative band stated for its residual, its engine and the fabric its
 all-reduces cross (``FABRICS``). :func:`measured_time` converts the
 printed value to seconds and :func:`model_time` prices the same pass on a
@@ -21,8 +21,8 @@ import numpy as np
 from ._calibration_terms import Calibration
 from ._validate import check_instance
 from .catalogue import eagle_head, medusa_heads
-from .drafters import Cited
 from .hardware import A100, H100, H200, LLAMA_8B, LLAMA_70B, Hardware, Model, model_preset, step_time
+from .sources import Cited
 
 __all__ = [
     "Measurement", "MEASUREMENTS", "FABRICS", "LLAMA2_7B", "LLAMA2_13B", "LLAMA2_70B", "LLAMA_70B_FP8",
@@ -93,7 +93,7 @@ class Measurement:
         ``"decode"`` (seconds per decode step), ``"prefill"`` (one pass over
         ``new_tokens`` tokens) or ``"request"`` (a prefill of ``new_tokens``
         tokens and ``decode_steps`` decode steps, end to end).
-    quoted : specdec.drafters.Cited
+    quoted : specdec.sources.Cited
         The printed value with its unit (``"tokens/s"`` or ``"ms"``), source,
         where it is printed and its status.
     role : str

@@ -163,11 +163,10 @@ import re
 from dataclasses import dataclass
 
 from ._validate import check_bool, check_choice, check_count, check_instance, check_positive, describe
-from .drafters import DRAFTER_SOURCES, Cited
-from .literature import SOURCES, Quoted, Source
+from .sources import Cited
 
 __all__ = [
-    "VALIDATION_SOURCES", "HeldOutCited", "PublishedSpeedup", "VALIDATION_ROWS",
+    "PublishedSpeedup", "VALIDATION_ROWS",
     "DRAFT_KINDS", "ENGINES", "GPUS", "PRECISIONS", "TAU_CONVENTIONS", "SHAPE_FROM", "METRICS",
 ]
 
@@ -189,47 +188,6 @@ METRICS = ("latency", "throughput")
 
 _PARALLELISM = re.compile(r"^(none|layer-split|tp[1-9][0-9]*)$")
 
-#: Sources this module cites that neither ``specdec.literature.SOURCES`` nor ``specdec.drafters.DRAFTER_SOURCES``
-#: lists.
-VALIDATION_SOURCES: dict[str, Source] = {
-    "specdecode-bench": Source(
-        "specdecode-bench", "the SpecDecode-Bench authors (anonymous submission)",
-        "Speculative Decoding: Performance or Illusion? (project page)",
-        "project page in the authors' repository, index.md; the paper is arXiv 2601.11580",
-        repository="SpecDecode-Bench/specdecode-bench.github.io", commit="fb0e24261927be497fe516526f569a3c89de786d"),
-    "lmsys-mtp": Source(
-        "lmsys-mtp", "Eigen AI Team with the SGLang team", "Accelerating SGLang with Multiple Token Prediction",
-        "LMSYS blog, 17 July 2025 (blog/2025-07-17-mtp.md)", repository="lm-sys/lm-sys.github.io",
-        commit="0947bdc01aea3a453e27f0e0e1c290404c0232ed"),
-    "trtllm-blog-r1-b200": Source(
-        "trtllm-blog-r1-b200", "NVIDIA TensorRT LLM team",
-        "Pushing Latency Boundaries: Optimizing DeepSeek-R1 Performance on NVIDIA B200 GPUs",
-        "TensorRT-LLM tech blog (docs/source/blogs/tech_blog/blog1_...B200_GPUs.md)", repository="NVIDIA/TensorRT-LLM",
-        commit="01c4ece911eb569e72cf4177f83238a0520641c2"),
-}
-
-
-@dataclass(frozen=True)
-class HeldOutCited(Quoted):
-    """A :class:`specdec.drafters.Cited` whose source may also be in :data:`VALIDATION_SOURCES`.
-
-    Defined in chapter "A calibrated roofline".
-
-    Examples
-    --------
-    >>> from specdec.validation_rows import HeldOutCited
-    >>> HeldOutCited({"speedup": 1.6}, "lmsys-mtp", "Case Study 1", "verified").source
-    'lmsys-mtp'
-    """
-
-    def __post_init__(self):
-        if self.status not in ("verified", "secondary", "unverified"):
-            raise ValueError(f"status must be 'verified', 'secondary' or 'unverified'; got {describe(self.status)}")
-        if self.source not in SOURCES and self.source not in DRAFTER_SOURCES and self.source not in VALIDATION_SOURCES:
-            raise ValueError("source must be a key of SOURCES, DRAFTER_SOURCES or VALIDATION_SOURCES; got "
-                             f"{describe(self.source)}")
-
-
 def _optional_count(value, name, minimum=1):
     return None if value is None else check_count(value, name, minimum=minimum)
 
@@ -248,7 +206,7 @@ class PublishedSpeedup:
     ----------
     key : str
         Unique name of the row.
-    quoted : specdec.drafters.Cited or HeldOutCited
+    quoted : specdec.sources.Cited
         Source, where it was read, status and the copy read.
     target : str
         Target model, named as on the Hugging Face hub (lower case, no organisation).
@@ -312,7 +270,7 @@ class PublishedSpeedup:
     """
 
     key: str
-    quoted: Quoted
+    quoted: Cited
     target: str
     draft_kind: str
     draft_model: str | None
@@ -346,7 +304,7 @@ class PublishedSpeedup:
             value = getattr(self, name)
             if not isinstance(value, str) or not value:
                 raise TypeError(f"{name} must be a non-empty string, got {describe(value)}")
-        check_instance(self.quoted, Quoted, "quoted")
+        check_instance(self.quoted, Cited, "quoted")
         check_choice(self.draft_kind, "draft_kind", DRAFT_KINDS)
         if self.draft_kind == "model" and not (isinstance(self.draft_model, str) and self.draft_model):
             raise ValueError("draft_model must name the draft when draft_kind is 'model'")
@@ -529,7 +487,7 @@ _SDB_WHERE = ("index.md, 'Tree vs. Chain Verification' (text and Figure 2 captio
 
 
 def _sdb(shape, speedup, tau, **tree):
-    quoted = HeldOutCited({"speedup": speedup, "accepted_length": tau}, "specdecode-bench",
+    quoted = Cited({"speedup": speedup, "accepted_length": tau}, "specdecode-bench",
                           _SDB_WHERE + f", the {shape} sentence values", "verified", _SDB_CHECKED,
                           note="'1.65x -> 1.85x for EAGLE on Qwen3-8B/GSM8K going from chain k=3 to tree k=21'; "
                                "'accepted length (e.g., 2.25 -> 2.92 on Qwen3-8B/GSM8K)'; acceptance rate 0.415 -> "
@@ -556,7 +514,7 @@ _MTP_CHECKED = ("GitHub lm-sys/lm-sys.github.io blog/2025-07-17-mtp.md at commit
 
 
 def _mtp(window, tau, speedup, tps):
-    quoted = HeldOutCited({"speedup": speedup, "tokens_per_s_per_rank": tps, "baseline_tokens_per_s_per_rank": 51.0,
+    quoted = Cited({"speedup": speedup, "tokens_per_s_per_rank": tps, "baseline_tokens_per_s_per_rank": 51.0,
                            "average_acceptance_length": tau}, "lmsys-mtp",
                           "'Case Study 1: Small-Scale Deployment' (text and table): two decoding nodes, 16 H200 in "
                           "all, 2 concurrent requests per rank, input 65,536 and output 4,096 tokens; "
@@ -588,7 +546,7 @@ _TRT_CHECKED = ("GitHub NVIDIA/TensorRT-LLM docs/source/blogs/tech_blog/blog1_Pu
 
 
 def _trt_mtp(layers, tau, speedup, tps):
-    quoted = HeldOutCited({"Acceptance Rate": tau, "TPS/User": tps, "TPS/User Speedup": speedup,
+    quoted = Cited({"Acceptance Rate": tau, "TPS/User": tps, "TPS/User Speedup": speedup,
                            "TPS/User without MTP": 111}, "trtllm-blog-r1-b200",
                           f"'Key Optimizations' > 'MTP' > 'Autoregressive MTP Layers' table, row 'MTP {layers}'; "
                           "setup from 'Implementation Configuration' (ISL 1k, OSL 2k; 8x B200; attention TP8, MoE "

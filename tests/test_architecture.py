@@ -203,8 +203,8 @@ def test_plots_list_their_exports_explicitly():
     plots = importlib.import_module("specdec.plots")
     expected = {"COLORS", "SEQUENCE", "new_figure"}
     for sub in ("acceptance", "bounds", "calibration", "capacity", "decision", "drafts", "engines", "feasibility",
-                "hardware", "literature", "measure", "published", "regimes", "sampling", "screens", "speedup",
-                "threshold"):
+                "hardware", "literature", "measure", "predict", "published", "regimes", "sampling", "screens",
+                "speedup", "threshold"):
         mod = importlib.import_module(f"specdec.plots.{sub}")
         expected |= set(mod.__all__) | {sub}
         for export in mod.__all__:

@@ -256,7 +256,7 @@ def test_a_fit_recovers_known_terms_from_synthetic_measurements():
     fake = []
     for m in cal.MEASUREMENTS[:11]:
         t = cal.model_time(m, truth)
-        fake.append(dataclasses.replace(m, quoted=sd.drafters.Cited({"value": t * 1e3, "unit": "ms"}, "gpt-fast",
+        fake.append(dataclasses.replace(m, quoted=sd.sources.Cited({"value": t * 1e3, "unit": "ms"}, "gpt-fast",
                                                                      "synthetic", "verified")))
     r = cal.fit_calibration(fake)
     c = r.calibration

@@ -13,6 +13,7 @@ from specdec import calibration as cal
 from specdec import catalogue, kernels, profiles
 from specdec import fit_uncertainty as fu
 from specdec import hardware as hw
+from specdec.sources import SOURCES
 
 # --------------------------------------------------------------------------
 # catalogue: datasheets and configurations, typed again from the sources
@@ -30,7 +31,7 @@ def test_every_gpu_carries_its_datasheet_numbers_and_a_citation(key):
     g = catalogue.gpu_spec(key)
     gb, bw, tf, link = DATASHEETS[key]
     assert (g.memory, g.bandwidth, g.peak("bf16"), g.link_bandwidth) == (gb * 1e9, bw * 1e9, tf * 1e12, link * 1e9)
-    assert g.cited.source in catalogue.CATALOGUE_SOURCES and g.cited.where and g.cited.checked_in
+    assert g.cited.source in SOURCES and g.cited.where and g.cited.checked_in
 
 
 def test_fp8_and_int8_exist_only_where_the_card_has_them():

@@ -17,10 +17,10 @@ import pytest
 import specdec as sd
 import specdec.drafters as dr
 import specdec.dynamic as dy
-import specdec.literature as lit
 import specdec.verification as vf
+from specdec.sources import SOURCES, Cited
 
-QUOTED = [name for name in dr.__all__ if isinstance(getattr(dr, name), lit.Quoted)]
+QUOTED = [name for name in dr.__all__ if isinstance(getattr(dr, name), Cited)]
 QUOTED += [f"SPEC_BENCH_A100[{m}]" for m in dr.SPEC_BENCH_A100]
 
 
@@ -34,16 +34,15 @@ def _get(name):
 def test_every_quoted_input_has_a_known_source_and_status(name):
     q = _get(name)
     assert q.status in ("verified", "secondary", "unverified")
-    assert q.source in lit.SOURCES or q.source in dr.DRAFTER_SOURCES
+    assert q.source in SOURCES
     assert q.where and q.checked_in
 
 
-def test_new_sources_do_not_clash_with_literature():
-    assert not set(dr.DRAFTER_SOURCES) & set(lit.SOURCES)
+def test_drafters_sources_are_in_the_one_registry():
     with pytest.raises(ValueError, match="source must be a key"):
-        dr.Cited(1.0, "nobody2099", "nowhere", "verified")
+        Cited(1.0, "nobody2099", "nowhere", "verified")
     with pytest.raises(ValueError, match="status must be"):
-        dr.Cited(1.0, "li2025eagle3", "Abstract", "probably")
+        Cited(1.0, "li2025eagle3", "Abstract", "probably")
 
 
 def test_leviathan_bigram_check_reproduces_125():
@@ -207,7 +206,7 @@ def test_draft_catalogue_covers_the_four_families():
     assert {"head", "multi-token prediction", "n-gram", "separate small model"} <= families
     for r in rows:
         assert r["implied_round_cost"] == pytest.approx(r["mean_accepted_tokens"] / r["speedup"], rel=1e-15)
-        assert r["source"] in lit.SOURCES or r["source"] in dr.DRAFTER_SOURCES
+        assert r["source"] in SOURCES
     eagle3 = [r for r in rows if r["method"] == "EAGLE3"]
     assert len(eagle3) == 1 and eagle3[0]["target"] == "vicuna-13b"
 

@@ -45,15 +45,18 @@ def test_medusa_runs_one_head_per_level_and_lookahead_reads_its_note():
     assert look["lookahead"] == (7, 5, 7) and "k" not in look and "n_nodes" not in look
 
 
-def test_layer_split_mtp_and_models_outside_the_catalogue():
+def test_layer_split_mtp_qwen3_and_the_deepseek_r1_alias():
     split = heldout.prediction_inputs(ROWS["eagle1-table7-llama-2-70b-chat-hf-bs1"])
     assert split["parallelism"] == "layers" and split["n_gpus"] == 4 and split["target"] == "llama-2-70b"
     mtp = heldout.prediction_inputs(ROWS["lmsys-mtp-deepseek-v3-window3"])
     assert (mtp["k"], mtp["n_gpus"], mtp["parallelism"], mtp["batch"]) == (2, 16, "tp", 32)
     assert mtp["context"] == 65_536 + 2_048 and mtp["baseline_engine"] == "sglang"
     qwen = heldout.prediction_inputs(ROWS["specdecode-bench-qwen3-8b-eagle-tree"])
-    spec = heldout.EXTRA_MODELS["qwen3-8b"]
-    assert qwen["target"].n_params == spec.n_params and qwen["n_nodes"] == 21
+    spec = catalogue.model_spec("qwen3-8b")
+    assert qwen["target"] == "qwen3-8b" and qwen["n_nodes"] == 21
+    assert catalogue.model_spec("deepseek-r1") is catalogue.MODEL_SPECS["deepseek-v3"]
+    r1 = heldout.prediction_inputs(ROWS["trtllm-deepseek-r1-b200-mtp3"])
+    assert r1["target"] == "deepseek-v3" and r1["weights"] == "nvfp4" and r1["head"].bytes_per_param == 0.5625
     # Qwen3 8B from its config: 36 layers of attention (2 x 4096^2 + 2 x 4096 x 1024), MLP (3 x 4096 x 12288), two
     # norms and q/k norms, untied 151936 x 4096 embeddings and the final norm
     layer = 2 * 4096 * 4096 + 2 * 4096 * 1024 + 3 * 4096 * 12288 + 2 * 4096

@@ -54,6 +54,8 @@ NOT_IN_A_CHAPTER = {
     "roofline_speedup_vs_batch": lambda: sd.plots.roofline_speedup_vs_batch(T70, D8, TP8, 0.8, 5,
                                                                              contexts=(0, 1024, 8192)),
     "tokens_distribution": lambda: sd.plots.tokens_distribution(),
+    "round_against_plain": lambda: sd.plots.round_against_plain(
+        sd.predict_speedup("llama-3.1-8b", "eagle3", tau=3.0, k=3, engine="sglang")),
 }
 
 

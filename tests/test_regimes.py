@@ -62,26 +62,26 @@ def test_classify_rejects_crossed_thresholds():
 def test_end_to_end_matches_exact_fraction(s, p):
     """1 / (p + (1 - p) / S) against exact rational arithmetic."""
     exact = 1 / (p + (1 - p) / s)
-    assert_allclose(rg.end_to_end_speedup(float(s), float(p)), float(exact), rtol=1e-15)
+    assert_allclose(sd.request.end_to_end_speedup(float(s), float(p)), float(exact), rtol=1e-15)
 
 
 def test_end_to_end_limits_and_bound():
     """p = 0 gives S, p = 1 gives 1, and the result never exceeds 1 / p."""
     s = np.geomspace(0.2, 50, 40)[:, None]
     p = np.linspace(0.01, 0.99, 30)[None, :]
-    e = rg.end_to_end_speedup(s, p)
+    e = sd.request.end_to_end_speedup(s, p)
     assert e.shape == (40, 30)
     assert np.all(e <= 1 / p + 1e-12)
     assert np.all((e - 1) * (s - 1) >= -1e-12)          # same side of 1 as the decode speedup
-    assert_allclose(rg.end_to_end_speedup(s[:, 0], 0.0), s[:, 0])
-    assert_allclose(rg.end_to_end_speedup(s[:, 0], 1.0), 1.0)
+    assert_allclose(sd.request.end_to_end_speedup(s[:, 0], 0.0), s[:, 0])
+    assert_allclose(sd.request.end_to_end_speedup(s[:, 0], 1.0), 1.0)
 
 
 def test_end_to_end_agrees_with_request_speedup():
     """Through the prefill share it equals workload.request_speedup without a setup cost (another code path)."""
     ttft = np.array([0.0, 50.0, 200.0, 2500.0])
     tpot, n, s = 5.2, np.array([2, 20, 300, 120]), 2.3
-    via_share = rg.end_to_end_speedup(s, rg.prefill_share(ttft, tpot, n))
+    via_share = sd.request.end_to_end_speedup(s, rg.prefill_share(ttft, tpot, n))
     assert_allclose(via_share, sd.request.request_speedup(n, s, tpot, ttft=ttft), rtol=1e-13)
 
 
@@ -105,9 +105,9 @@ def test_prefill_share_rejects_bad_inputs(kwargs, match):
 def test_end_to_end_rejects_bad_inputs():
     """prefill_share must be in [0, 1]; decode_speedup positive."""
     with pytest.raises(ValueError, match="prefill_share"):
-        rg.end_to_end_speedup(2.0, 1.5)
+        sd.request.end_to_end_speedup(2.0, 1.5)
     with pytest.raises(ValueError, match="decode_speedup"):
-        rg.end_to_end_speedup(0.0, 0.5)
+        sd.request.end_to_end_speedup(0.0, 0.5)
 
 
 def test_max_prefill_share_round_trip_and_hand_value():
@@ -116,7 +116,7 @@ def test_max_prefill_share_round_trip_and_hand_value():
     s = np.linspace(1.2, 5.0, 20)
     r = np.linspace(1.0, 1.19, 20)
     p = rg.max_prefill_share(s, r)
-    assert_allclose(rg.end_to_end_speedup(s, p), r, rtol=1e-12)
+    assert_allclose(sd.request.end_to_end_speedup(s, p), r, rtol=1e-12)
     assert_allclose(rg.max_prefill_share(3.0, 1.0), 1.0)
 
 

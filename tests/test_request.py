@@ -74,3 +74,19 @@ def test_short_output_functions_reject_bad_input(func, args, name):
     """Bad inputs name the parameter."""
     with pytest.raises(ValueError, match=name):
         func(*args)
+
+
+def test_one_amdahl_law_in_shares_and_in_times():
+    """request_speedup is end_to_end_speedup with p = TTFT / plain time and o = setup / plain time (exact)."""
+    from fractions import Fraction as F
+
+    ttft, tpot, n, setup, s = F(120), F(20), 51, F(30), F(9, 4)
+    plain = ttft + tpot * (n - 1)
+    exact = plain / (ttft + setup + tpot * (n - 1) / s)
+    assert sd.request.request_speedup(n, float(s), float(tpot), float(setup), float(ttft)) == pytest.approx(
+        float(exact), rel=1e-14)
+    assert sd.request.end_to_end_speedup(float(s), float(ttft / plain), float(setup / plain)) == pytest.approx(
+        float(exact), rel=1e-14)
+    with pytest.raises(ValueError, match="setup_share"):
+        sd.request.end_to_end_speedup(2.0, 0.5, -0.1)
+    assert not hasattr(sd.regimes, "__all__") or "end_to_end_speedup" not in sd.regimes.__all__

@@ -129,7 +129,7 @@ def test_whole_number_messages_print_integers():
     (lambda: sd.acceptance_rate(np.full((2, 3), 1 / 3), np.full((4, 3), 1 / 3)), ("p", "q")),
     (lambda: sd.estimation.wilson_interval([1, 2], [3, 4, 5]), ("successes", "trials")),
     (lambda: sd.memory.memory_footprint(sd.hardware.LLAMA_8B, [1, 2], [10, 20, 30]), ("batch", "context")),
-    (lambda: sd.regimes.end_to_end_speedup([1.5, 2.0], [0.1, 0.2, 0.3]), ("decode_speedup", "prefill_share")),
+    (lambda: sd.request.end_to_end_speedup([1.5, 2.0], [0.1, 0.2, 0.3]), ("decode_speedup", "prefill_share")),
     (lambda: sd.regimes.prefill_share([1.0, 2.0], [1.0, 2.0, 3.0], 10), ("ttft", "tpot")),
     (lambda: sd.drafts.verify_cost_linear([1, 2], [1.0, 1.1, 1.2]), ("k", "base")),
     (lambda: sd.drafts.toy_draft_alpha([0.1, 0.2], [0.5, 0.6, 0.7]), ("size_ratio", "alpha_ref")),

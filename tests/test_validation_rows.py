@@ -8,11 +8,11 @@ from collections import Counter
 
 import pytest
 
-from specdec import calibration, drafters, literature
+from specdec import calibration, drafters
 from specdec import validation_rows as vr
+from specdec.sources import SOURCES, Cited
 
 ROWS = vr.VALIDATION_ROWS
-ALL_SOURCES = {**literature.SOURCES, **drafters.DRAFTER_SOURCES, **vr.VALIDATION_SOURCES}
 
 
 def table_of(quoted) -> str:
@@ -39,10 +39,10 @@ def test_row_is_well_formed(row):
 @pytest.mark.parametrize("row", ROWS, ids=lambda r: r.key)
 def test_citation_is_complete(row):
     q = row.quoted
-    assert q.source in ALL_SOURCES
+    assert q.source in SOURCES
     assert q.where.strip() and q.checked_in.strip()
     assert q.status in ("verified", "secondary")
-    source = ALL_SOURCES[q.source]
+    source = SOURCES[q.source]
     assert source.arxiv or source.repository or source.venue
     # the printed numbers are in the record itself
     printed = set(q.value.values()) if isinstance(q.value, dict) else set()
@@ -188,21 +188,22 @@ def test_bad_rows_are_refused_naming_the_field(changes, word):
         _good(**changes)
 
 
-def test_held_out_cited_checks_its_source():
-    assert vr.HeldOutCited(1.0, "lmsys-mtp", "somewhere", "verified").source == "lmsys-mtp"
-    assert vr.HeldOutCited(1.0, "li2024eagle", "somewhere", "verified").source == "li2024eagle"
+def test_cited_checks_its_source():
+    assert Cited(1.0, "lmsys-mtp", "somewhere", "verified").source == "lmsys-mtp"
+    assert Cited(1.0, "li2024eagle", "somewhere", "verified").source == "li2024eagle"
     with pytest.raises(ValueError, match="source"):
-        vr.HeldOutCited(1.0, "no-such-source", "somewhere", "verified")
+        Cited(1.0, "no-such-source", "somewhere", "verified")
     with pytest.raises(ValueError, match="status"):
-        vr.HeldOutCited(1.0, "lmsys-mtp", "somewhere", "checked")
+        Cited(1.0, "lmsys-mtp", "somewhere", "checked")
 
 
 def test_references_page_lists_every_new_source_at_its_commit():
     import pathlib
 
     page = (pathlib.Path(__file__).resolve().parents[1] / "book" / "appendix" / "references.md").read_text()
-    for s in vr.VALIDATION_SOURCES.values():
+    for key in ("specdecode-bench", "lmsys-mtp", "trtllm-blog-r1-b200"):
+        s = SOURCES[key]
         assert s.repository in page and s.commit[:8] in page, s.key
     for key in {r.quoted.source for r in ROWS}:
-        source = ALL_SOURCES[key]
+        source = SOURCES[key]
         assert (source.arxiv and source.arxiv in page) or (source.repository and source.repository in page), key

@@ -215,6 +215,14 @@ def _matmul(s):
             "growth": sd.measure.predict_matmul_time(d, 64, hw, b) / sd.measure.predict_matmul_time(d, 1, hw, b)}
 
 
+def _predict(s):
+    shape = {"k": s["k"]} if not s["nodes"] else {"n_nodes": s["nodes"], "depth": s["k"]}
+    p = sd.predict_speedup(s["target"], s["draft"], tau=s["tau"], gpu=s["gpu"], n_gpus=s["n_gpus"], engine=s["engine"],
+                           batch=s["batch"], context=s["context"], **shape)
+    return {"speedup": p.speedup, "low": p.interval[0], "high": p.interval[1], "t0": p.t0, "t_draft": p.t_draft,
+            "t_verify": p.t_verify, "t_overhead": p.t_overhead}
+
+
 w = sd.widgets
 #: name -> (factory as the chapter calls it, reference computing values from specdec directly, settings to try)
 CASES = {
@@ -268,6 +276,9 @@ CASES = {
                [{"t_verify_4": 40.0}, {"mean_acceptance_length": 1.8, "t0": 13.0}, {"t_draft_step": 6.0}]),
     "matmul-roofline": (lambda: w.matmul_roofline_explorer(bandwidth_gbs=80, gflops=2000, d=4096), _matmul,
                         [{"d": 1024}, {"bandwidth_gbs": 1000.0, "bytes_per_elem": 2}, {"gflops": 100000.0}]),
+    "predict": (lambda: w.predict_explorer(), _predict,
+                [{"draft": "medusa", "nodes": 20, "k": 4, "tau": 3.2}, {"engine": "vllm", "batch": 16, "context": 4096},
+                 {"nodes": 0, "target": "llama-3.1-70b", "draft": "llama-3.2-1b", "n_gpus": 8, "k": 5}]),
 }
 
 
@@ -625,7 +636,7 @@ def test_widgets_list_their_exports_explicitly():
     expected = {"Explorer"}                                   # the base class, from the private _base module
     assert sd.widgets.Explorer is Explorer
     for sub in ("acceptance", "bounds", "capacity", "checklist", "decide", "engines", "hardware", "literature",
-                "measure", "sampling", "speedup", "threshold"):
+                "measure", "predict", "sampling", "speedup", "threshold"):
         mod = importlib.import_module(f"specdec.widgets.{sub}")
         expected |= set(mod.__all__) | {sub}
         for export in mod.__all__:
@@ -635,7 +646,7 @@ def test_widgets_list_their_exports_explicitly():
 
 def test_every_explorer_class_derives_from_the_one_base():
     classes = [getattr(sd.widgets, n) for n in sd.widgets.__all__ if n.endswith("Explorer") and n != "Explorer"]
-    assert len(classes) == 22 and all(issubclass(c, Explorer) for c in classes)
+    assert len(classes) == 23 and all(issubclass(c, Explorer) for c in classes)
     for c in classes:     # each declares only its own parts; the plumbing is the base's
         own = set(vars(c))
         assert not own & {"update", "_repr_mimebundle_", "snapshot_html", "image_html", "__repr__", "_on_change"}, c

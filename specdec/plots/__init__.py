@@ -21,6 +21,7 @@ from . import (
     hardware,
     literature,
     measure,
+    predict,
     published,
     regimes,
     sampling,
@@ -109,6 +110,7 @@ from .measure import (
     matmul_measurement,
     matmul_prediction,
 )
+from .predict import predicted_vs_measured, round_against_plain
 from .published import (
     alpha_by_temperature,
     arrangements_measured,
@@ -230,6 +232,8 @@ __all__ = [
     "matmul_prediction",
     "matmul_measurement",
     "roofline_speedup_in_memory",
+    "predicted_vs_measured",
+    "round_against_plain",
     "acceptance", "bounds", "calibration", "capacity", "decision", "drafts", "engines", "feasibility", "hardware",
-    "literature", "measure", "published", "regimes", "sampling", "screens", "speedup", "threshold",
+    "literature", "measure", "predict", "published", "regimes", "sampling", "screens", "speedup", "threshold",
 ]

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._style import COLORS, SEQUENCE, new_figure
+from ..predict import Prediction
+from ._style import COLORS, SEQUENCE, new_figure, nice_ceiling
 
-__all__ = ["predicted_vs_measured"]
+__all__ = ["predicted_vs_measured", "round_against_plain"]
 
 
 def predicted_vs_measured(measured, predicted, low, high, groups, *, band=0.10):
@@ -73,4 +74,62 @@ def predicted_vs_measured(measured, predicted, low, high, groups, *, band=0.10):
     ax.set_ylabel("measured speedup (published)")
     ax.legend(loc="upper left", fontsize=7, frameon=False)
     ax.grid(alpha=0.25)
+    return fig
+
+
+def round_against_plain(prediction, ax=None):
+    """One speculative round against plain decoding of the same tokens: the bars a prediction divides.
+
+    The top bar is ``tau`` plain steps (``tau * T0``, the time plain decoding
+    takes for the tokens one round yields); the bottom bar is the round,
+    split into its draft passes, its verification pass and its overhead. The
+    speedup is the ratio of the two lengths; the interval of the prediction
+    is printed beside it.
+
+    Defined in chapter "Predicting a published setup".
+
+    Parameters
+    ----------
+    prediction : specdec.predict.Prediction
+    ax : matplotlib.axes.Axes, optional
+        Draw into this one (cleared first), as the chapter's explorer does.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> from specdec.plots import predict as predict_plots
+    >>> p = sd.predict_speedup("llama-3.1-8b", "eagle3", tau=3.0, k=3, engine="sglang")
+    >>> fig = predict_plots.round_against_plain(p)
+    >>> fig.axes[0].get_xlabel()
+    'time (ms)'
+    """
+    if not isinstance(prediction, Prediction):
+        raise TypeError(f"prediction must be a specdec.predict.Prediction; got {type(prediction).__name__}")
+    if ax is None:
+        fig, ax = new_figure(7.0, 2.2)
+    else:
+        fig = ax.figure
+        ax.clear()
+    p = prediction
+    plain = p.tau * p.t0 * 1e3
+    parts = [("draft passes", p.t_draft * 1e3, COLORS["draft"]), ("verification", p.t_verify * 1e3, COLORS["verify"]),
+             ("overhead", p.t_overhead * 1e3, COLORS["overhead"])]
+    ax.barh(1, plain, color=COLORS["target"], height=0.55)
+    ax.text(plain, 1, f"  {p.tau:.2f} x $T_0$ = {plain:.2f} ms", va="center", fontsize=8)
+    left = 0.0
+    for label, width, color in parts:
+        ax.barh(0, width, left=left, color=color, height=0.55, label=label)
+        left += width
+    low, high = p.interval
+    ax.text(left, 0, f"  {left:.2f} ms: {p.speedup:.2f}x [{low:.2f}, {high:.2f}]", va="center", fontsize=8)
+    ax.set_yticks([1, 0], ["plain decoding,\n$\\tau$ tokens", "one speculative\nround"])
+    ax.set_xlim(0, nice_ceiling(1.45 * max(plain, left)))
+    ax.set_ylim(-0.6, 1.6)
+    ax.set_xlabel("time (ms)")
+    ax.legend(loc="upper right", fontsize=7, frameon=False, ncols=3)
+    ax.grid(axis="x", alpha=0.25)
     return fig

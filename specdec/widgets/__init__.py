@@ -8,8 +8,9 @@ chapters write ``sd.widgets.expected_tokens_explorer(...)``. The
 submodules: ``acceptance``, ``speedup``, ``bounds``, ``checklist``,
 ``sampling``, ``threshold``, ``capacity``, ``hardware``, ``literature``,
 ``decide`` (the first chapter's decision), ``measure`` (the matrix-product
-roofline) and ``engines`` (Part IV: calibration, prompt lookup,
-verification rules, token trees, draft length, goodput).
+roofline), ``engines`` (Part IV: calibration, prompt lookup,
+verification rules, token trees, draft length, goodput) and ``predict``
+(a published setup's predicted speedup).
 
 In a kernel an explorer is live. Where no kernel runs (the published HTML
 book, a notebook opened before it is run) its output shows a snapshot: the
@@ -32,6 +33,7 @@ from . import (
     hardware,
     literature,
     measure,
+    predict,
     sampling,
     speedup,
     threshold,
@@ -59,6 +61,7 @@ from .engines import (
 from .hardware import ROOFLINE_BATCHES, ROOFLINE_CONTEXTS, RooflineExplorer, roofline_explorer
 from .literature import BonusTokenExplorer, ServingMetricsExplorer, bonus_token_explorer, serving_metrics_explorer
 from .measure import MATMUL_SIZES, MatmulRooflineExplorer, matmul_roofline_explorer
+from .predict import PredictExplorer, predict_explorer
 from .sampling import (
     SamplingLogExplorer,
     SamplingResidualExplorer,
@@ -88,6 +91,7 @@ __all__ = [
     "ServingMetricsExplorer", "serving_metrics_explorer",
     "DecideExplorer", "decide_explorer",
     "MatmulRooflineExplorer", "matmul_roofline_explorer", "MATMUL_SIZES",
+    "PredictExplorer", "predict_explorer",
     "CalibrationExplorer", "calibration_explorer",
     "PromptLookupExplorer", "prompt_lookup_explorer",
     "VerificationExplorer", "verification_explorer",
@@ -95,5 +99,5 @@ __all__ = [
     "DynamicKExplorer", "dynamic_k_explorer",
     "GoodputExplorer", "goodput_explorer",
     "acceptance", "bounds", "capacity", "checklist", "decide", "engines", "hardware", "literature", "measure",
-    "sampling", "speedup", "threshold",
+    "predict", "sampling", "speedup", "threshold",
 ]
