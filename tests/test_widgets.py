@@ -216,7 +216,7 @@ def _matmul(s):
 
 
 def _predict(s):
-    shape = {"k": s["k"]} if not s["nodes"] else {"n_nodes": s["nodes"], "depth": s["k"]}
+    shape = {"k": s["k"]} if not s["nodes"] else {"n_nodes": s["nodes"], "depth": s["k"], "width": s["width"] or None}
     p = sd.predict_speedup(s["target"], s["draft"], tau=s["tau"], gpu=s["gpu"], n_gpus=s["n_gpus"], engine=s["engine"],
                            batch=s["batch"], context=s["context"], **shape)
     return {"speedup": p.speedup, "low": p.interval[0], "high": p.interval[1], "t0": p.t0, "t_draft": p.t_draft,
@@ -277,7 +277,7 @@ CASES = {
     "matmul-roofline": (lambda: w.matmul_roofline_explorer(bandwidth_gbs=80, gflops=2000, d=4096), _matmul,
                         [{"d": 1024}, {"bandwidth_gbs": 1000.0, "bytes_per_elem": 2}, {"gflops": 100000.0}]),
     "predict": (lambda: w.predict_explorer(), _predict,
-                [{"draft": "medusa", "nodes": 20, "k": 4, "tau": 3.2}, {"engine": "vllm", "batch": 16, "context": 4096},
+                [{"draft": "medusa", "nodes": 20, "k": 4, "tau": 3.2}, {"width": 6}, {"width": 0, "engine": "vllm", "batch": 16, "context": 4096},
                  {"nodes": 0, "target": "llama-3.1-70b", "draft": "llama-3.2-1b", "n_gpus": 8, "k": 5}]),
 }
 

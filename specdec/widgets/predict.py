@@ -30,9 +30,10 @@ class PredictExplorer(Explorer):
     ``speedup``, ``low``, ``high``, ``t0``, ``t_draft``, ``t_verify`` and
     ``t_overhead`` (seconds) with the control values. A chain of ``k``
     drafts is proposed when ``nodes`` is 0, else a tree of ``nodes`` draft
-    tokens and depth ``k``. The explorer refuses (with a warning instead of
-    a number) a ``tau`` above the tokens a round can yield, and a draft the
-    catalogue has no head for.
+    tokens and depth ``k`` expanding ``width`` nodes per level (0: unstated,
+    the mean level size). The explorer refuses (with a warning instead of
+    a number) a ``tau`` above the tokens a round can yield, a tree shape
+    that cannot exist, and a draft the catalogue has no head for.
 
     Defined in chapter "Predicting a published setup".
     """
@@ -40,7 +41,7 @@ class PredictExplorer(Explorer):
     name = "predict"
     title = "Prediction explorer"
 
-    def __init__(self, target="llama-3.1-8b", draft="eagle3", k=3, nodes=0, gpu="h100-sxm", n_gpus=1,
+    def __init__(self, target="llama-3.1-8b", draft="eagle3", k=3, nodes=0, width=0, gpu="h100-sxm", n_gpus=1,
                  engine="sglang", batch=1, context=0, tau=3.0):
         wide = {"label_width": "8em", "width": "22em"}
         controls = {
@@ -48,6 +49,7 @@ class PredictExplorer(Explorer):
             "draft": choice(draft, list(DRAFTS), "draft", **wide),
             "k": int_slider(k, 1, 8, "k / depth", **wide),
             "nodes": int_slider(nodes, 0, 63, "tree nodes", **wide),
+            "width": int_slider(width, 0, 16, "tree width", **wide),
             "tau": float_slider(tau, 1.0, 7.0, 0.05, "tau", **wide),
             "gpu": choice(gpu, list(catalogue.GPU_SPECS), "GPU", name="gpu", **wide),
             "n_gpus": choice(n_gpus, [1, 2, 4, 8], "GPUs", name="n_gpus", **wide),
@@ -64,6 +66,10 @@ class PredictExplorer(Explorer):
         tokens = s["k"] + 1
         if s["nodes"] and s["nodes"] < s["k"]:
             out.append(("nodes", f"a tree of depth {s['k']} needs at least {s['k']} nodes; got {s['nodes']}"))
+        if s["width"] and not s["nodes"]:
+            out.append(("width", "a width describes a tree: set tree nodes above 0, or the width to 0"))
+        elif s["width"] > s["nodes"]:
+            out.append(("width", f"a tree of {s['nodes']} nodes cannot expand {s['width']} per level"))
         if s["tau"] > tokens:
             out.append(("tau", f"a round of depth {s['k']} yields at most {tokens} tokens; tau {s['tau']:.2f} is "
                                f"more"))
@@ -79,7 +85,7 @@ class PredictExplorer(Explorer):
     def compute(self, state=None) -> dict:
         """The prediction for the controls (or ``state``), from :func:`specdec.predict.predict_speedup`."""
         v = self.state(state)
-        shape = {"k": v["k"]} if not v["nodes"] else {"n_nodes": v["nodes"], "depth": v["k"]}
+        shape = {"k": v["k"]} if not v["nodes"] else {"n_nodes": v["nodes"], "depth": v["k"], "width": v["width"] or None}
         p = predict.predict_speedup(v["target"], v["draft"], tau=v["tau"], gpu=v["gpu"], n_gpus=v["n_gpus"],
                                     engine=v["engine"], batch=v["batch"], context=v["context"], **shape)
         v.update(prediction=p, speedup=p.speedup, low=p.interval[0], high=p.interval[1], t0=p.t0, t_draft=p.t_draft,
@@ -108,8 +114,8 @@ class PredictExplorer(Explorer):
                 f"overhead) on {p.hardware}: {v['speedup']:.2f}x, interval {v['low']:.2f} to {v['high']:.2f}.")
 
 
-def predict_explorer(target="llama-3.1-8b", draft="eagle3", k=3, nodes=0, gpu="h100-sxm", n_gpus=1, engine="sglang",
-                     batch=1, context=0, tau=3.0) -> PredictExplorer:
+def predict_explorer(target="llama-3.1-8b", draft="eagle3", k=3, nodes=0, width=0, gpu="h100-sxm", n_gpus=1,
+                     engine="sglang", batch=1, context=0, tau=3.0) -> PredictExplorer:
     """The prediction explorer: a configuration's predicted speedup, its interval and the round's parts.
 
     Defined in chapter "Predicting a published setup".
@@ -124,6 +130,8 @@ def predict_explorer(target="llama-3.1-8b", draft="eagle3", k=3, nodes=0, gpu="h
         Chain length, or the tree's depth when ``nodes`` > 0; in [1, 8].
     nodes : int, optional
         Draft tokens of a tree, in [0, 63]; 0 proposes a chain.
+    width : int, optional
+        Nodes a tree expands per level, in [0, 16]; 0 leaves it unstated (the mean level size).
     gpu : str, optional
         A key of :data:`specdec.catalogue.GPU_SPECS`.
     n_gpus : {1, 2, 4, 8}, optional
@@ -146,5 +154,5 @@ def predict_explorer(target="llama-3.1-8b", draft="eagle3", k=3, nodes=0, gpu="h
     >>> w.values["speedup"] == sd.predict_speedup("llama-3.1-8b", "eagle3", tau=3.0, k=3, engine="sglang").speedup
     True
     """
-    return PredictExplorer(target=target, draft=draft, k=k, nodes=nodes, gpu=gpu, n_gpus=n_gpus, engine=engine,
-                           batch=batch, context=context, tau=tau)
+    return PredictExplorer(target=target, draft=draft, k=k, nodes=nodes, width=width, gpu=gpu, n_gpus=n_gpus,
+                           engine=engine, batch=batch, context=context, tau=tau)
