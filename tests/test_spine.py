@@ -11,6 +11,7 @@ LaTeX (it shows raw in the sidebar and the browser tab).
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 import nbformat
@@ -125,3 +126,92 @@ def test_no_references_jupyterlab_cannot_resolve(chapter):
             if role != "ref" or label not in local:
                 bad.append(f"cell {index}: {{{role}}}`{target}`")
     assert not bad, f"{chapter}:\n  " + "\n  ".join(bad)
+
+
+# --------------------------------------------------------------------------
+# issue 23: clean pages (items 5 and 7), checked on the stored notebooks
+# --------------------------------------------------------------------------
+
+def _figure_outputs(nb) -> list[tuple[int, str]]:
+    """(cell index, sha1 of the PNG) of every figure a chapter stores: PNG outputs and the PNG of an
+    explorer's snapshot (an ``<img src="data:image/png;base64,...">`` in its HTML)."""
+    found = []
+    for index, cell in enumerate(nb.cells):
+        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            data = output.get("data", {})
+            if "image/png" in data:
+                found.append((index, hashlib.sha1(data["image/png"].encode()).hexdigest()))
+            html = data.get("text/html", "")
+            html = "".join(html) if isinstance(html, list) else html
+            found += [(index, hashlib.sha1(m.encode()).hexdigest())
+                      for m in re.findall(r'src="data:image/png;base64,([^"]+)"', html)]
+    return found
+
+
+def test_no_figure_appears_twice():
+    """Issue 23, item 7: no figure is shown twice, in one chapter or in two (a 'Rebuild it' section points at
+    the figure above instead of plotting it again). Plots are deterministic: a repeat has the same bytes."""
+    where: dict[str, list[str]] = {}
+    for docname in [d for d in toc_docnames() if (ROOT / f"{d}.ipynb").exists()]:
+        nb = nbformat.read(ROOT / f"{docname}.ipynb", as_version=4)
+        for index, digest in _figure_outputs(nb):
+            where.setdefault(digest, []).append(f"{docname} cell {index}")
+    repeats = [" and ".join(places) for places in where.values() if len(places) > 1]
+    assert not repeats, "figures shown twice:\n  " + "\n  ".join(repeats)
+
+
+def test_the_duplicate_figure_check_can_fail():
+    """The same PNG in two cells is found (the check is not vacuous)."""
+    png = "iVBORw0KGgo="
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("f", outputs=[nbformat.v4.new_output("display_data", {"image/png": png})]),
+                nbformat.v4.new_code_cell("g", outputs=[nbformat.v4.new_output(
+                    "execute_result", {"text/html": f'<div><img src="data:image/png;base64,{png}"></div>'},
+                    execution_count=1)])]
+    digests = [digest for _, digest in _figure_outputs(nb)]
+    assert len(digests) == 2 and digests[0] == digests[1]
+
+
+#: A sympy symbol whose name holds an expression, such as ``sp.Symbol("c_v(k) - 1")``, typesets as one
+#: letter with the whole expression as its subscript, c_{v(k) - 1} (issue 23, item 7).
+SYMBOL_AS_SUBSCRIPT = re.compile(r"(?<![\\A-Za-z])[A-Za-z]_\{[A-Za-z]+\([^{}]*\)\s*[-+*/=]")
+
+
+def test_symbol_as_subscript_pattern():
+    assert SYMBOL_AS_SUBSCRIPT.search(r"\displaystyle c_{v(k) - 1} = \frac{f k}{t}")
+    assert not SYMBOL_AS_SUBSCRIPT.search(r"c_v(k) - 1 = c_{v}(k) - 1, \quad T_{draft}")
+    assert not SYMBOL_AS_SUBSCRIPT.search(r"\underbrace{x}_{\,p(x) = q(x) + d}")
+
+
+@pytest.mark.parametrize("chapter", [d for d in toc_docnames() if (ROOT / f"{d}.ipynb").exists()])
+def test_no_expression_typeset_as_a_subscript(chapter):
+    """No LaTeX output or Markdown math of a chapter typesets an expression as a symbol's subscript."""
+    nb = nbformat.read(ROOT / f"{chapter}.ipynb", as_version=4)
+    bad = []
+    for index, cell in enumerate(nb.cells):
+        texts = [cell.source] if cell.cell_type == "markdown" else []
+        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            latex = output.get("data", {}).get("text/latex", "")
+            texts.append("".join(latex) if isinstance(latex, list) else latex)
+        bad += [f"cell {index}: {m.group(0)}..." for text in texts for m in SYMBOL_AS_SUBSCRIPT.finditer(text)]
+    assert not bad, f"{chapter}:\n  " + "\n  ".join(bad)
+
+
+@pytest.mark.parametrize("chapter", chapters())
+def test_where_the_source_differs_is_one_paragraph_with_a_link(chapter):
+    """Issue 23, item 5: a chapter's "Where the source differs" is one paragraph in the book's words with a
+    link to the page that carries the detail (the errata for the two notes, the references for the
+    literature)."""
+    nb = nbformat.read(ROOT / f"{chapter}.ipynb", as_version=4)
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type != "markdown":
+            continue
+        parts = re.split(r"^(## .+?)\s*$", cell.source, flags=re.M)
+        for title, body in zip(parts[1::2], parts[2::2], strict=True):
+            if not DIFFERS.match(title[3:]):
+                continue
+            paragraphs = [p for p in re.split(r"\n\s*\n", body.strip()) if p.strip()]
+            assert len(paragraphs) == 1, f"{chapter} cell {index}: {title!r} has {len(paragraphs)} paragraphs"
+            target = "errata" if "source" in title else r"errata|references"
+            assert re.search(rf"\]\([^)]*(?:{target})[^)]*\)", body), \
+                f"{chapter} cell {index}: {title!r} links to no {target.replace('|', ' or ')} page"

@@ -3,7 +3,7 @@
 Issue 23, item 1: "A test collects the numbers each chapter states in its Summary, with their setup. It fails
 when two chapters state different values for the same quantity and setup without naming the reason."
 
-The convention (``/work/wt/CLAIMS.md``): every ``{eval}`` role in a chapter's ``## Summary`` section is a
+The convention: every ``{eval}`` role in a chapter's ``## Summary`` section is a
 *claim*, and the Markdown cell holding that heading lists each claim in its metadata::
 
     "metadata": {"summary_claims": [
@@ -309,3 +309,26 @@ def test_listed_chapters_state_every_summary_number_with_its_setup():
 def test_no_two_listed_chapters_state_different_values_for_one_quantity_and_setup():
     found = conflicts([c for name in chapters() for c in claims(read(name), name)])
     assert not found, "\n".join(found)
+
+
+def _normal(setup: str) -> str:
+    """A setup without case, punctuation, articles or the word 'x' of '8 x H100': how a reader compares two."""
+    words = re.sub(r"[^\w.]+", " ", setup.lower()).split()
+    return " ".join(w for w in words if w not in {"the", "a", "an", "x", "on", "with", "and"})
+
+
+def test_a_setup_written_two_ways_is_caught():
+    """A typo in a setup must not hide a conflict: two spellings of one setup are named."""
+    assert _normal("worked example: 70B target, 8B draft, 8 x H100 (calibrated)") == \
+        _normal("Worked example - 70B target, 8B draft, 8 H100, calibrated")
+    assert _normal(SETUP) != _normal(SETUP.replace("batch 1", "batch 32"))
+
+
+def test_no_setup_is_written_two_ways():
+    """Two setups of one quantity that differ only in case, punctuation or articles are one setup spelled twice:
+    write them the same, so that the conflict check compares their values."""
+    spelled: dict[tuple[str, str], set[str]] = {}
+    for claim in (c for name in chapters() for c in claims(read(name), name)):
+        spelled.setdefault((claim["quantity"], _normal(claim["setup"])), set()).add(claim["setup"])
+    twice = [f"{quantity!r}: {sorted(ways)}" for (quantity, _), ways in sorted(spelled.items()) if len(ways) > 1]
+    assert not twice, "\n".join(twice)
