@@ -313,11 +313,11 @@ def _three_tokens() -> dict:
 
 
 def _prefill_heavy() -> dict:
-    from . import deployment, regimes
+    from . import deployment, request
 
     hardware, model, gpus = _hw()
     decode = deployment.speculative_speedup(model, hardware.LLAMA_8B, gpus, 0.8, 5)
-    return {"decode": float(decode), "end_to_end": float(regimes.end_to_end_speedup(decode, 0.9))}
+    return {"decode": float(decode), "end_to_end": float(request.end_to_end_speedup(decode, 0.9))}
 
 
 _TEXT = "book/part1-speedup-bounds/"
@@ -594,7 +594,7 @@ ENTRIES: list[Erratum] = [
         "gains nothing", _prefill_heavy,
         "{end_to_end:.3f} end to end at a prefill share of 0.9, from the calibrated batch-1 decode speedup of "
         "{decode:.2f}",
-        "sd.regimes.end_to_end_speedup(decode_speedup, 0.9)",
+        "sd.request.end_to_end_speedup(decode_speedup, 0.9)",
         "Speculation speeds up only the decode share of the time (Amdahl's law): the gain shrinks towards 1 as "
         "prefill dominates but reaches 1 only when decode is absent. Prompt-heavy in tokens is also not "
         "prefill-heavy in time.",

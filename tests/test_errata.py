@@ -157,7 +157,7 @@ def test_entries_state_the_numbers_their_chapters_show():
         shown['f"{float(alpha_three_tokens):.3f}"'], shown['f"{float(s_three_tokens):.2f}"'])
     f, shown = E("prefill-heavy").values(), _stored(part2 + "06-when-not-to-use")
     assert (f"{f['decode']:.2f}", f"{f['end_to_end']:.2f}") == (
-        shown['f"{float(s1):.2f}"'], shown['f"{rg.end_to_end_speedup(s1, 0.9):.2f}"'])
+        shown['f"{float(s1):.2f}"'], shown['f"{sd.request.end_to_end_speedup(s1, 0.9):.2f}"'])
 
 
 def test_decode_bottleneck_on_the_chat_example():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import deployment, economics, policy
+from .. import deployment, economics, policy, request
 from .. import hardware as hw
 from .. import regimes as rg
 from ._chapters import Chapter
@@ -41,7 +41,7 @@ register(Exercise(
                       "n_tokens": int(pick(rng, (40, 60, 100, 150, 200, 300, 500))),
                       "alpha": grid(rng, 0.6, 0.9, 0.05), "k": int(rng.integers(3, 8))},
     answer=_SPEEDUP,
-    reference=lambda p: float(rg.end_to_end_speedup(_s(p.alpha, p.k), _share_1(p))),
+    reference=lambda p: float(request.end_to_end_speedup(_s(p.alpha, p.k), _share_1(p))),
     hints=("Only the decode part (every token after the first) speeds up; the prefill part stays as it is.",),
     mistakes=(
         Mistake("decode-only", lambda p: _s(p.alpha, p.k),
@@ -120,7 +120,7 @@ def _service(p):
 def _answer_4(p, share=None):
     ttft, tpot, s = _service(p)
     share = float(rg.prefill_share(ttft, tpot, p.output)) if share is None else share
-    return (share, float(rg.end_to_end_speedup(s, share)))
+    return (share, float(request.end_to_end_speedup(s, share)))
 
 
 register(Exercise(
