@@ -16,6 +16,8 @@ of ``_toc.yml`` (one test per page, named after it) we check that:
 - every figure is shown at 93 % of its size or more (its CSS size: the ``width``
   MyST-NB writes for a PNG stored at twice the pixels, else its pixel width), so its
   smallest text (7 pt at 100 dpi, 9.7 px) stays at 9 px or more;
+- no code block or output scrolls sideways, solutions opened (code is set at a size that shows 88
+  characters, ``scripts/static/specdec.css``; longer outputs wrap);
 - the browser console shows no error except those in ``CONSOLE_ALLOW_LIST``;
 - a screenshot is saved as ``_build/screenshots/<page>.png``: the first screen
   (1280 x 900), or with ``SPECDEC_SCREENSHOTS=full`` the whole page (its top
@@ -154,6 +156,15 @@ def test_page_in_browser(browser, book_server, built_html, docname):
             .replace("MIN_SCALE", str(MIN_FIGURE_SCALE)))
         assert not small, (f"{docname}: figures shown below {MIN_FIGURE_SCALE:.0%} of their size, so their "
                            f"smallest text is under 9 px: {small[:3]}")
+
+        # --- no code block or output scrolls sideways (solutions opened): nothing is clipped ----------
+        page.evaluate("() => document.querySelectorAll('article details').forEach(d => { d.open = true; })")
+        clipped = page.evaluate(
+            """() => Array.from(document.querySelectorAll('article div.highlight pre, article div.cell_output pre'))
+                  .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1)
+                  .map(e => e.innerText.split('\\n').reduce((a, l) => l.length > a.length ? l : a, '').slice(0, 100))""")
+        assert not clipped, f"{docname}: {len(clipped)} code blocks or outputs scroll sideways; longest lines: {clipped[:3]}"
+        page.evaluate("() => document.querySelectorAll('article details').forEach(d => { d.open = false; })")
 
         page.wait_for_timeout(100)  # let late console errors arrive
         if FULL_SCREENSHOTS:

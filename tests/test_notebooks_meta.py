@@ -11,7 +11,8 @@
 - computed numbers reach the prose through ``{eval}`` roles only (no glue);
 - the API reference has one page per public specdec module, all in the toc;
 - ``scripts/execute_notebooks.py`` leaves an unchanged notebook byte-identical;
-- no code line is longer than 88 characters (the book's code blocks show 88 without clipping).
+- no code line is longer than 88 characters (the book's code blocks, set at 0.76rem by
+  scripts/static/specdec.css, show 88 without clipping; tests/test_browser.py measures it).
 """
 
 from __future__ import annotations
