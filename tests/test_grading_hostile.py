@@ -185,3 +185,22 @@ def test_key_scanner_works_when_only_the_key_file_is_hidden(tmp_path, monkeypatc
         text.replace("__ASSIGNMENT_CODE__", _code(key, roster, spec, "s26012")), encoding="utf-8")
     book = grade(tmp_path / "subs", spec, roster, key, timeout=60, cell_timeout=45)
     assert book.student("s26012").total == 5, book.feedback(book.student("s26012"))
+
+
+def test_each_notebook_has_its_own_namespaces(tmp_path):
+    """PID, mount, network and System V IPC namespaces of its own (no shared memory or message queue with a
+    notebook beside it), and the grader's pipe as its only channel."""
+    from specdec.exercises._grade import run_notebook
+
+    kinds = ("pid", "mnt", "net", "ipc")
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [nbformat.v4.new_code_cell(
+        "import os\nimport specdec as sd\n"
+        f"sd.exercises.check('expected-tokens-1', [os.readlink(f'/proc/self/ns/{{k}}') for k in {kinds!r}])")]
+    nbformat.write(nb, str(tmp_path / "ns.ipynb"))
+    run = run_notebook(tmp_path / "ns.ipynb", timeout=60, cell_timeout=45)
+    assert run.isolation == "namespace" and not run.confinement, (run.status, run.detail, run.confinement)
+    theirs = run.checks["expected-tokens-1"]
+    ours = [os.readlink(f"/proc/self/ns/{k}") for k in kinds]
+    assert len(theirs) == len(kinds) and all(a != b for a, b in zip(theirs, ours, strict=True)), (theirs, ours)

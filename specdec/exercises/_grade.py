@@ -11,7 +11,7 @@ For every notebook, the grader
    unknown name is reported and not run;
 2. copies it alone into a fresh private temporary folder and runs it with
    ``_grade_worker`` in a new session and, where ``unshare`` works (root, or
-   unprivileged user namespaces), in its own PID and mount namespace: the
+   unprivileged user namespaces), in its own PID, mount, network and IPC namespace: the
    notebook cannot see, signal or trace any process outside it (not the
    grader, not another notebook), every mount but its own folder is
    read-only and it has no capabilities, even when the grader is root;
@@ -103,9 +103,10 @@ def isolation_available() -> str:
             _PROBE["mode"], _PROBE["prefix"] = "session", []
             unshare = shutil.which("unshare")
             if unshare and sys.platform.startswith("linux"):
-                base = [unshare, "--pid", "--net", "--fork", "--mount-proc", "--kill-child"]
+                base = [unshare, "--pid", "--net", "--ipc", "--fork", "--mount-proc", "--kill-child"]
                 for prefix in ((base,) if os.geteuid() == 0 else ()) + \
-                        ([unshare, "--user", "--map-root-user", "--pid", "--net", "--fork", "--mount-proc", "--kill-child"],):
+                        ([unshare, "--user", "--map-root-user", "--pid", "--net", "--ipc", "--fork", "--mount-proc",
+                          "--kill-child"],):
                     try:
                         done = subprocess.run(prefix + [sys.executable, "-c", "import os; print(os.getpid())"],
                                               capture_output=True, text=True, timeout=20)
