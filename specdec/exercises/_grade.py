@@ -16,7 +16,10 @@ For every notebook, the grader
    grader, not another notebook), every mount but its own folder is
    read-only and it has no capabilities, even when the grader is root;
 3. reads what the kernel's ``check`` calls send over the pipe (the write end
-   is held by that notebook's kernel only; nothing is read from files);
+   is held by that notebook's kernel only; nothing is read from files), and
+   how the notebook ran from a second pipe that only the worker holds; the
+   course key's folder (or the files in it that hold the key), the roster,
+   the submissions and the outputs are hidden from the notebook;
 4. when the notebook ends or runs out of time, kills everything it started
    (the whole namespace; outside a namespace, every descendant, which cannot
    escape the worker, its subreaper), and removes its folder;

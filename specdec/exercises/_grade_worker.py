@@ -13,6 +13,9 @@ notebook could read them). It then
   mounts and cannot see or signal a process outside its namespace; and
   makes itself non-dumpable (the kernel cannot read its memory or its file
   descriptors);
+* (``key_copies`` and ``hideable`` compute, in the grader, what it hides:
+  the course key's folder, or the files in it that hold the key, and never
+  what the kernel needs);
 * executes the notebook top to bottom in a fresh ``python3`` kernel
   (nbclient), with a time limit for the whole notebook (each cell gets what
   is left of it, at most the per-cell limit), errors allowed, outputs
