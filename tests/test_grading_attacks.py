@@ -208,3 +208,21 @@ def test_keyed_pools_are_stable_per_row_and_differ_by_key():
     assert first != others
     assert all(dict(p) != dict(exercise.params) for p in first)
     assert np.all([exercise.reference(p) > 0 for p in first])
+
+
+def test_copies_of_the_key_beside_it_are_hidden_from_notebooks(tmp_path):
+    """The key scanner (``tests/test_grading_hostile.py``) found an editor's backup ``course.key~`` beside the key.
+    The grader hides the key's whole folder; when a notebook needs that folder (the key kept in the repository's
+    top folder, say), it hides every small file in it that holds the key's digits, and nothing else."""
+    from specdec.exercises._grade_worker import hideable, key_copies
+
+    key = CourseKey.create(tmp_path / "course.key")
+    (tmp_path / "course.key~").write_text((tmp_path / "course.key").read_text())
+    (tmp_path / "notes.txt").write_text("homework 1 is due on Friday\n")
+    (tmp_path / "backup.txt").write_text("the key, in case: " + bytes(key._secret).hex().upper() + "\n")
+    assert key_copies(key) == [str(tmp_path.resolve())]
+    needed = tmp_path / "venv"                      # pretend the kernel needs something inside the folder
+    assert hideable([tmp_path], keep=[needed]) == []
+    assert sorted(key_copies(key, keep=[needed])) == sorted(str((tmp_path / n).resolve()) for n in
+                                                            ("course.key", "course.key~", "backup.txt"))
+    assert key_copies(CourseKey(os.urandom(32))) == []   # a key read from no file

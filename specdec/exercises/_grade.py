@@ -11,12 +11,15 @@ For every notebook, the grader
    unknown name is reported and not run;
 2. copies it alone into a fresh private temporary folder and runs it with
    ``_grade_worker`` in a new session and, where ``unshare`` works (root, or
-   unprivileged user namespaces), in its own PID and mount namespace: the
+   unprivileged user namespaces), in its own PID, mount, network and IPC namespace: the
    notebook cannot see, signal or trace any process outside it (not the
    grader, not another notebook), every mount but its own folder is
    read-only and it has no capabilities, even when the grader is root;
 3. reads what the kernel's ``check`` calls send over the pipe (the write end
-   is held by that notebook's kernel only; nothing is read from files);
+   is held by that notebook's kernel only; nothing is read from files), and
+   how the notebook ran from a second pipe that only the worker holds; the
+   course key's folder (or the files in it that hold the key), the roster,
+   the submissions and the outputs are hidden from the notebook;
 4. when the notebook ends or runs out of time, kills everything it started
    (the whole namespace; outside a namespace, every descendant, which cannot
    escape the worker, its subreaper), and removes its folder;
@@ -51,6 +54,7 @@ from . import _core
 from ._channel import CHANNEL_ENV
 from ._course import AssignmentSpec, Roster, match_submissions, select_labels
 from ._forms import Seq
+from ._grade_worker import hideable, key_copies
 from ._record import from_jsonable, to_jsonable
 from ._registry import REGISTRY
 from ._sandbox import Outcome
@@ -79,6 +83,8 @@ class NotebookRun:
     outcomes: dict = field(default_factory=dict)    # label -> list of outcome dicts (function exercises)
     output_bytes: int = 0
     isolation: str = ""
+    errors: list = field(default_factory=list)      # the first cell errors: {"cell": index, "error": text}
+    confinement: list = field(default_factory=list)  # what the sandbox could not set up (empty when all is done)
 
     def status_text(self) -> str:
         """ "ran to the end", "was stopped at the time limit", "crashed: ...", ..."""
@@ -100,9 +106,10 @@ def isolation_available() -> str:
             _PROBE["mode"], _PROBE["prefix"] = "session", []
             unshare = shutil.which("unshare")
             if unshare and sys.platform.startswith("linux"):
-                base = [unshare, "--pid", "--net", "--fork", "--mount-proc", "--kill-child"]
+                base = [unshare, "--pid", "--net", "--ipc", "--fork", "--mount-proc", "--kill-child"]
                 for prefix in ((base,) if os.geteuid() == 0 else ()) + \
-                        ([unshare, "--user", "--map-root-user", "--pid", "--net", "--fork", "--mount-proc", "--kill-child"],):
+                        ([unshare, "--user", "--map-root-user", "--pid", "--net", "--ipc", "--fork", "--mount-proc",
+                          "--kill-child"],):
                     try:
                         done = subprocess.run(prefix + [sys.executable, "-c", "import os; print(os.getpid())"],
                                               capture_output=True, text=True, timeout=20)
@@ -276,11 +283,12 @@ def run_notebook(path: str | os.PathLike, final: dict | None = None, timeout: fl
             run.status, run.detail = "unreadable", f"cannot read it ({exc})"
             return run
         read_fd, write_fd = os.pipe()
+        status_read, status_write = os.pipe()   # the worker's status: the kernel never holds this one
         config_read, config_write = os.pipe()
         env = {k: v for k, v in os.environ.items() if k != CHANNEL_ENV and not k.startswith("SPECDEC_GRADE")}
         env[_RUN_MARK] = _run_mark()   # inherited by the kernel and whatever it starts: how strays are known
         final = final or {}
-        config = {"channel_fd": write_fd, "notebook": str(notebook), "home": str(work), "hide": [str(pathlib.Path(h).resolve()) for h in hide],
+        config = {"channel_fd": write_fd, "status_fd": status_write, "notebook": str(notebook), "home": str(work), "hide": [str(pathlib.Path(h).resolve()) for h in hide],
                   "timeout": timeout, "cell_timeout": cell_timeout, "memory_limit": memory_limit,
                   "final_code": _final_code(final), "mplconfigdir": _matplotlib_cache(),
                   "final_timeout": 30 + sum(float(item["time_limit"]) for item in final.values())}
@@ -288,9 +296,10 @@ def run_notebook(path: str | os.PathLike, final: dict | None = None, timeout: fl
         try:
             proc = subprocess.Popen(prefix + [sys.executable, "-m", "specdec.exercises._grade_worker"],
                                     cwd=work, env=env, stdin=config_read, stdout=log, stderr=log,
-                                    pass_fds=(write_fd,), start_new_session=True)
+                                    pass_fds=(write_fd, status_write), start_new_session=True)
         finally:
             os.close(write_fd)
+            os.close(status_write)
             os.close(config_read)
             log.close()
         with _ACTIVE_LOCK:
@@ -300,14 +309,16 @@ def run_notebook(path: str | os.PathLike, final: dict | None = None, timeout: fl
             os.write(config_write, json.dumps(config).encode("utf-8"))
         finally:
             os.close(config_write)
-        messages = _read_channel(read_fd, proc, deadline=start + timeout + config["final_timeout"] + 60)
+        messages, reports = _read_channel(read_fd, proc, deadline=start + timeout + config["final_timeout"] + 60,
+                                          status_fd=status_read)
         try:
             proc.wait(5)  # the pipe closed: the worker is exiting
         except subprocess.TimeoutExpired:
             pass
         backstop = proc.poll() is None
         _kill_run(proc)
-        status = next((m for m in reversed(messages) if m.get("type") == "status" and m.get("final")), None)
+        # the status comes from the worker's own pipe only: a "status" line on the notebook's pipe is ignored
+        status = next((m for m in reversed(reports) if m.get("type") == "status" and m.get("final")), None)
         if backstop:
             run.status, run.detail = "timeout", f"stopped at the time limit ({timeout:g} s for the notebook)"
         elif status is None:
@@ -315,7 +326,10 @@ def run_notebook(path: str | os.PathLike, final: dict | None = None, timeout: fl
             run.status, run.detail = "crashed", f"the grading process stopped ({tail or 'no message'})"
         else:
             run.status, run.detail = str(status.get("status", "crashed")), str(status.get("detail", ""))
-            run.output_bytes = int(status.get("output_bytes") or 0)
+            output = status.get("output_bytes")
+            run.output_bytes = int(output) if isinstance(output, (int, float)) else 0
+            run.errors = [e for e in status.get("errors") or [] if isinstance(e, dict)]
+            run.confinement = [str(c) for c in status.get("confinement") or []]
         for message in messages:
             label = str(message.get("label", ""))
             if message.get("type") == "check" and label in REGISTRY:
@@ -329,11 +343,45 @@ def run_notebook(path: str | os.PathLike, final: dict | None = None, timeout: fl
         run.seconds = round(time.monotonic() - start, 3)
 
 
-def _read_channel(fd: int, proc: subprocess.Popen, deadline: float) -> list[dict]:
-    messages, buffer, total = [], bytearray(), 0
+class _Lines:
+    """JSON objects read line by line from one pipe, with caps on the total and on one line."""
+
+    def __init__(self, fd: int):
+        self.fd, self.buffer, self.total, self.messages, self.open = fd, bytearray(), 0, [], True
+
+    def read(self) -> None:
+        chunk = os.read(self.fd, 1 << 16)
+        if not chunk:
+            self.open = False
+            return
+        self.total += len(chunk)
+        if self.total > _MAX_CHANNEL_BYTES:
+            return  # a flood: drop the rest (the grader keeps what came before)
+        self.buffer += chunk
+        while b"\n" in self.buffer:
+            line, _, rest = bytes(self.buffer).partition(b"\n")
+            self.buffer = bytearray(rest)
+            if len(line) > _MAX_LINE:
+                continue
+            try:
+                message = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(message, dict):   # anything else (a list, a number, garbage) is dropped
+                self.messages.append(message)
+        if len(self.buffer) > _MAX_LINE:
+            self.buffer.clear()
+
+
+def _read_channel(fd: int, proc: subprocess.Popen, deadline: float,
+                  status_fd: int | None = None) -> tuple[list[dict], list[dict]]:
+    """What the notebook's pipe carried and what the worker reported on its own pipe (read at the same time)."""
+    channel = _Lines(fd)
+    worker = _Lines(status_fd) if status_fd is not None else None
+    pipes = [p for p in (channel, worker) if p is not None]
     ended_at = None
     try:
-        while True:
+        while any(p.open for p in pipes):
             now = time.monotonic()
             if now >= deadline:
                 break
@@ -341,32 +389,14 @@ def _read_channel(fd: int, proc: subprocess.Popen, deadline: float) -> list[dict
                 ended_at = now
             if ended_at is not None and now - ended_at > 0.5:
                 break  # the worker is gone; whatever still holds the pipe is killed next
-            ready, _, _ = select.select([fd], [], [], 0.2)
-            if not ready:
-                continue
-            chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                break
-            total += len(chunk)
-            if total > _MAX_CHANNEL_BYTES:
-                continue  # a flood: drop the rest (the grader keeps what came before)
-            buffer += chunk
-            while b"\n" in buffer:
-                line, _, rest = bytes(buffer).partition(b"\n")
-                buffer = bytearray(rest)
-                if len(line) > _MAX_LINE:
-                    continue
-                try:
-                    message = json.loads(line)
-                except ValueError:
-                    continue
-                if isinstance(message, dict):
-                    messages.append(message)
-            if len(buffer) > _MAX_LINE:
-                buffer.clear()
+            ready, _, _ = select.select([p.fd for p in pipes if p.open], [], [], 0.2)
+            for pipe in pipes:
+                if pipe.fd in ready:
+                    pipe.read()
     finally:
-        os.close(fd)
-    return messages
+        for pipe in pipes:
+            os.close(pipe.fd)
+    return channel.messages, (worker.messages if worker else [])
 
 
 # --------------------------------------------------------------------------
@@ -555,6 +585,10 @@ class Gradebook:
             lines.append(f"superseded by a later submission of {sid}: {path}")
         lines.append(f"{len(self.students)} students, {sum(1 for s in self.students if s.file)} notebooks graded "
                      f"in {self.seconds:.1f} s ({self.isolation})")
+        if self.isolation.endswith("session"):
+            lines.append("warning: without a namespace per notebook, a notebook can read what the grading user "
+                         "can read (the course key too) and signal its processes; grade in a container (see the "
+                         "instructors' page, 'The trust boundary')")
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -631,10 +665,11 @@ def grade(directory: str | os.PathLike, spec: AssignmentSpec, roster: Roster, co
                 cases[(label, sid)] = keyed_cases(exercise, course_key, sid, _core.exercise_cases(exercise))
     if progress:
         progress.touch()
-    secret = [p for p in (course_key.path, roster.path) if p]
-    hidden = _hideable([*secret, root, *(p for p in (csv_file, progress, feedback) if p), *hide])
     run_parent = tempfile.mkdtemp(prefix="specdec-grade-run-")
     os.chmod(run_parent, 0o700)
+    keep = [run_parent, *(p for p in (_matplotlib_cache(),) if p)]
+    secret = [p for p in (course_key.path, roster.path) if p] + key_copies(course_key, keep)
+    hidden = hideable([*secret, root, *(p for p in (csv_file, progress, feedback) if p), *hide], keep)
     mode = isolation_available() if isolation == "auto" else isolation
     if mode == "session":
         _become_subreaper()
@@ -664,9 +699,15 @@ def grade(directory: str | os.PathLike, spec: AssignmentSpec, roster: Roster, co
             final = {label: {"cases": [[to_jsonable(a) for a in case] for case in cases[(label, sid)]],
                              "time_limit": float(REGISTRY[label].time_limit)}
                      for label in spec.labels if spec.kind(label) == "function"}
-            run = run_notebook(path, final, timeout=timeout, cell_timeout=cell_timeout, memory_limit=memory_limit,
-                               isolation=isolation, hide=hidden, parent=run_parent)
-            result = StudentGrade(sid, roster.names[slot], name, f"the notebook {run.status_text()}",
+            try:
+                run = run_notebook(path, final, timeout=timeout, cell_timeout=cell_timeout,
+                                   memory_limit=memory_limit, isolation=isolation, hide=hidden, parent=run_parent)
+            except Exception as exc:   # whatever went wrong with one notebook, the others are graded
+                run = NotebookRun(path, "crashed", f"the grader could not run it ({type(exc).__name__}: {exc})"[:300])
+            how = f"the notebook {run.status_text()}"
+            if run.confinement:   # the instructor must know when a sandbox was not complete
+                how += f" (sandbox incomplete: {'; '.join(run.confinement)})"
+            result = StudentGrade(sid, roster.names[slot], name, how,
                                   grade_answers(run, sid, slot, spec, course_key, cases), run.seconds, digest)
         with lock:
             results[sid] = result
@@ -699,19 +740,6 @@ def grade(directory: str | os.PathLike, spec: AssignmentSpec, roster: Roster, co
                     _atomic_write(feedback / f"{_safe(s.id)}.md", book.feedback(s))
     book.seconds = round(time.monotonic() - started, 3)
     return book
-
-
-def _hideable(paths) -> list[str]:
-    """The paths a notebook must not see, except any that holds what its kernel needs (Python, specdec)."""
-    needed = [pathlib.Path(__file__).resolve().parents[2], pathlib.Path(sys.prefix).resolve(),
-              pathlib.Path(sys.base_prefix).resolve(), pathlib.Path(sys.executable).resolve().parent]
-    out = []
-    for path in paths:
-        path = pathlib.Path(path).resolve()
-        if any(path == n or path in n.parents for n in needed):
-            continue
-        out.append(str(path))
-    return out
 
 
 def _safe(text: str) -> str:

@@ -13,6 +13,9 @@ notebook could read them). It then
   mounts and cannot see or signal a process outside its namespace; and
   makes itself non-dumpable (the kernel cannot read its memory or its file
   descriptors);
+* (``key_copies`` and ``hideable`` compute, in the grader, what it hides:
+  the course key's folder, or the files in it that hold the key, and never
+  what the kernel needs);
 * executes the notebook top to bottom in a fresh ``python3`` kernel
   (nbclient), with a time limit for the whole notebook (each cell gets what
   is left of it, at most the per-cell limit), errors allowed, outputs
@@ -21,7 +24,8 @@ notebook could read them). It then
   ``sd.exercises.check`` call is sent to the grader (``_channel``);
 * after the last cell (or after stopping an endless one), runs the grader's
   own cell, which runs checked functions on their hidden cases;
-* reports its status over the same pipe and, outside a PID namespace, kills
+* reports its status over a second pipe of its own, which the kernel does
+  not inherit (so a notebook cannot forge it), and, outside a PID namespace, kills
   every process the notebook left behind (it is their "subreaper", so a
   detached process cannot escape it).
 """
@@ -31,6 +35,7 @@ from __future__ import annotations
 import ctypes
 import json
 import os
+import pathlib
 import signal
 import sys
 import time
@@ -40,6 +45,8 @@ _PR_CAPBSET_DROP = 24
 PR_SET_CHILD_SUBREAPER = 36
 _PR_SET_NO_NEW_PRIVS = 38
 _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
+#: Cell errors kept in the status (the count of cells that raised is kept in full).
+_MAX_ERRORS = 20
 _MS_RDONLY, _MS_REMOUNT, _MS_BIND, _MS_REC, _MS_PRIVATE = 1, 32, 4096, 16384, 1 << 18
 
 
@@ -142,6 +149,50 @@ def drop_capabilities() -> None:
     libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
 
 
+def key_copies(course_key, keep=()) -> list[str]:
+    """Where copies of the course key may lie next to its file: the whole folder when a notebook needs nothing
+    in it (copies such as ``course.key~`` or ``course.key.bak`` sit there), else every small file in it that
+    holds the key's digits."""
+    if not course_key.path:
+        return []
+    folder = pathlib.Path(course_key.path).resolve().parent
+    if hideable([folder], keep):
+        return [str(folder)]
+    found = []
+    try:
+        entries = list(folder.iterdir())
+    except OSError:
+        return found
+    for entry in entries:
+        try:
+            if entry.is_file() and entry.stat().st_size <= 4096 and \
+                    course_key.appears_in(entry.read_text(encoding="utf-8", errors="replace")):
+                found.append(str(entry))
+        except OSError:
+            continue
+    return found
+
+
+def hideable(paths, keep=()) -> list[str]:
+    """The paths a notebook must not see, except any that holds what its kernel needs (Python, specdec, its
+    work folder and the shared matplotlib cache: ``keep``)."""
+    needed = [pathlib.Path(__file__).resolve().parents[2], pathlib.Path(sys.prefix).resolve(),
+              pathlib.Path(sys.base_prefix).resolve(), pathlib.Path(sys.executable).resolve().parent,
+              *(pathlib.Path(k).resolve() for k in keep)]
+    try:
+        import site
+        needed.append(pathlib.Path(site.getusersitepackages()).resolve())   # packages installed with --user
+    except (AttributeError, OSError):
+        pass
+    out = []
+    for path in paths:
+        path = pathlib.Path(path).resolve()
+        if any(path == n or path in n.parents for n in needed):
+            continue
+        out.append(str(path))
+    return out
+
+
 def _size(msg: dict) -> int:
     content = msg.get("content", {})
     size = len(content.get("text", "") or "")
@@ -210,13 +261,15 @@ def _alive(pid: int) -> bool:
 def main() -> int:
     config = json.loads(sys.stdin.read() or "{}")
     fd = int(config["channel_fd"])
+    # the worker's own pipe for its status: not passed to the kernel (which gets only ``fd``)
+    status_fd = int(config.get("status_fd", fd))
     status: dict = {"type": "status", "status": "ok", "detail": "", "errors": [], "output_bytes": 0}
 
     def report(**changes):
-        status.update(changes)
+        status.update(changes, final=True)
         data = (json.dumps(status) + "\n").encode("utf-8")
         try:
-            os.write(fd, data)
+            os.write(status_fd, data)
         except OSError:
             pass
 
@@ -273,6 +326,9 @@ def main() -> int:
 
     def on_error(cell=None, cell_index=None, execute_reply=None, **_):
         content = (execute_reply or {}).get("content", {})
+        status["n_errors"] = status.get("n_errors", 0) + 1
+        if len(status["errors"]) >= _MAX_ERRORS:
+            return
         status["errors"].append({"cell": cell_index, "error": f"{content.get('ename', 'Error')}: "
                                                                f"{content.get('evalue', '')}"[:200]})
 
@@ -318,7 +374,7 @@ def main() -> int:
         status.update(status="crashed", detail=f"{type(exc).__name__}: {exc}"[:300])
     else:
         if status["status"] == "ok" and status["errors"]:
-            status.update(status="errors", detail=f"{len(status['errors'])} cell(s) raised an error")
+            status.update(status="errors", detail=f"{status.get('n_errors', 0)} cell(s) raised an error")
     if subreaper:
         kill_descendants(os.getpid())
     report(seconds=round(time.monotonic() - started, 3), final=True)

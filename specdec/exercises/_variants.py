@@ -168,6 +168,10 @@ class CourseKey:
         digest = self.mac(*parts)
         return np.random.default_rng([int.from_bytes(digest[i:i + 4], "big") for i in range(0, 32, 4)])
 
+    def appears_in(self, text: str) -> bool:
+        """Whether ``text`` holds this key's hex digits (a copy of the key file, say)."""
+        return self._secret.hex() in str(text).lower()
+
     @property
     def fingerprint(self) -> str:
         """Eight hex digits that name the key (in reports and progress files) without revealing it."""
