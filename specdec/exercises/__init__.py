@@ -3,7 +3,8 @@
 Every chapter ends with exercises. Each exercise box in the book shows its
 label and the form of the answer, in a line such as::
 
-    Check your answer: sd.exercises.check("expected-tokens-1", answer): a float, tokens per round, to 2 decimals.
+    Check your answer: sd.exercises.check("expected-tokens-1", answer):
+    a float, tokens per round, to 2 decimals.
 
 ``sd.exercises.describe(label)`` prints the same line in a notebook. Check an
 answer with::

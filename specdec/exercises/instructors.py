@@ -11,10 +11,12 @@ the ones the full edition prints.
 Command line (the same functions)::
 
     python -m specdec.exercises new-key course.key
-    python -m specdec.exercises handout --course-key course.key --roster roster.csv --assignment hw1.toml --out handouts/
-    python -m specdec.exercises key --course-key course.key --roster roster.csv --assignment hw1.toml [--student s26001]
-    python -m specdec.exercises grade submissions/ --course-key course.key --roster roster.csv --assignment hw1.toml \\
-        --csv grades.csv
+    python -m specdec.exercises handout --course-key course.key \\
+        --roster roster.csv --assignment hw1.toml --out handouts/
+    python -m specdec.exercises key --course-key course.key \\
+        --roster roster.csv --assignment hw1.toml [--student s26001]
+    python -m specdec.exercises grade submissions/ --course-key course.key \\
+        --roster roster.csv --assignment hw1.toml --csv grades.csv
 
 Defined in chapter "For instructors".
 """
