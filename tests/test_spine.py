@@ -215,3 +215,24 @@ def test_where_the_source_differs_is_one_paragraph_with_a_link(chapter):
             target = "errata" if "source" in title else r"errata|references"
             assert re.search(rf"\]\([^)]*(?:{target})[^)]*\)", body), \
                 f"{chapter} cell {index}: {title!r} links to no {target.replace('|', ' or ')} page"
+
+
+BARE_LABEL_LINK = re.compile(r"\]\(([a-z][a-z0-9-]*)\)")
+MATH = re.compile(r"\$\$.*?\$\$|\$[^$]*\$", re.S)
+
+
+def test_no_link_to_a_bare_label():
+    """A link such as [text](break-even-batch) works in the HTML book but is a missing file in JupyterLab:
+    link the notebook (and the section's heading anchor, path.ipynb#slug) instead."""
+    bad = []
+    for path in sorted((ROOT / "book").rglob("*.ipynb")) + sorted((ROOT / "book").rglob("*.md")):
+        if "_build" in path.parts or ".ipynb_checkpoints" in path.parts:
+            continue
+        if path.suffix == ".ipynb":
+            texts = [c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "markdown"]
+        else:
+            texts = [path.read_text()]
+        for text in texts:
+            bad += [f"{path.relative_to(ROOT)}: ({m.group(1)})" for m in BARE_LABEL_LINK.finditer(MATH.sub("", text))
+                    if not m.group(1).startswith(("http", "mailto"))]
+    assert not bad, bad
