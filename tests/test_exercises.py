@@ -1150,3 +1150,18 @@ def test_instructors_page_examples_are_real_output():
     assert sd.exercises.describe("expected-tokens-1").replace('sd.exercises.check("expected-tokens-1", answer)',
                                                               '`sd.exercises.check("expected-tokens-1", answer)`') in page
     assert "{specdec-answer-key}" in page and "specdec.exercises.instructors" in page
+
+
+def test_a_sympy_or_fraction_answer_counts_as_its_number():
+    """Worked in sympy (expected-tokens-6 is a sympy exercise), the answer need not be cast by hand."""
+    import fractions
+
+    import sympy as sp
+
+    from specdec.exercises import instructors
+
+    exact = instructors.reference("expected-tokens-1")          # 3.2880859375, a dyadic fraction
+    for answer in (sp.Float(exact), sp.nsimplify(exact), fractions.Fraction(exact)):
+        assert str(sd.exercises.check("expected-tokens-1", answer)).startswith("[correct]"), type(answer)
+    assert "Your answer is a Symbol" in str(sd.exercises.check("expected-tokens-1", sp.Symbol("alpha")))
+    assert "too high" in str(sd.exercises.check("expected-tokens-1", sp.Float(exact) + 1))

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import numbers
 import re
 import warnings
 from dataclasses import dataclass, field
@@ -99,6 +100,14 @@ def _real(value: Any) -> float | None:
         return None
     if isinstance(value, (int, float, np.integer, np.floating)):
         return float(value)
+    # a Fraction, or a sympy number (Float, Rational, Integer register as numbers.Real; an exact expression
+    # such as sqrt(2) says is_number and is_real): worked in sympy, the answer need not be cast by hand
+    if isinstance(value, numbers.Real) or (getattr(value, "is_number", None) is True
+                                           and getattr(value, "is_real", None) is True):
+        try:
+            return float(value)
+        except (TypeError, ValueError, OverflowError):
+            return None
     if callable(value) and not isinstance(value, np.ndarray):
         return None
     try:
