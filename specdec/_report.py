@@ -179,8 +179,14 @@ class Decision:
                     f"more than the k + 1 = {self.k + 1} tokens it can emit")
         if be == 0.0:
             return f"any alpha > 0 breaks even at k = {self.k}: a round costs less than one target step"
-        return (f"break-even at k = {self.k}: alpha = {be:.3f} (mean acceptance length {self.break_even_length:.2f}, "
-                f"vLLM draft acceptance rate {self.break_even_rate:.3f}); margin {self.margin:+.3f}")
+        if self.engine == "vllm-v0":      # V0's "draft acceptance rate" estimates alpha itself
+            rate = f"vLLM V0's draft acceptance rate {be:.3f}, an estimate of alpha"
+        elif self.engine == "sglang-legacy":   # older SGLang: accept len / (k + 1)
+            rate = f"older SGLang's accept rate {self.break_even_length / (self.k + 1):.3f}"
+        else:
+            rate = f"accepted / drafted {self.break_even_rate:.3f}, the rate vLLM V1 and SGLang print"
+        return (f"break-even at k = {self.k}: alpha = {be:.3f} (mean acceptance length "
+                f"{self.break_even_length:.2f}; {rate}); margin {self.margin:+.3f}")
 
     def __str__(self) -> str:
         lines = [f"Verdict: {self.verdict} ({self.speedup:.2f}x at k = {self.k})", ""]
