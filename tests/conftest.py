@@ -178,7 +178,8 @@ def _incomplete_run(config, files) -> str | None:
 #: Tests that take longest, or hold one worker longest (a module kept on one worker), run first, so that
 #: pytest-xdist does not start one of them when the other workers are nearly done. Lower runs earlier;
 #: the order within a group, and so of a notebook's cells, is kept.
-FIRST = {"tests/test_jupyterlab.py": 0, "tests/test_grading.py": 0, "tests/test_packaging.py": 0,
+FIRST = {"tests/test_jupyterlab.py": 0, "tests/test_grading.py": 0, "tests/test_grading_hostile.py": 0,
+         "tests/test_packaging.py": 0,
          "book/part3-beyond/04-measure-your-machine.ipynb": 0, "tests/test_live_explorers.py": 1}
 
 
@@ -259,7 +260,8 @@ except ImportError:  # pragma: no cover
 else:
     #: Test modules whose module-scoped fixture is expensive (grading seven notebooks, a fresh venv with
     #: ``pip install .``, a JupyterLab server): their tests stay on one worker, so the fixture is built once.
-    SHARED_FIXTURE_MODULES = {"tests/test_grading.py", "tests/test_packaging.py", "tests/test_jupyterlab.py"}
+    SHARED_FIXTURE_MODULES = {"tests/test_grading.py", "tests/test_grading_hostile.py", "tests/test_packaging.py",
+                              "tests/test_jupyterlab.py"}
     #: Test modules with one test per page and check: a page's tests go to one worker, which parses it once,
     #: and the module's tests without parameters (those that sweep every page) to one worker, which parses
     #: each page once for all of them.
