@@ -160,16 +160,36 @@ def _wait(page, predicate: str, arg=None, timeout_s: float = 90.0, polling: floa
         return False
 
 
-def _run_all(page, timeout_s: float = 240.0) -> None:
-    """Run > Run All Cells, as a reader does, and wait until no cell is queued or running."""
+# true once the open notebook's kernel has started and is idle (the status bar's "Idle")
+KERNEL_IDLE = """() => { const w = window.jupyterapp.shell.currentWidget;
+    const kernel = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
+    return !!kernel && kernel.status === "idle"; }"""
+# count the executions the kernel reports from now on (each cell it runs sends one execute_input message)
+COUNT_EXECUTIONS = """() => { const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+    window.__specdecExecuted = 0;
+    kernel.iopubMessage.connect((_, msg) => {
+        if (msg.header.msg_type === "execute_input") { window.__specdecExecuted += 1; } }); }"""
+
+
+def _run_all(page, n_code: int, timeout_s: float = 240.0) -> None:
+    """Run > Run All Cells, as a reader does, and wait until the kernel has run all ``n_code`` code cells and
+    no cell is queued or running.
+
+    A reader waits for the kernel to start ("Connecting" in the status bar) before running, and so does this.
+    The run is followed by the kernel's own messages, not by the [*] prompts: a chapter whose cells all run
+    in a fraction of a second may show no [*] in any frame the browser paints.
+    """
+    if not _wait(page, KERNEL_IDLE, timeout_s=180):
+        raise AssertionError("the notebook's kernel did not start within 180 s")
+    page.evaluate(COUNT_EXECUTIONS)
     page.click("li.lm-MenuBar-item:has-text('Run')")
-    page.click("li.lm-Menu-item:has-text('Run All Cells')")
-    # The cells are queued at once and every chapter's first cell (its imports) runs for longer than a frame,
-    # so a prompt shows [*] first: that tells a run that never started from one that ended.
-    if not _wait(page, BUSY, timeout_s=30, polling="raf"):
-        raise AssertionError("Run All Cells did not start: no cell was queued")
-    if not _wait(page, f"() => !({BUSY})()", timeout_s=timeout_s):
-        raise AssertionError(f"Run All did not finish within {timeout_s:.0f} s")
+    page.click("li.lm-Menu-item:has-text('Run All Cells') >> nth=0")
+    if not _wait(page, "() => window.__specdecExecuted > 0", timeout_s=30):
+        raise AssertionError("Run All Cells did not start: the kernel ran no cell within 30 s")
+    done = f"""(n) => window.__specdecExecuted >= n && !({BUSY})() && ({KERNEL_IDLE})()"""
+    if not _wait(page, done, arg=n_code, timeout_s=timeout_s):
+        raise AssertionError(f"Run All did not finish within {timeout_s:.0f} s "
+                             f"({page.evaluate('() => window.__specdecExecuted')} of {n_code} cells run)")
 
 
 # Close what the app shows (discarding the run's unsaved outputs), stop the kernels, open the notebook.
@@ -253,7 +273,7 @@ def test_chapter_in_jupyterlab(lab, lab_page, chapter):
             f"{docname}: the explorer snapshot does not say how to make it live"
         first.screenshot(path=str(SCREENSHOTS / f"jupyterlab-{shot}-explorer-opened.png"))
 
-    _run_all(page)
+    _run_all(page, sum(1 for c in nb["cells"] if c["cell_type"] == "code" and c["source"]))
     _wait(page, SHOWS, [n_markdown, expected], timeout_s=60)
     page.screenshot(path=str(SCREENSHOTS / f"jupyterlab-{shot}-run.png"), full_page=False)
     tracebacks = page.locator(f"{PANEL} [data-mime-type='application/vnd.jupyter.stderr']").all_inner_texts()
