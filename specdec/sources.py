@@ -152,8 +152,9 @@ SOURCES: dict[str, Source] = {
         "arXiv preprint 2025", "2503.01840", "v3"),
     "eagle-repo": Source(
         "eagle-repo", "SafeAILab", "EAGLE repository (README)",
-        "GitHub SafeAILab/EAGLE: the README at commit cb7e0841 (also its 'EAGLE Weights' table), and the v1.1 "
-        "README at commit 01aa1191ed81ac6855e119ef55d279cf4c925217 (the head sizes)", repository="SafeAILab/EAGLE",
+        "GitHub SafeAILab/EAGLE: the README at commit cb7e0841 (current) and at commit "
+        "01aa1191ed81ac6855e119ef55d279cf4c925217 (v1.1); each record names the one it was read in",
+        repository="SafeAILab/EAGLE",
         commit="cb7e0841fe0c206c6ed74a197ad5e2a1f13f5a2b"),
     "deepseek2024v3": Source(
         "deepseek2024v3", "DeepSeek-AI", "DeepSeek-V3 Technical Report", "arXiv preprint 2024", "2412.19437", "v2"),
