@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from ._units import TIME_UNITS
 from ._units import format_number as num
 from .acceptance import expected_tokens
+from .engine_metrics import printed_figures
 from .estimation import EngineReading
 from .policy import RETUNE_GAIN
 
@@ -31,6 +32,20 @@ CSV_FIELDS = ("schema_version", "verdict", "engine", "k", "alpha", "alpha_low", 
               "speedup", "speedup_low", "speedup_high", "best_k", "best_speedup", "break_even_alpha", "margin",
               "t0_ms", "t_draft_step_ms", "t_verify_ms", "t_overhead_ms", "t_round_ms", "measured_speedup",
               "n_warnings", "best_k_within_measured", "best_speedup_within_measured")
+
+
+#: The row of :func:`specdec.engine_metrics.printed_figures` that each engine calls its acceptance rate.
+_RATE_ROW = {"vllm-v0": ("vLLM V0 (up to 0.9)", "Draft acceptance rate"),
+             "sglang-legacy": ("SGLang, older (commit 78ac30c2)", "accept rate")}
+
+
+def _printed_rate(engine, alpha, k) -> str:
+    """The acceptance rate ``engine`` prints at ``alpha`` (i.i.d., ``k`` drafts): its name and value, as words."""
+    wanted = _RATE_ROW.get(engine, ("vLLM V1", "Avg Draft acceptance rate"))
+    _, printed_as, definition, value = next(row for row in printed_figures(alpha, k) if row[:2] == wanted)
+    if engine in _RATE_ROW:
+        return f"{wanted[0]}'s {printed_as} {value:.3f}, {definition}"
+    return f"accepted / drafted {value:.3f}, the rate vLLM V1 and SGLang print"
 
 
 @dataclass(frozen=True)
@@ -179,12 +194,7 @@ class Decision:
                     f"more than the k + 1 = {self.k + 1} tokens it can emit")
         if be == 0.0:
             return f"any alpha > 0 breaks even at k = {self.k}: a round costs less than one target step"
-        if self.engine == "vllm-v0":      # V0's "draft acceptance rate" estimates alpha itself
-            rate = f"vLLM V0's draft acceptance rate {be:.3f}, an estimate of alpha"
-        elif self.engine == "sglang-legacy":   # older SGLang: accept len / (k + 1)
-            rate = f"older SGLang's accept rate {self.break_even_length / (self.k + 1):.3f}"
-        else:
-            rate = f"accepted / drafted {self.break_even_rate:.3f}, the rate vLLM V1 and SGLang print"
+        rate = _printed_rate(self.engine, be, self.k)
         return (f"break-even at k = {self.k}: alpha = {be:.3f} (mean acceptance length "
                 f"{self.break_even_length:.2f}; {rate}); margin {self.margin:+.3f}")
 

@@ -74,8 +74,11 @@ class Cited:
     ``value`` is the number as printed (a float, or a tuple for a row; for
     an engine's definition, the formula as the code computes it);
     ``where`` names the table, figure, section or file; ``status`` is
-    ``"verified"``, ``"secondary"`` or ``"unverified"`` (see the module
-    docstring); ``checked_in`` says what copy it was read in.
+    ``"verified"`` (read in the work itself, or the authors' repository at a
+    recorded commit), ``"secondary"`` (read only in someone else's
+    transcription or notes) or ``"unverified"`` (not found in any copy
+    available: the chapters call such a number illustrative);
+    ``checked_in`` says what copy it was read in.
 
     Defined in chapter "Published results, recomputed".
     """

@@ -794,3 +794,16 @@ def test_decide_explorer_matches_decide_and_snapshots():
     assert w.decision is None and "t_draft_step must be a time >= 0" in w.error and "specdec-error" in w.readout.value
     w.controls["t_draft_step"].value = 1.1
     assert w.error is None and w.decision is not None
+
+
+@pytest.mark.parametrize("engine", [None, "vllm", "vllm-v0", "sglang-legacy"])
+def test_break_even_line_prints_the_rate_the_engine_prints(engine):
+    """V1 and SGLang print accepted / drafted = (E[L] - 1) / k; V0 prints alpha itself; older SGLang E[L] / (k + 1)."""
+    kw = dict(k=5, t0=12.0, t_draft_step=1.1, t_verify=14.0)
+    d = sd.decide(draft_acceptance_rate=0.6, engine=engine, **kw) if engine else sd.decide(mean_acceptance_length=3.0,
+                                                                                          **kw)
+    a, k = d.break_even_alpha, 5
+    length = sum(a ** i for i in range(k + 1))                       # E[L], by its definition
+    expected = {None: (length - 1) / k, "vllm": (length - 1) / k, "vllm-v0": a, "sglang-legacy": length / (k + 1)}
+    line = next(x for x in str(d).splitlines() if x.startswith("break-even"))
+    assert f"{expected[engine]:.3f}" in line.split(";")[1], line
