@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 from specdec import calibration as cal
-from specdec.hardware import A100, step_time_parts
+from specdec.roofline.hardware import A100, step_time_parts
 
 
 def loop_fit(step_bw=0.02, step_fl=0.02, step_o=0.1):

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark of specdec.hardware, specdec.measure and the roofline explorer.
+"""Benchmark of specdec.roofline.hardware, specdec.roofline.measure and the roofline explorer.
 
 Prints measured times and ratios taken in the same run (the machine's load
 changes between runs, so only same-run ratios are comparable):

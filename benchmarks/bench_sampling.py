@@ -1,4 +1,4 @@
-"""Benchmark of specdec.sampling: trials/s, rounds/s, and speedups over plain loops.
+"""Benchmark of specdec.verification.sampling: trials/s, rounds/s, and speedups over plain loops.
 
 Run from the repository root::
 

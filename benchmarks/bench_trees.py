@@ -1,4 +1,4 @@
-"""Benchmark of specdec.trees: expected tokens of many trees, and the best-tree searches.
+"""Benchmark of specdec.verification.trees: expected tokens of many trees, and the best-tree searches.
 
 Run from the repository root::
 
@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-import specdec.trees as tr
+import specdec.verification.trees as tr
 
 
 def best_of(fn, repeat=3):

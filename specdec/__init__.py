@@ -1,69 +1,55 @@
 """specdec: cost accounting for speculative decoding.
 
 The package behind the book *Speculative decoding, costed*. Import it as
-``import specdec as sd``. The core formulas are available at the top level;
-the larger topics are submodules, loaded on first use so that importing
-``specdec`` stays fast and does not pull in matplotlib:
+``import specdec as sd``. The core formulas are available at the top level.
+Every other module has one home in a concept package and one short name at the
+top level (``sd.hardware`` is ``specdec/roofline/hardware.py``), loaded on first
+use so that importing ``specdec`` stays fast and does not pull in matplotlib.
 
-======================  =====================================================
-``sd.acceptance``       the acceptance process: E[L] and its inverse, the
-                        distribution of L, engine metrics, per-position rates
-``sd.economics``        round cost, speedup, break-even alpha, best k
-``sd.request``          a whole request: TTFT, decode time, setup cost
-``sd.checklist``        the deployment checklist (Workload, assess)
-``sd.policy``           the verdict policy: every threshold a verdict uses, named once
-``sd.symbolic``         sympy derivations displayed in the chapters
-``sd.hardware``         roofline model of one forward pass (calibrated presets): step time, c_v, c_d
-``sd.calibration``      the roofline calibrated against measurements (chapter 16)
-``sd.catalogue``        one catalogue of GPUs, models, draft heads, weight formats (cited)
-``sd.presets``          Model and Hardware, built from the catalogue
-``sd.kernels``          GEMMs at small M: tile quantization, hidden arithmetic
-``sd.timings``          published plain-decoding timings the calibration fits and checks
-``sd.profiles``         engine profiles: fixed cost per step, launch regime, per GPU
-``sd.fit_uncertainty``  bootstrap of the fits: term intervals, headline sensitivity
-``sd.memory``           memory accounting: weights, KV cache, what fits
-``sd.deployment``       speculation on the roofline: costs, latency,
-                        throughput, break-even batch
-``sd.sampling``         exact speculative sampling and its simulation
-``sd.synthetic``        example distributions, synthetic model pairs, temperature
-``sd.estimation``       alpha from logs and engine counters, intervals
-``sd.engine_metrics``   vLLM's speculative decoding counters and their /metrics text
-``sd.decision``         ``sd.decide(...)``: a verdict from an engine's metrics and measured times
-``sd.cli``              the command line, ``python -m specdec decide ...``
-``sd.verification``     verification rules: rejection sampling, greedy, one-hot, typical acceptance
-``sd.trees``            token trees: expected tokens, best tree for a budget, multi-draft
-``sd.dynamic``          dynamic speculation length: oracle bound, HF's schedule
-``sd.goodput``          continuous batching: throughput at a per-token latency target
-``sd.drafters``         today's draft methods (heads, MTP, n-gram, small models) as cited inputs
-``sd.lookup``           n-gram / prompt lookup: Spec-Bench's and vLLM's matching rules, simulated
-``sd.suffix``           suffix decoding: a model-free draft from earlier outputs, costed
-``sd.draft_parallel``   a separate draft's own tensor-parallel size on the roofline
-``sd.block_verify``     block verification (Sun et al.): exact, never fewer tokens than token-wise
-``sd.drafts``           draft arrangements: separate model, extra heads, self-speculation
-``sd.regimes``          where speculation helps, is neutral or hurts (maps, capacity planning)
-``sd.tables``           computed tables rendered as Markdown for the chapters
-``sd.literature``       published numbers (inputs) and their recomputation
-``sd.measure``          timing a matrix product on the reader's machine
-``sd.plots``            matplotlib figures (presentation only)
-``sd.widgets``          ipywidgets explorers (presentation only)
-``sd.exercises``        self-check exercises: ``sd.exercises.check(label, answer)``
-``sd.errata``           where the sources' numbers differ from ours
-``sd.predict``          ``sd.predict_speedup(...)``: a published setup's speedup, with an interval
-``sd.heldout``          the predictions of held-out published speedups, their table and error
-``sd.validation_rows``  held-out published speedups (not used by the calibration) for checking predictions
-``sd.sources``          every cited work, and ``Cited``: the one record type for a quoted number
-======================  =====================================================
+The concept packages, lowest first (each imports only from those above it):
 
-Imports run one way: ``_validate`` <- ``acceptance`` <- ``economics`` <-
-the other core modules <- ``plots`` / ``widgets`` / ``exercises``
-(``tests/test_architecture.py`` checks it).
+================  =========================================================================
+package           its modules (short names) and what they hold
+================  =========================================================================
+``sources``       every cited work, and ``Cited``, the one record type for a quoted number
+``acceptance``    the acceptance process: E[L], its inverse, the distribution of L;
+                  ``estimation`` (alpha from logs and counters, intervals);
+                  ``engine_metrics`` (what vLLM, SGLang and TensorRT-LLM print)
+``economics``     round cost, speedup, break-even alpha, best k; ``request`` (a whole
+                  request, Amdahl); ``symbolic`` (the sympy derivations)
+``decision``      ``sd.decide(...)``; ``policy`` (every verdict threshold, named once);
+                  ``checklist`` (Workload, assess)
+``roofline``      ``hardware`` (one forward pass: step time, c_v, c_d), ``kernels`` (GEMMs at
+                  small M), ``catalogue`` (GPUs, models, heads, formats), ``presets``
+                  (Model and Hardware from the catalogue), ``memory``, ``measure``
+``verification``  the verification rules; ``sampling`` (exact speculative sampling),
+                  ``block_verify``, ``trees`` (token trees), ``synthetic`` (example
+                  distributions and model pairs)
+``serving``       ``deployment`` (speculation under batching, break-even batch), ``regimes``
+                  (helps, neutral or hurts), ``goodput`` (continuous batching at a latency
+                  target), ``dynamic`` (dynamic speculation length)
+``drafts``        draft arrangements; ``drafters`` (today's draft methods as cited inputs),
+                  ``lookup`` (n-gram matching rules), ``suffix`` (suffix decoding),
+                  ``draft_parallel`` (a draft's own tensor-parallel size)
+``calibration``   the roofline fitted to measurements; ``timings`` (the measurements),
+                  ``profiles`` (engine profiles), ``fit_uncertainty`` (bootstrap)
+``predict``       ``sd.predict_speedup(...)``; ``validation_rows`` (held-out published
+                  speedups), ``heldout`` (their predictions and error)
+``literature``    published numbers recomputed; ``errata`` (where the sources differ)
+================  =========================================================================
+
+At the top level beside them: ``tables`` (the one Markdown table writer), ``cli`` (``python -m
+specdec ...``) and the private helpers ``_validate``, ``_units``, ``_datafiles``. Presentation
+sits on top and imports the core, never the other way: ``plots`` (matplotlib figures), ``widgets``
+(ipywidgets explorers), ``exercises`` (self-check exercises). ``tests/test_architecture.py``
+checks the order.
 """
 
 from __future__ import annotations
 
 import importlib
 
-from .acceptance import (
+from specdec.acceptance import (
     acceptance_rate,
     accepted_tokens_pmf,
     alpha_for_expected_tokens,
@@ -71,7 +57,7 @@ from .acceptance import (
     expected_tokens_per_position,
     tokens_per_round_variance,
 )
-from .economics import (
+from specdec.economics import (
     break_even_alpha,
     costs_from_times,
     improvement_factor,
@@ -88,16 +74,42 @@ from .economics import (
 
 __version__ = "0.1.0"
 
+# Every module, by its short name (``sd.hardware``), and its one home in a concept package
+# (``specdec/roofline/hardware.py``). The short names are the chapters' vocabulary; the packages
+# are the maintainer's map. Loaded on first use.
 _SUBMODULES = {
-    "acceptance", "economics", "request", "checklist", "symbolic", "hardware", "memory", "deployment",
-    "sampling", "synthetic", "estimation", "engine_metrics", "literature", "measure", "plots", "widgets", "exercises", "errata",
-    "drafts", "regimes", "policy", "tables", "decision", "cli", "calibration", "verification", "trees", "dynamic",
-    "goodput", "drafters", "lookup", "block_verify", "suffix", "draft_parallel",
-    "catalogue", "kernels", "profiles", "presets", "timings", "fit_uncertainty",
-    "predict",
-    "heldout",
-    "validation_rows",
-    "sources",
+    # the acceptance process, its estimation, and what engines print of it
+    "acceptance": "acceptance", "estimation": "acceptance.estimation",
+    "engine_metrics": "acceptance.engine_metrics",
+    # the cost of a round and of a request
+    "economics": "economics", "request": "economics.request", "symbolic": "economics.symbolic",
+    # drafting-free verification: the rules, exact sampling, block verification, trees
+    "verification": "verification", "sampling": "verification.sampling",
+    "block_verify": "verification.block_verify", "trees": "verification.trees",
+    "synthetic": "verification.synthetic",
+    # the hardware model: one forward pass on a GPU, its catalogue, memory, measuring it
+    "roofline": "roofline", "hardware": "roofline.hardware", "kernels": "roofline.kernels",
+    "presets": "roofline.presets", "catalogue": "roofline.catalogue", "memory": "roofline.memory",
+    "measure": "roofline.measure",
+    # serving: speculation on the roofline under batching
+    "serving": "serving", "deployment": "serving.deployment", "regimes": "serving.regimes",
+    "goodput": "serving.goodput", "dynamic": "serving.dynamic",
+    # verdicts: the one policy, the checklist, decide
+    "decision": "decision", "policy": "decision.policy", "checklist": "decision.checklist",
+    # draft methods
+    "drafts": "drafts", "drafters": "drafts.drafters", "lookup": "drafts.lookup",
+    "suffix": "drafts.suffix", "draft_parallel": "drafts.draft_parallel",
+    # the roofline fitted to measurements
+    "calibration": "calibration", "profiles": "calibration.profiles",
+    "fit_uncertainty": "calibration.fit_uncertainty", "timings": "calibration.timings",
+    # predictions of published setups and their check
+    "predict": "predict", "heldout": "predict.heldout", "validation_rows": "predict.validation_rows",
+    # published numbers, recomputed; where the sources differ
+    "literature": "literature", "errata": "literature.errata",
+    # cited works; shared tables; the command line
+    "sources": "sources", "tables": "tables", "cli": "cli",
+    # presentation and exercises
+    "plots": "plots", "widgets": "widgets", "exercises": "exercises",
 }
 
 # Functions at the top level that live in a submodule loaded on first use
@@ -115,15 +127,16 @@ __all__ = [
 
 def __getattr__(name: str):
     if name in _LAZY_FUNCTIONS:
-        function = getattr(importlib.import_module(f".{_LAZY_FUNCTIONS[name]}", __name__), name)
+        module = importlib.import_module(f"{__name__}.{_SUBMODULES[_LAZY_FUNCTIONS[name]]}")
+        function = getattr(module, name)
         globals()[name] = function
         return function
     if name in _SUBMODULES:
-        module = importlib.import_module(f".{name}", __name__)
+        module = importlib.import_module(f"{__name__}.{_SUBMODULES[name]}")
         globals()[name] = module
         return module
     raise AttributeError(f"module 'specdec' has no attribute {name!r}")
 
 
 def __dir__():
-    return sorted(set(globals()) | _SUBMODULES | set(_LAZY_FUNCTIONS))
+    return sorted(set(globals()) | set(_SUBMODULES) | set(_LAZY_FUNCTIONS))

@@ -1,5 +1,5 @@
 """``python -m specdec``: the package's command line (see :mod:`specdec.cli`)."""
 
-from .cli import main
+from specdec.cli import main
 
 raise SystemExit(main())

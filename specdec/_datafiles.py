@@ -1,6 +1,6 @@
 """One reader for the small files readers keep their measurements in: JSON, TOML, or plain text.
 
-Private helper of :mod:`specdec.engine_metrics` (a saved counters file or
+Private helper of :mod:`specdec.acceptance.engine_metrics` (a saved counters file or
 ``/metrics`` page) and :mod:`specdec.decision` (the ``--from FILE`` of the
 command line). TOML needs Python >= 3.11 (``tomllib``) or the ``tomli``
 package; without either the error says so.

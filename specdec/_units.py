@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validate import describe
+from specdec._validate import describe
 
 __all__ = ["TIME_UNITS", "parse_time", "printed_half_unit", "format_number"]
 

@@ -23,7 +23,7 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .decision import TIME_UNITS, decide, read_fields
+from specdec.decision import TIME_UNITS, decide, read_fields
 
 __all__ = ["main", "build_parser", "to_argv", "format_command", "FIELDS"]
 
@@ -188,7 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _version() -> str:
-    from . import __version__
+    from specdec import __version__
 
     return __version__
 
@@ -530,7 +530,7 @@ measured mean acceptance length of 3.5):
   python -m specdec predict --target llama-3.1-70b --draft llama-3.1-8b \\
       --gpu h100-sxm --gpus 8 --k 5 --tau 3.5
 
-models     keys of the catalogue (specdec.catalogue.MODEL_SPECS): llama-3.1-8b,
+models     keys of the catalogue (specdec.roofline.catalogue.MODEL_SPECS): llama-3.1-8b,
            vicuna-13b, ...; the draft is a model key (a separate draft) or a
            kind: eagle, eagle2, eagle3, medusa, mtp, ngram, pld, lookahead (the
            heads of a kind come from the catalogue for the target)
@@ -542,7 +542,7 @@ acceptance --tau L (tokens per round, the target's token counted) or
 hardware   --gpu KEY, --gpus N, --parallelism tp|layers (layers: a layer split
            as device_map="auto" places a model)
 engine     --engine hf-eager|research|sglang|vllm|trtllm|gpt-fast (the
-           profiles of specdec.profiles); without it, the GPU preset's own
+           profiles of specdec.calibration.profiles); without it, the GPU preset's own
            calibration
 output     text (default) or --json (times in ms); the interval spans the
            predictions over the fit's bootstrap replicates (--confidence)
@@ -594,7 +594,7 @@ def _numbers(text: str, flag: str, kind: type) -> list:
 
 
 def _model(key: str, flag: str):
-    from .predict import model_presets
+    from specdec.predict import model_presets
 
     presets = model_presets()
     if key not in presets:
@@ -617,8 +617,8 @@ def _reword_predict(message: str) -> str:
 
 
 def _run_predict(args: argparse.Namespace, sub) -> str:
-    from .decision import parse_time
-    from .predict import DRAFT_KINDS, predict_speedup
+    from specdec.decision import parse_time
+    from specdec.predict import DRAFT_KINDS, predict_speedup
 
     try:
         kwargs: dict[str, Any] = {"k": args.k, "n_nodes": args.nodes, "depth": args.depth, "width": args.width,
@@ -630,7 +630,7 @@ def _run_predict(args: argparse.Namespace, sub) -> str:
         if args.medusa_heads is not None:
             if args.draft != "medusa":
                 raise _InputError("--medusa-heads applies only to --draft medusa")
-            from .predict import head_model
+            from specdec.predict import head_model
 
             try:
                 kwargs["head"] = head_model(args.target, "medusa", args.medusa_heads)

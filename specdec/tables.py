@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validate import as_float_array, check_integer, describe
+from specdec._validate import as_float_array, check_integer, describe
 
 __all__ = ["Table", "grid_table", "records_table", "rounding_check", "source_check_table", "count_phrase",
            "MISSING", "MISSING_NOTE"]

@@ -16,7 +16,7 @@ SPECDEC_FULL_TEST_RUN
 The fast inner loop
 -------------------
 ``python -m pytest -m core -n 2`` runs the core's unit and property tests and
-the doctests of the core modules (``specdec/*.py``), about a minute on two
+the doctests of the core modules (``specdec/`` but its plots, widgets and exercises), about a minute on two
 cores: the tests that need no notebook, no built book, no browser, no
 figure and no explorer. Every test of ``tests/`` is in the core unless its
 file is in ``NOT_CORE`` or the test's own code uses ``sd.plots``,
@@ -223,7 +223,7 @@ def is_core(item) -> bool:
     """Whether a collected test is in the fast loop (``-m core``): see the module docstring."""
     path = item.nodeid.split("::", 1)[0]
     if path.startswith("specdec/"):              # a doctest: the core modules', not plots/widgets/exercises
-        return path.count("/") == 1
+        return not path.startswith(("specdec/plots/", "specdec/widgets/", "specdec/exercises/"))
     if not path.startswith("tests/") or path in NOT_CORE:
         return False
     function = getattr(item, "function", None)

@@ -1,9 +1,11 @@
-"""One-way imports, no cycles, no private names across modules, a light core.
+"""Concept packages, one-way imports, no cycles, no private names across modules, a light core.
 
-The layering (docs: specdec/__init__.py and the team's CONTEXT):
-``_validate`` <- ``acceptance`` <- ``economics`` <- the other core modules <- ``plots`` <- ``widgets``,
-and ``exercises`` on top. Checked by parsing every module of the package (imports inside functions
-included), and by importing each core module in a fresh interpreter.
+The layering (specdec/__init__.py documents it): the top-level helpers (``_validate``, ``_units``,
+``_datafiles``, ``tables``) <- ``sources`` <- ``acceptance`` <- ``economics`` <- ``roofline`` <-
+``verification`` <- ``decision`` <- ``serving`` <- ``drafts`` <- ``calibration`` <- ``predict`` <-
+``literature`` <- ``cli``, then ``plots`` <- ``widgets`` and ``exercises`` on top. A module imports from
+its own package or from a package below it. Checked by parsing every module of the package (imports
+inside functions included), and by importing each core module in a fresh interpreter.
 """
 
 from __future__ import annotations
@@ -102,31 +104,42 @@ def find_cycle(graph: dict):
     return None
 
 
-#: The core: every top-level module of the package except the private _validate (plots, widgets and
-#: exercises are subpackages).
-CORE = sorted(module_name(p) for p in PKG.glob("*.py") if not p.name.startswith("_"))
+#: The concept packages of the core, lowest first, then the presentation packages. Each imports only
+#: from packages before it (and from the top-level helpers, floor 0).
+PACKAGES = ("sources", "acceptance", "economics", "roofline", "verification", "decision", "serving", "drafts",
+            "calibration", "predict", "literature", "cli", "plots", "widgets", "exercises")
+HELPERS = ("_validate", "_units", "_datafiles", "tables")
+PRESENTATION = ("plots", "widgets", "exercises")
+
+
+def package_of(name: str) -> str:
+    """``specdec.roofline.hardware`` -> ``roofline``; a top-level module is its own package."""
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 else "specdec"
+
+
+#: The core: every public module of the concept packages and the top-level helpers (private modules,
+#: and plots, widgets and exercises excluded).
+CORE = sorted(name for name in MODULES if package_of(name) not in PRESENTATION + ("specdec", "__main__")
+              and not name.rsplit(".", 1)[-1].startswith("_"))
 
 
 def layer(name: str) -> int:
-    if name == "specdec._validate":
+    package = package_of(name)
+    if package in HELPERS:
         return 0
-    if name == "specdec.acceptance":
-        return 1
-    if name == "specdec.economics":
-        return 2
-    if name.startswith("specdec.plots"):
-        return 4
-    if name.startswith("specdec.widgets"):
-        return 5
-    if name.startswith("specdec.exercises"):
-        return 6
-    if name == "specdec":
-        return 7
-    return 3   # the other core modules
+    if package == "specdec":
+        return len(PACKAGES) + 1
+    if package == "__main__":
+        return len(PACKAGES) + 2
+    return PACKAGES.index(package) + 1
 
 
 def test_the_parser_sees_the_package():
     assert "specdec.acceptance" in MODULES and "specdec.plots.hardware" in MODULES
+    assert "specdec.roofline.hardware" in MODULES and layer("specdec.roofline.hardware") < layer("specdec.serving.goodput")
+    assert ("specdec.roofline.hardware", None, True, "hardware") in imports_of("specdec.drafts.draft_parallel") \
+        or any(mod == "specdec.roofline.hardware" for mod, *_ in imports_of("specdec.drafts.draft_parallel"))
     assert ("specdec._validate", "check_probability", True, "check_probability") in imports_of("specdec.acceptance")
 
 
@@ -136,15 +149,14 @@ def test_no_import_cycles_even_through_function_level_imports():
 
 
 def test_imports_go_one_way():
-    """A module imports only from its own layer or below (acceptance only _validate, economics only those two...)."""
+    """A module imports only from its own package or a package below it (roofline only sources and helpers...)."""
     bad = []
     for name, deps in internal_graph(top_level_only=False).items():
         for dep in deps:
             if dep == "specdec" and name != "specdec":
                 continue
-            same_core = layer(name) == layer(dep) == 3
-            same_package = layer(name) == layer(dep) and layer(name) >= 4
-            if layer(dep) > layer(name) or (layer(dep) == layer(name) and not (same_core or same_package)):
+            same_package = package_of(name) == package_of(dep) or layer(name) == layer(dep) == 0
+            if layer(dep) > layer(name) or (layer(dep) == layer(name) and not same_package):
                 bad.append(f"{name} imports {dep}")
     assert not bad, "\n".join(bad)
 
@@ -212,13 +224,26 @@ def test_plots_list_their_exports_explicitly():
     assert set(plots.__all__) == expected
 
 
+def test_every_package_is_a_concept_listed_in_the_order():
+    """Every subpackage of specdec is in PACKAGES, and no module sits at the top level but the helpers and the edge."""
+    packages = {p.parent.name for p in PKG.glob("*/__init__.py")}
+    assert packages == set(PACKAGES) - {"cli"}
+    top = {p.stem for p in PKG.glob("*.py")}
+    assert top == set(HELPERS) | {"__init__", "__main__", "cli"}
+
+
 def test_lazy_submodule_table_lists_every_core_module():
+    """Every public module has one short name (``sd.hardware``) that points to its one home."""
     import specdec
 
-    names = {n.split(".")[1] for n in MODULES if n.count(".") >= 1 and not n.split(".")[1].startswith("_")}
-    assert names == set(specdec._SUBMODULES)
-    for sub in names:
-        assert f"``sd.{sub}``" in specdec.__doc__
+    public = {name for name in MODULES if name != "specdec" and package_of(name) != "__main__"
+              and not name.rsplit(".", 1)[-1].startswith("_")
+              and (package_of(name) not in PRESENTATION or name.count(".") == 1)}
+    homes = {f"specdec.{home}" for home in specdec._SUBMODULES.values()}
+    assert homes == public, (sorted(public - homes), sorted(homes - public))
+    for short, home in specdec._SUBMODULES.items():
+        assert home.rsplit(".", 1)[-1] == short, f"sd.{short} is {home}: a short name is its module's own name"
+        assert f"``{short}``" in specdec.__doc__, f"{short} is missing from the table of specdec/__init__.py"
 
 
 def code_lines(path: pathlib.Path) -> int:

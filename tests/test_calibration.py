@@ -2,7 +2,7 @@
 
 The published numbers are typed here a second time from their sources (not read from
 ``specdec.calibration``), converted to seconds here, and compared with step times computed
-through ``specdec.hardware`` directly, within the band the chapter states for each.
+through ``specdec.roofline.hardware`` directly, within the band the chapter states for each.
 """
 
 from __future__ import annotations

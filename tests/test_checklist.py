@@ -1,4 +1,4 @@
-"""Tests for specdec.checklist: the decision checklist."""
+"""Tests for specdec.decision.checklist: the decision checklist."""
 
 from __future__ import annotations
 

@@ -19,8 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import specdec as sd
+from specdec.acceptance.estimation import EngineReading, read_engine_counters
 from specdec.decision import Decision, decide, parse_time, read_fields
-from specdec.estimation import EngineReading, read_engine_counters
 from specdec.widgets._base import SNAPSHOT_NOTE
 
 EXAMPLE = dict(t0="12ms", t_draft_step="1.1ms", t_verify="14ms", k=4, mean_acceptance_length=3.1)

@@ -21,7 +21,23 @@ import yaml
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PKG = ROOT / "specdec"
 
-CORE = sorted(f"specdec.{p.stem}" for p in PKG.glob("*.py") if not p.name.startswith("_"))
+PRESENTATION = ("plots", "widgets", "exercises")
+
+
+def _module_name(path: pathlib.Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _is_public_core(path: pathlib.Path) -> bool:
+    parts = path.relative_to(PKG).parts
+    if parts[0] in PRESENTATION or any(part.startswith("_") for part in parts[:-1]):
+        return False
+    return not path.name.startswith("_") or (path.name == "__init__.py" and len(parts) > 1)
+
+
+#: Every public module of the core: the top-level ones, the concept packages and their modules.
+CORE = sorted(_module_name(p) for p in PKG.rglob("*.py") if _is_public_core(p))
 PLOTS = sorted(f"specdec.plots.{p.stem}" for p in (PKG / "plots").glob("*.py") if not p.name.startswith("_"))
 
 POINTER = re.compile(r'(?:Defined in|See) chapters?\s+((?:"[^"]+"(?:\s*,\s*|\s+and\s+)?)+)')

@@ -1,4 +1,4 @@
-"""Tests for specdec.drafters: cited inputs, the bigram check, n-gram drafting.
+"""Tests for specdec.drafts.drafters: cited inputs, the bigram check, n-gram drafting.
 
 Quoted numbers are checked for internal consistency of the transcription
 (Spec-Bench's "Overall" column is the mean of its six task columns), never
@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 import specdec as sd
-import specdec.drafters as dr
-import specdec.dynamic as dy
+import specdec.drafts.drafters as dr
+import specdec.serving.dynamic as dy
 import specdec.verification as vf
 from specdec.sources import SOURCES, Cited
 

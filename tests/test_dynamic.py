@@ -1,4 +1,4 @@
-"""Tests for specdec.dynamic: the oracle bound, HF's heuristic schedule, and the simulations.
+"""Tests for specdec.serving.dynamic: the oracle bound, HF's heuristic schedule, and the simulations.
 
 Monte Carlo checks are seeded and use tolerances of several standard
 errors (stated per test); the HF schedule is checked against hand-worked
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import specdec as sd
-import specdec.dynamic as dy
+import specdec.serving.dynamic as dy
 
 # --------------------------------------------------------------------------
 # the oracle bound

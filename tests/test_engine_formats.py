@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 
 import specdec as sd
-from specdec.engine_metrics import read_engine_source
-from specdec.estimation import bootstrap_alpha, read_engine_counters
+from specdec.acceptance.engine_metrics import read_engine_source
+from specdec.acceptance.estimation import bootstrap_alpha, read_engine_counters
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "engine_formats"

@@ -1,4 +1,4 @@
-"""Tests of specdec.engine_metrics: the one front end of the counters reader (names, forms, files) and the
+"""Tests of specdec.acceptance.engine_metrics: the one front end of the counters reader (names, forms, files) and the
 figures each engine prints for one alpha (against sums written out here, not specdec's formulas)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import json
 import pytest
 
 import specdec as sd
-from specdec.engine_metrics import VLLM_METRICS, counter_difference, parse_vllm_metrics, printed_figures
+from specdec.acceptance.engine_metrics import VLLM_METRICS, counter_difference, parse_vllm_metrics, printed_figures
 
 
 def test_printed_figures_against_sums_written_out():

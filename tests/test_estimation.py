@@ -1,4 +1,4 @@
-"""Tests for specdec.estimation: simulated logs, the MLE of alpha and its interval, engine counters.
+"""Tests for specdec.acceptance.estimation: simulated logs, the MLE of alpha and its interval, engine counters.
 
 Statistical tests are seeded (deterministic) and state the significance
 level they were designed with (chi-square at 1e-3, coverage within 3.5
@@ -215,7 +215,7 @@ def test_engine_counters_reject_bad_inputs():
 def vllm_counters(accepted, proposed, k):
     """The counters vLLM's SpecDecodingStats accumulates, one observe_draft(proposed, accepted) per round.
 
-    Written from the semantics read in vllm/v1/spec_decode/metrics.py (see specdec.engine_metrics.VLLM_METRICS):
+    Written from the semantics read in vllm/v1/spec_decode/metrics.py (see specdec.acceptance.engine_metrics.VLLM_METRICS):
     accepted_per_pos[i] counts rounds with more than i accepted drafts (0-based position i), and the
     newer draft_tokens_per_pos[i] rounds that proposed more than i drafts.
     """

@@ -1,4 +1,4 @@
-"""Tests for specdec.goodput: latency profiles, serving curves, goodput at a TPOT target.
+"""Tests for specdec.serving.goodput: latency profiles, serving curves, goodput at a TPOT target.
 
 Analytic limits are checked exactly (plain decoding, zero-variance
 speculation, batch 1); the random part is checked against renewal theory
@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 import specdec as sd
-import specdec.dynamic as dy
-import specdec.goodput as gp
+import specdec.serving.dynamic as dy
+import specdec.serving.goodput as gp
 
 H = sd.hardware
 HW = H.H100_IDEAL.scaled(8)   # the ideal roofline (lower bound): exact hand references
@@ -282,9 +282,9 @@ def test_prefill_validation():
         gp.prefill_time(H.LLAMA_70B, HW, 100, 1.5)
     with pytest.raises(ValueError, match="prompt_tokens must be a whole number >= 1"):
         gp.prefill_time(H.LLAMA_70B, HW, 0)
-    with pytest.raises(TypeError, match="draft must be a specdec.hardware.Model"):
+    with pytest.raises(TypeError, match="draft must be a specdec.roofline.hardware.Model"):
         gp.prefill_time(H.LLAMA_70B, HW, 100, draft="8B")
-    with pytest.raises(TypeError, match="hardware must be a specdec.hardware.Hardware"):
+    with pytest.raises(TypeError, match="hardware must be a specdec.roofline.hardware.Hardware"):
         gp.prefill_time(H.LLAMA_70B, "H100", 100)
     with pytest.raises(ValueError, match="mean_output must be >= 1 token"):
         gp.with_prefill(curve, 0.01, 0.5)

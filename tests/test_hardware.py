@@ -1,4 +1,4 @@
-"""Tests of specdec.hardware, specdec.memory and specdec.deployment: presets, the roofline step time,
+"""Tests of specdec.roofline.hardware, specdec.roofline.memory and specdec.serving.deployment: presets, the roofline step time,
 c_verify, c_draft, memory, speculation on the roofline."""
 
 import dataclasses

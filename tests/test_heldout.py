@@ -1,6 +1,6 @@
-"""Tests of specdec.heldout: the mapping rules applied to the held-out rows, the median error and the tables.
+"""Tests of specdec.predict.heldout: the mapping rules applied to the held-out rows, the median error and the tables.
 
-Each mapping is checked against the row's own fields as the rules of specdec.validation_rows state
+Each mapping is checked against the row's own fields as the rules of specdec.predict.validation_rows state
 them (tree_tokens counts the target's token, the lookahead triple in the note, the Hugging Face
 baseline), and the summary statistic against a hand computation on synthetic checks.
 """
@@ -12,7 +12,7 @@ import dataclasses
 import pytest
 
 from specdec import catalogue, heldout, predict
-from specdec.validation_rows import VALIDATION_ROWS
+from specdec.predict.validation_rows import VALIDATION_ROWS
 
 ROWS = {row.key: row for row in VALIDATION_ROWS}
 

@@ -1,4 +1,4 @@
-"""Tests of specdec.measure: bookkeeping with a fake clock, the roofline prediction, the knee fit,
+"""Tests of specdec.roofline.measure: bookkeeping with a fake clock, the roofline prediction, the knee fit,
 the machine probes (cache size, BLAS threads) and the verdict of a measurement against its prediction.
 
 No test asserts anything about real timings (they depend on the machine and its load); the byte and
@@ -213,7 +213,7 @@ def test_last_level_cache_ignores_instruction_caches_and_parses_megabytes(tmp_pa
 
 
 def test_last_level_cache_falls_back_and_says_so(tmp_path, monkeypatch):
-    import specdec._machine as machine
+    import specdec.roofline._machine as machine
 
     monkeypatch.setattr(machine.os, "sysconf_names", {}, raising=False)
     cache = ms.last_level_cache(tmp_path / "missing")
@@ -258,7 +258,7 @@ def test_blas_thread_limit_pins_and_restores_the_count():
 
 def test_blas_threads_without_a_controllable_library_assumes_and_refuses_to_change(monkeypatch):
     """No threadpoolctl, no OpenBLAS: the count comes from the environment, and cannot be changed."""
-    import specdec._machine as machine
+    import specdec.roofline._machine as machine
 
     monkeypatch.setattr(machine, "_threadpoolctl", lambda: None)
     monkeypatch.setattr(machine, "_openblas", lambda: None)
@@ -281,7 +281,7 @@ def test_measurements_run_under_the_requested_thread_count(monkeypatch):
     """time_matmul and measure_peak_flops enter blas_thread_limit with the count they were given."""
     import contextlib
 
-    import specdec.measure as measure
+    import specdec.roofline.measure as measure
 
     seen = []
 

@@ -1,4 +1,4 @@
-"""Tests of specdec.predict: every round priced from specdec.hardware.step_time by hand, and the validation.
+"""Tests of specdec.predict: every round priced from specdec.roofline.hardware.step_time by hand, and the validation.
 
 The references below re-assemble each round from the roofline's step times (and, where the book has
 one, from ``draft_cost``/``verify_cost``/``tree_verify_cost``), or from exact arithmetic on the ideal
@@ -18,7 +18,7 @@ from numpy.testing import assert_allclose
 import specdec as sd
 from specdec import hardware as h
 from specdec import predict
-from specdec.trees import tree_verify_cost
+from specdec.verification.trees import tree_verify_cost
 
 TARGET, DRAFT = h.LLAMA_70B, h.LLAMA_8B
 #: A stand-in EAGLE head: one Llama 3.1 8B layer plus its LM head (sizes from config.json: 4096 x 14336
@@ -178,7 +178,7 @@ def test_top_level_name_and_frozen_result_and_repr():
     ({"head": HEAD}, ValueError, "head applies to"),
     ({"lookup_time": 1e-4}, ValueError, "lookup_time applies"),
     ({"lookahead": (5, 3, 5)}, ValueError, "lookahead applies only"),
-    ({"target": "llama"}, ValueError, "target must be a specdec.hardware.Model or a key"),
+    ({"target": "llama"}, ValueError, "target must be a specdec.roofline.hardware.Model or a key"),
     ({"target": 7}, TypeError, "target must be"),
 ])
 def test_arguments_are_validated_with_the_parameter_named(kwargs, error, pattern):

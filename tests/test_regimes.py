@@ -1,4 +1,4 @@
-"""Tests of specdec.regimes: regime maps, Amdahl's law for prefill, capacity planning."""
+"""Tests of specdec.serving.regimes: regime maps, Amdahl's law for prefill, capacity planning."""
 
 import math
 from fractions import Fraction

@@ -1,4 +1,4 @@
-"""Tests for specdec.request: a whole request's time with and without speculation."""
+"""Tests for specdec.economics.request: a whole request's time with and without speculation."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tests for specdec.sampling: exactness of speculative sampling and its simulation.
+"""Tests for specdec.verification.sampling: exactness of speculative sampling and its simulation.
 
 Statistical tests are seeded (deterministic), and each states the
 significance level it was designed with: with a fresh seed a correct

@@ -11,8 +11,9 @@ import pytest
 import specdec
 from specdec.sources import SOURCES, Cited, Source
 
-CORE = sorted(m.name for m in pkgutil.iter_modules(specdec.__path__)
-              if m.name not in ("plots", "widgets", "exercises", "__main__"))
+#: Every module of the core, the concept packages' private modules included (plots, widgets, exercises not).
+CORE = sorted({m.name.removeprefix("specdec.") for m in pkgutil.walk_packages(specdec.__path__, "specdec.")
+               if m.name.split(".")[1] not in ("plots", "widgets", "exercises", "__main__")})
 
 
 def _records(value, depth=0):

@@ -1,4 +1,4 @@
-"""Tests of specdec.symbolic: each derivation step checked by independent means."""
+"""Tests of specdec.economics.symbolic: each derivation step checked by independent means."""
 
 from fractions import Fraction
 

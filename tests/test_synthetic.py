@@ -1,4 +1,4 @@
-"""Tests for specdec.synthetic: example distributions, synthetic pairs, temperature."""
+"""Tests for specdec.verification.synthetic: example distributions, synthetic pairs, temperature."""
 
 from __future__ import annotations
 

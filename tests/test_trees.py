@@ -1,4 +1,4 @@
-"""Tests for specdec.trees: expected tokens of draft trees, the best tree, multi-draft exactness.
+"""Tests for specdec.verification.trees: expected tokens of draft trees, the best tree, multi-draft exactness.
 
 References are independent of the implementation: exact rational
 enumeration of a tree's outcomes, plain Python loops, exhaustive search over
@@ -17,9 +17,9 @@ from numpy.testing import assert_allclose
 from test_verification import SIGNIFICANCE, chi2_pvalue
 
 import specdec as sd
-import specdec.drafters as dr
-import specdec.trees as tr
+import specdec.drafts.drafters as dr
 import specdec.verification as vr
+import specdec.verification.trees as tr
 
 # --------------------------------------------------------------------------
 # an exact reference: enumerate the outcomes of a verification round

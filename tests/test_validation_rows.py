@@ -78,12 +78,12 @@ def test_the_set_is_large_and_mixed():
 
 
 def fit_measurements():
-    """Every timing the calibration is fitted to: calibration.MEASUREMENTS and, once it exists, specdec.profiles."""
+    """Every timing the calibration is fitted to: calibration.MEASUREMENTS and, once it exists, specdec.calibration.profiles."""
     import importlib
 
     fitted = [m for m in calibration.MEASUREMENTS if m.role == "fit"]
     try:
-        profiles = importlib.import_module("specdec.profiles")
+        profiles = importlib.import_module("specdec.calibration.profiles")
     except ModuleNotFoundError:
         return fitted
     return fitted + [m for m in getattr(profiles, "FITTED", ()) if m.role == "fit"]
@@ -120,10 +120,10 @@ def test_batch_rows_follow_rule_s2a():
 
 
 def test_spec_bench_rows_agree_with_the_drafters_transcription():
-    """Rows flagged as cited elsewhere match specdec.drafters.SPEC_BENCH_A100, transcribed independently."""
+    """Rows flagged as cited elsewhere match specdec.drafts.drafters.SPEC_BENCH_A100, transcribed independently."""
     checked = 0
     for r in ROWS:
-        if "specdec.drafters.SPEC_BENCH_A100" not in r.also_cited_in:
+        if "specdec.drafts.drafters.SPEC_BENCH_A100" not in r.also_cited_in:
             continue
         model = "vicuna-7b" if r.target == "vicuna-7b-v1.3" else "vicuna-13b"
         table = drafters.SPEC_BENCH_A100[model].value

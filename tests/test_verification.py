@@ -289,7 +289,7 @@ def test_mean_acceptance_by_hand():
 import itertools  # noqa: E402
 from fractions import Fraction  # noqa: E402
 
-import specdec.block_verify as bv  # noqa: E402
+import specdec.verification.block_verify as bv  # noqa: E402
 
 
 def _random_model(vocab, depth, seed, concentration=0.7):

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .. import checklist as wl
+from specdec.decision import checklist as wl
+
 from .. import economics
 from ._chapters import Chapter
 from ._forms import Flag, Float, Seq

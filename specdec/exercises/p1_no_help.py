@@ -6,8 +6,11 @@ import math
 
 import numpy as np
 
-from .. import acceptance, deployment, economics, request
-from .. import hardware as hw
+from specdec import acceptance, economics
+from specdec.economics import request
+from specdec.roofline import hardware as hw
+from specdec.serving import deployment
+
 from ._chapters import Chapter
 from ._forms import Float, Integer, Letter
 from ._registry import Exercise, Mistake, grid, register

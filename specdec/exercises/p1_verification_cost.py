@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import hardware as hw
+from specdec.roofline import hardware as hw
+
 from ._chapters import Chapter
 from ._forms import Flag, Float, Integer, Letter, Seq
 from ._registry import Exercise, Mistake, grid, pick, register

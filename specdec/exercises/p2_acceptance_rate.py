@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from specdec.acceptance import estimation as est
+
 from .. import acceptance as acc
-from .. import estimation as est
 from ..acceptance import expected_tokens
 from ._chapters import Chapter
 from ._forms import Float, Letter, Seq

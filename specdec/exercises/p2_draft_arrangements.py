@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .. import drafts, hardware
+from specdec import drafts
+from specdec.roofline import hardware
+
 from ..acceptance import expected_tokens, expected_tokens_per_position
 from ._chapters import Chapter
 from ._forms import Flag, Float, Seq

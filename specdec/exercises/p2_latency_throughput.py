@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from .. import acceptance, deployment, memory
-from .. import hardware as hw
-from .. import regimes as rg
+from specdec import acceptance
+from specdec.roofline import hardware as hw
+from specdec.roofline import memory
+from specdec.serving import deployment
+from specdec.serving import regimes as rg
+
 from ._chapters import Chapter
 from ._forms import Float, Integer, Letter, Seq
 from ._registry import Exercise, Mistake, grid, pick, register

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import hardware as hw
-from .. import sampling as sm
+from specdec.roofline import hardware as hw
+from specdec.verification import sampling as sm
+
 from ..acceptance import acceptance_rate
 from ._chapters import Chapter
 from ._forms import Float, Letter, Seq

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from .. import deployment, economics, policy, request
-from .. import hardware as hw
-from .. import regimes as rg
+from specdec import economics
+from specdec.decision import policy
+from specdec.economics import request
+from specdec.roofline import hardware as hw
+from specdec.serving import deployment
+from specdec.serving import regimes as rg
+
 from ._chapters import Chapter
 from ._forms import Float, Seq
 from ._registry import Exercise, Mistake, grid, pick, register

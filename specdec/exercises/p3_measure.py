@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from .. import hardware as hw
-from .. import measure as ms
+from specdec.roofline import hardware as hw
+from specdec.roofline import measure as ms
+
 from ._chapters import Chapter
 from ._forms import Float, Seq
 from ._registry import Exercise, Mistake, grid, register

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from .. import deployment, memory
-from .. import hardware as hw
+from specdec.roofline import hardware as hw
+from specdec.roofline import memory
+from specdec.serving import deployment
+
 from ._chapters import Chapter
 from ._forms import Float, Integer, Seq
 from ._registry import Exercise, Mistake, grid, pick, register

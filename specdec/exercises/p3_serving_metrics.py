@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from specdec.acceptance.estimation import read_engine_counters
+
 from .. import economics
 from ..acceptance import alpha_from_draft_acceptance_rate, alpha_from_mean_acceptance_length, draft_acceptance_rate
-from ..estimation import read_engine_counters
 from ._chapters import Chapter
 from ._forms import Float
 from ._registry import Exercise, Mistake, grid, pick, register

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from .. import deployment
-from .. import hardware as hw
+from specdec.roofline import hardware as hw
+from specdec.serving import deployment
+
 from ._chapters import Chapter
 from ._forms import Float, Integer, Letter, Seq
 from ._registry import Exercise, Mistake, grid, pick, register
@@ -28,7 +29,7 @@ def _t0(p, hardware=None, context=None):
 register(Exercise(
     label="calibrated-roofline-1",
     chapter=CHAPTER,
-    question=("Llama 3.1 8B on one calibrated A100 (specdec.hardware.A100), batch 1, 1024 tokens of "
+    question=("Llama 3.1 8B on one calibrated A100 (specdec.roofline.hardware.A100), batch 1, 1024 tokens of "
               "context: how long is a plain decode step, in milliseconds?"),
     statement=("{{model_name}} (`sd.hardware.{{model}}`) on one calibrated A100 (`sd.hardware.A100`), "
                "batch {{batch}}, {{context}} tokens of context: how long is a plain decode step, in milliseconds?"),

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .. import dynamic
+from specdec.serving import dynamic
+
 from ._chapters import Chapter
 from ._forms import Float, Integer, Seq
 from ._registry import Exercise, Mistake, grid, pick, register

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from specdec import economics
+from specdec.drafts import drafters
+from specdec.roofline import hardware as hw
+
 from .. import calibration as cal
-from .. import drafters, economics
-from .. import hardware as hw
 from ..acceptance import expected_tokens
 from ._chapters import Chapter
 from ._forms import Float, Seq

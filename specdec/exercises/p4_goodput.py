@@ -6,8 +6,9 @@ import functools
 
 import numpy as np
 
-from .. import goodput
-from .. import hardware as hw
+from specdec.roofline import hardware as hw
+from specdec.serving import goodput
+
 from ..acceptance import accepted_tokens_pmf
 from ._chapters import Chapter
 from ._forms import Float, Letter, Seq

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from specdec import verification
+from specdec.drafts import drafters
+from specdec.roofline import hardware as hw
+from specdec.verification import trees
+
 from .. import calibration as cal
-from .. import drafters, trees, verification
-from .. import hardware as hw
 from ._chapters import Chapter
 from ._forms import Float
 from ._registry import Exercise, Mistake, grid, pick, register

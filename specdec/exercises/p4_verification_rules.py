@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import sampling, synthetic, verification
+from specdec import verification
+from specdec.verification import sampling, synthetic
+
 from ._chapters import Chapter
 from ._forms import Float, Letter, Seq
 from ._registry import Exercise, Mistake, grid, pick, register

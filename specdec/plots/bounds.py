@@ -1,15 +1,18 @@
 """Figures for "Why verification is not free", "When speculation does not help" and
 "The decision checklist" (presentation only: every number
-comes from :mod:`specdec.economics`, :mod:`specdec.hardware`,
-:mod:`specdec.deployment`, :mod:`specdec.memory`, :mod:`specdec.request` or
-:mod:`specdec.checklist`)."""
+comes from :mod:`specdec.economics`, :mod:`specdec.roofline.hardware`,
+:mod:`specdec.serving.deployment`, :mod:`specdec.roofline.memory`, :mod:`specdec.economics.request` or
+:mod:`specdec.decision.checklist`)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from .. import deployment, memory, request
-from .. import hardware as hw_mod
+from specdec.economics import request
+from specdec.roofline import hardware as hw_mod
+from specdec.roofline import memory
+from specdec.serving import deployment
+
 from ._style import COLORS, CONTENT_WIDTH, SEQUENCE, new_figure
 
 
@@ -42,7 +45,7 @@ def verify_cost_overview(target, hardware, k_max=10, batches=(1, 32, 64, 128, 25
                          extra_batch=None, context=0, axes=None, dynamic=False):
     """Two panels: ``c_verify`` against ``k`` for several batches, and against batch at one ``k``.
 
-    Left: :func:`specdec.hardware.verify_cost` for ``k = 1 .. k_max`` at
+    Left: :func:`specdec.roofline.hardware.verify_cost` for ``k = 1 .. k_max`` at
     each batch in ``batches`` (context ``context``), the source's rule of
     thumb as a band over ``k <= 5`` and the ceiling ``k + 1``; the source's
     worked example (``T_verify / T0 = 6.0 / 5.2`` at ``k = 5``) as a star.
@@ -52,8 +55,8 @@ def verify_cost_overview(target, hardware, k_max=10, batches=(1, 32, 64, 128, 25
 
     Parameters
     ----------
-    target : specdec.hardware.Model
-    hardware : specdec.hardware.Hardware
+    target : specdec.roofline.hardware.Model
+    hardware : specdec.roofline.hardware.Hardware
     k_max : int, optional
         Largest ``k`` on the left panel.
     batches : sequence of int, optional
@@ -142,9 +145,9 @@ def no_help_batch(target, draft, hardware, alphas=(0.6, 0.7, 0.8, 0.9), k=5, bat
                   marks=(1, 32, 128), source_utilization=(0.03, 0.30, 0.90), context=0):
     """High batch: speculation's speedup against batch, and the utilization behind it.
 
-    Left: :func:`specdec.deployment.speculative_speedup` against batch for each
+    Left: :func:`specdec.serving.deployment.speculative_speedup` against batch for each
     ``alpha`` (roofline costs, no overhead), with the break-even batch of the
-    middle curve marked. Right: :func:`specdec.hardware.utilization` of a
+    middle curve marked. Right: :func:`specdec.roofline.hardware.utilization` of a
     plain decode step against batch (at context 0 and at ``context`` if
     given), with the source's sketch ("3%, 30%, 90%" at batch 1, 32, 128)
     as crosses.
@@ -153,8 +156,8 @@ def no_help_batch(target, draft, hardware, alphas=(0.6, 0.7, 0.8, 0.9), k=5, bat
 
     Parameters
     ----------
-    target, draft : specdec.hardware.Model
-    hardware : specdec.hardware.Hardware
+    target, draft : specdec.roofline.hardware.Model
+    hardware : specdec.roofline.hardware.Hardware
     alphas : sequence of float, optional
     k : int, optional
     batch_max : int, optional
@@ -220,18 +223,18 @@ def no_help_context(target, draft, hardware, alpha=0.8, k=5, contexts=(1024, 819
                     batch_max=512, axes=None, ymax=4.0, dynamic=False):
     """Long context: speedup against batch for several contexts, full-cache draft vs capped-cache draft.
 
-    Left: the draft reads its whole KV cache (:func:`specdec.hardware.draft_cost`).
+    Left: the draft reads its whole KV cache (:func:`specdec.roofline.hardware.draft_cost`).
     Right: the draft's cache is capped at ``kv_budget`` tokens
-    (:func:`specdec.hardware.draft_cost`), as in MagicDec. Each curve
+    (:func:`specdec.roofline.hardware.draft_cost`), as in MagicDec. Each curve
     stops where the target's own KV cache no longer fits in memory
-    (:func:`specdec.memory.max_concurrent_sequences`).
+    (:func:`specdec.roofline.memory.max_concurrent_sequences`).
 
     Defined in chapter "When speculation does not help".
 
     Parameters
     ----------
-    target, draft : specdec.hardware.Model
-    hardware : specdec.hardware.Hardware
+    target, draft : specdec.roofline.hardware.Model
+    hardware : specdec.roofline.hardware.Hardware
     alpha : float, optional
     k : int, optional
     contexts : sequence of int, optional
@@ -294,8 +297,8 @@ def no_help_context_curve(target, draft, hardware, alpha, k, context, kv_budget,
 
     Parameters
     ----------
-    target, draft : specdec.hardware.Model
-    hardware : specdec.hardware.Hardware
+    target, draft : specdec.roofline.hardware.Model
+    hardware : specdec.roofline.hardware.Hardware
     alpha : float
     k : int
     context : int
@@ -327,9 +330,9 @@ def no_help_context_curve(target, draft, hardware, alpha, k, context, kv_budget,
 def no_help_short_output(speedup, tpot, setups=(2.0, 10.0, 25.0, 50.0), n_max=80, marks=(10, 20), time_unit="ms"):
     """Short outputs: decode-phase speedup of a request against its length, for several setup costs.
 
-    Uses :func:`specdec.request.request_speedup` (TTFT left out: it only
+    Uses :func:`specdec.economics.request.request_speedup` (TTFT left out: it only
     dilutes both sides) and marks each break-even length
-    (:func:`specdec.request.break_even_output_length`) and the source's
+    (:func:`specdec.economics.request.break_even_output_length`) and the source's
     thresholds.
 
     Defined in chapter "When speculation does not help".

@@ -1,12 +1,25 @@
 """Figures for "A calibrated roofline".
 
 Presentation only: every number drawn comes from :mod:`specdec.calibration`,
-:mod:`specdec.hardware` and :mod:`specdec.deployment`.
+:mod:`specdec.roofline.hardware` and :mod:`specdec.serving.deployment`.
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from specdec.calibration.profiles import profile
+from specdec.roofline.hardware import (
+    A100,
+    A100_IDEAL,
+    H100,
+    H100_IDEAL,
+    LLAMA_8B,
+    LLAMA_70B,
+    step_time_parts,
+    verify_cost,
+)
+from specdec.serving.deployment import speculative_speedup
 
 from .._validate import check_integer, check_probability
 from ..calibration import (
@@ -14,9 +27,6 @@ from ..calibration import (
     eagle_large_draft,
     residual_table,
 )
-from ..deployment import speculative_speedup
-from ..hardware import A100, A100_IDEAL, H100, H100_IDEAL, LLAMA_8B, LLAMA_70B, step_time_parts, verify_cost
-from ..profiles import profile
 from ._style import COLORS, SEQUENCE, new_figure
 
 __all__ = [
@@ -95,7 +105,7 @@ def step_time_breakdown(cases=None, axes=None):
 
     One horizontal bar per case, stacked: ``fixed``; ``max(memory, compute)``
     (labelled with the one that binds); ``(1 - overlap) min(memory, compute)``;
-    ``communication``. Each bar's total is :func:`specdec.hardware.step_time`.
+    ``communication``. Each bar's total is :func:`specdec.roofline.hardware.step_time`.
 
     Defined in chapter "A calibrated roofline".
 
@@ -196,7 +206,7 @@ def large_draft_speedups(alphas=None, axes=None):
 
     Three rooflines: ideal, calibrated (CUDA graphs, as gpt-fast) and
     the eager research code's profile on the A100
-    (:func:`specdec.profiles.profile` ``"research"``: the eager cost fitted on A100 timings).
+    (:func:`specdec.calibration.profiles.profile` ``"research"``: the eager cost fitted on A100 timings).
 
     Defined in chapter "A calibrated roofline".
 
@@ -242,8 +252,8 @@ def calibration_overview(target, draft, hardware, alpha=0.8, k=5, batch=1, conte
 
     Parameters
     ----------
-    target, draft : specdec.hardware.Model
-    hardware : specdec.hardware.Hardware
+    target, draft : specdec.roofline.hardware.Model
+    hardware : specdec.roofline.hardware.Hardware
         Calibrated (or ideal) group the pair runs on.
     alpha, k, batch, context, batch_max
         The round and the batches drawn.
@@ -289,7 +299,7 @@ def small_m_verify_cost(max_tokens=200, axes=None):
 
     Llama 3.1 8B on one calibrated H100 and Llama 3.1 70B on eight: the
     calibrated default prices GEMMs in tiles of
-    ``calibration.gemm_tile`` rows (:mod:`specdec.kernels`), flat up to one
+    ``calibration.gemm_tile`` rows (:mod:`specdec.roofline.kernels`), flat up to one
     tile and then in steps; the dashed lines are the same terms with the
     arithmetic linear in the tokens (``gemm_tile = 1``, the overlap applied
     from the first token); dotted, the ideal roofline.

@@ -1,14 +1,15 @@
 """Figures of "Latency, throughput and memory": latency against throughput, and memory (presentation only).
 
-The numbers come from :mod:`specdec.hardware` and :mod:`specdec.regimes`.
+The numbers come from :mod:`specdec.roofline.hardware` and :mod:`specdec.serving.regimes`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .. import deployment as _dep
-from .. import regimes as _rg
+from specdec.serving import deployment as _dep
+from specdec.serving import regimes as _rg
+
 from ._style import COLORS, CONTENT_WIDTH, new_figure
 
 __all__ = ["latency_throughput_batches", "latency_throughput_curves", "latency_throughput_vs_batch",
@@ -60,7 +61,7 @@ def latency_throughput_curves(target, draft, hardware, alpha, k, context, batche
     dict
         ``lat_base``, ``lat_spec`` (ms), ``thr_base``, ``thr_spec``
         (tokens/s), arrays over ``batches``, and ``cap``, the
-        :class:`specdec.regimes.CapacityComparison` at ``context``.
+        :class:`specdec.serving.regimes.CapacityComparison` at ``context``.
 
     Examples
     --------
@@ -93,8 +94,8 @@ def latency_throughput_vs_batch(target, draft, hardware, alpha=0.8, k=5, context
 
     Parameters
     ----------
-    target, draft : specdec.hardware.Model
-    hardware : specdec.hardware.Hardware
+    target, draft : specdec.roofline.hardware.Model
+    hardware : specdec.roofline.hardware.Hardware
     alpha : float
         Acceptance rate in [0, 1].
     k : int
@@ -160,10 +161,10 @@ def latency_throughput_vs_batch(target, draft, hardware, alpha=0.8, k=5, context
 def concurrency_vs_context(target, draft, hardware, alpha=0.8, k=5, contexts=None):
     """Sequences that fit, and throughput at capacity, against context length.
 
-    Left: :func:`specdec.memory.max_concurrent_sequences` for the target
+    Left: :func:`specdec.roofline.memory.max_concurrent_sequences` for the target
     alone and for target + draft with ``k`` candidate slots. Right: at each
     side's memory-limited batch, speculative over plain tokens/s per replica
-    (:func:`specdec.regimes.capacity_comparison`), next to the speedup a
+    (:func:`specdec.serving.regimes.capacity_comparison`), next to the speedup a
     same-batch test would report at the speculative batch; their ratio is
     the throughput lost to memory.
 

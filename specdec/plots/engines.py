@@ -1,9 +1,9 @@
 """Figures for Part IV: "Drafts in today's engines", "Verification rules", "Token trees",
 "Dynamic speculation length" and "Throughput at a latency target".
 
-Presentation only: every number drawn comes from :mod:`specdec.drafters`,
-:mod:`specdec.verification`, :mod:`specdec.trees`, :mod:`specdec.dynamic`,
-:mod:`specdec.goodput` and :mod:`specdec.hardware`.
+Presentation only: every number drawn comes from :mod:`specdec.drafts.drafters`,
+:mod:`specdec.verification`, :mod:`specdec.verification.trees`, :mod:`specdec.serving.dynamic`,
+:mod:`specdec.serving.goodput` and :mod:`specdec.roofline.hardware`.
 """
 
 from __future__ import annotations
@@ -12,12 +12,13 @@ import numpy as np
 from matplotlib.cm import ScalarMappable
 from matplotlib.colors import Normalize
 
+from specdec.drafts.drafters import simulate_prompt_lookup, synthetic_copy_text
+from specdec.roofline.hardware import draft_cost, step_time_parts
+from specdec.serving.dynamic import compare_schedules, oracle_gain
+from specdec.serving.goodput import goodput_curve
+from specdec.verification.trees import best_tree_for_speedup
+
 from .._validate import check_integer, check_probability
-from ..drafters import simulate_prompt_lookup, synthetic_copy_text
-from ..dynamic import compare_schedules, oracle_gain
-from ..goodput import goodput_curve
-from ..hardware import draft_cost, step_time_parts
-from ..trees import best_tree_for_speedup
 from ..verification import RULES, compare_rules, mean_acceptance
 from ._style import COLORS, SEQUENCE, new_figure, nice_ceiling
 
@@ -72,7 +73,7 @@ def draft_round_costs(rows, speedups=(1.0, 1.5, 2.0, 2.5, 3.0), axes=None):
     Parameters
     ----------
     rows : list of dict
-        From :func:`specdec.drafters.draft_catalogue`.
+        From :func:`specdec.drafts.drafters.draft_catalogue`.
     speedups : sequence of float, optional
         Iso-speedup lines drawn.
     axes : matplotlib Axes, optional
@@ -111,8 +112,8 @@ def prompt_lookup_vs_copy(copy_probs, c_verify, *, mean_copy_length=20.0, n_toke
                           vocab=32000, max_ngram=3, num_pred=10, rng=0, axes=None):
     """Prompt lookup on synthetic text that repeats itself: tokens per round and speedup against the copy rate.
 
-    Each point simulates :func:`specdec.drafters.simulate_prompt_lookup` on
-    :func:`specdec.drafters.synthetic_copy_text` with that copy probability;
+    Each point simulates :func:`specdec.drafts.drafters.simulate_prompt_lookup` on
+    :func:`specdec.drafts.drafters.synthetic_copy_text` with that copy probability;
     the speedup prices every round with ``c_verify`` (a round without a
     match is a plain step).
 
@@ -168,7 +169,7 @@ class PromptLookupView:
 
     Parameters
     ----------
-    run : specdec.drafters.PromptLookupRun
+    run : specdec.drafts.drafters.PromptLookupRun
     max_proposed : int, optional
         Most proposed tokens any later run will have (default: this run's).
     ax : matplotlib Axes, optional
@@ -231,7 +232,7 @@ def prompt_lookup_histogram(run, axes=None):
 
     Parameters
     ----------
-    run : specdec.drafters.PromptLookupRun
+    run : specdec.drafts.drafters.PromptLookupRun
     axes : matplotlib Axes, optional
 
     Returns
@@ -248,9 +249,9 @@ def draft_cost_floor(drafts, target, hardware, context=512, axes=None):
 
     Parameters
     ----------
-    drafts : sequence of specdec.hardware.Model
-    target : specdec.hardware.Model
-    hardware : specdec.hardware.Hardware
+    drafts : sequence of specdec.roofline.hardware.Model
+    target : specdec.roofline.hardware.Model
+    hardware : specdec.roofline.hardware.Hardware
         A calibrated GPU (its ideal roofline is drawn too).
     context : int, optional
     axes : matplotlib Axes, optional
@@ -373,7 +374,7 @@ def acceptance_vs_temperature(workloads, temperatures, axes=None):
     ----------
     workloads : dict
         Name -> ``(target_logits, draft_logits)`` (e.g. from
-        :func:`specdec.synthetic.synthetic_logit_pair`).
+        :func:`specdec.verification.synthetic.synthetic_logit_pair`).
     temperatures : array_like
     axes : matplotlib Axes, optional
 
@@ -408,7 +409,7 @@ def tree_budget_curves(rank_accept, max_nodes, costs, c_draft=0.0, axes=None):
     Parameters
     ----------
     rank_accept : array_like
-        As in :func:`specdec.trees.best_tree`.
+        As in :func:`specdec.verification.trees.best_tree`.
     max_nodes : int
     costs : dict
         Name -> ``c_verify`` array of length ``max_nodes``.
@@ -457,7 +458,7 @@ class TreeView:
 
     Parameters
     ----------
-    tree : specdec.trees.DraftTree
+    tree : specdec.verification.trees.DraftTree
     ax : matplotlib Axes, optional
     max_label : int, optional
         Nodes up to this count get their rank written in.
@@ -534,7 +535,7 @@ def draw_tree(tree, axes=None, max_label=24):
 
     Parameters
     ----------
-    tree : specdec.trees.DraftTree
+    tree : specdec.verification.trees.DraftTree
     axes : matplotlib Axes, optional
     max_label : int, optional
         Nodes up to this count get their rank written in.
@@ -566,7 +567,7 @@ class ScheduleSpeedupsView:
     Parameters
     ----------
     results : dict
-        Workload label -> the dict :func:`specdec.dynamic.compare_schedules` returns.
+        Workload label -> the dict :func:`specdec.serving.dynamic.compare_schedules` returns.
     title : str, optional
     ax : matplotlib Axes, optional
 
@@ -626,9 +627,9 @@ def schedule_speedups(alpha_sets, n_tokens, *, k=5, start=20.0, k_max=64, c_draf
     Parameters
     ----------
     alpha_sets : dict
-        Label -> per-request acceptance rates (e.g. :func:`specdec.dynamic.beta_alphas`).
+        Label -> per-request acceptance rates (e.g. :func:`specdec.serving.dynamic.beta_alphas`).
     n_tokens, k, start, k_max, c_draft, c_verify, rng
-        As in :func:`specdec.dynamic.compare_schedules`.
+        As in :func:`specdec.serving.dynamic.compare_schedules`.
     axes : matplotlib Axes, optional
 
     Returns
@@ -772,7 +773,7 @@ def goodput_curves(comparison, tpot_targets, tpot_target=None, axes=None):
 
     Parameters
     ----------
-    comparison : specdec.goodput.EqualLatencyComparison
+    comparison : specdec.serving.goodput.EqualLatencyComparison
     tpot_targets : array_like
         Targets (seconds) for the right panel.
     tpot_target : float, optional

@@ -1,16 +1,17 @@
 """Figures that show where a roofline result stops fitting in memory ("The roofline model").
 
-Presentation only: the speedups come from :mod:`specdec.deployment`, the
-memory limits from :mod:`specdec.memory`.
+Presentation only: the speedups come from :mod:`specdec.serving.deployment`, the
+memory limits from :mod:`specdec.roofline.memory`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from specdec.roofline.memory import max_concurrent_sequences
+from specdec.serving.deployment import break_even_batch, speculative_speedup
+
 from .._validate import check_integer, check_probability
-from ..deployment import break_even_batch, speculative_speedup
-from ..memory import max_concurrent_sequences
 from ._style import COLORS, SEQUENCE, new_figure
 
 __all__ = ["roofline_speedup_in_memory"]
@@ -21,17 +22,17 @@ def roofline_speedup_in_memory(target, draft, hardware, alpha=0.8, k=5, contexts
     """Roofline speedup against batch, solid while the batch fits in memory with the draft, dotted beyond.
 
     One line per context. A triangle marks the first batch with speedup
-    below 1 (:func:`specdec.deployment.break_even_batch`) when that batch
+    below 1 (:func:`specdec.serving.deployment.break_even_batch`) when that batch
     fits; a cross marks the largest batch that fits with the draft's weights,
     its KV cache and ``k`` candidate slots per sequence
-    (:func:`specdec.memory.max_concurrent_sequences`, context at least 1).
+    (:func:`specdec.roofline.memory.max_concurrent_sequences`, context at least 1).
 
     Defined in chapter "The roofline model".
 
     Parameters
     ----------
-    target, draft : specdec.hardware.Model
-    hardware : specdec.hardware.Hardware
+    target, draft : specdec.roofline.hardware.Model
+    hardware : specdec.roofline.hardware.Hardware
     alpha : float, optional
         Acceptance rate in [0, 1].
     k : int, optional

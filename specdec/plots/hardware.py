@@ -1,7 +1,7 @@
 """Figures for "The roofline model" and "Measure your machine".
 
-Presentation only: every number drawn comes from :mod:`specdec.hardware`,
-:mod:`specdec.memory`, :mod:`specdec.deployment` and :mod:`specdec.measure`.
+Presentation only: every number drawn comes from :mod:`specdec.roofline.hardware`,
+:mod:`specdec.roofline.memory`, :mod:`specdec.serving.deployment` and :mod:`specdec.roofline.measure`.
 """
 
 from __future__ import annotations
@@ -10,10 +10,11 @@ import math
 
 import numpy as np
 
+from specdec.roofline.hardware import arithmetic_intensity, ridge_batch, step_flops, step_time, verify_cost
+from specdec.roofline.memory import max_concurrent_sequences
+from specdec.serving.deployment import break_even_batch, speculative_costs, speculative_speedup
+
 from .._validate import check_integer, check_probability
-from ..deployment import break_even_batch, speculative_costs, speculative_speedup
-from ..hardware import arithmetic_intensity, ridge_batch, step_flops, step_time, verify_cost
-from ..memory import max_concurrent_sequences
 from ._style import COLORS, CONTENT_WIDTH, SEQUENCE, new_figure
 
 __all__ = [
@@ -53,8 +54,8 @@ def roofline_diagram(model, hardware, batches=(1, 16, 64, 256, 1024), k=5, axes=
 
     Parameters
     ----------
-    model : specdec.hardware.Model
-    hardware : specdec.hardware.Hardware
+    model : specdec.roofline.hardware.Model
+    hardware : specdec.roofline.hardware.Hardware
     batches : sequence of int, optional
         Batches to mark.
     k : int, optional
@@ -99,8 +100,8 @@ def roofline_verify_cost_vs_k(model, hardware, batches=(1, 16, 64, 128, 256), k_
 
     Parameters
     ----------
-    model : specdec.hardware.Model
-    hardware : specdec.hardware.Hardware
+    model : specdec.roofline.hardware.Model
+    hardware : specdec.roofline.hardware.Hardware
     batches : sequence of int, optional
         One line per batch.
     k_max : int, optional
@@ -142,8 +143,8 @@ def roofline_speedup_vs_batch(target, draft, hardware, alpha=0.8, k=5, contexts=
 
     Parameters
     ----------
-    target, draft : specdec.hardware.Model
-    hardware : specdec.hardware.Hardware
+    target, draft : specdec.roofline.hardware.Model
+    hardware : specdec.roofline.hardware.Hardware
     alpha : float, optional
         Acceptance rate.
     k : int, optional
@@ -191,8 +192,8 @@ def roofline_latency_throughput(target, draft, hardware, alpha=0.8, k=5, context
 
     Parameters
     ----------
-    target, draft : specdec.hardware.Model
-    hardware : specdec.hardware.Hardware
+    target, draft : specdec.roofline.hardware.Model
+    hardware : specdec.roofline.hardware.Hardware
     alpha : float, optional
     k : int, optional
     context : int, optional
@@ -241,9 +242,9 @@ def roofline_concurrency(target, hardware, draft=None, k=5, contexts=(512, 1024,
 
     Parameters
     ----------
-    target : specdec.hardware.Model
-    hardware : specdec.hardware.Hardware
-    draft : specdec.hardware.Model, optional
+    target : specdec.roofline.hardware.Model
+    hardware : specdec.roofline.hardware.Hardware
+    draft : specdec.roofline.hardware.Model, optional
     k : int, optional
         Candidate KV slots per sequence with speculation.
     contexts : sequence of int, optional
@@ -376,8 +377,8 @@ def roofline_overview(target, draft, hardware, alpha=0.8, k=5, batch=1, context=
 
     Parameters
     ----------
-    target, draft : specdec.hardware.Model
-    hardware : specdec.hardware.Hardware
+    target, draft : specdec.roofline.hardware.Model
+    hardware : specdec.roofline.hardware.Hardware
     alpha : float, optional
     k : int, optional
     batch : int, optional
@@ -406,7 +407,7 @@ def matmul_measured_vs_predicted(measurement, axes=None):
 
     Parameters
     ----------
-    measurement : specdec.measure.MatmulMeasurement
+    measurement : specdec.roofline.measure.MatmulMeasurement
     axes : sequence of two matplotlib Axes, optional
 
     Returns
@@ -417,7 +418,7 @@ def matmul_measured_vs_predicted(measurement, axes=None):
     fig, (ax1, ax2) = _fresh(axes, 2, CONTENT_WIDTH, 3.2)
     t = np.asarray(m.tokens, dtype=float)
     tt = np.arange(1, int(t.max()) + 1)
-    from ..measure import predict_matmul_time  # local: plots may import formulas, not the reverse
+    from specdec.roofline.measure import predict_matmul_time  # local: plots may import formulas, not the reverse
     pred = np.asarray(predict_matmul_time(m.d, tt, m.hardware, m.bytes_per_elem))
     knee = m.predicted_knee
     for ax, div_meas, div_pred, ylabel in ((ax1, 1.0, 1.0, "ms per product"),

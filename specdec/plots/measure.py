@@ -1,6 +1,6 @@
 """Figures for "Measure your machine": the matrix-product roofline, predicted and measured.
 
-Presentation only: every number drawn comes from :mod:`specdec.measure`.
+Presentation only: every number drawn comes from :mod:`specdec.roofline.measure`.
 """
 
 from __future__ import annotations
@@ -8,9 +8,10 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.ticker import FormatStrFormatter, LogLocator, NullFormatter
 
+from specdec.roofline.hardware import Hardware
+from specdec.roofline.measure import BOUND_TOLERANCE, MatmulMeasurement, matmul_knee, predict_matmul_time
+
 from .._validate import check_instance, check_integer, check_positive
-from ..hardware import Hardware
-from ..measure import BOUND_TOLERANCE, MatmulMeasurement, matmul_knee, predict_matmul_time
 from ._style import COLORS, new_figure
 
 __all__ = ["matmul_prediction", "matmul_measurement"]
@@ -36,9 +37,9 @@ def _panels(axes, height=3.6):
 def matmul_prediction(d, hardware, bytes_per_elem=4, t_max=64, axes=None):
     """The roofline prediction of a ``(d x d) @ (d x t)`` product against ``t``, knee marked.
 
-    Left: milliseconds per product (:func:`specdec.measure.predict_matmul_time`),
+    Left: milliseconds per product (:func:`specdec.roofline.measure.predict_matmul_time`),
     flat while the weight read dominates, rising past the knee
-    (:func:`specdec.measure.matmul_knee`, dotted). Right: milliseconds per
+    (:func:`specdec.roofline.measure.matmul_knee`, dotted). Right: milliseconds per
     token, which falls like ``1/t`` up to the knee and then levels off.
 
     Defined in chapter "Measure your machine".
@@ -47,7 +48,7 @@ def matmul_prediction(d, hardware, bytes_per_elem=4, t_max=64, axes=None):
     ----------
     d : int
         Weight matrix size, >= 1.
-    hardware : specdec.hardware.Hardware
+    hardware : specdec.roofline.hardware.Hardware
     bytes_per_elem : float, optional
         Bytes per number, > 0. Default 4 (float32).
     t_max : int, optional
@@ -89,7 +90,7 @@ def matmul_measurement(measurement, tolerance=BOUND_TOLERANCE, axes=None):
     ``t = 1`` as a square, the matrix-matrix products as dots), the
     prediction (line), ``(1 - tolerance)`` times the prediction (dashed:
     a point below it beats the bound, see
-    :meth:`specdec.measure.MatmulMeasurement.check`), the fit
+    :meth:`specdec.roofline.measure.MatmulMeasurement.check`), the fit
     ``max(T_flat, s t)`` to the matrix-matrix points (thin) and both knees.
     Right: the same per token.
 
@@ -97,9 +98,9 @@ def matmul_measurement(measurement, tolerance=BOUND_TOLERANCE, axes=None):
 
     Parameters
     ----------
-    measurement : specdec.measure.MatmulMeasurement
+    measurement : specdec.roofline.measure.MatmulMeasurement
     tolerance : float, optional
-        As in :meth:`specdec.measure.MatmulMeasurement.check`.
+        As in :meth:`specdec.roofline.measure.MatmulMeasurement.check`.
     axes : pair of matplotlib Axes, optional
 
     Returns

@@ -1,14 +1,14 @@
 """Figures of published measurements used in Part II (presentation only).
 
 Every number drawn here is a cited input of :mod:`specdec.literature` or
-:mod:`specdec.drafters`, passed in as the table those modules return:
+:mod:`specdec.drafts.drafters`, passed in as the table those modules return:
 
 * :func:`alpha_by_temperature`: Leviathan et al.'s Table 3, the acceptance
   rate of every model pair with argmax and with standard sampling
   (:func:`specdec.literature.leviathan_table3`);
 * :func:`arrangements_measured`: Spec-Bench's A100 leaderboard for one
   target, every draft arrangement measured on the same setup
-  (:func:`specdec.drafters.spec_bench_table`).
+  (:func:`specdec.drafts.drafters.spec_bench_table`).
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def arrangements_measured(table, families, highlight=None):
     Parameters
     ----------
     table : dict
-        As returned by :func:`specdec.drafters.spec_bench_table`.
+        As returned by :func:`specdec.drafts.drafters.spec_bench_table`.
     families : dict
         ``method -> arrangement label``; methods not listed are drawn as
         "other".

@@ -1,7 +1,7 @@
 """Figures of "When not to use it": where speculation helps, is neutral or hurts (presentation only).
 
-The maps come from :func:`specdec.regimes.batch_alpha_map` and
-:func:`specdec.regimes.prefill_alpha_map`.
+The maps come from :func:`specdec.serving.regimes.batch_alpha_map` and
+:func:`specdec.serving.regimes.prefill_alpha_map`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import numpy as np
 from matplotlib.colors import BoundaryNorm, ListedColormap
 from matplotlib.patches import Patch
 
-from .. import policy as _policy
+from specdec.decision import policy as _policy
+
 from ._style import COLORS, CONTENT_WIDTH, new_figure
 
 __all__ = ["REGIME_COLORS", "regime_maps"]
@@ -59,7 +60,7 @@ def regime_maps(batch_map, prefill_map, *, low_alpha=None, batch_lines=None, pre
 
     Parameters
     ----------
-    batch_map, prefill_map : specdec.regimes.RegimeMap
+    batch_map, prefill_map : specdec.serving.regimes.RegimeMap
     low_alpha : float, optional
         Acceptance rate below which the low-acceptance reason applies.
     batch_lines : dict, optional

@@ -1,8 +1,8 @@
 """Figures for "Why a decode step wastes arithmetic, and the verification pass" and "The acceptance
 rate and the tokens it yields".
 
-Presentation only: every number drawn comes from :mod:`specdec.sampling`,
-:mod:`specdec.acceptance` or :mod:`specdec.hardware`. Each function returns a
+Presentation only: every number drawn comes from :mod:`specdec.verification.sampling`,
+:mod:`specdec.acceptance` or :mod:`specdec.roofline.hardware`. Each function returns a
 :class:`matplotlib.figure.Figure` made with :func:`specdec.plots.new_figure`, or draws into
 axes passed in (the explorers redraw into the same figure).
 """
@@ -14,10 +14,11 @@ from functools import lru_cache
 import numpy as np
 from matplotlib.ticker import NullFormatter, ScalarFormatter
 
-from .. import estimation
-from .. import hardware as hw
-from .. import sampling as sm
-from .. import synthetic as syn
+from specdec.acceptance import estimation
+from specdec.roofline import hardware as hw
+from specdec.verification import sampling as sm
+from specdec.verification import synthetic as syn
+
 from .._validate import check_integer, check_probability
 from ..acceptance import (
     acceptance_rate,
@@ -121,7 +122,7 @@ def sampling_exactness(p=syn.EXAMPLE_TARGET, q=syn.EXAMPLE_DRAFT, sizes=None, se
         Seed of the simulation.
     axes : sequence of two Axes, optional
     convergence : dict, optional
-        A result of :func:`specdec.sampling.convergence_to_target` to draw
+        A result of :func:`specdec.verification.sampling.convergence_to_target` to draw
         instead of simulating (``sizes`` and ``seed`` are then ignored).
 
     Returns
@@ -176,8 +177,8 @@ def sampling_wasted_arithmetic(target=hw.LLAMA_70B, hardware=_EIGHT_H100, max_to
 
     Parameters
     ----------
-    target : specdec.hardware.Model
-    hardware : specdec.hardware.Hardware
+    target : specdec.roofline.hardware.Model
+    hardware : specdec.roofline.hardware.Hardware
     max_tokens : int
         Largest tokens per pass on the axis, >= 2.
     ks : sequence of int
@@ -287,8 +288,8 @@ TEMPERATURE_GRID = np.round(np.linspace(0.1, 2.0, 20), 10)
 def temperature_curve(kind, noise, sharpness, vocab=200, n_contexts=32, seed=0, temperatures=None):
     """Acceptance against temperature for one synthetic workload, memoized.
 
-    Thin cached wrapper over :func:`specdec.synthetic.synthetic_logit_pair` and
-    :func:`specdec.synthetic.acceptance_vs_temperature` so that explorers can
+    Thin cached wrapper over :func:`specdec.verification.synthetic.synthetic_logit_pair` and
+    :func:`specdec.verification.synthetic.acceptance_vs_temperature` so that explorers can
     redraw without recomputing. Returns a read-only array.
     """
     t = TEMPERATURE_GRID if temperatures is None else np.asarray(temperatures, float)
@@ -303,7 +304,7 @@ def sampling_temperature(temperatures=None, noise=1.0, sharpness=1.0, vocab=200,
     Solid: a draft that is the target plus logit noise (``noise``); dashed
     (optional): an under-confident draft with the same ranking
     (``sharpness = 0.6``, noise 0.5) for comparison. Numbers from
-    :func:`specdec.synthetic.acceptance_vs_temperature`.
+    :func:`specdec.verification.synthetic.acceptance_vs_temperature`.
 
     Defined in chapter "The acceptance rate and the tokens it yields".
 
@@ -313,7 +314,7 @@ def sampling_temperature(temperatures=None, noise=1.0, sharpness=1.0, vocab=200,
         Default ``TEMPERATURE_GRID`` (0.1, 0.2, ..., 2.0).
     noise, sharpness : float
         Draft parameters of the solid curves (see
-        :func:`specdec.synthetic.synthetic_logit_pair`).
+        :func:`specdec.verification.synthetic.synthetic_logit_pair`).
     vocab, n_contexts, seed : int
         Synthetic workload size and seed.
     ax : matplotlib Axes, optional

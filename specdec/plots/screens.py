@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from specdec.decision.policy import WORTH_IT_SPEEDUP
+
 from .. import economics
-from ..policy import WORTH_IT_SPEEDUP
 from ._style import COLORS, SEQUENCE, new_figure
 
 __all__ = ["break_even_by_round_cost", "worth_it_vs_alpha"]
@@ -110,7 +111,7 @@ def worth_it_vs_alpha(workload, worth_it=WORTH_IT_SPEEDUP, min_alpha=0.6, n_poin
 
     Parameters
     ----------
-    workload : specdec.checklist.Workload
+    workload : specdec.decision.checklist.Workload
         Supplies ``k``, ``t0``, ``t_draft``, ``t_verify``, ``t_overhead`` and ``alpha``.
     worth_it : float, optional
         The "worth the complexity" speedup (source: 1.3).

@@ -50,7 +50,7 @@ def threshold_vs_k(ks, constant_curves, growing_curves, titles=("constant verifi
     Left: curves with a constant ``c_verify``; right: curves whose
     ``c_verify`` is an array over ``ks`` (e.g. from
     :func:`specdec.drafts.verify_cost_linear` or
-    :func:`specdec.hardware.verify_cost`). A dot marks each curve's lowest
+    :func:`specdec.roofline.hardware.verify_cost`). A dot marks each curve's lowest
     threshold (the ``k`` that is easiest to make pay); where no alpha
     can win, the curve stops.
 

@@ -1,7 +1,7 @@
 """Explorers for "Why verification is not free" and "When speculation does not help".
 
-Presentation only: the numbers come from :mod:`specdec.hardware`,
-:mod:`specdec.deployment` and :mod:`specdec.memory`, the figures from
+Presentation only: the numbers come from :mod:`specdec.roofline.hardware`,
+:mod:`specdec.serving.deployment` and :mod:`specdec.roofline.memory`, the figures from
 :mod:`specdec.plots.bounds` (their moving curves carry ``gid`` tags).
 """
 
@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import deployment as _dep
-from .. import hardware as _hw
-from .. import memory as _mem
+from specdec.roofline import hardware as _hw
+from specdec.roofline import memory as _mem
+from specdec.serving import deployment as _dep
+
 from ..plots.bounds import no_help_context, no_help_context_curve, verify_cost_overview
 from ._base import Explorer, float_slider, int_slider
 
@@ -51,7 +52,7 @@ class VerifyCostExplorer(Explorer):
                          figure=figure, dynamic=self.lines.values())
 
     def compute(self, state=None) -> dict:
-        """Numbers for the sliders (or ``state``), from :mod:`specdec.hardware`; no drawing."""
+        """Numbers for the sliders (or ``state``), from :mod:`specdec.roofline.hardware`; no drawing."""
         v = self.state(state)
         b, c, k = v["batch"], v["context"], v["k"]
         t, hw = self.target, self.hardware
@@ -97,10 +98,10 @@ def verify_cost_explorer(target=None, hardware=None, batch=64, context=0, k=5):
 
     Parameters
     ----------
-    target : specdec.hardware.Model, optional
+    target : specdec.roofline.hardware.Model, optional
         Default Llama 3.1 70B.
-    hardware : specdec.hardware.Hardware, optional
-        Default 8 calibrated H100 SXM (``specdec.hardware.H100.scaled(8)``).
+    hardware : specdec.roofline.hardware.Hardware, optional
+        Default 8 calibrated H100 SXM (``specdec.roofline.hardware.H100.scaled(8)``).
     batch, context, k : int, optional
         Initial slider values.
 
@@ -217,10 +218,10 @@ def batch_context_explorer(target=None, draft=None, hardware=None, alpha=0.8, k=
 
     Parameters
     ----------
-    target, draft : specdec.hardware.Model, optional
+    target, draft : specdec.roofline.hardware.Model, optional
         Default Llama 3.1 70B and Llama 3.1 8B.
-    hardware : specdec.hardware.Hardware, optional
-        Default 8 calibrated H100 SXM (``specdec.hardware.H100.scaled(8)``).
+    hardware : specdec.roofline.hardware.Hardware, optional
+        Default 8 calibrated H100 SXM (``specdec.roofline.hardware.H100.scaled(8)``).
     alpha, k : optional
         Initial acceptance rate and draft length.
     contexts : sequence of int, optional

@@ -1,7 +1,7 @@
 """Explorers of "Latency, throughput and memory" and "When not to use it" (presentation only).
 
-Numbers from :mod:`specdec.deployment`, :mod:`specdec.hardware` and
-:mod:`specdec.regimes`; the figure is
+Numbers from :mod:`specdec.serving.deployment`, :mod:`specdec.roofline.hardware` and
+:mod:`specdec.serving.regimes`; the figure is
 :func:`specdec.plots.latency_throughput_vs_batch`, redrawn curve by curve
 over one background (fixed log-log axes).
 """
@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import deployment as _dep
-from .. import hardware as _hw
-from .. import regimes as _rg
+from specdec.roofline import hardware as _hw
+from specdec.serving import deployment as _dep
+from specdec.serving import regimes as _rg
+
 from ..plots.capacity import latency_throughput_batches, latency_throughput_curves, latency_throughput_vs_batch
 from ._base import Explorer, float_slider, int_slider
 
@@ -26,7 +27,7 @@ class LatencyThroughputExplorer(Explorer):
     (seconds per token), ``throughput_baseline``,
     ``throughput_speculative`` (tokens/s), their ratios, ``fits``,
     ``fits_baseline``, ``capacity`` (a
-    :class:`specdec.regimes.CapacityComparison`) and ``curves``.
+    :class:`specdec.serving.regimes.CapacityComparison`) and ``curves``.
 
     Defined in chapter "Latency, throughput and memory".
     """
@@ -37,7 +38,7 @@ class LatencyThroughputExplorer(Explorer):
     def __init__(self, target, draft, hardware, alpha=0.8, k=5, context=2048, batch=256, batch_max=1024):
         _hw.validate_setup(target, draft, hardware)
         if draft is None:
-            raise TypeError("draft must be a specdec.hardware.Model")
+            raise TypeError("draft must be a specdec.roofline.hardware.Model")
         self.target, self.draft, self.hardware, self.batch_max = target, draft, hardware, int(batch_max)
         self.batch_slider = int_slider(batch, 1, self.batch_max, "batch")
         self.alpha_slider = float_slider(alpha, 0.0, 0.99, 0.01, "alpha")
@@ -51,7 +52,7 @@ class LatencyThroughputExplorer(Explorer):
                           "context": self.context_slider}, figure=figure, dynamic=self.lines.values())
 
     def compute(self, state=None) -> dict:
-        """Numbers for the sliders (or ``state``), from :mod:`specdec.deployment`; no drawing."""
+        """Numbers for the sliders (or ``state``), from :mod:`specdec.serving.deployment`; no drawing."""
         v = self.state(state)
         b, a, k, c = v["batch"], v["alpha"], v["k"], v["context"]
         r = _dep.speculative_costs(self.target, self.draft, self.hardware, a, k, b, c)
@@ -114,10 +115,10 @@ def latency_throughput_explorer(target=None, draft=None, hardware=None, alpha=0.
 
     Parameters
     ----------
-    target, draft : specdec.hardware.Model, optional
+    target, draft : specdec.roofline.hardware.Model, optional
         Default Llama 3.1 70B and Llama 3.1 8B.
-    hardware : specdec.hardware.Hardware, optional
-        Default 8 calibrated H100 SXM (``specdec.hardware.H100.scaled(8)``).
+    hardware : specdec.roofline.hardware.Hardware, optional
+        Default 8 calibrated H100 SXM (``specdec.roofline.hardware.H100.scaled(8)``).
     alpha, k, context, batch : optional
         Initial slider values.
 
@@ -142,7 +143,7 @@ class RegimeExplorer(Explorer):
     """Sliders for one deployment; the read-out places it on the chapter's regime maps.
 
     ``values``: the sliders, ``diagnosis`` (a
-    :class:`specdec.regimes.Diagnosis`) and its ``decode_speedup``,
+    :class:`specdec.serving.regimes.Diagnosis`) and its ``decode_speedup``,
     ``end_to_end_speedup``, ``verdict`` and ``reasons``.
 
     Defined in chapter "When not to use it".
@@ -164,7 +165,7 @@ class RegimeExplorer(Explorer):
                          columns=[["alpha", "k", "batch"], ["context", "prefill_share"]])
 
     def compute(self, state=None) -> dict:
-        """The diagnosis for the sliders (or ``state``), from :func:`specdec.regimes.diagnose`."""
+        """The diagnosis for the sliders (or ``state``), from :func:`specdec.serving.regimes.diagnose`."""
         v = self.state(state)
         d = _rg.diagnose(self.target, self.draft, self.hardware, v["alpha"], v["k"], v["batch"], v["context"],
                          v["prefill_share"])
@@ -196,8 +197,8 @@ def regime_explorer(target=None, draft=None, hardware=None, alpha=0.8, k=5, batc
 
     Parameters
     ----------
-    target, draft : specdec.hardware.Model, optional
-    hardware : specdec.hardware.Hardware, optional
+    target, draft : specdec.roofline.hardware.Model, optional
+    hardware : specdec.roofline.hardware.Hardware, optional
     alpha, k, batch, context, prefill_share : optional
         Initial slider values.
 

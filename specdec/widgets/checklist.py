@@ -1,15 +1,16 @@
-"""The decision checklist, live (Part I, chapter 5). Presentation only: :func:`specdec.checklist.assess` decides.
+"""The decision checklist, live (Part I, chapter 5). Presentation only: :func:`specdec.decision.checklist.assess` decides.
 
 A headline explorer: live in the HTML book through ``specdec-live.js``,
 which applies the same rules with the thresholds it reads from the
-explorer's configuration (:data:`specdec.policy.CHECKLIST_THRESHOLDS`,
-:data:`specdec.policy.WORTH_IT_SPEEDUP`).
+explorer's configuration (:data:`specdec.decision.policy.CHECKLIST_THRESHOLDS`,
+:data:`specdec.decision.policy.WORTH_IT_SPEEDUP`).
 """
 
 from __future__ import annotations
 
-from .. import checklist as _wl
-from .. import policy as _policy
+from specdec.decision import checklist as _wl
+from specdec.decision import policy as _policy
+
 from ..decision import TIME_TOLERANCE
 from ._base import Explorer, float_slider, int_slider, refusal_rows, table_html
 from ._domain import step_above_tpot, verify_below_step
@@ -41,14 +42,14 @@ def _refused(w) -> list:
 
 
 def checklist_html(**values) -> str:
-    """The checklist explorer's read-out, as HTML, for the given :class:`specdec.checklist.Workload` fields.
+    """The checklist explorer's read-out, as HTML, for the given :class:`specdec.decision.checklist.Workload` fields.
 
     Defined in chapter "The decision checklist".
 
     Parameters
     ----------
     **values
-        Keyword arguments of :class:`specdec.checklist.Workload`.
+        Keyword arguments of :class:`specdec.decision.checklist.Workload`.
 
     Returns
     -------
@@ -74,10 +75,10 @@ def checklist_html(**values) -> str:
 
 
 class ChecklistExplorer(Explorer):
-    """A slider for every field of a workload; the read-out is :func:`specdec.checklist.assess` on it.
+    """A slider for every field of a workload; the read-out is :func:`specdec.decision.checklist.assess` on it.
 
     ``values`` holds the last update's ``assessment`` (a
-    :class:`specdec.checklist.Assessment`), its ``verdict``,
+    :class:`specdec.decision.checklist.Assessment`), its ``verdict``,
     ``expected_tokens``, ``speedup``, ``quick_estimate``,
     ``request_speedup``, ``break_even_output_length`` and ``passed`` (check
     key -> bool), with the slider values.
@@ -96,7 +97,7 @@ class ChecklistExplorer(Explorer):
     def __init__(self, workload=None):
         w = _wl.EXAMPLES["chat"] if workload is None else workload
         if not isinstance(w, _wl.Workload):
-            raise TypeError(f"workload must be a specdec.checklist.Workload, got {type(w).__name__}")
+            raise TypeError(f"workload must be a specdec.decision.checklist.Workload, got {type(w).__name__}")
         u = w.time_unit
         self.fixed = {"time_unit": w.time_unit, "name": w.name}
         wide = {"label_width": "12em", "width": "31em"}
@@ -123,7 +124,7 @@ class ChecklistExplorer(Explorer):
         return _refused(_wl.Workload(**state, **self.fixed))
 
     def compute(self, state=None) -> dict:
-        """The assessment for the slider values (or ``state``), from :func:`specdec.checklist.assess`."""
+        """The assessment for the slider values (or ``state``), from :func:`specdec.decision.checklist.assess`."""
         s = self.state(state)
         a = _wl.assess(_wl.Workload(**s, **self.fixed))
         return {**s, "assessment": a, "verdict": a.verdict, "expected_tokens": a.expected_tokens,
@@ -150,8 +151,8 @@ def checklist_explorer(workload=None) -> ChecklistExplorer:
 
     Parameters
     ----------
-    workload : specdec.checklist.Workload, optional
-        Starting values. Default ``specdec.checklist.EXAMPLES["chat"]``.
+    workload : specdec.decision.checklist.Workload, optional
+        Starting values. Default ``specdec.decision.checklist.EXAMPLES["chat"]``.
 
     Returns
     -------

@@ -1,12 +1,12 @@
 """Explorers for Part IV, "Speculation as engines run it".
 
 Presentation only: the numbers come from :mod:`specdec.calibration`,
-:mod:`specdec.drafters`, :mod:`specdec.verification`, :mod:`specdec.trees`,
-:mod:`specdec.dynamic` and :mod:`specdec.goodput`; the figures from
+:mod:`specdec.drafts.drafters`, :mod:`specdec.verification`, :mod:`specdec.verification.trees`,
+:mod:`specdec.serving.dynamic` and :mod:`specdec.serving.goodput`; the figures from
 :func:`specdec.plots.calibration_overview` (redrawn in full) and the views of
 :mod:`specdec.plots.engines` (moved in place). Each explorer is a
 :class:`specdec.widgets.Explorer`; the numbers it shows come from
-:mod:`specdec.drafters` and the other core modules.
+:mod:`specdec.drafts.drafters` and the other core modules.
 """
 
 from __future__ import annotations
@@ -15,12 +15,25 @@ import math
 
 import numpy as np
 
+from specdec import verification
+from specdec.drafts.drafters import medusa_rank_accept, prompt_lookup_run
+from specdec.roofline.hardware import (
+    A100,
+    GPUS,
+    H100,
+    LLAMA_1B,
+    LLAMA_8B,
+    LLAMA_70B,
+    draft_cost,
+    step_time,
+    verify_cost,
+)
+from specdec.serving import dynamic, goodput
+from specdec.serving.deployment import break_even_batch, speculative_speedup
+from specdec.verification import synthetic, trees
+
 from .. import calibration as cal
-from .. import dynamic, goodput, synthetic, trees, verification
 from .._validate import check_integer, check_nonnegative, check_positive, check_probability
-from ..deployment import break_even_batch, speculative_speedup
-from ..drafters import medusa_rank_accept, prompt_lookup_run
-from ..hardware import A100, GPUS, H100, LLAMA_1B, LLAMA_8B, LLAMA_70B, draft_cost, step_time, verify_cost
 from ..plots import new_figure
 from ..plots.calibration import calibration_overview
 from ..plots.engines import GoodputView, PromptLookupView, ScheduleSpeedupsView, TreeView, VerificationRulesView
@@ -103,7 +116,7 @@ class CalibrationExplorer(Explorer):
         return one.scaled(s["n_gpus"]) if s["n_gpus"] > 1 else one
 
     def compute(self, state=None) -> dict:
-        """The round's costs for the controls (or ``state``), from :mod:`specdec.hardware` and friends."""
+        """The round's costs for the controls (or ``state``), from :mod:`specdec.roofline.hardware` and friends."""
         v = self.state(state)
         hw, t, d = self._hardware(v), _MODELS[v["target"]], _MODELS[v["draft"]]
         b, c, k, a = v["batch"], v["context"], v["k"], v["alpha"]
@@ -149,7 +162,7 @@ def calibration_explorer(target="Llama 3.1 70B", draft="Llama 3.1 8B", gpu="h100
     ----------
     target, draft : {"Llama 3.1 70B", "Llama 3.1 8B", "Llama 3.2 1B"}, optional
     gpu : str, optional
-        A key of :data:`specdec.hardware.GPUS` (calibrated presets).
+        A key of :data:`specdec.roofline.hardware.GPUS` (calibrated presets).
     n_gpus : {1, 2, 4, 8}, optional
     calibrated : bool, optional
         The calibrated roofline (True) or the ideal one.
@@ -186,7 +199,7 @@ class PromptLookupExplorer(Explorer):
 
     ``values`` holds ``n_rounds``, ``match_rate``, ``tokens_per_round`` and
     ``speedup`` (Vicuna 7B on a calibrated A100, lookup free) of
-    :func:`specdec.drafters.prompt_lookup_run`, its ``run`` and the control values.
+    :func:`specdec.drafts.drafters.prompt_lookup_run`, its ``run`` and the control values.
 
     Defined in chapter "Drafts in today's engines".
     """
@@ -209,7 +222,7 @@ class PromptLookupExplorer(Explorer):
         super().__init__(controls, figure=self.view.figure, dynamic=self.view.dynamic_artists)
 
     def compute(self, state=None) -> dict:
-        """The run and its numbers for the controls (or ``state``), from :mod:`specdec.drafters`."""
+        """The run and its numbers for the controls (or ``state``), from :mod:`specdec.drafts.drafters`."""
         v = self.state(state)
         run = prompt_lookup_run(v["copy_prob"], v["mean_copy_length"], v["num_pred"], v["max_ngram"])
         costs = verify_cost(cal.LLAMA2_7B, A100, np.arange(1, v["num_pred"] + 1), 1, 512)
@@ -353,8 +366,8 @@ class TreeExplorer(Explorer):
     """Node budget, depth and roofline: the best tree for Vicuna 7B's Medusa heads and what it gains.
 
     ``values`` holds ``nodes_used``, ``expected_tokens`` (of
-    :func:`specdec.trees.best_tree`), ``c_verify`` (of
-    :func:`specdec.trees.tree_verify_cost`, batch 1, context 512, A100),
+    :func:`specdec.verification.trees.best_tree`), ``c_verify`` (of
+    :func:`specdec.verification.trees.tree_verify_cost`, batch 1, context 512, A100),
     ``speedup`` (heads in the pass, ``c_d = 0``), the ``tree`` and the control values.
 
     Defined in chapter "Token trees".
@@ -375,7 +388,7 @@ class TreeExplorer(Explorer):
         super().__init__(controls, figure=fig)
 
     def compute(self, state=None) -> dict:
-        """The best tree and its speedup for the controls (or ``state``), from :mod:`specdec.trees`."""
+        """The best tree and its speedup for the controls (or ``state``), from :mod:`specdec.verification.trees`."""
         v = self.state(state)
         tree = trees.best_tree(v["n_nodes"], medusa_rank_accept(), v["max_depth"])
         hw = A100 if v["calibrated"] else A100.ideal()
@@ -435,8 +448,8 @@ class DynamicKExplorer(Explorer):
     """Mean and spread of the requests' acceptance, the fixed k and the heuristic's start: four policies.
 
     ``values`` holds ``speedup`` and ``mean_draft_length``, dicts by policy,
-    of :func:`specdec.dynamic.compare_schedules` on 400 requests drawn by
-    :func:`specdec.dynamic.beta_alphas` (256 tokens each), with the control values.
+    of :func:`specdec.serving.dynamic.compare_schedules` on 400 requests drawn by
+    :func:`specdec.serving.dynamic.beta_alphas` (256 tokens each), with the control values.
 
     Defined in chapter "Dynamic speculation length".
     """
@@ -463,7 +476,7 @@ class DynamicKExplorer(Explorer):
         super().__init__(controls, figure=fig, dynamic=self.view.dynamic_artists)
 
     def compute(self, state=None) -> dict:
-        """Each policy's speedup for the controls (or ``state``), from :mod:`specdec.dynamic`."""
+        """Each policy's speedup for the controls (or ``state``), from :mod:`specdec.serving.dynamic`."""
         v = self.state(state)
         alphas = dynamic.beta_alphas(self.n_requests, v["mean"], v["concentration"], rng=3)
         runs = dynamic.compare_schedules(alphas, self.n_tokens, 5, k=v["k"], start=float(v["start"]),
@@ -534,7 +547,7 @@ class GoodputExplorer(Explorer):
 
     ``values`` holds ``goodput_baseline`` and ``goodput_speculative``
     (tokens/s), their batches, ``goodput_ratio`` and ``capacity_ratio`` of
-    :func:`specdec.goodput.compare_at_equal_latency`, its ``comparison``
+    :func:`specdec.serving.goodput.compare_at_equal_latency`, its ``comparison``
     and the control values.
 
     Defined in chapter "Throughput at a latency target".
@@ -562,7 +575,7 @@ class GoodputExplorer(Explorer):
         super().__init__(controls, figure=fig, dynamic=self.view.dynamic_artists)
 
     def compute(self, state=None) -> dict:
-        """Goodput of both setups for the controls (or ``state``), from :mod:`specdec.goodput`."""
+        """Goodput of both setups for the controls (or ``state``), from :mod:`specdec.serving.goodput`."""
         v = self.state(state)
         g = (H100 if v["calibrated"] else H100.ideal()).scaled(8)
         r = goodput.compare_at_equal_latency(LLAMA_70B, LLAMA_8B, g, v["alpha"], v["k"], v["context"],
@@ -609,7 +622,7 @@ def goodput_explorer(tpot_ms=12.0, alpha=0.8, k=5, context=2048, calibrated=True
         Calibrated H100s (True) or the ideal roofline.
     lengths : array_like, optional
         Output lengths of the requests (default:
-        ``specdec.goodput.output_lengths(2000, 256, rng=1)``).
+        ``specdec.serving.goodput.output_lengths(2000, 256, rng=1)``).
 
     Returns
     -------

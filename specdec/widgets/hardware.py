@@ -1,16 +1,17 @@
 """Explorer for "The roofline model".
 
-Presentation only: the numbers come from :mod:`specdec.hardware`,
-:mod:`specdec.deployment` and :mod:`specdec.memory`, the figure from
+Presentation only: the numbers come from :mod:`specdec.roofline.hardware`,
+:mod:`specdec.serving.deployment` and :mod:`specdec.roofline.memory`, the figure from
 :class:`specdec.plots.RooflineView`.
 """
 
 from __future__ import annotations
 
+from specdec.roofline.hardware import GPUS, MODELS, ridge_batch, utilization
+from specdec.roofline.memory import max_concurrent_sequences
+from specdec.serving.deployment import break_even_batch, speculative_costs
+
 from .._validate import check_integer, check_probability
-from ..deployment import break_even_batch, speculative_costs
-from ..hardware import GPUS, MODELS, ridge_batch, utilization
-from ..memory import max_concurrent_sequences
 from ..plots.hardware import RooflineView
 from ._base import Explorer, choice, float_slider, int_slider
 
@@ -69,7 +70,7 @@ class RooflineExplorer(Explorer):
         return v
 
     def compute(self, state=None) -> dict:
-        """The numbers for the controls (or ``state``), from :mod:`specdec.deployment` and friends; no drawing."""
+        """The numbers for the controls (or ``state``), from :mod:`specdec.serving.deployment` and friends; no drawing."""
         v = self._inputs(self.state(state))
         tm, dm, hw = v["target_model"], v["draft_model"], v["hardware"]
         b, c, k, a = v["batch"], v["context"], v["k"], v["alpha"]
@@ -124,9 +125,9 @@ def roofline_explorer(target="llama-3.1-70b", draft="llama-3.1-8b", gpu="h100-sx
     Parameters
     ----------
     target, draft : str, optional
-        Keys of :data:`specdec.hardware.MODELS`.
+        Keys of :data:`specdec.roofline.hardware.MODELS`.
     gpu : str, optional
-        Key of :data:`specdec.hardware.GPUS`.
+        Key of :data:`specdec.roofline.hardware.GPUS`.
     n_gpus : {1, 2, 4, 8}, optional
         Tensor-parallel group size.
     batch : int, optional

@@ -1,6 +1,6 @@
 """Explorer for "Measure your machine": the matrix-product roofline of any machine.
 
-Presentation only: the numbers come from :mod:`specdec.measure` and the
+Presentation only: the numbers come from :mod:`specdec.roofline.measure` and the
 figure from :func:`specdec.plots.matmul_prediction` (redrawn for each
 setting). A :class:`specdec.widgets.Explorer`.
 """
@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import math
 
+from specdec.roofline.hardware import Hardware
+from specdec.roofline.measure import matmul_knee, predict_matmul_time
+
 from .._validate import check_positive
-from ..hardware import Hardware
-from ..measure import matmul_knee, predict_matmul_time
 from ..plots import new_figure
 from ..plots.measure import matmul_prediction
 from ._base import Explorer, choice
@@ -41,7 +42,7 @@ class MatmulRooflineExplorer(Explorer):
 
     ``values`` holds the control values, the machine's ``bandwidth``
     (bytes/s) and ``flops`` (FLOP/s), ``t1`` (seconds at ``t = 1``),
-    ``knee`` (tokens, :func:`specdec.measure.matmul_knee`), ``ridge``
+    ``knee`` (tokens, :func:`specdec.roofline.measure.matmul_knee`), ``ridge``
     (``F / BW * b / 2``) and ``growth`` (time at ``t = 64`` over time at ``t = 1``).
 
     Defined in chapter "Measure your machine".
@@ -68,7 +69,7 @@ class MatmulRooflineExplorer(Explorer):
         return Hardware(bandwidth=v["bandwidth_gbs"] * 1e9, flops=v["gflops"] * 1e9, memory=16e9, name="this machine")
 
     def compute(self, state=None) -> dict:
-        """The product's times, knee and ridge for the controls (or ``state``), from :mod:`specdec.measure`."""
+        """The product's times, knee and ridge for the controls (or ``state``), from :mod:`specdec.roofline.measure`."""
         v = self.state(state)
         hw, d, b = self.hardware_for(v), v["d"], v["bytes_per_elem"]
         t1, t64 = (float(t) for t in predict_matmul_time(d, [1, 64], hw, b))

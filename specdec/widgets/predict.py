@@ -7,7 +7,10 @@ Presentation only: the numbers come from :func:`specdec.predict.predict_speedup`
 
 from __future__ import annotations
 
-from .. import catalogue, predict, profiles
+from specdec import predict
+from specdec.calibration import profiles
+from specdec.roofline import catalogue
+
 from ..plots import new_figure
 from ..plots.predict import round_against_plain
 from ._base import Explorer, choice, float_slider, int_slider
@@ -133,11 +136,11 @@ def predict_explorer(target="llama-3.1-8b", draft="eagle3", k=3, nodes=0, width=
     width : int, optional
         Nodes a tree expands per level, in [0, 16]; 0 leaves it unstated (the mean level size).
     gpu : str, optional
-        A key of :data:`specdec.catalogue.GPU_SPECS`.
+        A key of :data:`specdec.roofline.catalogue.GPU_SPECS`.
     n_gpus : {1, 2, 4, 8}, optional
         Tensor-parallel size.
     engine : str, optional
-        A key of :data:`specdec.profiles.PROFILES`.
+        A key of :data:`specdec.calibration.profiles.PROFILES`.
     batch : one of 1, 2, 4, ..., 128, optional
     context : one of 0, 512, ..., 16384, optional
     tau : float, optional

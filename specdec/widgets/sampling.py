@@ -1,8 +1,8 @@
 """Explorers for "Why a decode step wastes arithmetic, and the verification pass" and "The acceptance
 rate and the tokens it yields".
 
-Presentation only: numbers come from :mod:`specdec.sampling`,
-:mod:`specdec.synthetic`, :mod:`specdec.estimation` and
+Presentation only: numbers come from :mod:`specdec.verification.sampling`,
+:mod:`specdec.verification.synthetic`, :mod:`specdec.acceptance.estimation` and
 :mod:`specdec.acceptance`; figures from :mod:`specdec.plots.sampling`. A
 slider moves the artists that change (bar heights, line data, titles) over
 one cached background per set of axis limits; limits stay those of the
@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import estimation
-from .. import sampling as sm
-from .. import synthetic as syn
+from specdec.acceptance import estimation
+from specdec.verification import sampling as sm
+from specdec.verification import synthetic as syn
+
 from .._validate import check_integer, check_nonnegative, check_positive, check_probability
 from ..acceptance import (
     acceptance_rate,
@@ -179,7 +180,7 @@ class SamplingTemperatureExplorer(Explorer):
                          dynamic=[ax.lines[0], ax.lines[2], ax.title])
 
     def compute(self, state=None) -> dict:
-        """The acceptance curves for the sliders (or ``state``), from :mod:`specdec.synthetic`."""
+        """The acceptance curves for the sliders (or ``state``), from :mod:`specdec.verification.synthetic`."""
         v = self.state(state)
         v["temperatures"] = self.temperatures
         pick = np.searchsorted(self.temperatures, [0.2, 1.0, 2.0])
@@ -241,7 +242,7 @@ class SamplingLogExplorer(Explorer):
 
     ``values``: ``alpha_true``, ``k``, ``n_rounds``, ``seed``, ``counts``
     (the simulated log), ``estimate`` (a
-    :class:`specdec.estimation.AlphaEstimate`), ``draft_acceptance_rate``,
+    :class:`specdec.acceptance.estimation.AlphaEstimate`), ``draft_acceptance_rate``,
     ``mean_acceptance_length`` and the alphas they imply,
     ``alpha_from_rate`` and ``alpha_from_length``.
 

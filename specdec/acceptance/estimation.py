@@ -1,0 +1,757 @@
+"""Estimating alpha from logs: accepted counts, engine counters, intervals.
+
+A serving log records, for every verification round, how many drafts the
+target accepted. Under the capped geometric model (each draft accepted with
+probability ``alpha`` until the first rejection, at most ``k``) the maximum
+likelihood estimate is ``S / (S + F)`` with ``S`` the accepted drafts and
+``F`` the rounds that stopped early (:func:`estimate_alpha`, with a Wilson
+score interval, :func:`wilson_interval`); per-position rates test whether one
+alpha fits at all (:func:`estimate_alpha_per_position`).
+
+Engines do not keep per-round logs; they export counters.
+:func:`read_engine_counters`, the package's one counters reader, reads vLLM's
+speculative decoding counters (as numbers, as a dict keyed by the metric
+names, as the Prometheus text its ``/metrics`` endpoint prints or a saved
+file of it, parsed by :mod:`specdec.acceptance.engine_metrics`) into the book's alpha
+with an interval (:func:`moment_alpha_interval`), and
+:func:`read_accepted_counts` computes the same figures from a per-round log.
+With per-request counts the interval resamples whole requests instead
+(:func:`bootstrap_alpha`, seeded). The three intervals live in the private
+``specdec.acceptance._intervals`` and are re-exported here.
+:func:`simulate_accepted_counts` draws such logs for the tests and the
+chapters.
+
+Every function validates its inputs; results are float64.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from specdec._validate import (
+    as_float_array,
+    check_count,
+    check_fraction_open,
+    check_nonnegative,
+    check_positive,
+    check_probability,
+    check_rng,
+    check_scalar,
+    check_size,
+    describe,
+    to_output,
+)
+from specdec.acceptance import alpha_for_expected_tokens, conditional_from_unconditional
+from specdec.acceptance._intervals import BootstrapEstimate, bootstrap_alpha, moment_alpha_interval, wilson_interval
+from specdec.acceptance.engine_metrics import EngineSource, counter_difference, read_engine_source, source_label
+
+__all__ = [
+    "simulate_accepted_counts",
+    "simulate_accepted_counts_per_position",
+    "wilson_interval",
+    "AlphaEstimate",
+    "estimate_alpha",
+    "PerPositionEstimate",
+    "estimate_alpha_per_position",
+    "moment_alpha_interval",
+    "EngineReading",
+    "read_engine_counters",
+    "read_accepted_counts",
+    "BootstrapEstimate",
+    "bootstrap_alpha",
+]
+
+
+def simulate_accepted_counts(alpha, k, n_rounds, rng):
+    """Accepted drafts per round under i.i.d. acceptance (the capped geometric model).
+
+    Each draft is accepted with probability ``alpha`` until the first
+    rejection, at most ``k``: ``N = min(G, k)`` with ``P(G >= n) = alpha**n``.
+    Drawn in one vectorized call by inverse CDF (``searchsorted`` on the
+    ``k + 1`` cumulative probabilities for a scalar ``alpha``; the geometric
+    law's closed-form inverse for an array of alphas).
+
+    Defined in chapter "The acceptance rate and the tokens it yields".
+
+    Parameters
+    ----------
+    alpha : float or array_like
+        Per-position acceptance probability in [0, 1]. An array gives one row
+        of rounds per entry.
+    k : int
+        Draft tokens per round, >= 1.
+    n_rounds : int
+        Rounds per alpha, >= 1.
+    rng : numpy.random.Generator or int
+        Seeded generator or seed.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        Shape ``np.shape(alpha) + (n_rounds,)``; entries in ``0 .. k``.
+
+    Examples
+    --------
+    >>> import numpy as np, specdec as sd
+    >>> counts = sd.estimation.simulate_accepted_counts(0.8, 4, 200_000, np.random.default_rng(0))
+    >>> round(float(counts.mean()) + 1, 2), round(sd.expected_tokens(0.8, 4), 2)
+    (3.36, 3.36)
+    """
+    a = check_probability(alpha, "alpha")
+    kk = check_count(k, "k")
+    n = check_count(n_rounds, "n_rounds")
+    check_size(2.0 * n * max(a.size, 1), "n_rounds", "the simulated counts (alpha.size x n_rounds)")
+    g = check_rng(rng)
+    if a.ndim == 0:
+        # inverse CDF of the (k+1)-point law: N = #{n < k : P(N <= n) <= u},
+        # with P(N <= n) = 1 - alpha**(n+1); exact at alpha = 0 and alpha = 1.
+        cdf = 1.0 - float(a) ** np.arange(1, kk + 1)
+        return np.searchsorted(cdf, g.random(n), side="right").astype(np.int64)
+    u = g.random(a.shape + (n,))
+    a_ = a[..., None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # P(G >= m) = P(log1p(-u) <= m log(alpha)) = alpha**m
+        geo = np.floor(np.log1p(-u) / np.log(a_))
+    geo = np.where(a_ >= 1.0, kk, np.where(a_ <= 0.0, 0, np.nan_to_num(geo, nan=kk, posinf=kk)))
+    return np.minimum(geo, kk).astype(np.int64)
+
+
+def simulate_accepted_counts_per_position(alphas, n_rounds, rng):
+    """Accepted drafts per round when the acceptance rate depends on the position.
+
+    Draft ``i`` is accepted with probability ``alphas[i-1]`` given that
+    drafts ``1 .. i-1`` were; ``k = len(alphas)``.
+
+    Defined in chapter "The acceptance rate and the tokens it yields".
+
+    Parameters
+    ----------
+    alphas : array_like, shape (k,)
+        Conditional acceptance rates, each in [0, 1].
+    n_rounds : int
+        Rounds, >= 1.
+    rng : numpy.random.Generator or int
+        Seeded generator or seed.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (n_rounds,)
+        Accepted drafts per round, 0..k.
+
+    Examples
+    --------
+    >>> import numpy as np, specdec as sd
+    >>> c = sd.estimation.simulate_accepted_counts_per_position([0.9, 0.7, 0.5], 100_000, np.random.default_rng(0))
+    >>> round(float(c.mean()) + 1, 2), round(sd.expected_tokens_per_position([0.9, 0.7, 0.5]), 2)
+    (2.85, 2.84)
+    """
+    a = check_probability(alphas, "alphas")
+    if a.ndim != 1 or a.size == 0:
+        raise ValueError(f"alphas must be a 1-D array with one rate per draft position; got shape {a.shape}")
+    n = check_count(n_rounds, "n_rounds")
+    check_size(2.0 * n * a.size, "n_rounds", "the simulated rounds (n_rounds x k)")
+    u = check_rng(rng).random((n, a.size))
+    ok = u < a
+    # number of leading accepts = index of the first rejection (or k)
+    return np.where(ok.all(axis=1), a.size, np.argmin(ok, axis=1)).astype(np.int64)
+
+
+def _check_counts(accepted_counts, k) -> tuple[np.ndarray, int]:
+    kk = check_count(k, "k")
+    c = as_float_array(accepted_counts, "accepted_counts")
+    if c.ndim == 0 or c.shape[-1] == 0:
+        raise ValueError(f"accepted_counts must be a non-empty array of per-round counts; got shape {c.shape}")
+    if np.isnan(c).any() or (c != np.round(c)).any():
+        raise ValueError("accepted_counts must be whole numbers (accepted drafts per round)")
+    if (c < 0).any() or (c > kk).any():
+        bad = c[(c < 0) | (c > kk)].flat[0]
+        raise ValueError(f"accepted_counts must be in 0..k = 0..{kk}; got {describe(bad)}")
+    return c.astype(np.int64), kk
+
+
+@dataclass(frozen=True)
+class AlphaEstimate:
+    """Maximum-likelihood alpha with a Wilson score interval (see :func:`estimate_alpha`).
+
+    Defined in chapter "The acceptance rate and the tokens it yields".
+
+    Attributes
+    ----------
+    alpha, low, high : float or numpy.ndarray
+        Estimate and interval end points (arrays when several logs are
+        estimated at once along the leading axes).
+    n_rounds : int
+        Rounds per log.
+    accepted : int or numpy.ndarray
+        S, total accepted drafts.
+    stops : int or numpy.ndarray
+        F, rounds that stopped before k (each is one observed rejection).
+    confidence : float
+        Confidence level of the interval.
+    """
+
+    alpha: Any
+    low: Any
+    high: Any
+    n_rounds: int
+    accepted: Any
+    stops: Any
+    confidence: float
+
+    def __str__(self) -> str:
+        if np.ndim(self.alpha) == 0:
+            return (f"alpha = {self.alpha:.3f} ({self.confidence:.0%} interval {self.low:.3f} .. "
+                    f"{self.high:.3f}; {self.accepted} accepted drafts, {self.stops} rejections, "
+                    f"{self.n_rounds} rounds)")
+        return f"AlphaEstimate over {np.shape(self.alpha)} logs of {self.n_rounds} rounds"
+
+
+def estimate_alpha(accepted_counts, k, confidence=0.95):
+    r"""Maximum-likelihood alpha from accepted drafts per round, with an interval.
+
+    Under the capped geometric model every accepted draft is a success and
+    every round that stopped before ``k`` drafts ended with exactly one
+    rejection (a round with all ``k`` accepted saw no rejection). The
+    likelihood is :math:`\alpha^S (1-\alpha)^F` with ``S`` the total
+    accepted drafts and ``F`` the rounds with fewer than ``k`` accepted, so
+
+    .. math:: \hat\alpha = \frac{S}{S + F}.
+
+    The interval is the Wilson score interval with ``S`` successes in
+    ``S + F`` Bernoulli checks (the likelihood has the binomial form because
+    stopping at the first rejection is a stopping rule that does not change
+    it). Its coverage is close to nominal; the book's tests check it over
+    repeated simulated logs.
+
+    When the rate is not constant across positions (multi-head drafts,
+    long drafts), use :func:`estimate_alpha_per_position` as well.
+
+    Defined in chapter "The acceptance rate and the tokens it yields".
+
+    Parameters
+    ----------
+    accepted_counts : array_like of int
+        Accepted drafts per round, each in ``0 .. k``. Rounds on the last
+        axis; leading axes are separate logs estimated independently.
+    k : int
+        Draft tokens proposed per round, >= 1.
+    confidence : float
+        Two-sided confidence level of the interval, in (0, 1).
+
+    Returns
+    -------
+    AlphaEstimate
+        ``.alpha``, ``.low``, ``.high``, ``.n_rounds``, ``.accepted`` (S),
+        ``.stops`` (F), ``.confidence``.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> est = sd.estimation.estimate_alpha([4, 2, 0, 4, 3], k=4)   # S = 13, F = 3
+    >>> round(est.alpha, 4), est.accepted, est.stops
+    (0.8125, 13, 3)
+    """
+    c, kk = _check_counts(accepted_counts, k)
+    conf = float(check_fraction_open(confidence, "confidence"))
+    s = c.sum(axis=-1)
+    f = (c < kk).sum(axis=-1)
+    n_checks = s + f
+    # n_checks >= 1 always: a non-empty log has either a rejection or k >= 1 accepts
+    alpha = s / n_checks
+    low, high = wilson_interval(s, n_checks, conf)
+    scalar = c.ndim == 1
+    as_int = (lambda x: int(x)) if scalar else np.asarray
+    return AlphaEstimate(
+        alpha=to_output(alpha, scalar), low=to_output(low, scalar), high=to_output(high, scalar),
+        n_rounds=int(c.shape[-1]), accepted=as_int(s), stops=as_int(f), confidence=conf,
+    )
+
+
+@dataclass(frozen=True)
+class PerPositionEstimate:
+    """Conditional acceptance rate at each draft position (see :func:`estimate_alpha_per_position`).
+
+    Defined in chapter "The acceptance rate and the tokens it yields".
+
+    Attributes
+    ----------
+    alphas, low, high : numpy.ndarray, shape (k,)
+        Estimate and Wilson interval per position (``nan`` where no round reached
+        the position).
+    reached : numpy.ndarray of int64, shape (k,)
+        Rounds that reached position i (at least i - 1 accepted): the denominator.
+    passed : numpy.ndarray of int64, shape (k,)
+        Rounds with at least i accepted: the numerator.
+    """
+
+    alphas: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    reached: np.ndarray
+    passed: np.ndarray
+
+
+def estimate_alpha_per_position(accepted_counts, k, confidence=0.95):
+    r"""Conditional acceptance rate at each draft position, from accepted counts.
+
+    .. math:: \hat\alpha_i = \frac{\#\{\text{rounds with} \ge i \text{ accepted}\}}
+                                 {\#\{\text{rounds with} \ge i - 1 \text{ accepted}\}}
+
+    Position ``i``'s draft is checked only in rounds that accepted the
+    ``i - 1`` before it, so these are the rates multi-head and tree methods
+    report; plug them into :func:`specdec.acceptance.expected_tokens_per_position`.
+    If they drift with ``i`` the single-alpha model is a poor fit. Their
+    ``reached``-weighted pooled rate equals :func:`estimate_alpha`.
+
+    Defined in chapter "The acceptance rate and the tokens it yields".
+
+    Parameters
+    ----------
+    accepted_counts : array_like of int, 1-D
+        Accepted drafts per round, each in ``0 .. k``.
+    k : int
+        Draft tokens per round, >= 1.
+    confidence : float
+        Level of the per-position Wilson intervals, in (0, 1).
+
+    Returns
+    -------
+    PerPositionEstimate
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> est = sd.estimation.estimate_alpha_per_position([0, 1, 2, 2, 2], k=2)
+    >>> est.alphas.tolist(), est.reached.tolist()
+    ([0.8, 0.75], [5, 4])
+    """
+    c, kk = _check_counts(accepted_counts, k)
+    if c.ndim != 1:
+        raise ValueError(f"accepted_counts must be 1-D here (one log); got shape {c.shape}")
+    conf = float(check_fraction_open(confidence, "confidence"))
+    hist = np.bincount(c, minlength=kk + 1)
+    at_least = hist[::-1].cumsum()[::-1]  # at_least[j] = #rounds with >= j accepted
+    reached = at_least[:kk]
+    passed = at_least[1:]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        alphas = np.where(reached > 0, passed / np.maximum(reached, 1), np.nan)
+    low, high = wilson_interval(passed, np.maximum(reached, 1), conf)
+    low = np.where(reached > 0, low, np.nan)
+    high = np.where(reached > 0, high, np.nan)
+    return PerPositionEstimate(alphas=alphas, low=low, high=high, reached=reached.astype(np.int64),
+                               passed=passed.astype(np.int64))
+
+
+# --------------------------------------------------------------------------
+# engine counters (vLLM): the one reader
+# --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class EngineReading:
+    """What an engine's speculative decoding counters mean, converted to the book's alpha.
+
+    Defined in chapter "What serving engines print"; used by :func:`specdec.decision.decide`
+    (chapter "Decide for your service").
+
+    Attributes
+    ----------
+    num_drafts, num_draft_tokens, num_accepted_tokens : float
+        The counters over the window (rounds, drafted tokens, accepted drafts).
+    k : int
+        Draft positions: the ``k`` given, else the number of per-position
+        counters, else the mean draft length rounded up.
+    mean_acceptance_length, accepted_per_round : float
+        vLLM's "Mean acceptance length" ``1 + accepted / drafts`` (E[L], bonus
+        included), and ``accepted / drafts`` (E[L] - 1).
+    draft_acceptance_rate : float
+        vLLM's "Avg Draft acceptance rate" as a fraction, ``accepted / draft
+        tokens`` = ``(E[L] - 1) / k``: not alpha.
+    alpha : float
+        The i.i.d. acceptance rate (see :func:`read_engine_counters`).
+    per_position : numpy.ndarray or None
+        vLLM's "Per-position acceptance rate", ``accepted_per_pos[i] /
+        num_drafts``: the unconditional ``P(N >= i)`` when every round
+        proposed ``k`` drafts, *not* the conditional alpha_i.
+    conditional : numpy.ndarray or None
+        Conditional rates alpha_i (draft ``i`` accepted given the ones before
+        it were), from the per-position counters.
+    mean_draft_length : float
+        ``num_draft_tokens / num_drafts`` (``k`` when every round proposed ``k``).
+    fixed_k : bool
+        Whether ``mean_draft_length`` is a whole number (within 1e-9).
+    alpha_method : str
+        ``"fixed draft length"``, ``"mean draft length"`` or ``"per-position counts"``.
+    alpha_interval : tuple of float
+        ``(low, high)`` at ``confidence`` (:func:`moment_alpha_interval`, or
+        Wilson for the per-position estimate).
+    confidence : float
+        Level of the intervals.
+    alpha_mle : tuple of float or None
+        ``(alpha, low, high)``: the MLE ``S / (S + F)`` (``F`` = rounds that
+        stopped before ``k``) and its Wilson interval, when every round
+        proposed ``k`` drafts and per-position counts are given.
+    accepted_per_position : tuple of float or None
+        The per-position counts as given.
+    conditional_interval : tuple of numpy.ndarray or None
+        ``(low, high)`` Wilson intervals of ``conditional``.
+    drift : str or None
+        ``"falls"`` or ``"rises"`` when the first and the last conditional
+        rates have Wilson intervals that do not overlap (judged only for
+        rounds of one length, or with per-position draft counts).
+    warnings : tuple of str
+        What the counters contradict or approximate, with the numbers.
+    source : str
+        Where the counters came from.
+    engine, form : str
+        The engine (a key of :data:`specdec.acceptance.engine_metrics.ENGINES`) and the form read.
+    notes : tuple of str
+        How the form was read (see :func:`specdec.acceptance.engine_metrics.read_engine_source`).
+    n_requests : int or None
+        With per-request counts, the number of requests; the interval then resamples them
+        (:func:`bootstrap_alpha`).
+    interval_method : str
+        How ``alpha_interval`` was made, in words.
+    """
+
+    num_drafts: float
+    num_draft_tokens: float
+    num_accepted_tokens: float
+    k: int
+    mean_acceptance_length: float
+    accepted_per_round: float
+    draft_acceptance_rate: float
+    alpha: float
+    per_position: np.ndarray | None = field(default=None)
+    conditional: np.ndarray | None = field(default=None)
+    mean_draft_length: float = 0.0
+    fixed_k: bool = True
+    alpha_method: str = "fixed draft length"
+    alpha_interval: tuple | None = None
+    confidence: float = 0.95
+    alpha_mle: tuple | None = None
+    accepted_per_position: tuple | None = None
+    conditional_interval: tuple | None = None
+    drift: str | None = None
+    warnings: tuple = ()
+    source: str = "counters (numbers)"
+    engine: str = "vllm"
+    form: str = "counters (numbers)"
+    notes: tuple = ()
+    n_requests: int | None = None
+    interval_method: str = ""
+
+
+def _count(x: float) -> str:
+    """A count for a message: ``2100``, not ``2100.0``."""
+    return describe(int(x)) if float(x).is_integer() and abs(x) < 1e18 else describe(float(x))
+
+
+def _per_position_problems(counts: np.ndarray, n: float, a: float) -> list:
+    """What makes per-position counts impossible as one window of one engine, in words with the numbers."""
+    problems = []
+    rises = np.flatnonzero(np.diff(counts) > 0)
+    if rises.size:
+        i = int(rises[0])
+        problems.append(f"accepted_per_position rises from {_count(counts[i])} at position {i + 1} to "
+                        f"{_count(counts[i + 1])} at position {i + 2}; a draft is accepted only after every draft "
+                        f"before it, so the counts must be non-increasing")
+    if counts[0] > n:
+        problems.append(f"accepted_per_position: {_count(counts[0])} rounds accepted position 1, more than the "
+                        f"{_count(n)} rounds counted (num_drafts)")
+    if abs(counts.sum() - a) > 0.5 + 1e-9 * a:
+        problems.append(f"accepted_per_position sums to {_count(counts.sum())}, not num_accepted_tokens = "
+                        f"{_count(a)}; snapshots of different windows?")
+    return problems
+
+
+def read_engine_counters(num_drafts, num_draft_tokens=None, num_accepted_tokens=None, accepted_per_position=None,
+                         *, draft_tokens_per_position=None, before=None, labels=None, k=None, strict=True,
+                         confidence=0.95):
+    r"""Turn an engine's speculative decoding counters into alpha, with an interval: the one counters reader.
+
+    The counters are those vLLM exports (:data:`specdec.acceptance.engine_metrics.VLLM_METRICS`): verification
+    rounds (``num_drafts``), drafted tokens, accepted drafts, and accepted
+    drafts at each position (``accepted_per_pos[i]`` counts the rounds that
+    accepted at least ``i + 1`` drafts). Pass them as numbers, or as one
+    argument in any form :func:`specdec.acceptance.engine_metrics.parse_vllm_metrics`
+    reads: a dict keyed by the metric names (or the plain names), the
+    ``/metrics`` text, a saved file, or a sequence. Counters are cumulative;
+    give an earlier snapshot as ``before`` to read the window between the two.
+
+    The engine's own figures are ``1 + accepted / drafts`` ("Mean acceptance
+    length", bonus included), ``accepted / draft tokens`` ("Avg Draft
+    acceptance rate") and ``accepted_per_pos / drafts`` ("Per-position
+    acceptance rate", the *unconditional* ``P(N >= i)``, whose ratios are the
+    conditional alpha_i).
+
+    ``alpha`` is the method-of-moments estimate (the alpha whose E[L] equals
+    the mean acceptance length) with :func:`moment_alpha_interval`. With
+    per-position counts from rounds of ``k`` drafts each, the MLE
+    ``S / (S + F)`` with its Wilson interval (``alpha_mle``) and the
+    conditional rates with theirs are reported too; a first and a last rate
+    whose intervals do not overlap set ``drift`` and a warning.
+
+    **When rounds propose different numbers of drafts** (n-gram misses,
+    requests near their length limit), ``num_draft_tokens / num_drafts`` is
+    not a whole number, and ``alpha`` treats every round as if it proposed
+    the mean number ``m``: it solves :math:`(1 - \alpha^{m+1})/(1 - \alpha)`
+    = the mean acceptance length (:func:`specdec.acceptance.alpha_for_expected_tokens`).
+    The accepted count being concave in the draft length, this reads alpha
+    low when lengths vary widely (by about 0.03 at alpha = 0.7 for lengths
+    uniform on 1..5; exact for one length).
+
+    With ``draft_tokens_per_position`` (``D_i``, rounds that proposed at
+    least ``i`` drafts; vLLM's ``SpecDecodingStats`` tracks it, its
+    Prometheus logger does not export it) the estimates assume only that a
+    round's length does not depend on its drafts' acceptance:
+    :math:`\prod_{j \le i} \alpha_j = A_i / D_i` gives the conditional
+    rates, and ``alpha`` is the accepted drafts over the checks made at every
+    position (``A_(i-1) D_i / D_(i-1)`` checks at position ``i``). Without
+    it the late conditional rates are biased low when lengths vary.
+
+    Per-position counts that cannot come from one window of one engine
+    (rising with the position, more rounds than counted, a sum other than
+    the accepted total) raise ``ValueError``; with ``strict=False`` they are
+    reported in ``warnings`` and left out, and the totals are read.
+
+    The names and meanings were read in vLLM's source (V1 engine; releases
+    and commits in :data:`specdec.acceptance.engine_metrics.VLLM_METRICS`).
+
+    Defined in chapter "What serving engines print"; used by :func:`specdec.decision.decide`
+    (chapter "Decide for your service").
+
+    Parameters
+    ----------
+    num_drafts : float, dict, str, pathlib.Path or sequence
+        Verification rounds in the window, > 0 (or all the counters, see above).
+    num_draft_tokens : float, optional
+        Draft tokens proposed, >= ``num_drafts``.
+    num_accepted_tokens : float, optional
+        Draft tokens accepted, in ``[0, num_draft_tokens]``.
+    accepted_per_position : array_like, optional
+        Accepted drafts at positions 1..k (counts), non-increasing, summing to
+        ``num_accepted_tokens``.
+    draft_tokens_per_position : array_like, optional
+        Rounds that proposed a draft at positions 1..k, non-increasing, summing
+        to ``num_draft_tokens``.
+    before : dict, str, pathlib.Path or sequence, optional
+        An earlier snapshot (with the counters as one argument).
+    labels : dict, optional
+        Label filter for the ``/metrics`` text (see :func:`specdec.acceptance.engine_metrics.parse_vllm_metrics`).
+    k : int, optional
+        The configured draft length (vLLM's ``num_speculative_tokens``), >= 1:
+        checked against the counters (more draft tokens per round than ``k``,
+        or another number of positions, raise; fewer is a warning).
+    strict : bool, optional
+        Raise on impossible per-position counts (default), or warn.
+    confidence : float, optional
+        Level of the intervals, in (0, 1). Default 0.95.
+
+    Returns
+    -------
+    EngineReading
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> r = sd.estimation.read_engine_counters(1000, 4000, 2362)
+    >>> r.k, round(r.mean_acceptance_length, 3), round(r.draft_acceptance_rate, 4), round(r.alpha, 3)
+    (4, 3.362, 0.5905, 0.8)
+    >>> r = sd.estimation.read_engine_counters(1000, 3500, 2000)     # 3.5 drafts per round on average
+    >>> r.fixed_k, r.mean_draft_length, round(r.alpha, 3)
+    (False, 3.5, 0.769)
+    >>> r = sd.estimation.read_engine_counters((10_000, 40_000, 21_000, [7_600, 5_700, 4_300, 3_400]))
+    >>> round(r.alpha, 4), [round(x, 4) for x in r.alpha_mle]
+    (0.7583, [0.7609, 0.7558, 0.7659])
+    """
+    if isinstance(num_drafts, (Mapping, str, bytes, os.PathLike, list, tuple, EngineSource)):
+        if any(v is not None for v in (num_draft_tokens, num_accepted_tokens, accepted_per_position,
+                                       draft_tokens_per_position)):
+            raise TypeError("pass either the counters as one argument (a dict, /metrics text, a file or a sequence), "
+                            "or the numbers one by one")
+        src = num_drafts if isinstance(num_drafts, EngineSource) else read_engine_source(num_drafts, labels, k)
+        if src.counters is None:
+            raise ValueError(f"{src.form} holds only a mean acceptance length ({src.mean_acceptance_length:.4g}), "
+                             f"no counts: pass it to decide as counters (or as mean_acceptance_length); without "
+                             f"counts there is no interval")
+        counters = src.counters
+        notes = list(src.notes)
+        if before is not None:
+            if src.form.startswith("vLLM V1 'SpecDecoding metrics'"):
+                raise ValueError("before: vLLM V1 log lines count each interval, not totals since the start; give "
+                                 "only the lines of the window (they are summed)")
+            prior = before if isinstance(before, EngineSource) else read_engine_source(before, labels, k, "before")
+            if prior.counters is None or prior.engine != src.engine:
+                raise ValueError(f"before must be the same kind of counters as the later snapshot ({src.form}); got "
+                                 f"{prior.form}")
+            counters = counter_difference(counters, prior.counters)
+            notes.append("the window between two snapshots")
+        kk = k if k is not None else src.k
+        reading = read_engine_counters(counters["num_drafts"], counters["num_draft_tokens"],
+                                       counters["num_accepted_tokens"], counters.get("accepted_per_position"),
+                                       draft_tokens_per_position=counters.get("draft_tokens_per_position"), k=kk,
+                                       strict=strict, confidence=confidence)
+        where = "" if isinstance(num_drafts, EngineSource) else source_label(num_drafts)
+        generic = src.form in ("counters (a dict)", "counters (numbers)")
+        source = where if generic else (f"{where}: {src.form}" if where else src.form)
+        source += " (the window between two snapshots)" if before is not None else ""
+        extra = {}
+        if src.requests is not None and before is None:
+            boot = bootstrap_alpha(src.requests, k=reading.k if reading.fixed_k else None,
+                                   confidence=reading.confidence)
+            extra = dict(alpha_interval=(boot.low, boot.high), n_requests=boot.n_requests,
+                         interval_method=f"bootstrap over {boot.n_requests} requests ({boot.n_boot} resamples, "
+                                         f"seed {boot.seed}, percentile interval)")
+        return replace(reading, source=source, engine=src.engine, form=src.form, notes=tuple(notes), **extra)
+    if before is not None or labels is not None:
+        raise TypeError("before and labels apply when the counters are given as one argument (a dict, /metrics "
+                        "text, a file or a sequence)")
+    if num_draft_tokens is None or num_accepted_tokens is None:
+        raise TypeError("read_engine_counters needs num_drafts, num_draft_tokens and num_accepted_tokens")
+    n = float(check_scalar(num_drafts, "num_drafts", check_positive, "(rounds)"))
+    d = float(check_scalar(num_draft_tokens, "num_draft_tokens", check_positive, "(tokens)"))
+    a = float(check_scalar(num_accepted_tokens, "num_accepted_tokens", check_nonnegative, "(tokens)"))
+    conf = float(check_fraction_open(confidence, "confidence"))
+    k_given = None if k is None else check_count(k, "k")
+    if d < n:
+        raise ValueError(f"num_draft_tokens must be >= num_drafts ({_count(n)}): every counted round proposes "
+                         f"at least one draft; got {_count(d)}")
+    if a > d:
+        raise ValueError(f"num_accepted_tokens must be <= num_draft_tokens = {_count(d)} (a draft token is accepted "
+                         f"at most once); got {_count(a)}")
+    m = d / n
+    if k_given is not None and m > k_given * (1 + 1e-9):
+        raise ValueError(f"num_draft_tokens / num_drafts = {m:.4g} draft tokens per draft is more than k = "
+                         f"{k_given}")
+    fixed = abs(m - round(m)) <= 1e-9 * m
+    k_out = k_given if k_given is not None else (int(round(m)) if fixed else int(math.ceil(m)))
+    warnings: list = []
+    counts = drafted = None
+    if accepted_per_position is not None:
+        counts = check_nonnegative(accepted_per_position, "accepted_per_position", "(tokens)")
+        if counts.ndim != 1 or counts.size == 0:
+            raise ValueError(f"accepted_per_position must be a 1-D list of counts by position; got shape {counts.shape}")
+        if k_given is not None and counts.size != k_given:
+            raise ValueError(f"accepted_per_position has {counts.size} entries but k = {k_given} (one per draft "
+                             f"position, as vLLM's num_accepted_tokens_per_pos)")
+        if counts.size < m - 1e-9:
+            raise ValueError(f"accepted_per_position has {counts.size} positions, fewer than the mean draft length "
+                             f"{describe(m)}")
+        k_out = int(counts.size)
+        problems = _per_position_problems(counts, n, a)
+        if problems and strict:
+            raise ValueError(problems[0] + " (strict=False reads the totals and leaves the per-position counts out)")
+        if problems:
+            warnings += [f"counters: {p}; the per-position counts are left out" for p in problems]
+            counts = None
+        elif draft_tokens_per_position is not None:
+            drafted = check_nonnegative(draft_tokens_per_position, "draft_tokens_per_position", "(tokens)")
+            if drafted.shape != counts.shape:
+                raise ValueError(f"draft_tokens_per_position must have k = {k_out} entries like accepted_per_position; "
+                                 f"got shape {drafted.shape}")
+            if np.any(np.diff(drafted) > 0) or drafted[0] > n or np.any(counts > drafted):
+                raise ValueError("draft_tokens_per_position must be non-increasing, at most num_drafts, and at "
+                                 "least accepted_per_position at every position")
+            if abs(drafted.sum() - d) > 1e-6 * d:
+                raise ValueError(f"draft_tokens_per_position must sum to num_draft_tokens ({_count(d)}); "
+                                 f"got {_count(drafted.sum())}")
+    elif draft_tokens_per_position is not None:
+        raise ValueError("draft_tokens_per_position needs accepted_per_position as well")
+    if m < k_out * (1 - 1e-9):
+        how = ("from the per-position counts" if drafted is not None else
+               "as if every round drafted the mean number, which reads it low when lengths vary")
+        warnings.append(f"counters: {m:.4g} draft tokens per draft, fewer than k = {k_out} (some rounds drafted fewer "
+                        f"tokens: n-gram misses, requests near their length limit); alpha is estimated {how}")
+    length = 1.0 + a / n
+    rate = a / d
+    per_position = conditional = mle = cond_interval = drift = pooled = None
+    if counts is not None:
+        per_position = counts / n
+        reached = drafted if drafted is not None else np.full(counts.size, n)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            joint = np.where(reached > 0, counts / np.where(reached > 0, reached, 1.0), 0.0)
+        # A_i / D_i estimates prod_{j <= i} alpha_j; sampling noise can make it rise where D_i is small
+        conditional = conditional_from_unconditional(np.minimum.accumulate(joint))
+        # checks at position i: rounds that accepted i - 1 drafts and proposed an i-th (with D_i estimated as
+        # A_(i-1) D_i / D_(i-1), when lengths do not depend on acceptance)
+        prev_a = np.concatenate(([n], counts[:-1]))
+        prev_d = np.concatenate(([n], reached[:-1]))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            checks = np.where(prev_d > 0, prev_a * reached / np.where(prev_d > 0, prev_d, 1.0), 0.0)
+        if drafted is not None:
+            pooled = float(counts.sum() / checks.sum()) if checks.sum() > 0 else 0.0
+        # positions no round reached get no interval (nan below): evaluate them at one check, then drop them
+        lo, hi = wilson_interval(np.where(checks > 0, np.minimum(counts, checks), 0.0), np.where(checks > 0, checks, 1.0),
+                                 conf)
+        cond_interval = (np.where(checks > 0, lo, np.nan), np.where(checks > 0, hi, np.nan))
+        same_length = drafted is not None or (fixed and counts.size == int(round(m)))
+        last = int(np.flatnonzero(checks > 0).max())
+        if same_length and last > 0 and (cond_interval[1][last] < cond_interval[0][0]
+                                         or cond_interval[1][0] < cond_interval[0][last]):
+            drift = "falls" if conditional[last] < conditional[0] else "rises"
+            warnings.append(f"acceptance {drift} with draft position: {conditional[0]:.3f} at position 1, "
+                            f"{conditional[last]:.3f} at position {last + 1} ({conf:.0%} Wilson intervals do not "
+                            f"overlap); the single-alpha model {'overstates' if drift == 'falls' else 'understates'} "
+                            f"long drafts")
+        if fixed and counts.size == int(round(m)):
+            trials = a + (n - counts[-1])  # accepted drafts + rounds that stopped before k (one rejection each)
+            lo, hi = wilson_interval(a, trials, conf)
+            mle = (float(a / trials), float(lo), float(hi))
+    if pooled is not None:
+        alpha, method = pooled, "per-position counts"
+        lo, hi = wilson_interval(a, max(float(checks.sum()), a), conf)
+        interval = (float(lo), float(hi))
+    else:
+        alpha = float(alpha_for_expected_tokens(min(length, m + 1.0), m))
+        method = "fixed draft length" if fixed else "mean draft length"
+        interval = moment_alpha_interval(min(length, m + 1.0), m, n, conf)
+    return EngineReading(
+        n, d, a, k_out, length, length - 1.0, rate, alpha, per_position, conditional, m, bool(fixed), method,
+        alpha_interval=interval, confidence=conf, alpha_mle=mle,
+        interval_method=("Wilson" if pooled is not None else "delta method (i.i.d. model)"),
+        accepted_per_position=None if counts is None else tuple(float(c) for c in counts),
+        conditional_interval=cond_interval, drift=drift, warnings=tuple(warnings))
+
+
+def read_accepted_counts(accepted_counts, k):
+    """The engine's counters and figures for a log of accepted drafts per round.
+
+    Builds the counters vLLM would export for these rounds, every one
+    proposing ``k`` drafts (rounds, ``k`` x rounds drafted tokens, the
+    accepted total, and the rounds with at least ``i`` accepted), and reads
+    them with :func:`read_engine_counters`: the draft acceptance rate, mean
+    acceptance length, per-position rates and alpha a serving dashboard
+    would show for this log.
+
+    Defined in chapter "The acceptance rate and the tokens it yields".
+
+    Parameters
+    ----------
+    accepted_counts : array_like of int, 1-D
+        Accepted drafts per round, each in ``0 .. k``.
+    k : int
+        Draft tokens proposed per round, >= 1.
+
+    Returns
+    -------
+    EngineReading
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> r = sd.estimation.read_accepted_counts([4, 2, 0, 4, 3], k=4)
+    >>> r.draft_acceptance_rate, r.mean_acceptance_length, r.per_position.tolist()
+    (0.65, 3.6, [0.8, 0.8, 0.6, 0.4])
+    """
+    c, kk = _check_counts(accepted_counts, k)
+    if c.ndim != 1:
+        raise ValueError(f"accepted_counts must be 1-D here (one log); got shape {c.shape}")
+    n = c.size
+    at_least = np.bincount(c, minlength=kk + 1)[::-1].cumsum()[::-1]  # at_least[j] = rounds with >= j accepted
+    return read_engine_counters(float(n), float(n * kk), float(c.sum()), at_least[1:].astype(float))
+

@@ -1,0 +1,329 @@
+"""How sure the calibration is: a seeded bootstrap of every fit, term intervals, and the verdicts that move.
+
+The fits of :mod:`specdec.calibration` and :mod:`specdec.calibration.profiles` leave
+few degrees of freedom (eleven A100 timings for eight terms), so a point
+estimate hides how far each term could move. :func:`bootstrap` refits
+everything many times on perturbed timings, a seeded **parametric
+bootstrap**: each fitted timing is multiplied by ``exp(e)`` with ``e``
+normal, of the fit's own residual scale (the root of the sum of squared log
+residuals over the degrees of freedom, per fit group: the A100 fit, the
+Hopper fit, the eager fit). Each replicate refits the A100 terms, then
+Hopper's on top of them (the carried terms carry their uncertainty), then
+the eager cost. Case resampling is not used: dropping one of TensorRT-LLM's
+four timings leaves its terms unidentified.
+
+:func:`term_intervals` reports each term's interval; :func:`hopper_calibrations`
+gives the replicates as :class:`~specdec.calibration.Calibration` objects so
+that a prediction can carry an interval; :func:`headline_sensitivity`
+recomputes the book's headline numbers (the worked example's ``T0``, its
+speedup at batch 1 and 32, the break-even batch) on every replicate and one
+term at a time.
+
+Defined in chapter "A calibrated roofline".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from specdec._validate import check_count, check_fraction_open, check_instance, check_rng
+from specdec.calibration import (
+    A100_CALIBRATION,
+    H100_CALIBRATION,
+    MEASUREMENTS,
+    Calibration,
+    fit_calibration,
+    fit_hopper,
+    measured_time,
+)
+from specdec.calibration.profiles import EAGER_MEASUREMENTS, fit_eager_overhead
+from specdec.roofline.hardware import H100_IDEAL, LLAMA_8B, LLAMA_70B, step_time
+from specdec.serving.deployment import break_even_batch, speculative_speedup
+from specdec.sources import Cited
+
+__all__ = ["Replicate", "residual_scale", "bootstrap", "term_intervals", "hopper_calibrations",
+           "headline_numbers", "headline_sensitivity"]
+
+
+@dataclass(frozen=True)
+class Replicate:
+    """One bootstrap replicate: every fitted term, and the A100 and H100 calibrations they make.
+
+    Defined in chapter "A calibrated roofline".
+
+    Attributes
+    ----------
+    terms : dict
+        Term name -> value (the names of ``specdec.calibration.FitResult.terms``,
+        plus ``eager_layer[a100-80gb]``).
+    a100, h100 : Calibration
+        The replicate's A100 calibration (gpt-fast's fixed cost and fabric)
+        and its Hopper calibration (SGLang's fixed cost, Hopper's all-reduce).
+    """
+
+    terms: dict
+    a100: Calibration
+    h100: Calibration
+
+
+def _log_residuals(y, pred):
+    return np.log(np.asarray(pred, dtype=float) / np.asarray(y, dtype=float))
+
+
+def residual_scale(log_residuals, n_params) -> float:
+    """Residual scale of a fit: ``sqrt(sum(r**2) / (n - p))`` over log residuals (``n - p`` floored at 1).
+
+    Defined in chapter "A calibrated roofline".
+
+    Parameters
+    ----------
+    log_residuals : array_like
+        ``log(predicted / measured)`` of each fitted timing.
+    n_params : int
+        Fitted terms, >= 0.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from specdec import fit_uncertainty as fu
+    >>> fu.residual_scale([0.03, -0.04], 1)
+    0.05
+    """
+    r = np.asarray(log_residuals, dtype=float)
+    p = check_count(n_params, "n_params", minimum=0)
+    return float(np.sqrt(np.sum(r**2) / max(1, r.size - p)))
+
+
+def _perturb(ms, factors):
+    out = []
+    for m, f in zip(ms, factors, strict=True):
+        t = measured_time(m) * float(f)
+        q = m.quoted
+        out.append(replace(m, quoted=Cited({"value": t * 1e3, "unit": "ms"}, q.source, q.where, q.status,
+                                           q.checked_in, note="bootstrap replicate")))
+    return out
+
+
+def _groups():
+    a100 = [m for m in MEASUREMENTS if m.role == "fit" and m.device.name.startswith("A100")]
+    hopper = [m for m in MEASUREMENTS if m.role == "fit" and not m.device.name.startswith("A100")]
+    eager = [m for m in EAGER_MEASUREMENTS if m.role == "fit" and m.engine == "research"]
+    return a100, hopper, eager
+
+
+def _scales():
+    a100, hopper, eager = _groups()
+    fa = fit_calibration()
+    fh = fit_hopper(A100_CALIBRATION)
+    fe = fit_eager_overhead(eager)
+    return (residual_scale(_log_residuals(fa.measured, fa.predicted), 8),
+            residual_scale(_log_residuals(fh.measured, fh.predicted), 3),
+            residual_scale(np.log1p(fe["residuals"]), 1))
+
+
+def bootstrap(n=100, seed=0, *, grid_step=0.01):
+    """Refit every calibration term on ``n`` perturbed copies of the fitted timings (a seeded parametric bootstrap).
+
+    Defined in chapter "A calibrated roofline".
+
+    Parameters
+    ----------
+    n : int, optional
+        Replicates, >= 2. Default 100.
+    seed : int or numpy.random.Generator, optional
+        Default 0.
+    grid_step : float, optional
+        Step of the ``bw_efficiency`` and ``flops_efficiency`` grids, in (0, 0.1]. Default 0.01.
+
+    Returns
+    -------
+    list of Replicate
+        A replicate whose A100 fit has no grid point with non-negative
+        linear terms is drawn again (rare; the fit's constraints are part of
+        the estimator).
+
+    Examples
+    --------
+    >>> from specdec import fit_uncertainty as fu
+    >>> reps = fu.bootstrap(4, seed=1)
+    >>> len(reps), sorted(reps[0].terms)[:2]
+    (4, ['allreduce_latency[a100-cube-mesh-nccl]', 'allreduce_latency[a100-nvswitch-trtllm]'])
+    """
+    n = check_count(n, "n", minimum=2)
+    rng = check_rng(seed, "seed")
+    step = float(check_fraction_open(grid_step, "grid_step"))
+    if step > 0.1:
+        raise ValueError(f"grid_step must be in (0, 0.1]; got {step!r}")
+    a100, hopper, eager = _groups()
+    sa, sh, se = _scales()
+    out, redrawn = [], 0
+    while len(out) < n:
+        try:
+            fa = fit_calibration(_perturb(a100, np.exp(rng.normal(0.0, sa, len(a100)))),
+                                 bw=(0.60, 1.0, step), flops=(0.40, 1.0, step))
+        except ValueError:          # no grid point with non-negative linear terms: redraw this replicate
+            redrawn += 1
+            if redrawn > 10 * n:
+                raise
+            continue
+        fh = fit_hopper(fa.calibration, _perturb(hopper, np.exp(rng.normal(0.0, sh, len(hopper)))))
+        fe = fit_eager_overhead(_perturb(eager, np.exp(rng.normal(0.0, se, len(eager)))))
+        terms = dict(fa.terms)
+        terms.update({k: v for k, v in fh.terms.items() if "[" in k})
+        terms["eager_layer[a100-80gb]"] = fe["layer"]
+        out.append(Replicate(terms, fa.calibration, fh.calibration))
+    return out
+
+
+def _check_replicates(replicates):
+    reps = list(replicates)
+    if len(reps) < 2 or not all(isinstance(r, Replicate) for r in reps):
+        raise ValueError("replicates must be a sequence of at least 2 Replicate objects (from bootstrap)")
+    return reps
+
+
+def term_intervals(replicates, level=0.9) -> dict:
+    """Each term's central ``level`` interval over the replicates, with the point estimate of the stored fit.
+
+    Defined in chapter "A calibrated roofline".
+
+    Parameters
+    ----------
+    replicates : sequence of Replicate
+        From :func:`bootstrap`.
+    level : float, optional
+        In (0, 1). Default 0.9.
+
+    Returns
+    -------
+    dict
+        Term name -> ``(low, high)``.
+
+    Examples
+    --------
+    >>> from specdec import fit_uncertainty as fu
+    >>> iv = fu.term_intervals(fu.bootstrap(8, seed=2))
+    >>> lo, hi = iv["overlap"]
+    >>> 0.0 <= lo <= hi <= 1.0
+    True
+    """
+    reps = _check_replicates(replicates)
+    q = float(check_fraction_open(level, "level"))
+    tails = (100 * (1 - q) / 2, 100 * (1 + q) / 2)
+    names = sorted(set.intersection(*(set(r.terms) for r in reps)))
+    return {k: tuple(float(v) for v in np.percentile([r.terms[k] for r in reps], tails)) for k in names}
+
+
+def hopper_calibrations(replicates) -> list:
+    """The replicates' H100 calibrations (the book's default GPU), to carry an interval into any prediction.
+
+    Defined in chapter "A calibrated roofline".
+
+    Parameters
+    ----------
+    replicates : sequence of Replicate
+
+    Returns
+    -------
+    list of Calibration
+
+    Examples
+    --------
+    >>> from specdec import fit_uncertainty as fu
+    >>> cals = fu.hopper_calibrations(fu.bootstrap(3, seed=0))
+    >>> len(cals), cals[0].gemm_tile
+    (3, 64)
+    """
+    return [r.h100 for r in _check_replicates(replicates)]
+
+
+def headline_numbers(calibration=None, *, alpha=0.8, k=5) -> dict:
+    """The worked example's headline numbers on 8 H100s with one H100 calibration.
+
+    Llama 3.1 70B target, Llama 3.1 8B draft on the target's eight GPUs,
+    context 0, ``alpha`` and ``k`` as the worked example: ``t0_ms`` (a plain
+    step), ``speedup_1`` and ``speedup_32`` (batch 1 and 32) and
+    ``break_even`` (the first batch at which speculation loses).
+
+    Defined in chapter "A calibrated roofline".
+
+    Parameters
+    ----------
+    calibration : Calibration, optional
+        Default :data:`specdec.calibration.H100_CALIBRATION`.
+    alpha : float, optional
+        Default 0.8.
+    k : int, optional
+        Default 5.
+
+    Returns
+    -------
+    dict
+
+    Examples
+    --------
+    >>> from specdec import fit_uncertainty as fu
+    >>> h = fu.headline_numbers()
+    >>> round(h["t0_ms"], 2), h["break_even"]
+    (11.72, 107.0)
+    """
+    c = H100_CALIBRATION if calibration is None else check_instance(calibration, Calibration, "calibration")
+    group = H100_IDEAL.calibrated(c).scaled(8)
+    s = np.asarray(speculative_speedup(LLAMA_70B, LLAMA_8B, group, alpha, k, np.array([1, 32]), 0, kv_write=True))
+    return {"t0_ms": float(step_time(LLAMA_70B, group)) * 1e3, "speedup_1": float(s[0]), "speedup_32": float(s[1]),
+            "break_even": float(break_even_batch(LLAMA_70B, LLAMA_8B, group, alpha, k, 0, kv_write=True))}
+
+
+#: The Hopper calibration's terms that headline_sensitivity moves one at a time, with the replicate term they follow.
+_H100_TERMS = {"bw_efficiency": "bw_efficiency", "flops_efficiency": "flops_efficiency", "overlap": "overlap",
+               "link_efficiency": "link_efficiency", "step_overhead": "step_overhead[SGLang]",
+               "allreduce_latency": "allreduce_latency[hopper-nvswitch]"}
+
+
+def headline_sensitivity(replicates, level=0.9) -> dict:
+    """How the headline numbers move: over all replicates, and with one term at a time at its interval's ends.
+
+    Defined in chapter "A calibrated roofline".
+
+    Parameters
+    ----------
+    replicates : sequence of Replicate
+    level : float, optional
+        In (0, 1). Default 0.9.
+
+    Returns
+    -------
+    dict
+        ``"all"``: headline name -> ``(low, high)`` over the replicates;
+        ``"point"``: :func:`headline_numbers` of the stored calibration;
+        ``"by_term"``: H100 calibration field -> headline name -> ``(value
+        at the term's low end, value at its high end)``, every other term at
+        the stored value.
+
+    Examples
+    --------
+    >>> from specdec import fit_uncertainty as fu
+    >>> s = fu.headline_sensitivity(fu.bootstrap(6, seed=3))
+    >>> sorted(s["by_term"])[:3]
+    ['allreduce_latency', 'bw_efficiency', 'flops_efficiency']
+    """
+    reps = _check_replicates(replicates)
+    q = float(check_fraction_open(level, "level"))
+    tails = (100 * (1 - q) / 2, 100 * (1 + q) / 2)
+    per = [headline_numbers(r.h100) for r in reps]
+    names = ("t0_ms", "speedup_1", "speedup_32", "break_even")
+    overall = {k: tuple(float(v) for v in np.percentile([p[k] for p in per], tails)) for k in names}
+    iv = term_intervals(reps, q)
+    by_term = {}
+    for field_name, term in _H100_TERMS.items():
+        lo, hi = iv[term]
+        a = headline_numbers(replace(H100_CALIBRATION, **{field_name: lo}))
+        b = headline_numbers(replace(H100_CALIBRATION, **{field_name: hi}))
+        by_term[field_name] = {k: (a[k], b[k]) for k in names}
+    return {"all": overall, "point": headline_numbers(), "by_term": by_term}
+

@@ -1,0 +1,162 @@
+"""A separate draft model's own tensor-parallel size, priced on the roofline.
+
+A target too large for one GPU runs tensor-parallel over ``tp`` devices.
+A separate draft can run on the same ``tp`` devices (each reads ``1/tp``
+of its weights, and every layer pays two all-reduces) or on fewer (vLLM
+allows 1 or the target's size, ``specdec.drafts.drafters.VLLM_DRAFT_TP``).
+Splitting divides the bytes each device reads but not the fixed cost
+per pass, and adds two all-reduces per layer; which size is cheaper then
+depends on the draft's size and the batch, and the calibrated roofline
+computes it (for the smallest drafts at batch 1, one device). On the
+ideal roofline (communication and fixed costs free) more devices always
+win.
+
+:func:`draft_tp_cost` is ``c_d`` at one draft size ``tp_d``, using
+:func:`specdec.roofline.hardware.draft_cost` with ``draft_hardware =
+hardware.scaled(tp_d)``; :func:`draft_tp_choice` compares the sizes an
+engine allows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from specdec._validate import check_integer
+from specdec.roofline.hardware import Hardware, Model, draft_cost, step_time
+
+__all__ = ["DraftTpChoice", "draft_tp_cost", "draft_tp_choice"]
+
+_CHAPTER = "Drafts in today's engines"
+
+
+def _single_int(value, name, minimum=1, maximum=None):
+    if np.ndim(value) != 0:
+        raise TypeError(f"{name} must be a single whole number")
+    return int(check_integer(value, name, minimum=minimum, maximum=maximum))
+
+
+def _check(draft, target, hardware):
+    for value, name, kind in ((draft, "draft", Model), (target, "target", Model), (hardware, "hardware", Hardware)):
+        if not isinstance(value, kind):
+            raise TypeError(f"{name} must be a specdec.roofline.hardware.{kind.__name__}; got {type(value).__name__}")
+    if hardware.tp != 1:
+        raise ValueError(f"hardware must be one device (tp = 1), the unit the group is built from; got tp = "
+                         f"{hardware.tp}")
+
+
+def draft_tp_cost(draft, target, hardware, target_tp, draft_tp, batch=1, context=0):
+    """``c_d`` of a separate draft run tensor-parallel over ``draft_tp`` of the target's ``target_tp`` devices.
+
+    ``T_draft`` is :func:`specdec.roofline.hardware.step_time` of the draft on
+    ``hardware.scaled(draft_tp)``, over ``T0`` of the target on
+    ``hardware.scaled(target_tp)``, both at the same batch and context.
+    The draft's weights must fit in its devices' memory.
+
+    Defined in chapter "Drafts in today's engines".
+
+    Parameters
+    ----------
+    draft, target : specdec.roofline.hardware.Model
+    hardware : specdec.roofline.hardware.Hardware
+        One device (``tp = 1``), e.g. :data:`specdec.roofline.hardware.H100`.
+    target_tp : int
+        Devices the target is split over, in [1, 64].
+    draft_tp : int
+        Devices the draft is split over, in [1, ``target_tp``].
+    batch, context : int, optional
+        As in :func:`specdec.roofline.hardware.step_time`. Defaults 1 and 0.
+
+    Returns
+    -------
+    float
+        ``c_d``, a fraction of one target step.
+
+    Examples
+    --------
+    Llama 3.2 1B drafting for Llama 3.1 70B on eight H100s. On the ideal
+    roofline (free communication, memory-bound) eight devices read the
+    draft eight times faster; calibrated, the fixed cost per pass and the
+    all-reduces shrink that gain (the chapter's table):
+
+    >>> import specdec as sd
+    >>> h = sd.hardware
+    >>> one = sd.draft_parallel.draft_tp_cost(h.LLAMA_1B, h.LLAMA_70B, h.H100_IDEAL, 8, 1)
+    >>> eight = sd.draft_parallel.draft_tp_cost(h.LLAMA_1B, h.LLAMA_70B, h.H100_IDEAL, 8, 8)
+    >>> round(one / eight, 6)
+    8.0
+    """
+    _check(draft, target, hardware)
+    tt = _single_int(target_tp, "target_tp", maximum=64)
+    td = _single_int(draft_tp, "draft_tp", maximum=tt)
+    group = hardware.scaled(td)
+    if draft.weight_bytes > group.memory:
+        raise ValueError(f"draft_tp = {td}: the draft's {draft.weight_bytes / 1e9:.1f} GB of weights do not fit in "
+                         f"{group.memory / 1e9:.0f} GB")
+    b = _single_int(batch, "batch")
+    c = _single_int(context, "context", minimum=0)
+    return float(draft_cost(draft, target, hardware.scaled(tt), b, c, draft_hardware=group))
+
+
+@dataclass(frozen=True)
+class DraftTpChoice:
+    """``c_d`` at each allowed draft size and the cheapest one.
+
+    Defined in chapter "Drafts in today's engines".
+
+    Attributes
+    ----------
+    c_draft : dict
+        ``{draft_tp: c_d}``.
+    best : int
+        The ``draft_tp`` with the smallest ``c_d``.
+    draft_ms : dict
+        ``{draft_tp: T_draft}`` in milliseconds.
+    """
+
+    c_draft: dict
+    best: int
+    draft_ms: dict
+
+
+def draft_tp_choice(draft, target, hardware, target_tp, batch=1, context=0, allowed=None):
+    """Which tensor-parallel size makes a separate draft's step cheapest.
+
+    Defined in chapter "Drafts in today's engines".
+
+    Parameters
+    ----------
+    draft, target, hardware, target_tp, batch, context
+        As in :func:`draft_tp_cost`.
+    allowed : sequence of int, optional
+        Draft sizes to compare, each in [1, ``target_tp``]. Default
+        ``(1, target_tp)``, what vLLM allows
+        (``specdec.drafts.drafters.VLLM_DRAFT_TP``). Sizes whose weights do
+        not fit are left out.
+
+    Returns
+    -------
+    DraftTpChoice
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> h = sd.hardware
+    >>> sd.draft_parallel.draft_tp_choice(h.LLAMA_1B, h.LLAMA_70B, h.H100_IDEAL, 8).best
+    8
+    """
+    _check(draft, target, hardware)
+    tt = _single_int(target_tp, "target_tp", maximum=64)
+    sizes = (1, tt) if allowed is None else tuple(allowed)
+    if not sizes:
+        raise ValueError("allowed must list at least one draft size")
+    costs, times = {}, {}
+    for td in dict.fromkeys(_single_int(s, "allowed", maximum=tt) for s in sizes):
+        if draft.weight_bytes > hardware.scaled(td).memory:
+            continue
+        costs[td] = draft_tp_cost(draft, target, hardware, tt, td, batch, context)
+        times[td] = float(step_time(draft, hardware.scaled(td), batch, context)) * 1e3
+    if not costs:
+        raise ValueError("the draft fits in none of the allowed sizes")
+    return DraftTpChoice(c_draft=costs, best=min(costs, key=costs.get), draft_ms=times)

@@ -1,0 +1,282 @@
+"""Predictions of the held-out published speedups: the mapping rules applied, the table and the median error.
+
+:data:`specdec.predict.validation_rows.VALIDATION_ROWS` holds published, measured
+speedups that the calibration does not use, with the procedure that chose
+them and the rules (M1 to M8) that turn a row into a predictor's inputs,
+fixed before any prediction. :func:`prediction_inputs` applies those rules
+and the decisions below, taken where a rule leaves a choice, before any
+error was looked at, the same for every row:
+
+* **D1, names.** A target or draft named as on the Hugging Face hub maps to
+  the catalogue key without its version or chat suffix (``vicuna-7b-v1.3``
+  is ``"vicuna-7b"``, ``llama-2-70b-chat-hf`` is ``"llama-2-70b"``);
+  DeepSeek-R1 has DeepSeek-V3's architecture and shape
+  (:data:`specdec.roofline.catalogue.MODEL_ALIASES`).
+* **D2, tree shape.** ``tree_tokens`` counts the target's own token, so the
+  tree has ``tree_tokens - 1`` draft nodes; ``tree_depth`` draft passes;
+  ``tree_topk`` nodes expanded per level (unstated: the mean level size,
+  :func:`specdec.predict.round_plan`). Medusa runs one head per level
+  (``tree_depth`` heads). Lookahead decoding takes ``(W, N, G)`` as the
+  row's note states them.
+* **D3, baseline.** A speedup over "Hugging Face" decoding takes ``T0`` from
+  the ``"hf-eager"`` profile; a ``"same-engine"`` baseline from the row's
+  own engine.
+* **D4, precision.** Unstated precision is bf16; fp16 and bf16 weigh 2
+  bytes; nvfp4 is the catalogue's ``"nvfp4"`` (0.5625 bytes per weight, fp8
+  arithmetic), and the MTP or EAGLE module of an nvfp4 target is nvfp4 too.
+* **D5, lookup.** A prompt or n-gram lookup costs nothing on the GPU
+  (``lookup_time = 0``): no source prints its time.
+* **D6, metric.** Latency and throughput speedups are priced alike: every
+  sequence of the batch runs the same rounds.
+* **D8, eager engines.** The profiles fit an eager engine's launch cost
+  per layer (:mod:`specdec.calibration.profiles`), and every pass pays it for its own
+  layers: a one-layer head pass once, the target's pass for all its layers.
+  Nothing else is charged per round. (A first version of the profiles fitted
+  the cost per step; this rule then charged it once per loop iteration.)
+* **D7, the error.** ``predicted / measured - 1``; the summary is the median
+  of its absolute value over the rows.
+
+Defined in chapter "Predicting a published setup".
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import statistics
+from dataclasses import dataclass
+
+from specdec._validate import check_instance
+from specdec.calibration.profiles import EAGER_MEASUREMENTS, FITTED
+from specdec.predict import Prediction, one_layer_module, predict_speedup
+from specdec.predict.validation_rows import VALIDATION_ROWS, PublishedSpeedup
+from specdec.roofline import catalogue
+from specdec.roofline.hardware import Model
+from specdec.tables import Table, records_table
+
+__all__ = ["HeldOutCheck", "prediction_inputs", "check_rows", "median_absolute_error",
+           "heldout_table", "fit_table"]
+
+_CHAPTER = "Predicting a published setup"
+
+#: Row GPU names (M1) -> catalogue keys.
+_GPU_KEYS = {"A100-40GB": "a100-40gb", "A100-80GB": "a100-80gb", "RTX3090": "rtx-3090", "L40S": "l40s",
+             "H100": "h100-sxm", "H200": "h200-sxm", "B200": "b200"}
+_SUFFIX = re.compile(r"(-v\d+\.\d+|-chat-hf|-chat|-hf|-instruct)+$")
+_LOOKAHEAD = re.compile(r"N=(\d+), W=(\d+), G=(\d+)")
+
+
+def _spec(name: str):
+    key = _SUFFIX.sub("", name)
+    key = catalogue.MODEL_ALIASES.get(key, key)
+    if key in catalogue.MODEL_SPECS:
+        return catalogue.MODEL_SPECS[key]
+    raise ValueError(f"target {name!r} has no catalogue entry (looked up as {key!r})")
+
+
+def prediction_inputs(row) -> dict:
+    """The keyword arguments of :func:`specdec.predict.predict_speedup` for a held-out row.
+
+    Applies the mapping rules M1 to M8 of :mod:`specdec.predict.validation_rows`
+    and the decisions D1 to D6 of this module's docstring.
+
+    Defined in chapter "Predicting a published setup".
+
+    Parameters
+    ----------
+    row : specdec.predict.validation_rows.PublishedSpeedup
+
+    Returns
+    -------
+    dict
+        ``target``, ``draft`` and the other arguments.
+
+    Examples
+    --------
+    >>> from specdec import heldout, validation_rows
+    >>> args = heldout.prediction_inputs(validation_rows.VALIDATION_ROWS[0])
+    >>> args["draft"], args["n_nodes"], args["depth"], args["width"], args["gpu"]
+    ('eagle2', 59, 6, 10, 'rtx-3090')
+    """
+    check_instance(row, PublishedSpeedup, "row")
+    weights = row.precision or "bf16"
+    spec = _spec(row.target)
+    args = {"target": spec.key, "tau": row.tau, "gpu": _GPU_KEYS[row.gpu], "n_gpus": row.gpu_count,
+            "parallelism": "layers" if row.parallelism == "layer-split" else "tp", "batch": row.batch,
+            "engine": row.engine, "weights": weights}
+    args["context"] = row.context if row.context is not None else (
+        1024 if re.search(r"summar|cnn|xsum|retriev|natural questions", row.dataset, re.I) else 512)
+    args["baseline_engine"] = "hf-eager" if "hugging face" in row.baseline.lower() else row.engine
+    kind = {"medusa2": "medusa"}.get(row.draft_kind, row.draft_kind)
+    if kind == "model":
+        if row.draft_model not in catalogue.MODEL_SPECS:
+            raise ValueError(f"draft model {row.draft_model!r} has no catalogue entry")
+        args["draft"] = row.draft_model
+    else:
+        args["draft"] = kind
+    if kind == "lookahead":
+        n, w, g = (int(x) for x in _LOOKAHEAD.search(row.note).groups())
+        args["lookahead"] = (w, n, g)
+        return args
+    if row.tree_tokens is not None:
+        args.update(n_nodes=row.tree_tokens - 1, depth=row.tree_depth, width=row.tree_topk)
+    else:
+        args["k"] = row.k
+    if kind == "medusa":
+        heads = catalogue.medusa_heads(spec.key, row.tree_depth)
+        args["head"] = Model(n_params=heads["params"], n_layers=1, d_model=spec.hidden, n_kv_heads=spec.n_kv_heads,
+                             head_dim=spec.head_dim, n_heads=spec.n_heads, name=f"{heads['n_heads']} Medusa heads")
+    elif kind in ("eagle", "eagle2", "mtp") and weights == "nvfp4":   # D4: the head in the target's nvfp4
+        args["head"] = one_layer_module(spec, weights, name="MTP module" if kind == "mtp" else "EAGLE head")
+    return args
+
+
+@dataclass(frozen=True)
+class HeldOutCheck:
+    """One held-out row, its prediction and the error.
+
+    Defined in chapter "Predicting a published setup".
+
+    Attributes
+    ----------
+    row : specdec.predict.validation_rows.PublishedSpeedup
+    prediction : specdec.predict.Prediction
+    error : float
+        ``prediction.speedup / row.speedup - 1``.
+    """
+
+    row: PublishedSpeedup
+    prediction: Prediction
+    error: float
+
+
+def check_rows(rows=None) -> tuple:
+    """Predict every held-out row and compare it with its measured speedup.
+
+    Defined in chapter "Predicting a published setup".
+
+    Parameters
+    ----------
+    rows : sequence of specdec.predict.validation_rows.PublishedSpeedup, optional
+        Default: :data:`specdec.predict.validation_rows.VALIDATION_ROWS`.
+
+    Returns
+    -------
+    tuple of HeldOutCheck
+
+    Examples
+    --------
+    >>> from specdec import heldout
+    >>> checks = heldout.check_rows()
+    >>> len(checks) >= 20
+    True
+    """
+    if rows is None:
+        return _default_checks()
+    return _checks(tuple(rows))
+
+
+@functools.lru_cache(maxsize=1)
+def _default_checks() -> tuple:
+    return _checks(VALIDATION_ROWS)
+
+
+def _checks(rows) -> tuple:
+    out = []
+    for row in rows:
+        args = prediction_inputs(row)
+        target, draft = args.pop("target"), args.pop("draft")
+        p = predict_speedup(target, draft, **args)
+        out.append(HeldOutCheck(row, p, p.speedup / row.speedup - 1.0))
+    return tuple(out)
+
+
+def median_absolute_error(checks) -> float:
+    """The median of ``|predicted / measured - 1|`` over checks.
+
+    Defined in chapter "Predicting a published setup".
+
+    Parameters
+    ----------
+    checks : sequence of HeldOutCheck
+        At least one.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from specdec import heldout
+    >>> 0 <= heldout.median_absolute_error(heldout.check_rows()) < 1
+    True
+    """
+    checks = tuple(checks)
+    if not checks:
+        raise ValueError("checks must hold at least one HeldOutCheck")
+    return float(statistics.median(abs(check_instance(c, HeldOutCheck, "checks").error) for c in checks))
+
+
+def _short(where: str) -> str:
+    """The first clause of a 'where' (file, table or section), without its parenthesis."""
+    return re.split(r"[,;(]", where, maxsplit=1)[0].strip()
+
+
+def _setup(row) -> str:
+    par = "" if row.gpu_count == 1 else f" x{row.gpu_count} ({row.parallelism})"
+    return f"{row.gpu}{par}, batch {row.batch}, {row.engine}"
+
+
+def heldout_table(checks) -> Table:
+    """The held-out rows as a Markdown table: citation, setup, tau, measured, predicted with interval, error.
+
+    Defined in chapter "Predicting a published setup".
+
+    Parameters
+    ----------
+    checks : sequence of HeldOutCheck
+
+    Returns
+    -------
+    specdec.tables.Table
+
+    Examples
+    --------
+    >>> from specdec import heldout
+    >>> table = heldout.heldout_table(heldout.check_rows()[:1])
+    >>> table.header[-1]
+    'error'
+    """
+    rows = []
+    for c in checks:
+        c = check_instance(c, HeldOutCheck, "checks")
+        r, p = c.row, c.prediction
+        lo, hi = p.interval
+        draft = r.draft_model if r.draft_kind == "model" else r.draft_kind
+        rows.append([f"{r.target}, {draft}", _setup(r), f"{r.quoted.source}: {_short(r.quoted.where)}",
+                     f"{r.tau:.2f}", f"{r.speedup:.2f}", f"{p.speedup:.2f} [{lo:.2f}, {hi:.2f}]",
+                     f"{c.error:+.0%}"])
+    return records_table(["target, draft", "setup", "source", "tau", "measured", "predicted [interval]", "error"],
+                         rows, fmt="{}", align=("l", "l", "l", "r", "r", "r", "r"))
+
+
+def fit_table() -> Table:
+    """Every timing a fit uses (:data:`specdec.calibration.profiles.FITTED`), as a Markdown table: none is a speedup.
+
+    Defined in chapter "Predicting a published setup".
+
+    Returns
+    -------
+    specdec.tables.Table
+
+    Examples
+    --------
+    >>> from specdec import heldout
+    >>> heldout.fit_table().header[0]
+    'measurement'
+    """
+    eager = {m.key for m in EAGER_MEASUREMENTS}
+    rows = [[m.label, m.engine, f"{m.tp}x {m.device.base_name}", "{value:g} {unit}".format(**m.quoted.value),
+             m.quoted.source, "engine profile" if m.key in eager else "calibration"] for m in FITTED]
+    return records_table(["measurement", "engine", "GPUs", "printed", "source", "fits"], rows, fmt="{}",
+                         align=("l", "l", "l", "r", "l", "l"))

@@ -1,0 +1,399 @@
+"""Speculative decoding on the roofline: costs, latency, throughput and the break-even batch.
+
+:mod:`specdec.roofline.hardware` gives the time of one forward pass on an
+accelerator; :mod:`specdec.roofline.memory` what fits in its memory. This module puts
+them together for a deployment (a target, a draft or prediction heads, the
+hardware, a batch and a context): the round's ``c_draft`` and ``c_verify``,
+the speedup of :func:`specdec.economics.speedup_from_costs` with those costs, seconds
+per token and tokens per second with and without speculation, whether the
+batch fits, and the batch at which speculation stops paying.
+
+All times are in seconds, all sizes in bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from specdec._validate import (
+    check_broadcast,
+    check_instance,
+    check_integer,
+    check_nonnegative,
+    check_probability,
+    check_scalar,
+    is_scalar_input,
+    to_output,
+)
+from specdec.acceptance import expected_tokens
+from specdec.roofline.hardware import Hardware, step_time, validate_setup
+from specdec.roofline.memory import memory_footprint
+
+__all__ = [
+    "SpeculativeCosts",
+    "Comparison",
+    "speculative_costs",
+    "speculative_throughput",
+    "speculative_latency",
+    "speculative_speedup",
+    "break_even_batch",
+]
+
+
+@dataclass(frozen=True)
+class SpeculativeCosts:
+    """Per-round costs of speculative decoding on the roofline (arrays broadcast).
+
+    Defined in chapter "The roofline model".
+
+    Attributes
+    ----------
+    t0 : ndarray
+        Plain target decode step, seconds.
+    t_draft : ndarray
+        All ``k`` draft steps of a round, seconds.
+    t_verify : ndarray
+        Verification pass over ``k + 1`` tokens per sequence, seconds.
+    t_overhead : ndarray
+        Per-round overhead, seconds.
+    c_draft, c_verify : ndarray
+        One draft step and the verification pass (overhead included) as
+        fractions of ``t0``.
+    expected_tokens : ndarray
+        ``E[L]`` per round per sequence.
+    speedup : ndarray
+        :func:`specdec.economics.speedup_from_costs` with these costs.
+    batch : ndarray
+        The batch (broadcast).
+    fits : ndarray of bool
+        Whether the target, the draft and ``batch`` sequences of
+        ``context + k`` KV slots fit in memory.
+    fits_baseline : ndarray of bool
+        Whether the target alone with ``batch`` sequences fits.
+    """
+
+    t0: np.ndarray
+    t_draft: np.ndarray
+    t_verify: np.ndarray
+    t_overhead: np.ndarray
+    c_draft: np.ndarray
+    c_verify: np.ndarray
+    expected_tokens: np.ndarray
+    speedup: np.ndarray
+    batch: np.ndarray
+    fits: np.ndarray
+    fits_baseline: np.ndarray
+
+    @property
+    def t_round(self):
+        """Seconds per round, ``t_draft + t_verify + t_overhead``."""
+        return self.t_draft + self.t_verify + self.t_overhead
+
+    @property
+    def latency_baseline(self):
+        """Seconds per output token per sequence without speculation (``t0``)."""
+        return self.t0
+
+    @property
+    def latency_speculative(self):
+        """Seconds per output token per sequence with speculation, ``t_round / E[L]``."""
+        return self.t_round / self.expected_tokens
+
+    @property
+    def throughput_baseline(self):
+        """Tokens/s per replica without speculation, ``batch / t0``."""
+        return self.batch / self.t0
+
+    @property
+    def throughput_speculative(self):
+        """Tokens/s per replica with speculation, ``batch * E[L] / t_round``."""
+        return self.batch * self.expected_tokens / self.t_round
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A quantity without (``baseline``) and with (``speculative``) speculation.
+
+    ``ratio`` is ``speculative / baseline``. Returned by
+    :func:`speculative_latency` and :func:`speculative_throughput`.
+
+    Defined in chapter "The roofline model".
+    """
+
+    baseline: object
+    speculative: object
+
+    @property
+    def ratio(self):
+        """``speculative / baseline``."""
+        if np.ndim(self.baseline) == 0 and np.ndim(self.speculative) == 0:
+            return float(self.speculative) / float(self.baseline)
+        return np.asarray(self.speculative) / np.asarray(self.baseline)
+
+
+def speculative_costs(target, draft, hardware, alpha, k, batch=1, context=0, *, t_overhead=0.0,
+                      draft_cost_override=None, draft_hardware=None, extra_bytes=0.0, kv_write=None):
+    r"""Round costs, speedup, latency and throughput of speculation at a batch and context.
+
+    The target runs a plain decode step in ``t0 = T(B, C, 1)`` and verifies in
+    ``t_verify = T(B, C, k + 1)``; the draft runs ``k`` steps of ``T_d(B, C, 1)``
+    each at the same batch (its growth over the ``k`` extra positions is
+    neglected), unless ``draft_cost_override`` gives ``c_draft`` directly
+    (``0`` for prediction heads or n-gram lookup). Then
+
+    .. math:: S = \frac{E[L]}{k\,c_d + c_v},\qquad
+              c_v = \frac{t_\text{verify} + t_\text{overhead}}{t_0}
+
+    and latency per token is ``t_round / E[L]`` against ``t0``, throughput
+    ``B E[L] / t_round`` against ``B / t0``. At one batch both improve by the
+    same factor ``S``; the chapters show the frontier over batches and the
+    memory limit (``fits``), which is where throughput and latency part ways.
+
+    Defined in chapter "The roofline model".
+
+    Parameters
+    ----------
+    target : Model
+    draft : Model or None
+        The draft model; ``None`` requires ``draft_cost_override``.
+    hardware : Hardware
+        Where the target (and draft, unless ``draft_hardware``) runs.
+    alpha : float or array_like
+        Acceptance rate, in [0, 1].
+    k : int or array_like of int
+        Drafts per round, >= 1.
+    batch : int or array_like of int
+        Concurrent sequences, >= 1.
+    context : int or array_like of int
+        Tokens already cached per sequence, >= 0.
+    t_overhead : float or array_like, optional
+        Per-round overhead in seconds (sampling, rollback), >= 0.
+    draft_cost_override : float or array_like, optional
+        ``c_draft`` to use instead of the roofline draft, >= 0.
+    draft_hardware : Hardware, optional
+        Separate hardware for the draft.
+    extra_bytes : float, optional
+        Memory reserved besides weights and KV cache (e.g. heads), >= 0;
+        used only for ``fits``.
+    kv_write : bool or None, optional
+        Count the writes of the new tokens' KV entries, as in
+        :func:`specdec.roofline.hardware.step_time`. Default None: the hardware's
+        own setting (on for the calibrated presets, the default
+        ``specdec.roofline.hardware.H100`` and so on; off on the ideal roofline).
+
+    Returns
+    -------
+    SpeculativeCosts
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> h = sd.hardware
+    >>> r = sd.deployment.speculative_costs(h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8), alpha=0.8, k=5)
+    >>> round(float(r.speedup), 3), round(float(r.t0 * 1e3), 2)
+    (1.615, 11.72)
+    """
+    r = _speculative_core(target, draft, hardware, alpha, k, batch, context, t_overhead, draft_cost_override,
+                          draft_hardware, extra_bytes, kv_write)
+    memory = r["hardware"].memory
+    fits_spec = memory_footprint(r["target"], r["b"], r["c"], draft=r["shared_draft"], k=r["k"],
+                                 extra_bytes=r["extra"]).fits(memory)
+    fits_base = memory_footprint(r["target"], r["b"], r["c"]).fits(memory)
+    arrays = np.broadcast_arrays(r["t0"], r["k"] * r["cd"] * r["t0"], r["tv"], r["to"], r["cd"], r["cv"], r["et"],
+                                 r["s"], r["b"], fits_spec, fits_base)
+    t0_, td_, tv_, to_, cd_, cv_, et_, s_, b_ = (np.array(x, dtype=float) for x in arrays[:9])
+    return SpeculativeCosts(t0=t0_, t_draft=td_, t_verify=tv_, t_overhead=to_, c_draft=cd_, c_verify=cv_,
+                            expected_tokens=et_, speedup=s_, batch=b_, fits=np.array(arrays[9]),
+                            fits_baseline=np.array(arrays[10]))
+
+
+def _speculative_core(target, draft, hardware, alpha, k, batch, context, t_overhead, draft_cost_override,
+                      draft_hardware, extra_bytes, kv_write) -> dict:
+    """Validated inputs and un-broadcast cost arrays shared by the speculative_* functions."""
+    validate_setup(target, draft, hardware)
+    if draft_hardware is not None:
+        check_instance(draft_hardware, Hardware, "draft_hardware")
+    a = check_probability(alpha, "alpha")
+    kk = check_integer(k, "k", minimum=1).astype(float)
+    b = check_integer(batch, "batch", minimum=1).astype(float)
+    c = check_integer(context, "context", minimum=0).astype(float)
+    to = check_nonnegative(t_overhead, "t_overhead", "(seconds)")
+    e = float(check_scalar(extra_bytes, "extra_bytes", check_nonnegative, "(bytes)"))
+    check_broadcast(alpha=a, k=kk, batch=b, context=c, t_overhead=to)
+    t0 = np.asarray(step_time(target, hardware, b, c, 1, kv_write=kv_write))
+    t_verify = np.asarray(step_time(target, hardware, b, c, kk + 1.0, kv_write=kv_write))
+    if draft_cost_override is not None:
+        cd = check_nonnegative(draft_cost_override, "draft_cost_override", "(fraction of a target step)")
+        check_broadcast(alpha=a, k=kk, batch=b, context=c, draft_cost_override=cd)
+        shared_draft = draft
+    else:
+        if draft is None:
+            raise ValueError("draft must be a Model unless draft_cost_override is given")
+        dhw = hardware if draft_hardware is None else draft_hardware
+        cd = np.asarray(step_time(draft, dhw, b, c, 1, kv_write=kv_write)) / t0
+        # a draft on separate hardware does not share the target's memory
+        shared_draft = draft if draft_hardware is None else None
+    cv = (t_verify + to) / t0
+    et = np.asarray(expected_tokens(a, kk))
+    s = et / (kk * cd + cv)
+    return dict(target=target, hardware=hardware, t0=t0, tv=t_verify, to=to, cd=cd, cv=cv, et=et, s=s, b=b, c=c,
+                k=kk, shared_draft=shared_draft, extra=e)
+
+
+def speculative_throughput(target, draft, hardware, alpha, k, batch, context=0, draft_cost_override=None, *,
+                           t_overhead=0.0, draft_hardware=None, kv_write=None):
+    """Tokens/s per replica with and without speculation at one batch and context.
+
+    Baseline ``batch / t0``; speculative ``batch * E[L] / t_round`` (see
+    :func:`speculative_costs`). Memory is not checked here: use
+    :func:`speculative_costs` (``fits``) or :func:`specdec.roofline.memory.max_concurrent_sequences`.
+
+    Defined in chapter "The roofline model".
+
+    Parameters
+    ----------
+    target, draft, hardware, alpha, k, batch, context, draft_cost_override
+        As in :func:`speculative_costs`.
+    t_overhead, draft_hardware, kv_write
+        As in :func:`speculative_costs`.
+
+    Returns
+    -------
+    Comparison
+        ``.baseline`` and ``.speculative`` in tokens/s; ``.ratio``.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> h = sd.hardware
+    >>> r = sd.deployment.speculative_throughput(h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8), 0.8, 5, batch=[1, 256])
+    >>> r.ratio.round(3)
+    array([1.615, 0.78 ])
+    """
+    r = speculative_costs(target, draft, hardware, alpha, k, batch, context, t_overhead=t_overhead,
+                          draft_cost_override=draft_cost_override, draft_hardware=draft_hardware, kv_write=kv_write)
+    scalar = is_scalar_input(alpha, k, batch, context, t_overhead) and np.ndim(draft_cost_override) == 0
+    return Comparison(to_output(r.throughput_baseline, scalar), to_output(r.throughput_speculative, scalar))
+
+
+def speculative_latency(target, draft, hardware, alpha, k, batch=1, context=0, draft_cost_override=None, *,
+                        t_overhead=0.0, draft_hardware=None, kv_write=None):
+    """Seconds per output token (per sequence) with and without speculation.
+
+    Baseline ``t0``; speculative ``t_round / E[L]`` (see :func:`speculative_costs`).
+
+    Defined in chapter "The roofline model".
+
+    Parameters
+    ----------
+    target, draft, hardware, alpha, k, batch, context, draft_cost_override
+        As in :func:`speculative_costs`.
+    t_overhead, draft_hardware, kv_write
+        As in :func:`speculative_costs`.
+
+    Returns
+    -------
+    Comparison
+        ``.baseline`` and ``.speculative`` in seconds per token; ``.ratio``
+        (< 1 means speculation lowers latency).
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> h = sd.hardware
+    >>> r = sd.deployment.speculative_latency(h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8), 0.8, 5)
+    >>> round(r.baseline * 1e3, 2), round(r.speculative * 1e3, 2)
+    (11.72, 7.26)
+    """
+    r = speculative_costs(target, draft, hardware, alpha, k, batch, context, t_overhead=t_overhead,
+                          draft_cost_override=draft_cost_override, draft_hardware=draft_hardware, kv_write=kv_write)
+    scalar = is_scalar_input(alpha, k, batch, context, t_overhead) and np.ndim(draft_cost_override) == 0
+    return Comparison(to_output(r.latency_baseline, scalar), to_output(r.latency_speculative, scalar))
+
+
+def speculative_speedup(target, draft, hardware, alpha, k, batch=1, context=0, *, t_overhead=0.0,
+                        draft_cost_override=None, draft_hardware=None, kv_write=None):
+    """Speedup of speculation with roofline costs at a batch and context.
+
+    :func:`specdec.economics.speedup_from_costs` with ``c_draft`` from :func:`specdec.roofline.hardware.draft_cost`
+    (or ``draft_cost_override``) and ``c_verify`` from :func:`specdec.roofline.hardware.verify_cost`
+    plus ``t_overhead / t0``. Vectorized over every numeric argument.
+
+    Defined in chapter "The roofline model".
+
+    Parameters
+    ----------
+    target, draft, hardware, alpha, k, batch, context
+        As in :func:`speculative_costs`.
+    t_overhead, draft_cost_override, draft_hardware, kv_write
+        As in :func:`speculative_costs`.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Speedup (> 1: speculation is faster at that batch).
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> h = sd.hardware
+    >>> s = sd.deployment.speculative_speedup(h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8), 0.8, 5, batch=[1, 64, 256])
+    >>> s.round(3)
+    array([1.615, 1.136, 0.78 ])
+    """
+    r = _speculative_core(target, draft, hardware, alpha, k, batch, context, t_overhead, draft_cost_override,
+                          draft_hardware, 0.0, kv_write)
+    scalar = is_scalar_input(alpha, k, batch, context, t_overhead) and np.ndim(draft_cost_override) == 0
+    s = r["s"]
+    shape = np.broadcast_shapes(np.shape(s), np.shape(r["t0"]), np.shape(r["cd"]))
+    return to_output(np.broadcast_to(s, shape) if np.shape(s) != shape else s, scalar)
+
+
+def break_even_batch(target, draft, hardware, alpha, k, context=0, *, t_overhead=0.0, draft_cost_override=None,
+                     draft_hardware=None, batch_max=4096, kv_write=None):
+    """Smallest batch at which speculation's speedup falls below 1.
+
+    Scans ``batch = 1 .. batch_max`` in one vectorized evaluation of
+    :func:`speculative_speedup`. Returns ``nan`` when the speedup stays >= 1
+    up to ``batch_max`` (e.g. at long context, where the passes stay
+    memory-bound), and 1.0 when speculation loses already at batch 1.
+    Memory is not checked: the batch may exceed what fits.
+
+    Defined in chapter "The roofline model".
+
+    Parameters
+    ----------
+    target, draft, hardware, alpha, k, context
+        As in :func:`speculative_costs`; ``alpha``, ``k``, ``context`` scalars.
+    t_overhead, draft_cost_override, draft_hardware, kv_write
+        As in :func:`speculative_costs` (scalars).
+    batch_max : int, optional
+        Largest batch scanned, in [1, 1_000_000]. Default 4096.
+
+    Returns
+    -------
+    float
+        The batch (a whole number) or ``nan``.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> h = sd.hardware
+    >>> sd.deployment.break_even_batch(h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8), alpha=0.8, k=5)
+    107.0
+    """
+    for value, name in ((alpha, "alpha"), (k, "k"), (context, "context"), (t_overhead, "t_overhead")):
+        if np.ndim(value) != 0:
+            raise TypeError(f"{name} must be a single number here, got an array of shape {np.shape(value)}")
+    if draft_cost_override is not None and np.ndim(draft_cost_override) != 0:
+        raise TypeError(f"draft_cost_override must be a single number here, got an array of shape "
+                        f"{np.shape(draft_cost_override)}")
+    bmax = int(check_integer(batch_max, "batch_max", minimum=1, maximum=1_000_000))
+    batches = np.arange(1, bmax + 1)
+    s = speculative_speedup(target, draft, hardware, alpha, k, batches, context, t_overhead=t_overhead,
+                            draft_cost_override=draft_cost_override, draft_hardware=draft_hardware,
+                            kv_write=kv_write)
+    below = np.nonzero(np.asarray(s) < 1.0)[0]
+    return float(batches[below[0]]) if below.size else float("nan")
