@@ -15,8 +15,8 @@ import json
 import pathlib
 import re
 
+import book_toc
 import pytest
-import yaml
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PKG = ROOT / "specdec"
@@ -29,36 +29,10 @@ TITLE = re.compile(r'"([^"]+)"')
 OLD_NUMBERING = re.compile(r"\(Part [IV]+, chapters? [\d ,and]+\)")
 
 
-def toc_files() -> list[str]:
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    files = [toc["root"]]
-
-    def walk(entries):
-        for entry in entries or []:
-            if "file" in entry:
-                files.append(entry["file"])
-            walk(entry.get("sections"))
-
-    for part in toc.get("parts", []):
-        walk(part.get("chapters"))
-    return files
-
-
 def chapter_titles() -> dict:
-    """First '# ' heading of every notebook in the table of contents -> its file."""
-    titles = {}
-    for file in toc_files():
-        path = ROOT / f"{file}.ipynb"
-        if not path.exists():
-            continue
-        for cell in json.loads(path.read_text())["cells"]:
-            if cell["cell_type"] != "markdown":
-                continue
-            heads = [line[2:].strip() for line in "".join(cell["source"]).splitlines() if line.startswith("# ")]
-            if heads:
-                titles[heads[0]] = file
-                break
-    return titles
+    """First '# ' heading of every notebook in the table of contents -> its file (scripts/book_toc.py)."""
+    return {title: docname for docname, title in book_toc.titles(ROOT).items()
+            if (ROOT / f"{docname}.ipynb").exists()}
 
 
 TITLES = chapter_titles()
