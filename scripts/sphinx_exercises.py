@@ -217,6 +217,7 @@ def _init_env(app, env, docnames):
 def _hand_numbering(app):
     """The package never reads the book: hand it the book's chapter numbering (for the answer key's numbers)."""
     import book_toc
+
     from specdec.exercises import _chapters
 
     _chapters.number_chapters(**book_toc.exercise_numbering(app.srcdir))

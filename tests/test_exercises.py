@@ -36,8 +36,8 @@ import sys
 import time
 import warnings
 
-import numpy as np
 import book_toc
+import numpy as np
 import pytest
 
 import specdec as sd
