@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import acceptance, economics, literature
+from . import tables
 from ._validate import describe
 
 __all__ = ["Erratum", "ENTRIES", "entry", "counts", "count_phrase", "table", "markdown_table", "markdown_details",
@@ -807,11 +808,9 @@ def markdown_table(source: str) -> str:
     """
     if source not in SOURCES:
         raise ValueError(f"source must be one of {sorted(SOURCES)}; got {describe(source)}")
-    lines = ["| Section | Kind | Source prints | We compute |", "|---|---|---|---|"]
-    for row in table(source):
-        cells = [row["section"], row["kind"], row["printed"], row["summary"]]
-        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
-    return "\n".join(lines)
+    rows = [[row["section"], row["kind"], row["printed"], row["summary"]] for row in table(source)]
+    return tables.records_table(["Section", "Kind", "Source prints", "We compute"], rows, fmt="{}",
+                                align=("l", "l", "l", "l")).to_markdown()
 
 
 def markdown_details(source: str) -> str:
