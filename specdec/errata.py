@@ -25,8 +25,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import acceptance, economics, literature
-from . import tables
+from . import acceptance, economics, literature, tables
 from ._validate import describe
 
 __all__ = ["Erratum", "ENTRIES", "entry", "counts", "count_phrase", "table", "markdown_table", "markdown_details",
