@@ -32,8 +32,10 @@ import os
 import pathlib
 import threading
 
+import book_toc
 import pytest
-import yaml
+
+from specdec.exercises import _chapters
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -47,23 +49,13 @@ def html_dir() -> pathlib.Path:
     return pathlib.Path(os.environ.get("SPECDEC_HTML_DIR", ROOT / "_build" / "html")).resolve()
 
 
-@functools.cache
 def toc_docnames() -> tuple[str, ...]:
-    """Every document in ``_toc.yml``, in reading order (root first)."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    names = [toc["root"]]
+    """Every document in ``_toc.yml``, in reading order (root first): scripts/book_toc.py, the one reader."""
+    return book_toc.documents(ROOT)
 
-    def walk(entries):
-        for entry in entries or []:
-            if "file" in entry:
-                names.append(entry["file"])
-            walk(entry.get("sections"))
-            walk(entry.get("chapters"))
 
-    for part in toc.get("parts", []):
-        walk(part.get("chapters"))
-    walk(toc.get("chapters"))
-    return tuple(names)
+# The package never reads the book: the tests hand it the book's chapter numbering, as the build does.
+_chapters.number_chapters(**book_toc.exercise_numbering(ROOT))
 
 
 def source_of(docname: str) -> pathlib.Path | None:
