@@ -1,21 +1,14 @@
 """The acceptance process: how many tokens one speculative round emits.
 
-Model (both sources' first approximation): each of the ``k`` draft tokens is
-accepted independently with probability ``alpha`` until the first rejection;
-the target then adds exactly one token of its own (the correction after a
-rejection, or the bonus token when all ``k`` drafts survive). ``L`` is the
-number of tokens emitted in the round, so ``1 <= L <= k + 1``, and
-``N = L - 1`` is the number of accepted drafts.
+Each of ``k`` drafts is accepted independently with probability ``alpha`` until the first
+rejection, and the target adds one token of its own, so a round emits ``1 <= L <= k + 1``
+tokens (``N = L - 1`` accepted drafts). This module is the one home of E[L] and of what is read
+off the same distribution: its inverse (:func:`alpha_for_expected_tokens`), the figures serving
+engines print (draft acceptance rate, mean acceptance length, wasted draft fraction) with their
+inverses, per-position rates and vLLM's unconditional per-position rates. Functions broadcast
+and return a Python number for a scalar call.
 
-This module is the one home of E[L] and everything read off the same
-distribution: its inverse (:func:`alpha_for_expected_tokens`, the solver every
-other module calls), the figures serving engines print (draft acceptance
-rate, mean acceptance length, the wasted draft fraction) with their inverses,
-per-position rates and the conversion between vLLM's per-position rates
-(unconditional) and conditional ones.
-
-Every function here accepts Python scalars or numpy arrays, broadcasts, and
-returns a Python number for a scalar call. Results are computed in float64.
+Defined in chapters "Expected tokens per round" and "The acceptance rate and the tokens it yields".
 """
 
 from __future__ import annotations

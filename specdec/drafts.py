@@ -1,29 +1,14 @@
 """Where the drafts come from, and what that does to the break-even threshold.
 
-Chapters "The break-even condition" and "Draft cost in three arrangements".
-Three arrangements produce draft tokens:
+Three arrangements produce draft tokens: a **separate draft model** (``c_draft`` about its size
+relative to the target; :func:`toy_draft_alpha` is a toy, not a fitted law, for how alpha rises
+with size), **prediction heads** on the target (``c_draft`` near 0, acceptance falling with the
+head's position: :func:`conditional_rates_from_marginals`) and **self-speculation** (``c_draft``
+about the share of layers used). :func:`verify_cost_linear` is the stated linear model of a
+verification pass that grows with ``k``; the best ``k`` under it is
+:func:`specdec.economics.optimal_k`. Functions broadcast over scalars and arrays.
 
-* a **separate draft model** (its own weights, its own forward passes):
-  ``c_draft`` is about its size relative to the target in a bandwidth-bound
-  decode, and ``alpha`` rises with its size. The module's
-  :func:`toy_draft_alpha` is a deliberately simple, **toy** curve for that
-  rise (not a fitted law), enough to show that cost and acceptance pull in
-  opposite directions and give an optimum draft size;
-* **multiple prediction heads** on the target (Medusa-style): ``c_draft``
-  is the heads' own weights over the target's, close to 0, and acceptance
-  falls with the position of the head (:func:`conditional_rates_from_marginals`
-  turns the heads' published top-1 accuracies into per-position rates for
-  :func:`specdec.acceptance.expected_tokens_per_position`);
-* **self-speculation**: a fraction of the target's layers is the draft, so
-  ``c_draft`` is about that fraction.
-
-It also holds the stated linear model of a verification pass that grows
-with ``k`` (:func:`verify_cost_linear`), used in chapter "The break-even
-condition" to show that the break-even condition fails at both ends of ``k``;
-the best ``k`` under such a cost is :func:`specdec.economics.optimal_k` with
-``c_verify`` a function of ``k``.
-
-Every function accepts scalars or numpy arrays and broadcasts.
+Defined in chapters "The break-even condition" and "Draft cost in three arrangements".
 """
 
 from __future__ import annotations
