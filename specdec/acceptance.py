@@ -372,21 +372,9 @@ def alpha_for_expected_tokens(el, k):
     r"""The acceptance rate at which a round yields ``el`` tokens: the inverse of E[L].
 
     Solves :math:`E[L](\alpha, k) = 1 + \alpha + \dots + \alpha^k = \text{el}`
-    for :math:`\alpha \in [0, 1]`. E[L] is increasing in alpha, so the answer
-    is unique; it is exact at the ends (``el = 1`` gives 0, ``el = k + 1``
-    gives 1). This is the one solver of the package: the break-even
-    threshold, the alpha behind an engine's metrics, a required or implied
-    acceptance rate all call it.
-
-    Method: with ``d = el - 1`` (exact for ``el <= 2``) the equation is
-    ``g(alpha) = d`` for ``g(x) = x + ... + x**k``, evaluated without
-    cancellation as in :func:`expected_tokens`. The root lies between
-    ``max(d / (1 + d), d / k)`` and ``min(1, d)``; a Newton iteration
-    safeguarded by that bracket (a step that leaves it is replaced by
-    bisection) converges in a handful of vectorized steps. Because
-    ``x g'(x) / g(x) >= 1``, the root is at least as well conditioned as
-    ``g`` itself: the result agrees with the exact root of the float input to
-    about 1e-15 relative (pinned against exact rational arithmetic in the tests).
+    for :math:`\alpha \in [0, 1]` (unique; exact at ``el = 1`` and ``el = k + 1``). The one
+    solver of the package. Newton steps safeguarded by the bracket
+    ``[max(d / (1 + d), d / k), min(1, d)]``, ``d = el - 1``; about 1e-15 relative accuracy.
 
     Defined in chapter "The break-even condition"; see chapter "What serving
     engines print" for the engine metrics it inverts.

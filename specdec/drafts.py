@@ -153,13 +153,9 @@ def toy_draft_alpha(size_ratio, alpha_ref=0.8, ratio_ref=0.1):
 
     .. math:: \alpha(r) = r^{s}, \qquad s = \ln \alpha_\text{ref} / \ln r_\text{ref}
 
-    where ``r`` is the draft's size over the target's. It passes through
-    ``alpha_ref`` at ``ratio_ref``, reaches 1 at ``r = 1`` (the target
-    drafting for itself always agrees) and multiplies alpha by the same
-    factor for every tenfold shrink of the draft. This is an illustration of
-    "acceptance rises with draft size", chosen for its one free parameter;
-    it is **not** fitted to any measurement, and real pairs scatter widely
-    around any such curve (acceptance depends on the workload too).
+    where ``r`` is the draft's size over the target's: through ``alpha_ref`` at ``ratio_ref``
+    and 1 at ``r = 1``. An illustration with one free parameter, **not** fitted to any
+    measurement.
 
     Defined in chapter "Draft cost in three arrangements".
 
@@ -391,20 +387,9 @@ def self_speculation_draft_cost(layer_fraction, shared_fraction=0.0):
 def conditional_rates_from_marginals(accuracies, assumption="independent"):
     r"""Per-position acceptance rates from each head's own (marginal) accuracy.
 
-    Multi-head papers report how often head ``i`` alone is right,
-    :math:`a_i = P(A_i)`. A round emits draft ``i`` only if heads ``1..i``
-    are all right, so E[L] needs :math:`P(A_1 \cap \dots \cap A_i)`, which
-    the marginals do not determine. Two readings bracket the usual case:
-
-    * ``"independent"``: heads err independently, the rate at position
-      ``i`` is :math:`a_i` itself (products of marginals);
-    * ``"nested"``: a head is right only when every earlier head is
-      (the largest joint probability the marginals allow, by the Frechet
-      bound :math:`P(\cap A_j) \le \min_j a_j`), so the rate at position
-      ``i`` is :math:`\min_{j \le i} a_j / \min_{j < i} a_j`.
-
-    Positively correlated errors (the common case: a hard position is hard
-    for every head) fall between the two.
+    The marginals :math:`a_i = P(A_i)` do not fix :math:`P(A_1 \cap \dots \cap A_i)`; two
+    readings bracket it: ``"independent"`` (rate :math:`a_i`) and ``"nested"`` (the Frechet
+    bound, rate :math:`\min_{j \le i} a_j / \min_{j < i} a_j`).
 
     Defined in chapter "Draft cost in three arrangements".
 

@@ -469,12 +469,8 @@ def draft_cost(draft, target, hardware, batch=1, context=0, *, draft_hardware=No
     Both models run at the same batch and context; the draft on
     ``draft_hardware`` if given (e.g. a separate GPU), else on ``hardware``.
 
-    With ``kv_budget`` the draft's KV cache is capped at that many tokens per
-    sequence (StreamingLLM-style sparse or windowed caches, as MagicDec uses):
-    it reads a fixed amount of cache however long the context, so at large
-    batch and long context ``c_draft`` falls and speculation's speedup *grows*
-    with batch (a capped cache usually lowers ``alpha`` too; not modelled).
-    Pass the result as ``draft_cost_override`` to
+    ``kv_budget`` caps the draft's KV cache per sequence (a windowed cache, as MagicDec uses;
+    its effect on ``alpha`` is not modelled). Pass the result as ``draft_cost_override`` to
     :func:`specdec.deployment.speculative_costs`.
 
     Defined in chapter "The roofline model"; the
@@ -532,13 +528,8 @@ def ridge_batch(model, hardware):
 
     .. math:: B^\ast = \frac{F}{BW}\cdot\frac{\text{bytes\_per\_param}}{2}
 
-    Setting ``W / BW = 2 N B / F`` with ``W = N * bytes_per_param``. Below
-    ``B*`` tokens per step (batch times new tokens) the weight read sets the
-    time and extra tokens are nearly free; above it each token costs its
-    arithmetic. KV-cache traffic moves the real crossover later (see
-    :func:`crossover_batch`). The model size cancels: the ridge belongs to
-    the hardware and the number format (on a calibrated hardware, with the
-    achievable rates). Returns tokens per step, not rounded.
+    From ``W / BW = 2 N B / F`` with ``W = N * bytes_per_param``, in tokens per step (batch
+    times new tokens); KV-cache traffic is in :func:`crossover_batch`. Not rounded.
 
     Defined in chapter "The roofline model".
 
@@ -566,11 +557,8 @@ def crossover_batch(model, hardware, context=0, new_tokens=1, *, kv_write=None):
 
     .. math:: B \ge \frac{W / BW}{f / F - m / BW}
 
-    If ``f / F <= m / BW`` the KV reads grow at least as fast as the
-    arithmetic and the pass is memory-bound at every batch: the answer is
-    ``inf``. This is the long-context case where large batches become
-    memory-bound again. Equals :func:`ridge_batch` / ``new_tokens`` at
-    context 0 without KV writes.
+    ``inf`` when ``f / F <= m / BW`` (memory-bound at every batch). Equals
+    :func:`ridge_batch` / ``new_tokens`` at context 0 without KV writes.
 
     Defined in chapter "The roofline model".
 

@@ -398,14 +398,8 @@ def beta_acceptance_mixture(mean, concentration, k):
     .. math:: E[L] = \sum_{i=0}^{k} E[A^i], \qquad
               \alpha_\text{pooled} = \frac{\sum_{i=1}^{k} E[A^i]}{\sum_{i=0}^{k-1} E[A^i]}
 
-    (a round reaches draft position ``i`` with probability ``A^(i-1)`` and
-    accepts it with probability ``A``). Because ``E[L](alpha, k)`` is convex
-    in alpha, the workload emits more tokens per round than the formula at
-    the mean alpha says; the pooled estimate weights fast requests by the
-    extra drafts they get checked, and the formula at it comes close to the
-    truth. What the mixture breaks is independence: rounds of one request
-    share its rate, so intervals that treat every check as independent are
-    too narrow.
+    (a round reaches draft position ``i`` with probability ``A^(i-1)`` and accepts it with
+    probability ``A``).
 
     Defined in chapter "The acceptance rate and the tokens it yields".
 
