@@ -1,21 +1,14 @@
 """The acceptance process: how many tokens one speculative round emits.
 
-Model (both sources' first approximation): each of the ``k`` draft tokens is
-accepted independently with probability ``alpha`` until the first rejection;
-the target then adds exactly one token of its own (the correction after a
-rejection, or the bonus token when all ``k`` drafts survive). ``L`` is the
-number of tokens emitted in the round, so ``1 <= L <= k + 1``, and
-``N = L - 1`` is the number of accepted drafts.
+Each of ``k`` drafts is accepted independently with probability ``alpha`` until the first
+rejection, and the target adds one token of its own, so a round emits ``1 <= L <= k + 1``
+tokens (``N = L - 1`` accepted drafts). This module is the one home of E[L] and of what is read
+off the same distribution: its inverse (:func:`alpha_for_expected_tokens`), the figures serving
+engines print (draft acceptance rate, mean acceptance length, wasted draft fraction) with their
+inverses, per-position rates and vLLM's unconditional per-position rates. Functions broadcast
+and return a Python number for a scalar call.
 
-This module is the one home of E[L] and everything read off the same
-distribution: its inverse (:func:`alpha_for_expected_tokens`, the solver every
-other module calls), the figures serving engines print (draft acceptance
-rate, mean acceptance length, the wasted draft fraction) with their inverses,
-per-position rates and the conversion between vLLM's per-position rates
-(unconditional) and conditional ones.
-
-Every function here accepts Python scalars or numpy arrays, broadcasts, and
-returns a Python number for a scalar call. Results are computed in float64.
+Defined in chapters "Expected tokens per round" and "The acceptance rate and the tokens it yields".
 """
 
 from __future__ import annotations
@@ -379,21 +372,9 @@ def alpha_for_expected_tokens(el, k):
     r"""The acceptance rate at which a round yields ``el`` tokens: the inverse of E[L].
 
     Solves :math:`E[L](\alpha, k) = 1 + \alpha + \dots + \alpha^k = \text{el}`
-    for :math:`\alpha \in [0, 1]`. E[L] is increasing in alpha, so the answer
-    is unique; it is exact at the ends (``el = 1`` gives 0, ``el = k + 1``
-    gives 1). This is the one solver of the package: the break-even
-    threshold, the alpha behind an engine's metrics, a required or implied
-    acceptance rate all call it.
-
-    Method: with ``d = el - 1`` (exact for ``el <= 2``) the equation is
-    ``g(alpha) = d`` for ``g(x) = x + ... + x**k``, evaluated without
-    cancellation as in :func:`expected_tokens`. The root lies between
-    ``max(d / (1 + d), d / k)`` and ``min(1, d)``; a Newton iteration
-    safeguarded by that bracket (a step that leaves it is replaced by
-    bisection) converges in a handful of vectorized steps. Because
-    ``x g'(x) / g(x) >= 1``, the root is at least as well conditioned as
-    ``g`` itself: the result agrees with the exact root of the float input to
-    about 1e-15 relative (pinned against exact rational arithmetic in the tests).
+    for :math:`\alpha \in [0, 1]` (unique; exact at ``el = 1`` and ``el = k + 1``). The one
+    solver of the package. Newton steps safeguarded by the bracket
+    ``[max(d / (1 + d), d / k), min(1, d)]``, ``d = el - 1``; about 1e-15 relative accuracy.
 
     Defined in chapter "The break-even condition"; see chapter "What serving
     engines print" for the engine metrics it inverts.

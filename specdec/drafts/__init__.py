@@ -1,29 +1,14 @@
 """Where the drafts come from, and what that does to the break-even threshold.
 
-Chapters "The break-even condition" and "Draft cost in three arrangements".
-Three arrangements produce draft tokens:
+Three arrangements produce draft tokens: a **separate draft model** (``c_draft`` about its size
+relative to the target; :func:`toy_draft_alpha` is a toy, not a fitted law, for how alpha rises
+with size), **prediction heads** on the target (``c_draft`` near 0, acceptance falling with the
+head's position: :func:`conditional_rates_from_marginals`) and **self-speculation** (``c_draft``
+about the share of layers used). :func:`verify_cost_linear` is the stated linear model of a
+verification pass that grows with ``k``; the best ``k`` under it is
+:func:`specdec.economics.optimal_k`. Functions broadcast over scalars and arrays.
 
-* a **separate draft model** (its own weights, its own forward passes):
-  ``c_draft`` is about its size relative to the target in a bandwidth-bound
-  decode, and ``alpha`` rises with its size. The module's
-  :func:`toy_draft_alpha` is a deliberately simple, **toy** curve for that
-  rise (not a fitted law), enough to show that cost and acceptance pull in
-  opposite directions and give an optimum draft size;
-* **multiple prediction heads** on the target (Medusa-style): ``c_draft``
-  is the heads' own weights over the target's, close to 0, and acceptance
-  falls with the position of the head (:func:`conditional_rates_from_marginals`
-  turns the heads' published top-1 accuracies into per-position rates for
-  :func:`specdec.acceptance.expected_tokens_per_position`);
-* **self-speculation**: a fraction of the target's layers is the draft, so
-  ``c_draft`` is about that fraction.
-
-It also holds the stated linear model of a verification pass that grows
-with ``k`` (:func:`verify_cost_linear`), used in chapter "The break-even
-condition" to show that the break-even condition fails at both ends of ``k``;
-the best ``k`` under such a cost is :func:`specdec.economics.optimal_k` with
-``c_verify`` a function of ``k``.
-
-Every function accepts scalars or numpy arrays and broadcasts.
+Defined in chapters "The break-even condition" and "Draft cost in three arrangements".
 """
 
 from __future__ import annotations
@@ -168,13 +153,9 @@ def toy_draft_alpha(size_ratio, alpha_ref=0.8, ratio_ref=0.1):
 
     .. math:: \alpha(r) = r^{s}, \qquad s = \ln \alpha_\text{ref} / \ln r_\text{ref}
 
-    where ``r`` is the draft's size over the target's. It passes through
-    ``alpha_ref`` at ``ratio_ref``, reaches 1 at ``r = 1`` (the target
-    drafting for itself always agrees) and multiplies alpha by the same
-    factor for every tenfold shrink of the draft. This is an illustration of
-    "acceptance rises with draft size", chosen for its one free parameter;
-    it is **not** fitted to any measurement, and real pairs scatter widely
-    around any such curve (acceptance depends on the workload too).
+    where ``r`` is the draft's size over the target's: through ``alpha_ref`` at ``ratio_ref``
+    and 1 at ``r = 1``. An illustration with one free parameter, **not** fitted to any
+    measurement.
 
     Defined in chapter "Draft cost in three arrangements".
 
@@ -406,20 +387,9 @@ def self_speculation_draft_cost(layer_fraction, shared_fraction=0.0):
 def conditional_rates_from_marginals(accuracies, assumption="independent"):
     r"""Per-position acceptance rates from each head's own (marginal) accuracy.
 
-    Multi-head papers report how often head ``i`` alone is right,
-    :math:`a_i = P(A_i)`. A round emits draft ``i`` only if heads ``1..i``
-    are all right, so E[L] needs :math:`P(A_1 \cap \dots \cap A_i)`, which
-    the marginals do not determine. Two readings bracket the usual case:
-
-    * ``"independent"``: heads err independently, the rate at position
-      ``i`` is :math:`a_i` itself (products of marginals);
-    * ``"nested"``: a head is right only when every earlier head is
-      (the largest joint probability the marginals allow, by the Frechet
-      bound :math:`P(\cap A_j) \le \min_j a_j`), so the rate at position
-      ``i`` is :math:`\min_{j \le i} a_j / \min_{j < i} a_j`.
-
-    Positively correlated errors (the common case: a hard position is hard
-    for every head) fall between the two.
+    The marginals :math:`a_i = P(A_i)` do not fix :math:`P(A_1 \cap \dots \cap A_i)`; two
+    readings bracket it: ``"independent"`` (rate :math:`a_i`) and ``"nested"`` (the Frechet
+    bound, rate :math:`\min_{j \le i} a_j / \min_{j < i} a_j`).
 
     Defined in chapter "Draft cost in three arrangements".
 

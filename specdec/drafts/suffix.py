@@ -1,23 +1,14 @@
 """Suffix decoding: a model-free draft read from a suffix tree of the prompt and earlier outputs.
 
-SuffixDecoding (Oliaro et al., arXiv 2411.04975; ``SUFFIX_ABSTRACT``)
-keeps two suffix trees, one over the current request and one over the
-outputs of earlier requests, matches the last tokens against them and
-proposes the most frequent continuations; the number it proposes grows
-with the match, ``max_spec = factor * match_length + offset``
-(:func:`suffix_max_spec`; vLLM's defaults in
-``specdec.drafts.drafters.VLLM_SUFFIX_DEFAULTS``). Like n-gram lookup
-(:mod:`specdec.drafts.lookup`) it runs no model: the draft is a CPU lookup,
-``c_d`` about 0, and a round costs one verification pass.
+SuffixDecoding (Oliaro et al., arXiv 2411.04975; ``SUFFIX_ABSTRACT``) proposes up to
+``factor * match_length + offset`` tokens (:func:`suffix_max_spec`; vLLM's defaults in
+``specdec.drafts.drafters.VLLM_SUFFIX_DEFAULTS``). Like n-gram lookup it runs no model, so a round
+costs ``S = E[L] / (c_v(k) + c_lookup)`` (:func:`suffix_speedup`) and a measured speedup
+implies the tokens per round (:func:`model_free_tokens`). The paper's speedups
+(``SUFFIX_ABSTRACT``) and ArcticInference's throughputs (``ARCTIC_SUFFIX_BENCHMARKS``) give no
+acceptance length; the one found is vLLM's port at one draft token (``SUFFIX_VLLM_MTBENCH``).
 
-Costed that way a round gives ``S = E[L] / (c_v(k) + c_lookup)``
-(:func:`suffix_speedup`), so a measured speedup says how many tokens per
-round the draft must have averaged (:func:`model_free_tokens`). The paper
-reports speedups (``SUFFIX_ABSTRACT``) and ArcticInference's README
-tabulates throughputs (``ARCTIC_SUFFIX_BENCHMARKS``); neither, as read
-here, gives an acceptance length, so the book derives the one each
-measurement implies. The one measured acceptance length found is vLLM's
-port at one draft token per round (``SUFFIX_VLLM_MTBENCH``).
+Defined in chapter "Drafts in today's engines".
 """
 
 from __future__ import annotations

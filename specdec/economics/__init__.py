@@ -1,16 +1,12 @@
 """The economics of one speculative round: cost, speedup, break-even, best k.
 
-Two equivalent ways to write the cost of a round appear in the sources:
+A round's cost is written in the **time form** of the first source,
+``speedup = T0 * E[L] / (T_draft + T_verify + T_overhead)``, or in the **cost-fraction form** of
+the second, ``speedup = E[L] / (k * c_draft + c_verify)`` with costs in target steps ``T0``;
+:func:`costs_from_times` and :func:`times_from_costs` convert between them (the overhead folds
+into ``c_verify``).
 
-* **time form** (first source): ``T_round = T_draft + T_verify + T_overhead``
-  in seconds, with ``T_draft`` covering all ``k`` draft steps, and
-  ``speedup = T0 * E[L] / T_round``;
-* **cost-fraction form** (second source): one draft step costs ``c_draft``
-  and the verification pass ``c_verify``, both as fractions of one target
-  decode step ``T0``, and ``speedup = E[L] / (k * c_draft + c_verify)``.
-
-:func:`costs_from_times` and :func:`times_from_costs` convert between them
-(the overhead is folded into ``c_verify``), so both give the same speedup.
+See chapters "The speedup formula" and "The break-even condition".
 """
 
 from __future__ import annotations
@@ -288,15 +284,8 @@ def quick_estimate(alpha, k, t0, t_draft, t_verify):
     .. math:: \hat S = \frac{E[L]}{1 + T_\text{draft}/T_0 + T_\text{verify}/T_0}
               = \frac{T_0\,E[L]}{T_0 + T_\text{draft} + T_\text{verify}}
 
-    This is **not** the speedup of :func:`speedup`. Multiplying through by
-    ``T0`` shows that its denominator is a round that also spends one extra
-    plain target step, ``T0``, on top of drafting and verifying, and it has no
-    overhead term. So ``quick_estimate / speedup = T_round / (T0 + T_draft +
-    T_verify)``. On the source's worked example (T0 = 5.2 ms, T_draft =
-    2.5 ms, T_verify = 6.0 ms, T_overhead = 0.5 ms, alpha = 0.8, k = 5) it
-    gives about 1.40 against the exact 2.13, a ratio of 9.0 / 13.7. It is a
-    pessimistic screen: with its "below 1.3, not worth it" cut-off it rejects
-    configurations that are in fact well above 1.3.
+    This is **not** :func:`speedup`: its round pays one extra target step ``T0`` and no
+    overhead, so ``quick_estimate / speedup = T_round / (T0 + T_draft + T_verify)``.
 
     Defined in chapter "The speedup formula".
 
@@ -377,20 +366,9 @@ def break_even_alpha(k, c_draft, c_verify):
     for :math:`\alpha`; above the returned value the scheme is a net saving
     (:func:`speedup_from_costs` > 1).
 
-    * Returns ``0.0`` when the round costs less than one target step
-      (``k*c_draft + c_verify <= 1``): it wins at any ``alpha > 0``.
-    * Returns ``nan`` when the round costs at least ``k + 1`` steps: even
-      ``alpha = 1`` yields only ``k + 1`` tokens, so no ``alpha`` wins.
-
-    Method: :func:`specdec.acceptance.alpha_for_expected_tokens` with
-    ``el = k c_d + c_v``, a bracketed Newton iteration vectorized over every
-    element (about 1e-15 relative accuracy, exact at the ends).
-
-    Why not the second source's bisection: it searches ``[0, 0.9999]`` and
-    returns the upper end of its bracket, so when no ``alpha`` can win the
-    bracket never moves and it silently answers 0.9999, a number that looks
-    like "needs a very good draft" instead of "impossible". It also costs
-    40 Python-level iterations per point.
+    Returns ``0.0`` when ``k*c_draft + c_verify <= 1`` (any ``alpha > 0`` wins) and ``nan``
+    when the round costs at least ``k + 1`` steps (no ``alpha`` wins). Solved by
+    :func:`specdec.acceptance.alpha_for_expected_tokens` with ``el = k c_d + c_v``.
 
     Defined in chapter "The break-even condition".
 
@@ -686,16 +664,9 @@ def operations_factor(alpha, k, c_hat):
 def source_bisection_break_even_alpha(k, c_draft, c_verify):
     """The second source's break-even search, reimplemented for comparison only.
 
-    The source brackets alpha in ``[0, 0.9999]``, halves the bracket 40
-    times on the condition ``k*c_draft + c_verify < E[L](alpha)``, and
-    returns the bracket's upper end. This function reproduces that
-    behaviour (including its flaws) in plain Python, one scalar at a time,
-    so the book and the benchmark can compare it with
-    :func:`break_even_alpha`:
-
-    * it answers ``0.9999`` when no alpha can win (the bracket never moves),
-    * its answer is only as precise as ``0.9999 / 2**40`` (about 1e-12),
-    * it costs 40 Python-level evaluations of E[L] per point.
+    Halves ``[0, 0.9999]`` 40 times on ``k*c_draft + c_verify < E[L](alpha)`` and returns the
+    bracket's upper end, one scalar at a time, flaws included: it answers ``0.9999`` when no
+    alpha can win.
 
     Defined in chapter "The break-even condition".
 
@@ -739,24 +710,12 @@ def source_bisection_break_even_alpha(k, c_draft, c_verify):
 def round_times_vs_k(k, k_ref, t_draft, t_verify, verify_slope=0.0, t_verify_floor=None):
     r"""Draft and verification times at other ``k``, from times measured at ``k_ref``.
 
-    The assumption behind every speedup-vs-k curve in the chapter, made
-    explicit:
-
     .. math:: T_\text{draft}(k) = \frac{T_\text{draft}}{k_\text{ref}}\,k, \qquad
-              T_\text{verify}(k) = T_\text{verify} + s\,(k - k_\text{ref})
+              T_\text{verify}(k) = \max\bigl(T_\text{verify} + s\,(k - k_\text{ref}),\ \text{floor}\bigr)
 
-    Drafting is autoregressive, so each draft step costs the same and the
-    draft time is proportional to ``k``. Verification is one target pass
-    over ``k + 1`` positions; at batch 1 it is memory-bound and nearly flat
-    in ``k`` (``s = 0``), and ``s > 0`` adds a linear cost per extra position
-    (the chapter "Why verification is not free" derives ``s`` from hardware).
-    The overhead is taken as independent of ``k``.
-
-    A line measured at ``k_ref`` can fall, towards small ``k``, below what
-    any pass costs: a verification pass over ``k + 1`` positions is never
-    cheaper than one plain decode step ``T0`` (a pass over one position).
-    ``t_verify_floor`` (usually ``T0``) holds the line there:
-    :math:`\max(T_\text{verify} + s\,(k - k_\text{ref}),\ \text{floor})`.
+    Draft steps cost the same each; verification grows by ``s`` per extra position (0 at
+    batch 1) and never drops below ``t_verify_floor`` (usually ``T0``); the overhead is
+    independent of ``k``.
 
     Defined in chapter "The speedup formula".
 

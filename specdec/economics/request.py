@@ -1,18 +1,12 @@
 """A whole request: prefill, decode and a fixed setup cost.
 
-The speedup of :mod:`specdec.economics` is per decoded token. A request also
-waits for its first token (TTFT, the prefill), which speculation does not
-shorten, and speculation may cost a fixed amount once per request (for
-example the draft model's own prefill of the prompt). This module turns a
-per-token speedup into a request-level one (Amdahl's law, in shares,
-:func:`end_to_end_speedup`, or in times, :func:`request_speedup`) and answers "how long must the
-output be for speculation to pay back its setup cost?".
+Turns the per-token speedup of :mod:`specdec.economics` into a request-level one by Amdahl's
+law, in shares (:func:`end_to_end_speedup`) or in times (:func:`request_speedup`), and gives the
+output length at which a one-off setup cost pays back (:func:`break_even_output_length`). A
+request's decode time is ``tpot * (n_output_tokens - 1)``: the first token comes with the prefill
+(TTFT). Token counts may be fractional (means over requests); all times share one unit.
 
-Convention: the decode time of a request is ``tpot * (n_output_tokens - 1)``:
-the first output token arrives with the prefill (TTFT), every later one
-costs one TPOT. This is how serving benchmarks define TPOT. Tokens are
-treated as a continuous amount (means over requests need not be whole).
-All times share one unit.
+See chapters "When speculation does not help" and "When not to use it".
 """
 
 from __future__ import annotations

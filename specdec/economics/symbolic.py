@@ -1,15 +1,12 @@
 """Symbolic derivations (sympy) that the chapters display step by step.
 
-Each function returns one sympy object, so a notebook can show a
-derivation as a sequence of cells: the distribution of the number of
-accepted drafts, the expectation written as a sum over that distribution,
-the sum evaluated and simplified, and the checks that it equals the
-geometric series and the closed form. Nothing here is asserted: sympy
-computes every step, and :func:`closed_form_matches_derivation` verifies
-the result.
+Each function returns one sympy object, so a notebook shows a derivation cell by cell: the
+distribution of accepted drafts, E[L] as a sum over it, the simplified sum, and the checks
+against the geometric series and the closed form (:func:`closed_form_matches_derivation`).
+Symbols: ``alpha`` (positive real), ``k`` (positive integer), ``n`` (non-negative integer),
+``c_d`` and ``c_v`` (non-negative reals).
 
-Symbols: ``alpha`` (positive real), ``k`` (positive integer), ``n``
-(non-negative integer index), ``c_d`` and ``c_v`` (non-negative reals).
+Defined in chapter "Expected tokens per round".
 """
 
 from __future__ import annotations

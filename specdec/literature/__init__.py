@@ -1,35 +1,16 @@
 """Published numbers (inputs, each with its citation) and their recomputation.
 
-Every number quoted from a paper, a leaderboard or an engine's source code
-lives here as a :class:`~specdec.sources.Cited` input that names its source (a key
-of :data:`specdec.sources.SOURCES`, which records the arXiv version or the repository commit),
-the table, figure, section or file it comes from, the copy it was read in,
-and how it was checked for this book (``status``):
+Every number quoted from a paper, a leaderboard or an engine's source code lives here as a
+:class:`~specdec.sources.Cited` input naming its source (a key of :data:`specdec.sources.SOURCES`),
+where in it, the copy it was read in and its ``status`` (see :class:`~specdec.sources.Cited`).
+Everything else (speedups, implied acceptance rates, rounding intervals, the bonus-token error)
+is computed from those inputs with :mod:`specdec.acceptance` and :mod:`specdec.economics`.
 
-``"verified"``
-    read in the work itself: the paper's PDF or a transcription of its
-    arXiv HTML/TeX source (the copy is named in ``checked_in``), the
-    authors' own repository at a recorded commit, or an engine's released
-    source code;
-``"secondary"``
-    read only in somebody else's transcription or notes that quote the
-    paper (``checked_in`` names them); very likely right, not checked
-    against the paper itself;
-``"unverified"``
-    recalled but not found in any copy available while writing; the book
-    labels such numbers *illustrative* and never calls them published.
-
-Everything else (speedups, implied acceptance rates, rounding intervals,
-the bonus-token error) is *computed* here from those inputs with the core
-formulas of :mod:`specdec.acceptance` and :mod:`specdec.economics`; reading
-an engine's counters is :mod:`specdec.acceptance.estimation`. The chapters show the
-computed values; the tests pin them against independent arithmetic.
-
-Leviathan et al.'s results are numbered as in arXiv 2211.17192v2: the
-expected tokens per run is their Equation (1), the walltime improvement
-Theorem 3.8 (:func:`specdec.economics.improvement_factor`), the guaranteed gain
-Corollary 3.9 (:func:`leviathan_minimum_speedup`) and the arithmetic
-operations Theorem 3.11 (:func:`specdec.economics.operations_factor`).
+Leviathan et al.'s results are numbered as in arXiv 2211.17192v2: expected tokens per run is
+their Equation (1), the walltime improvement Theorem 3.8
+(:func:`specdec.economics.improvement_factor`), the guaranteed gain Corollary 3.9
+(:func:`leviathan_minimum_speedup`), the arithmetic operations Theorem 3.11
+(:func:`specdec.economics.operations_factor`).
 
 Defined in chapters "Published results, recomputed" and "What serving
 engines print".

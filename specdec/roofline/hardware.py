@@ -1,50 +1,28 @@
-"""A roofline model of decoding: where ``c_draft`` and ``c_verify`` come from.
+r"""A roofline model of decoding: where ``c_draft`` and ``c_verify`` come from.
 
-One forward pass of a transformer moves bytes (the weights, plus the KV cache
-of every sequence in the batch) and does arithmetic (two FLOPs per parameter
-per token, plus attention over the context). On an accelerator with memory
-bandwidth ``BW`` and peak arithmetic ``F`` the pass cannot take less than
-``bytes / BW`` or ``FLOPs / F``; the *roofline model* takes the larger:
+A forward pass moves bytes (weights and every sequence's KV cache) and does arithmetic; the
+roofline takes the larger of ``bytes / BW`` and ``FLOPs / F``:
 
-.. math:: T_\\text{step} = \\max\\left(\\frac{\\text{bytes}}{BW},\\;
-          \\frac{\\text{FLOPs}}{F}\\right)
+.. math:: T_\text{step} = \max\left(\frac{\text{bytes}}{BW},\;
+          \frac{\text{FLOPs}}{F}\right)
 
-So a decode step at batch 1 is a weight read (``T0 = weight bytes / BW``);
-verifying ``k`` drafts rides on the same read (``c_verify = 1``) until the
-arithmetic catches up (the *ridge point*), then grows toward ``k + 1``; a
-draft step costs about the ratio of the models' sizes.
+The GPU presets ``H100``, ``A100``, ``H200`` (:data:`GPUS`) are **calibrated**, the default
+everywhere; their ``*_IDEAL`` twins (:data:`IDEAL_GPUS`) are the **ideal roofline**, a lower
+bound (datasheet peaks, perfect overlap, free tensor parallelism, no fixed cost, no KV writes).
+A :class:`specdec.calibration.Calibration` attached with :meth:`Hardware.calibrated` adds what
+engines pay:
 
-**Calibrated and ideal.** The GPU presets ``H100``, ``A100`` and ``H200``
-(and :data:`GPUS`) are *calibrated*: the default hardware model of the book
-and of every function here. Their ``*_IDEAL`` twins (:data:`IDEAL_GPUS`)
-are the *ideal roofline*, a lower bound on the step time: datasheet peaks
-reached and overlapped perfectly, free tensor parallelism, no fixed cost,
-no KV writes, every parameter read once per step (the embedding table is
-only gathered row by row: +6.5 % of weight traffic for Llama 3.1 8B) and no
-attention among the new tokens. A
-:class:`specdec.calibration.Calibration` attached with
-:meth:`Hardware.calibrated` adds what engines pay: achievable fractions
-``eta_m``, ``eta_c`` of the peaks, an overlap ``o`` in [0, 1], a fixed
-cost per pass, two all-reduces per layer of latency ``t_ar`` and volume
-``V`` over the link, KV writes and attention among the new tokens:
+.. math:: T = t_\text{fixed} + \max(t_m, t_c) + (1 - o)\min(t_m, \max(t_c - t_1, 0))
+          + 2\,n_\text{layers}\,(t_\text{ar} + V / (\eta_\ell BW_\ell))
 
-.. math:: T = t_\\text{fixed} + \\max(t_m, t_c) + (1 - o)\\min(t_m, \\max(t_c - t_1, 0))
-          + 2\\,n_\\text{layers}\\,(t_\\text{ar} + V / (\\eta_\\ell BW_\\ell))
+with ``t_m = bytes / (eta_m BW)``, ``t_c = FLOPs / (eta_c F)`` over whole GEMM tiles and ``t_1``
+the first tile's arithmetic (:mod:`specdec.roofline.kernels`). The formulas below are written for the
+ideal roofline; a calibrated hardware adds these terms. Presets come from
+:mod:`specdec.roofline.catalogue`, engine profiles from :mod:`specdec.calibration.profiles`, fits from
+:mod:`specdec.calibration`; memory is :mod:`specdec.roofline.memory`, speculation's costs
+:mod:`specdec.serving.deployment`.
 
-with ``t_m = bytes / (eta_m BW)`` and ``t_c = FLOPs / (eta_c F)``, the
-matrix products' tokens rounded up to whole GEMM tiles of
-``calibration.gemm_tile`` rows and ``t_1`` the first tile's arithmetic,
-which hides under the weight read (:mod:`specdec.roofline.kernels`): ``c_verify``
-is flat up to one tile, then steps. A mixture of experts reads the experts
-its tokens touch (:func:`specdec.roofline.catalogue.distinct_experts`) and multiplies
-its active parameters. The presets come from :mod:`specdec.roofline.catalogue`
-(:func:`model_preset`, :func:`gpu_preset`); engine profiles
-(:mod:`specdec.calibration.profiles`) set an engine's fixed cost and launch regime. The
-formulas of the functions below are written for the ideal roofline; on a
-calibrated hardware each adds these terms. The fitted
-calibrations and their measurements are :mod:`specdec.calibration`; what
-fits in memory is :mod:`specdec.roofline.memory`; speculation's costs and the
-break-even batch are :mod:`specdec.serving.deployment`. Presets cite their sources.
+Defined in chapters "The roofline model" and "A calibrated roofline".
 """
 
 from __future__ import annotations
@@ -491,12 +469,8 @@ def draft_cost(draft, target, hardware, batch=1, context=0, *, draft_hardware=No
     Both models run at the same batch and context; the draft on
     ``draft_hardware`` if given (e.g. a separate GPU), else on ``hardware``.
 
-    With ``kv_budget`` the draft's KV cache is capped at that many tokens per
-    sequence (StreamingLLM-style sparse or windowed caches, as MagicDec uses):
-    it reads a fixed amount of cache however long the context, so at large
-    batch and long context ``c_draft`` falls and speculation's speedup *grows*
-    with batch (a capped cache usually lowers ``alpha`` too; not modelled).
-    Pass the result as ``draft_cost_override`` to
+    ``kv_budget`` caps the draft's KV cache per sequence (a windowed cache, as MagicDec uses;
+    its effect on ``alpha`` is not modelled). Pass the result as ``draft_cost_override`` to
     :func:`specdec.serving.deployment.speculative_costs`.
 
     Defined in chapter "The roofline model"; the
@@ -554,13 +528,8 @@ def ridge_batch(model, hardware):
 
     .. math:: B^\ast = \frac{F}{BW}\cdot\frac{\text{bytes\_per\_param}}{2}
 
-    Setting ``W / BW = 2 N B / F`` with ``W = N * bytes_per_param``. Below
-    ``B*`` tokens per step (batch times new tokens) the weight read sets the
-    time and extra tokens are nearly free; above it each token costs its
-    arithmetic. KV-cache traffic moves the real crossover later (see
-    :func:`crossover_batch`). The model size cancels: the ridge belongs to
-    the hardware and the number format (on a calibrated hardware, with the
-    achievable rates). Returns tokens per step, not rounded.
+    From ``W / BW = 2 N B / F`` with ``W = N * bytes_per_param``, in tokens per step (batch
+    times new tokens); KV-cache traffic is in :func:`crossover_batch`. Not rounded.
 
     Defined in chapter "The roofline model".
 
@@ -588,11 +557,8 @@ def crossover_batch(model, hardware, context=0, new_tokens=1, *, kv_write=None):
 
     .. math:: B \ge \frac{W / BW}{f / F - m / BW}
 
-    If ``f / F <= m / BW`` the KV reads grow at least as fast as the
-    arithmetic and the pass is memory-bound at every batch: the answer is
-    ``inf``. This is the long-context case where large batches become
-    memory-bound again. Equals :func:`ridge_batch` / ``new_tokens`` at
-    context 0 without KV writes.
+    ``inf`` when ``f / F <= m / BW`` (memory-bound at every batch). Equals
+    :func:`ridge_batch` / ``new_tokens`` at context 0 without KV writes.
 
     Defined in chapter "The roofline model".
 

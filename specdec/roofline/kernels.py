@@ -1,24 +1,10 @@
 """Matrix products at small M: tile quantization, and how much arithmetic a weight read hides.
 
-A forward pass over ``M`` tokens (batch times new tokens) multiplies each
-weight matrix by an ``M``-row activation. Tensor-core GEMM kernels cut the
-output into tiles of ``tile`` rows (64 or 128 on Ampere and Hopper), so a
-pass pays the arithmetic of ``M`` rounded **up** to a whole tile
-(:func:`padded_tokens`): 2 tokens cost what ``tile`` tokens cost, and the
-cost moves in steps, not linearly. While the pass fits one tile, the kernel
-streams the weights once and the tile's multiply-adds run under that stream;
-only the tiles beyond the first expose arithmetic that the weight read does
-not hide. With memory time ``t_m``, compute time ``t_c`` (padded) and the
-first tile's compute ``t_1``:
-
-.. math:: T = \\max(t_m, t_c) + (1 - o)\\,\\min\\bigl(t_m,\\; \\max(t_c - t_1, 0)\\bigr)
-
-(:func:`overlapped_time`): flat at ``t_m`` up to one tile, then steps of
-``(1 - o)`` times a tile's arithmetic, turning compute-bound at the ridge.
-The overlap ``o`` is fitted where passes span many tiles (128 to 2048
-tokens); it is never applied to the first tile. :mod:`specdec.roofline.hardware`
-prices every calibrated pass with these two functions (the calibration's
-``gemm_tile``); the ideal roofline is ``tile = 1`` with ``o = 1``.
+A tensor-core GEMM over ``M`` activation rows computes ``M`` rounded up to whole tiles
+(:func:`padded_tokens`); the first tile's arithmetic runs under the weight read and only a share
+``1 - o`` of the rest adds to the pass (:func:`overlapped_time`, :func:`gemm_time`).
+:mod:`specdec.roofline.hardware` prices every calibrated pass with these; the ideal roofline is
+``tile = 1`` with ``o = 1``.
 
 Defined in chapter "A calibrated roofline".
 """

@@ -1,17 +1,13 @@
 """Memory accounting: what fits next to the weights, and what a draft takes away.
 
-An accelerator's memory holds the target's weights, the draft's weights (when
-a separate draft model shares it), any other reserved bytes (prediction
-heads, activations), and one KV cache per sequence. A sequence of ``C``
-context tokens keeps ``C`` tokens of keys and values in the target and, with
-a draft model, ``C`` in the draft too; during verification it also holds
-``k`` candidate slots. :func:`memory_footprint` is the one place this sum is
-written; :func:`max_concurrent_sequences` solves it for the batch,
-:func:`specdec.serving.deployment.speculative_costs` uses it for its ``fits``
-verdicts, and the chapters print it.
-
-Bytes are the unit everywhere; the model's bytes per KV token is
+:func:`memory_footprint` is the one place the sum is written: the target's weights, a separate
+draft's weights, other reserved bytes, and per sequence the target's (and the draft's) KV cache
+for its context plus ``k`` candidate slots during verification.
+:func:`max_concurrent_sequences` solves it for the batch; :func:`specdec.serving.deployment.speculative_costs`
+uses it for its ``fits`` verdicts. Bytes everywhere; a model's bytes per KV token is
 :attr:`specdec.roofline.hardware.Model.kv_bytes_per_token`.
+
+Defined in chapter "Latency, throughput and memory".
 """
 
 from __future__ import annotations

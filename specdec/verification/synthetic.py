@@ -1,25 +1,18 @@
 """Synthetic workloads: example distributions, model pairs and temperature.
 
-Real target and draft models are too big for a book that runs on a laptop,
-so the chapters use small stand-ins whose acceptance rate is known exactly:
+Small stand-ins for target and draft models whose acceptance rate is known exactly:
 
-* ``EXAMPLE_TARGET`` and ``EXAMPLE_DRAFT``, the worked example of
-  chapter "Why a decode step wastes arithmetic, and the verification pass";
-* :func:`interpolate_draft` and :func:`temper_distribution`, the knobs of
-  that chapter's explorer;
-* :func:`synthetic_bigram_pair`, a bigram "language model" and a noisy draft
-  copy, whose distributions depend on the prefix as a real model's do;
-* :func:`synthetic_logit_pair` with :data:`WORKLOAD_SHAPES`, peaked
-  (code-like) and flat (prose-like) workloads, and
-  :func:`acceptance_vs_temperature`, the alpha of such a pair as both models
-  sample at a temperature (:func:`softmax_with_temperature`);
-* :func:`heterogeneous_alphas` and :func:`beta_acceptance_mixture`, a
-  workload whose requests accept at different rates (a Beta distribution of
-  per-request alpha), to show what the constant-alpha model's i.i.d.
-  assumption hides.
+* ``EXAMPLE_TARGET``, ``EXAMPLE_DRAFT``, :func:`interpolate_draft`, :func:`temper_distribution`:
+  the worked example and explorer knobs of chapter "Why a decode step wastes arithmetic, and
+  the verification pass";
+* :func:`synthetic_bigram_pair`: a bigram model and a noisy draft copy (prefix-dependent);
+* :func:`synthetic_logit_pair` with :data:`WORKLOAD_SHAPES`, :func:`softmax_with_temperature`,
+  :func:`acceptance_vs_temperature`: peaked and flat workloads at a temperature;
+* :func:`heterogeneous_alphas`, :func:`beta_acceptance_mixture`: requests that accept at
+  different rates (a Beta distribution of per-request alpha).
 
-Every generator takes a seeded :class:`numpy.random.Generator` or an integer
-seed; unseeded randomness is refused. Results are float64.
+Every generator takes a seeded :class:`numpy.random.Generator` or an integer seed; unseeded
+randomness is refused.
 """
 
 from __future__ import annotations
@@ -405,14 +398,8 @@ def beta_acceptance_mixture(mean, concentration, k):
     .. math:: E[L] = \sum_{i=0}^{k} E[A^i], \qquad
               \alpha_\text{pooled} = \frac{\sum_{i=1}^{k} E[A^i]}{\sum_{i=0}^{k-1} E[A^i]}
 
-    (a round reaches draft position ``i`` with probability ``A^(i-1)`` and
-    accepts it with probability ``A``). Because ``E[L](alpha, k)`` is convex
-    in alpha, the workload emits more tokens per round than the formula at
-    the mean alpha says; the pooled estimate weights fast requests by the
-    extra drafts they get checked, and the formula at it comes close to the
-    truth. What the mixture breaks is independence: rounds of one request
-    share its rate, so intervals that treat every check as independent are
-    too narrow.
+    (a round reaches draft position ``i`` with probability ``A^(i-1)`` and accepts it with
+    probability ``A``).
 
     Defined in chapter "The acceptance rate and the tokens it yields".
 
