@@ -214,28 +214,7 @@ def _init_env(app, env, docnames):
         env.specdec_exercise_labels = {}
 
 
-def _hand_numbering(app):
-    """The package never reads the book: hand it the book's chapter numbering (for the answer key's numbers)."""
-    import book_toc
-
-    from specdec.exercises import _chapters
-
-    _chapters.number_chapters(**book_toc.exercise_numbering(app.srcdir))
-
-
-def _check_numbering(env):
-    """The numbers handed to the package are the ones Sphinx gives the chapters (and so the exercise boxes)."""
-    from specdec.exercises import _chapters
-
-    for docname, number in _chapters.numbering()["numbers"].items():
-        shown = env.toc_secnumbers.get(docname, {}).get("")
-        if shown and tuple(shown) != (number,):
-            LOGGER.warning(f"{docname}: Sphinx numbers this chapter {'.'.join(map(str, shown))}, the table of "
-                           f"contents reader {number} (scripts/book_toc.py)", type="specdec", subtype="exercise")
-
-
 def _check_consistency(app, env):
-    _check_numbering(env)
     if not app.config.specdec_require_all_exercises:
         return
     exercises, _core = _registry()
@@ -317,7 +296,6 @@ def setup(app):
     app.add_transform(RemoveOtherEditionBlocks)
     app.add_transform(AddCheckLines)
     app.connect("config-inited", _student_config)
-    app.connect("builder-inited", _hand_numbering)
     app.connect("env-before-read-docs", _init_env)
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)

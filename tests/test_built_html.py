@@ -15,7 +15,6 @@ import json
 import pathlib
 import re
 
-import book_toc
 import pytest
 from bs4 import BeautifulSoup
 from conftest import source_of
@@ -71,23 +70,6 @@ def article(soup: BeautifulSoup):
 def describe(element, limit: int = 160) -> str:
     text = " ".join(element.get_text(" ", strip=True).split())
     return text[:limit] + ("..." if len(text) > limit else "")
-
-
-def test_chapter_number_is_the_readers(built_html, docname):
-    """The number Sphinx gives a chapter (its heading's section number) is the one scripts/book_toc.py hands
-    the package; an unnumbered chapter's heading carries none."""
-    chapters = {c.docname: c for c in book_toc.chapters()}
-    if docname not in chapters:
-        return  # not a chapter (the root, a section page): no chapter number to compare
-    path = page_path(built_html, docname)
-    if not path.exists():
-        pytest.fail(f"{docname}: built page {path} is missing", pytrace=False)
-    h1 = article(load(built_html, docname)).find("h1")
-    span = h1.find("span", class_="section-number") if h1 is not None else None
-    shown = span.get_text().strip().rstrip(".") if span is not None else None
-    expected = chapters[docname].number
-    assert shown == (str(expected) if expected is not None else None), (
-        f"{docname}: the page shows chapter number {shown!r}, the table of contents reader {expected!r}")
 
 
 def test_page_exists(built_html, docname):

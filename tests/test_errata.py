@@ -214,17 +214,6 @@ def test_part_two_numbers_by_hand():
     assert f["end_to_end"] == pytest.approx(1 / (0.9 + 0.1 / f["decode"]), rel=1e-14)
 
 
-def test_chapter_titles_are_the_chapters_headings():
-    """The titles the package keeps as data (it never reads the book) are the linked chapters' headings."""
-    import book_toc
-
-    assert {e.chapter for e in sd.errata.ENTRIES} <= set(sd.errata.CHAPTER_TITLES)
-    for docname, title in sd.errata.CHAPTER_TITLES.items():
-        assert title == (book_toc.title(docname, ROOT) or "").replace("$", ""), docname
-    with pytest.raises(ValueError, match="chapter must be one of"):
-        sd.errata.Erratum("x", "bounds", "s", "error", "s", "p", dict, "t", "e", "w", "book/nowhere")
-
-
 def test_markdown_table_rows_links_and_bad_source():
     for source in sd.errata.SOURCES:
         n = sum(e.source == source for e in sd.errata.ENTRIES)

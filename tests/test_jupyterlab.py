@@ -31,10 +31,10 @@ import time
 import urllib.request
 
 import pytest
+import yaml
 from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "scripts"))
-import book_toc  # noqa: E402
 import inline_values  # noqa: E402
 
 from specdec.widgets._base import SNAPSHOT_NOTE  # noqa: E402
@@ -45,11 +45,14 @@ WIDGET_REPR = re.compile(r"\w+Explorer\(children=|VBox\(children=|HBox\(children
 
 
 def lab_chapters() -> list[str]:
-    names, seen = [], set()
-    for chapter in book_toc.chapters(ROOT):  # the first notebook of every part
-        if (ROOT / f"{chapter.docname}.ipynb").exists() and chapter.caption not in seen:
-            seen.add(chapter.caption)
-            names.append(chapter.docname)
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    names = []
+    for part in toc.get("parts", []):
+        for entry in part.get("chapters", []):
+            docname = entry.get("file", "")
+            if (ROOT / f"{docname}.ipynb").exists():
+                names.append(docname)
+                break
     extra = [n.strip() for n in os.environ.get("SPECDEC_LAB_CHAPTERS", "").split(",") if n.strip()]
     return list(dict.fromkeys(names + extra))
 

@@ -21,15 +21,17 @@ Source names: ``"bounds"`` is ``acceptance-rate-and-speedup-bounds.txt``
 
 from __future__ import annotations
 
+import json
 import math
+import pathlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from specdec import acceptance, economics, literature, tables
+from specdec import acceptance, economics, literature
 from specdec._validate import describe
 
 __all__ = ["Erratum", "ENTRIES", "entry", "counts", "count_phrase", "table", "markdown_table", "markdown_details",
-           "SOURCES", "KINDS", "CHAPTER_TITLES"]
+           "SOURCES", "KINDS"]
 
 SOURCES = {
     "bounds": "Acceptance rate & speedup bounds (Part I)",
@@ -98,8 +100,6 @@ class Erratum:
             raise ValueError(f"source must be one of {sorted(SOURCES)}; got {describe(self.source)}")
         if self.kind not in KINDS:
             raise ValueError(f"kind must be one of {sorted(KINDS)}; got {describe(self.kind)}")
-        if self.chapter not in CHAPTER_TITLES:
-            raise ValueError(f"chapter must be one of {sorted(CHAPTER_TITLES)}; got {describe(self.chapter)}")
 
     def _shown(self) -> dict:
         """The values as the text shows them: a missing value (``nan``) reads "none"."""
@@ -324,22 +324,6 @@ def _prefill_heavy() -> dict:
 
 _TEXT = "book/part1-speedup-bounds/"
 _COST = "book/part2-cost-accounting/"
-
-#: The title of every chapter an entry links to, as its page's heading reads (the package keeps the names of the
-#: book's documents and these titles as data, and never reads the book; tests/test_errata.py checks them).
-CHAPTER_TITLES = {
-    _TEXT + "01-expected-tokens": "Expected tokens per round",
-    _TEXT + "02-speedup-formula": "The speedup formula",
-    _TEXT + "03-verification-cost": "Why verification is not free",
-    _TEXT + "04-when-it-does-not-help": "When speculation does not help",
-    _TEXT + "05-decision-checklist": "The decision checklist",
-    _COST + "01-verification-pass": "Why a decode step wastes arithmetic, and the verification pass",
-    _COST + "02-acceptance-rate": "The acceptance rate and the tokens it yields",
-    _COST + "03-break-even": "The break-even condition",
-    _COST + "04-draft-arrangements": "Draft cost in three arrangements",
-    _COST + "05-latency-throughput-memory": "Latency, throughput and memory",
-    _COST + "06-when-not-to-use": "When not to use it",
-}
 
 ENTRIES: list[Erratum] = [
     Erratum(
@@ -736,7 +720,17 @@ def _order(e: Erratum):
 
 def _chapter_link(docname: str) -> str:
     """A Markdown link from the errata page (book/appendix/) to a chapter, titled as the chapter is."""
-    return f"[{CHAPTER_TITLES[docname]}](../{docname.removeprefix('book/')}.ipynb)"
+    path = pathlib.Path(__file__).resolve().parents[2] / f"{docname}.ipynb"
+    title = docname.rsplit("/", 1)[-1]
+    if path.exists():
+        cells = json.loads(path.read_text(encoding="utf-8")).get("cells", [])
+        for cell in cells:
+            text = "".join(cell.get("source", [])) if cell.get("cell_type") == "markdown" else ""
+            heading = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")), None)
+            if heading:
+                title = heading.replace("$", "")
+                break
+    return f"[{title}](../{docname.removeprefix('book/')}.ipynb)"
 
 
 def table(source: str | None = None):
@@ -809,9 +803,11 @@ def markdown_table(source: str) -> str:
     """
     if source not in SOURCES:
         raise ValueError(f"source must be one of {sorted(SOURCES)}; got {describe(source)}")
-    rows = [[row["section"], row["kind"], row["printed"], row["summary"]] for row in table(source)]
-    return tables.records_table(["Section", "Kind", "Source prints", "We compute"], rows, fmt="{}",
-                                align=("l", "l", "l", "l")).to_markdown()
+    lines = ["| Section | Kind | Source prints | We compute |", "|---|---|---|---|"]
+    for row in table(source):
+        cells = [row["section"], row["kind"], row["printed"], row["summary"]]
+        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return "\n".join(lines)
 
 
 def markdown_details(source: str) -> str:
