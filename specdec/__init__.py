@@ -83,7 +83,7 @@ _SUBMODULES = {
     "engine_metrics": "acceptance.engine_metrics",
     # the cost of a round and of a request
     "economics": "economics", "request": "economics.request", "symbolic": "economics.symbolic",
-    # drafting-free verification: the rules, exact sampling, block verification, trees
+    # verifying a draft: the rules, exact sampling, block verification, trees
     "verification": "verification", "sampling": "verification.sampling",
     "block_verify": "verification.block_verify", "trees": "verification.trees",
     "synthetic": "verification.synthetic",
