@@ -54,6 +54,7 @@ from specdec.calibration.timings import (
     model_time,
 )
 from specdec.drafts.drafters import spec_bench_table
+from specdec.economics import WORKED_EXAMPLE
 from specdec.roofline._calibration_terms import (
     A100_CALIBRATION,
     ALLREDUCE_LATENCIES,
@@ -81,7 +82,7 @@ __all__ = [
     "Calibration", "IDEAL", "Measurement", "MEASUREMENTS", "FitResult", "FABRICS", "FIXED_COSTS",
     "ALLREDUCE_LATENCIES", "GEMM_TILE", "HOPPER_CARRIED", "fit_hopper", "calibration_for",
     "A100_CALIBRATION", "H100_CALIBRATION", "VICUNA_68M", "LLAMA2_7B", "LLAMA2_13B", "LLAMA2_70B", "LLAMA_70B_FP8", "EAGLE_HEAD_7B",
-    "MEDUSA_HEADS_7B_PARAMS", "FIRST_SOURCE_EXAMPLE", "HF_EAGER_TPS", "SPEC_BENCH_SETTINGS",
+    "MEDUSA_HEADS_7B_PARAMS", "HF_EAGER_TPS", "SPEC_BENCH_SETTINGS",
     "measured_time", "model_time", "device_for", "fit_calibration", "fit_step_overhead", "residual_table",
     "round_cost_checks", "first_source_check", "eager_layer_overhead", "eagle_large_draft", "break_even_summary",
 ]
@@ -370,13 +371,6 @@ def fit_hopper(base=None, measurements=None):
 # quoted inputs used by the checks
 # --------------------------------------------------------------------------
 
-FIRST_SOURCE_EXAMPLE = Cited(
-    {"t0_ms": 5.2, "t_draft_ms": 2.5, "k": 5, "t_verify_ms": 6.0, "t_overhead_ms": 0.5,
-     "setup": "70B target, 8B draft, TP=8, single request"},
-    "first-source", "section 2, table 'Worked Example: 70B with 8B Draft'", "verified",
-    "/shared/sources/acceptance-rate-and-speedup-bounds.txt",
-    note="a quoted input, not a measurement: GPU, precision and engine are not stated")
-
 HF_EAGER_TPS = Cited(
     {"huggingface_fp16": 24.5, "gpt_fast_fp16": 55.1, "model": "LLaMA2-Chat 7B", "gpu": "RTX 3090"},
     "li2024eagle", "Table 4 (MT-bench, temperature 0, tokens/s)", "verified",
@@ -560,17 +554,17 @@ def first_source_check(hardware=None):
     (5.2, 5.27, 11.72)
     """
     one = H100 if hardware is None else check_instance(hardware, Hardware, "hardware")
-    q = FIRST_SOURCE_EXAMPLE.value
+    q = WORKED_EXAMPLE.value
     ideal, group = one.ideal().scaled(8), one.scaled(8)
     t0 = float(step_time(LLAMA_70B, group))
     draft = float(step_time(LLAMA_8B, group))
-    return {"quoted_t0": q["t0_ms"], "ideal_t0": float(step_time(LLAMA_70B, ideal)) * 1e3, "calibrated_t0": t0 * 1e3,
+    return {"quoted_t0": q["t0"], "ideal_t0": float(step_time(LLAMA_70B, ideal)) * 1e3, "calibrated_t0": t0 * 1e3,
             "calibrated_t0_fp8": float(step_time(LLAMA_70B_FP8, group)) * 1e3,
-            "quoted_draft_step": q["t_draft_ms"] / q["k"], "ideal_draft_step": float(step_time(LLAMA_8B, ideal)) * 1e3,
+            "quoted_draft_step": q["t_draft"] / q["k"], "ideal_draft_step": float(step_time(LLAMA_8B, ideal)) * 1e3,
             "calibrated_draft_step": draft * 1e3, "calibrated_draft_step_own_gpu": float(step_time(LLAMA_8B, one)) * 1e3,
-            "quoted_c_verify": q["t_verify_ms"] / q["t0_ms"],
+            "quoted_c_verify": q["t_verify"] / q["t0"],
             "calibrated_c_verify": float(step_time(LLAMA_70B, group, 1, 0, q["k"] + 1)) / t0,
-            "quoted_c_draft": q["t_draft_ms"] / q["k"] / q["t0_ms"], "calibrated_c_draft": draft / t0}
+            "quoted_c_draft": q["t_draft"] / q["k"] / q["t0"], "calibrated_c_draft": draft / t0}
 
 
 def eager_layer_overhead() -> float:

@@ -46,7 +46,7 @@ from specdec._validate import (
 )
 from specdec.acceptance import expected_tokens
 from specdec.decision.policy import CHECKLIST_THRESHOLDS, WORTH_IT_SPEEDUP
-from specdec.economics import costs_from_times, quick_estimate, round_time, speedup
+from specdec.economics import WORKED_EXAMPLE, costs_from_times, quick_estimate, round_time, speedup
 from specdec.economics.request import break_even_output_length, decode_time, request_speedup
 from specdec.tables import Table
 
@@ -534,14 +534,13 @@ def assessment_table(*assessments):
     return AssessmentTable(tuple(assessments))
 
 #: Two contrasting workloads used in the chapter "The decision checklist".
-#: "chat" takes the first source's worked example times (70B target, 8B
-#: draft, T0 = 5.2 ms, T_draft = 2.5 ms for k = 5, T_verify = 6.0 ms,
-#: T_overhead = 0.5 ms, alpha = 0.8) and adds a TTFT, an output length and a
+#: "chat" takes the first source's worked example
+#: (:data:`specdec.economics.WORKED_EXAMPLE`: alpha, k and the times) and adds a TTFT, an output length and a
 #: setup cost of our choosing; "batch-summaries" is an illustrative
 #: high-concurrency job with long prompts and a weaker draft. Times in ms.
 EXAMPLES = {
-    "chat": Workload(ttft=120.0, tpot=5.2, batch=1, alpha=0.8, k=5, t0=5.2, t_draft=2.5, t_verify=6.0,
-                     t_overhead=0.5, mean_output_tokens=400, t_setup=3.0, name="chat assistant"),
+    "chat": Workload(ttft=120.0, tpot=WORKED_EXAMPLE.value["t0"], batch=1, **WORKED_EXAMPLE.value,
+                     mean_output_tokens=400, t_setup=3.0, name="chat assistant"),
     "batch-summaries": Workload(ttft=2500.0, tpot=22.0, batch=64, alpha=0.65, k=5, t0=21.0, t_draft=9.0,
                                 t_verify=48.0, t_overhead=2.0, mean_output_tokens=120, t_setup=40.0,
                                 name="batch summaries"),

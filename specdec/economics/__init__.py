@@ -26,8 +26,10 @@ from specdec._validate import (
     to_output,
 )
 from specdec.acceptance import alpha_for_expected_tokens, expected_tokens
+from specdec.sources import Cited
 
 __all__ = [
+    "WORKED_EXAMPLE",
     "round_time",
     "round_cost",
     "speedup",
@@ -45,6 +47,16 @@ __all__ = [
     "source_bisection_break_even_alpha",
     "round_times_vs_k",
 ]
+
+#: The first source's worked example, the one copy every chapter, figure, explorer and exercise uses: a
+#: 70B target with an 8B draft (TP = 8, one request), keyed by the arguments of :func:`speedup` (ms).
+#: ``sd.speedup(**sd.economics.WORKED_EXAMPLE.value)`` is its speedup.
+WORKED_EXAMPLE = Cited(
+    {"alpha": 0.8, "k": 5, "t0": 5.2, "t_draft": 2.5, "t_verify": 6.0, "t_overhead": 0.5},
+    "first-source", "section 2, table 'Worked Example: 70B with 8B Draft' and the line under it (a = 0.8)",
+    "verified", "/shared/sources/acceptance-rate-and-speedup-bounds.txt",
+    note="a quoted input, not a measurement: 70B target, 8B draft, TP=8, single request; GPU, precision and "
+         "engine are not stated")
 
 
 def round_time(t_draft, t_verify, t_overhead=0.0):

@@ -40,9 +40,6 @@ register(Exercise(
     ),
 ))
 
-#: The source's worked example (ms).
-WORKED = {"k": 5, "t0": 5.2, "t_draft": 2.5, "t_verify": 6.0, "t_overhead": 0.5}
-
 
 def _speedup(p, alpha=None):
     alpha = p.alpha if alpha is None else alpha
@@ -57,7 +54,7 @@ register(Exercise(
     statement=("A deployment's round has these times: $T_0$ = {{t0}} ms, $T_\\text{draft}$ = {{t_draft}} ms for "
                "$k = {{k}}$ drafts, $T_\\text{verify}$ = {{t_verify}} ms, $T_\\text{overhead}$ = {{t_overhead}} ms. "
                "What is the speedup if the acceptance rate drops to {{alpha}}?"),
-    params={**WORKED, "alpha": 0.5},
+    params={**economics.WORKED_EXAMPLE.value, "alpha": 0.5},
     vary=lambda rng: (lambda k: {"alpha": grid(rng, 0.3, 0.65, 0.01), "k": k, "t_draft": round(0.5 * k, 1)})(
         int(rng.integers(3, 10))),
     answer=Float("a ratio", decimals=2),
@@ -94,9 +91,8 @@ register(Exercise(
                "{{tpot}} ms and speculation makes every decode step after the first token {{speedup:.2f}} times "
                "faster. What is the longest output, in whole tokens, for which a request is slower with "
                "speculation than without?"),
-    params={"t_setup": 20.0, "tpot": 5.2,
-            "speedup": float(economics.speedup(0.8, WORKED["k"], WORKED["t0"], WORKED["t_draft"], WORKED["t_verify"],
-                                               WORKED["t_overhead"]))},
+    params={"t_setup": 20.0, "tpot": economics.WORKED_EXAMPLE.value["t0"],
+            "speedup": float(economics.speedup(**economics.WORKED_EXAMPLE.value))},
     vary=lambda rng: {"t_setup": grid(rng, 10.0, 60.0, 5.0), "tpot": grid(rng, 4.0, 12.0, 0.2),
                       "speedup": grid(rng, 1.3, 2.6, 0.05)},
     answer=Integer("a number of output tokens"),

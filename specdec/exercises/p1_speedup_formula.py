@@ -18,9 +18,6 @@ CHAPTER = Chapter("book/part1-speedup-bounds/02-speedup-formula", "The speedup f
 #: Inputs of exercise speedup-formula-1 (times in ms).
 SELF_CHECK = {"alpha": 0.7, "k": 4, "t0": 12.0, "t_draft": 4.0, "t_verify": 14.0, "t_overhead": 1.0}
 
-#: The first source's worked example (times in ms).
-WORKED = {"alpha": 0.8, "k": 5, "t0": 5.2, "t_draft": 2.5, "t_verify": 6.0, "t_overhead": 0.5}
-
 _SPEEDUP = Float("a ratio", decimals=2)
 
 
@@ -125,7 +122,7 @@ register(Exercise(
                "$T_\\text{draft} = {{t_draft}}$ ms and spends $T_\\text{overhead} = {{t_overhead}}$ ms; "
                "$\\alpha = {{alpha}}$. How fast (in ms) must verification be for the speedup to reach exactly "
                "{{target}}x?"),
-    params={**WORKED, "target": 2.5},
+    params={**economics.WORKED_EXAMPLE.value, "target": 2.5},
     vary=_vary_3,
     answer=Float("in ms", decimals=2),
     reference=_verify_for,
@@ -158,7 +155,7 @@ register(Exercise(
                "position: $T_\\text{verify} = {{t_verify}} + {{slope}}\\,(k - {{k}})$ ms. The overhead is "
                "{{t_overhead}} ms and $\\alpha = {{alpha}}$. Which $k$ between 1 and {{k_max}} gives the highest "
                "speedup?"),
-    params={**WORKED, "per_step": 0.4, "slope": 0.1, "k_max": 16},
+    params={**economics.WORKED_EXAMPLE.value, "per_step": 0.4, "slope": 0.1, "k_max": 16},
     # verification never faster than a plain step: T_verify(1) = 6.0 - 4 slope >= T0 = 5.2 needs slope <= 0.2
     vary=lambda rng: {"alpha": grid(rng, 0.7, 0.9, 0.05), "per_step": grid(rng, 0.3, 0.8, 0.1),
                       "slope": grid(rng, 0.02, 0.2, 0.02)},

@@ -40,7 +40,8 @@ register(Exercise(
     statement=("A request has TTFT {{ttft}} ms, TPOT {{tpot}} ms and {{n_tokens}} output tokens. Speculation "
                "(Llama 3.1 70B with a Llama 3.1 8B draft on 8 H100 SXM, $\\alpha = {{alpha}}$, $k = {{k}}$, "
                "batch 1, ideal roofline) speeds up its decode. What is the end-to-end speedup?"),
-    params={"ttft": 600.0, "tpot": 5.2, "n_tokens": 100, "alpha": 0.8, "k": 5},
+    params={"ttft": 600.0, "tpot": economics.WORKED_EXAMPLE.value["t0"], "n_tokens": 100,
+            "alpha": economics.WORKED_EXAMPLE.value["alpha"], "k": economics.WORKED_EXAMPLE.value["k"]},
     vary=lambda rng: {"ttft": grid(rng, 200.0, 1200.0, 50.0), "tpot": grid(rng, 4.0, 9.0, 0.2),
                       "n_tokens": int(pick(rng, (40, 60, 100, 150, 200, 300, 500))),
                       "alpha": grid(rng, 0.6, 0.9, 0.05), "k": int(rng.integers(3, 8))},

@@ -117,12 +117,8 @@ class Erratum:
 # --------------------------------------------------------------------------
 # the computations behind the entries
 # --------------------------------------------------------------------------
-#: The first source's worked example (70B target, 8B draft, TP = 8): quoted inputs, in ms.
-WORKED_EXAMPLE = {"alpha": 0.8, "k": 5, "t0": 5.2, "t_draft": 2.5, "t_verify": 6.0, "t_overhead": 0.5}
-
-
 def _example_speedup() -> float:
-    w = WORKED_EXAMPLE
+    w = economics.WORKED_EXAMPLE.value
     return float(economics.speedup(w["alpha"], w["k"], w["t0"], w["t_draft"], w["t_verify"], w["t_overhead"]))
 
 
@@ -149,7 +145,7 @@ def _ceiling() -> dict:
 
 
 def _quick_estimate() -> dict:
-    w = WORKED_EXAMPLE
+    w = economics.WORKED_EXAMPLE.value
     return {"quick": float(economics.quick_estimate(w["alpha"], w["k"], w["t0"], w["t_draft"], w["t_verify"])),
             "exact": _example_speedup()}
 
@@ -162,7 +158,7 @@ def _short_output_setups() -> dict:
     from specdec.economics import request
 
     s = _example_speedup()
-    t0 = WORKED_EXAMPLE["t0"]
+    t0 = economics.WORKED_EXAMPLE.value["t0"]
     return {"t10": float(request.setup_time_for_break_even(10, t0, s)),
             "t20": float(request.setup_time_for_break_even(20, t0, s))}
 
@@ -174,7 +170,7 @@ def _verify_rule() -> dict:
 
     hardware, model, ideal = _hw_ideal()
     gpus = _hw()[2]
-    w = WORKED_EXAMPLE
+    w = economics.WORKED_EXAMPLE.value
     roofline = hardware.verify_cost(model, ideal, np.arange(1, 11), batch=1)
     calibrated = hardware.verify_cost(model, gpus, np.arange(1, 11), batch=1)
     earlier = literature.SPEC_BENCH_A100_EARLIER.value
@@ -204,14 +200,14 @@ def _utilization() -> dict:
     ideal = _hw_ideal()[2]
     u = hardware.utilization(model, gpus, [1, 32, 128])
     bound = hardware.utilization(model, ideal, [1, 32, 128])   # the shortest step: the most utilization
-    from_t0 = float(hardware.step_flops(model, 1) / (WORKED_EXAMPLE["t0"] * 1e-3 * ideal.flops))
+    from_t0 = float(hardware.step_flops(model, 1) / (economics.WORKED_EXAMPLE.value["t0"] * 1e-3 * ideal.flops))
     return {"u1": float(u[0]), "u32": float(u[1]), "u128": float(u[2]),
             "i1": float(bound[0]), "i32": float(bound[1]), "i128": float(bound[2]), "from_t0": from_t0,
             "sketch_over_t0": 0.03 / from_t0}
 
 
 def _poor_speedup() -> dict:
-    w = WORKED_EXAMPLE
+    w = economics.WORKED_EXAMPLE.value
     return {"two_steps": float(acceptance.expected_tokens(0.5, 5) / 2.0),
             "example": float(economics.speedup(0.5, w["k"], w["t0"], w["t_draft"], w["t_verify"], w["t_overhead"]))}
 
@@ -243,14 +239,14 @@ def _decode_bottleneck() -> dict:
 
 
 def _draft_per_step() -> dict:
-    w = WORKED_EXAMPLE
+    w = economics.WORKED_EXAMPLE.value
     step = 0.5 * w["t0"]  # a draft step just at the check's limit, read per step
     return {"step": step, "speedup": float(economics.speedup(w["alpha"], w["k"], w["t0"], w["k"] * step,
                                                              w["t_verify"], w["t_overhead"]))}
 
 
 def _quick_vs_exact_alpha() -> dict:
-    w = WORKED_EXAMPLE
+    w = economics.WORKED_EXAMPLE.value
     args = (w["k"], w["t0"], w["t_draft"], w["t_verify"])
     quick = economics.required_alpha(1.3, w["k"], *economics.quick_estimate_costs(*args))
     exact = economics.required_alpha(1.3, w["k"], *economics.costs_from_times(*args, w["t_overhead"]))

@@ -133,7 +133,6 @@ from .screens import (
     worth_it_vs_alpha,
 )
 from .speedup import (
-    WORKED_EXAMPLE,
     SpeedupOverview,
     round_breakdown,
     speedup_overview,
@@ -196,7 +195,6 @@ __all__ = [
     "speedup_vs_k",
     "speedup_overview",
     "SpeedupOverview",
-    "WORKED_EXAMPLE",
     "threshold_vs_k",
     "speedup_heatmap",
     "threshold_panel",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from specdec.economics import request
+from specdec.economics import WORKED_EXAMPLE, request
 from specdec.roofline import hardware as hw_mod
 from specdec.roofline import memory
 from specdec.serving import deployment
@@ -41,7 +41,8 @@ __all__ = [
 # ---------------------------------------------------------------------------
 
 def verify_cost_overview(target, hardware, k_max=10, batches=(1, 32, 64, 128, 256), contexts=(0, 4096, 32768),
-                         k_fixed=5, batch_max=512, rule=(1.0, 1.5), source_point=(5, 6.0 / 5.2),
+                         k_fixed=5, batch_max=512, rule=(1.0, 1.5),
+                         source_point=(WORKED_EXAMPLE.value["k"], WORKED_EXAMPLE.value["t_verify"] / WORKED_EXAMPLE.value["t0"]),
                          extra_batch=None, context=0, axes=None, dynamic=False):
     """Two panels: ``c_verify`` against ``k`` for several batches, and against batch at one ``k``.
 

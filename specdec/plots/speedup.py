@@ -13,7 +13,7 @@ import numpy as np
 
 from .._validate import check_integer, check_nonnegative, check_positive, check_probability
 from ..acceptance import expected_tokens
-from ..economics import quick_estimate, round_time, round_times_vs_k, speedup
+from ..economics import WORKED_EXAMPLE, quick_estimate, round_time, round_times_vs_k, speedup
 from ._style import COLORS, CONTENT_WIDTH, new_figure, nice_ceiling
 
 __all__ = [
@@ -21,11 +21,10 @@ __all__ = [
     "speedup_vs_k",
     "speedup_overview",
     "SpeedupOverview",
-    "WORKED_EXAMPLE",
 ]
 
-#: The first source's 70B-target / 8B-draft worked example (times in ms).
-WORKED_EXAMPLE = {"alpha": 0.8, "k": 5, "t0": 5.2, "t_draft": 2.5, "t_verify": 6.0, "t_overhead": 0.5}
+#: The defaults of every figure here: the first source's worked example (times in ms).
+_W = WORKED_EXAMPLE.value
 
 
 def _check_example(alpha, k, t0, t_draft, t_verify, t_overhead):
@@ -71,7 +70,8 @@ def _draw_breakdown(ax, alpha, k, t0, t_draft, t_verify, t_overhead, unit) -> No
     ax.grid(alpha=0.25, axis="x")
 
 
-def round_breakdown(alpha=0.8, k=5, t0=5.2, t_draft=2.5, t_verify=6.0, t_overhead=0.5, unit="ms", ax=None):
+def round_breakdown(alpha=_W["alpha"], k=_W["k"], t0=_W["t0"], t_draft=_W["t_draft"], t_verify=_W["t_verify"],
+                    t_overhead=_W["t_overhead"], unit="ms", ax=None):
     """Stacked bars: one speculative round against plain decoding of the same tokens.
 
     Top bar: the round's draft, verification and overhead times. Middle: the
@@ -139,7 +139,8 @@ def _draw_speedup_vs_k(ax, alpha, k, t0, t_draft, t_verify, t_overhead, verify_s
     ax.grid(alpha=0.25)
 
 
-def speedup_vs_k(alpha=0.8, k=5, t0=5.2, t_draft=2.5, t_verify=6.0, t_overhead=0.5, verify_slope=0.0,
+def speedup_vs_k(alpha=_W["alpha"], k=_W["k"], t0=_W["t0"], t_draft=_W["t_draft"], t_verify=_W["t_verify"],
+                 t_overhead=_W["t_overhead"], verify_slope=0.0,
                  k_max=16, show_quick=True, ax=None):
     """Speedup against the draft length, with the times rescaled by :func:`specdec.economics.round_times_vs_k`.
 
@@ -219,7 +220,8 @@ class SpeedupOverview:
     'One round vs plain decoding: speedup = 19.18 / 9.00 = 2.13x'
     """
 
-    def __init__(self, alpha=0.8, k=5, t0=5.2, t_draft=2.5, t_verify=6.0, t_overhead=0.5, verify_slope=0.0,
+    def __init__(self, alpha=_W["alpha"], k=_W["k"], t0=_W["t0"], t_draft=_W["t_draft"], t_verify=_W["t_verify"],
+                 t_overhead=_W["t_overhead"], verify_slope=0.0,
                  k_max=16, unit="ms", axes=None):
         self.k_max = int(check_integer(k_max, "k_max", minimum=1, maximum=64))
         self.unit = str(unit)
@@ -323,7 +325,8 @@ class SpeedupOverview:
         self.right.set_ylim(0, y_top)
 
 
-def speedup_overview(alpha=0.8, k=5, t0=5.2, t_draft=2.5, t_verify=6.0, t_overhead=0.5, verify_slope=0.0,
+def speedup_overview(alpha=_W["alpha"], k=_W["k"], t0=_W["t0"], t_draft=_W["t_draft"], t_verify=_W["t_verify"],
+                     t_overhead=_W["t_overhead"], verify_slope=0.0,
                      k_max=16, unit="ms", axes=None):
     """Two panels: the round breakdown and the speedup-vs-k curve for one configuration.
 

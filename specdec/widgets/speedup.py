@@ -14,6 +14,7 @@ import numpy as np
 from .._validate import check_integer, check_nonnegative, check_positive, check_probability
 from ..acceptance import expected_tokens
 from ..economics import (
+    WORKED_EXAMPLE,
     costs_from_times,
     optimal_k,
     quick_estimate,
@@ -22,11 +23,14 @@ from ..economics import (
     speedup,
     speedup_from_costs,
 )
-from ..plots.speedup import WORKED_EXAMPLE, SpeedupOverview
+from ..plots.speedup import SpeedupOverview
 from ._base import Explorer, float_slider, int_slider
 from ._domain import verify_below_step, verify_floor_note
 
 __all__ = ["SpeedupExplorer", "speedup_explorer"]
+
+#: The explorer's defaults: the first source's worked example (times in ms).
+_W = WORKED_EXAMPLE.value
 
 
 class SpeedupExplorer(Explorer):
@@ -54,8 +58,8 @@ class SpeedupExplorer(Explorer):
     title = "Speedup explorer"
     live = True
 
-    def __init__(self, alpha=0.8, k=5, t0=5.2, t_draft=2.5, t_verify=6.0, t_overhead=0.5,
-                 verify_slope=0.0, k_max=16):
+    def __init__(self, alpha=_W["alpha"], k=_W["k"], t0=_W["t0"], t_draft=_W["t_draft"], t_verify=_W["t_verify"],
+                 t_overhead=_W["t_overhead"], verify_slope=0.0, k_max=16):
         a = float(check_probability(alpha, "alpha"))
         self.k_max = int(check_integer(k_max, "k_max", minimum=2, maximum=64))
         kk = int(check_integer(k, "k", minimum=1, maximum=self.k_max))
@@ -138,9 +142,8 @@ class SpeedupExplorer(Explorer):
         return {"k_max": self.k_max}
 
 
-def speedup_explorer(alpha=WORKED_EXAMPLE["alpha"], k=WORKED_EXAMPLE["k"], t0=WORKED_EXAMPLE["t0"],
-                     t_draft=WORKED_EXAMPLE["t_draft"], t_verify=WORKED_EXAMPLE["t_verify"],
-                     t_overhead=WORKED_EXAMPLE["t_overhead"], verify_slope=0.0, k_max=16) -> SpeedupExplorer:
+def speedup_explorer(alpha=_W["alpha"], k=_W["k"], t0=_W["t0"], t_draft=_W["t_draft"], t_verify=_W["t_verify"],
+                     t_overhead=_W["t_overhead"], verify_slope=0.0, k_max=16) -> SpeedupExplorer:
     """Interactive speedup explorer; defaults are the source's 70B/8B worked example.
 
     Live in the HTML book (no kernel needed there).
