@@ -27,8 +27,8 @@ import numpy as np
 
 from specdec._validate import as_float_array, check_integer, describe
 
-__all__ = ["Table", "grid_table", "records_table", "rounding_check", "source_check_table", "count_phrase",
-           "MISSING", "MISSING_NOTE"]
+__all__ = ["Table", "grid_table", "records_table", "html_table", "rounding_check", "source_check_table",
+           "count_phrase", "MISSING", "MISSING_NOTE"]
 
 #: What a table shows in a cell whose value does not exist (a ``nan``: no alpha reaches the target, no batch fits).
 MISSING = "\u2014"
@@ -114,17 +114,16 @@ class Table:
         lines += ["| " + " | ".join(_escape_markdown(c) for c in row) + " |" for row in self.rows]
         return "\n".join(lines + [line for note in self.notes for line in ("", note)])
 
-    def to_html(self) -> str:
-        """The table as an HTML ``<table>`` fragment (cells are escaped)."""
+    def to_html(self, attributes=None) -> str:
+        """The table as an HTML ``<table>`` fragment (cells are escaped; see :func:`html_table`).
+
+        ``attributes`` are the ``<table>`` element's own, e.g. ``{"class": "specdec-exercise-list"}``.
+        """
         style = {"l": "left", "c": "center", "r": "right"}
-        aligns = self._alignments()
-        head = "".join(f'<th style="text-align:{style[a]}">{html.escape(h)}</th>' for h, a in zip(self.header, aligns, strict=False))
-        body = "".join(
-            "<tr>" + "".join(f'<td style="text-align:{style[a]}">{html.escape(c)}</td>' for c, a in zip(row, aligns, strict=False)) + "</tr>"
-            for row in self.rows
-        )
-        notes = "".join(f"<p>{html.escape(note)}</p>" for note in self.notes)
-        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{notes}"
+        aligns = [{"style": f"text-align:{style[a]}"} for a in self._alignments()]
+        table = html_table([list(zip(row, aligns, strict=True)) for row in self.rows],
+                           list(zip(self.header, aligns, strict=True)), attributes=attributes)
+        return table + "".join(f"<p>{html.escape(note)}</p>" for note in self.notes)
 
     def _repr_markdown_(self) -> str:
         return self.to_markdown()
@@ -134,6 +133,65 @@ class Table:
 
     def __repr__(self) -> str:
         return self.to_markdown()
+
+
+def _html_attributes(attributes, name: str) -> str:
+    if attributes is None:
+        return ""
+    if not isinstance(attributes, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                                     for k, v in attributes.items()):
+        raise TypeError(f"{name} must be a dict of attribute names to strings, got {describe(attributes)}")
+    return "".join(f' {key}="{html.escape(value)}"' for key, value in attributes.items())
+
+
+def _html_cell(cell, tag: str) -> str:
+    text, attributes = (cell, None) if isinstance(cell, str) else tuple(cell)
+    if not isinstance(text, str):
+        raise TypeError(f"a cell must be a string or a (string, attributes) pair, got {describe(cell)}")
+    return f"<{tag}{_html_attributes(attributes, 'a cell attributes')}>{html.escape(text)}</{tag}>"
+
+
+def html_table(rows: Sequence[Sequence[Any]], header: Sequence[Any] = (), *, attributes=None,
+               sections: bool = True) -> str:
+    """An HTML ``<table>`` whose every cell is escaped: the one HTML table writer of the package.
+
+    A cell is its text, or a pair ``(text, {attribute: value})`` for its own
+    attributes (a ``style``, a ``data-key``); attribute values are escaped
+    too. :meth:`Table.to_html` and the explorers' read-outs are written by it.
+
+    Defined in chapter "Expected tokens per round".
+
+    Parameters
+    ----------
+    rows : sequence of sequences
+        The body rows (``<td>`` cells).
+    header : sequence, optional
+        The header row (``<th>`` cells); none if empty.
+    attributes : dict of str, optional
+        The ``<table>`` element's attributes, in order.
+    sections : bool, optional
+        Wrap the header and the body in ``<thead>`` and ``<tbody>`` (default);
+        False writes the rows straight into the table.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from specdec import tables
+    >>> tables.html_table([["a < b", ("1.00", {"data-key": "x"})]], ["what", "value"])
+    '<table><thead><tr><th>what</th><th>value</th></tr></thead><tbody><tr><td>a &lt; b</td><td data-key="x">1.00</td></tr></tbody></table>'
+    >>> tables.html_table([["1"]], attributes={"class": "readout"}, sections=False)
+    '<table class="readout"><tr><td>1</td></tr></table>'
+    """
+    if not isinstance(sections, bool):
+        raise TypeError(f"sections must be True or False, got {describe(sections)}")
+    head = "<tr>" + "".join(_html_cell(c, "th") for c in header) + "</tr>" if len(header) else ""
+    body = "".join("<tr>" + "".join(_html_cell(c, "td") for c in row) + "</tr>" for row in rows)
+    if sections:
+        head, body = (f"<thead>{head}</thead>" if head else ""), f"<tbody>{body}</tbody>"
+    return f"<table{_html_attributes(attributes, 'attributes')}>{head}{body}</table>"
 
 
 def grid_table(values, row_labels: Sequence[Any], col_labels: Sequence[Any], *, corner: str = "",
@@ -359,23 +417,28 @@ def source_check_table(computed, printed, decimals, row_labels, col_labels, *, c
     return grid_table(text, row_labels, col_labels, corner=corner, row_fmt=row_fmt, col_fmt=col_fmt, emphasize=~ok)
 
 
-def count_phrase(flags, noun: str) -> str:
-    """How many of some checks hold, in the words a person would write.
+def count_phrase(flags, noun) -> str:
+    """How many of some checks hold, or how many of each kind there are, in the words a person would write.
 
-    ``"all 15 printed cells"`` when every flag is true, ``"none of the 15
-    printed cells"`` when none is, ``"14 of the 15 printed cells"`` otherwise.
-    The phrase is lower case (use ``.capitalize()`` at the start of a
-    sentence) and takes a plural verb, so it needs at least two items.
+    With ``flags`` (booleans): ``"all 15 printed cells"`` when every flag is
+    true, ``"none of the 15 printed cells"`` when none is, ``"14 of the 15
+    printed cells"`` otherwise; the phrase takes a plural verb, so it needs
+    at least two items. With ``flags`` a dict of counts by kind and ``noun`` a
+    dict of ``(singular, plural)`` by kind: each kind counted, in the dict's
+    order, ``"12 errors; 3 empirical rules; and 1 overstatement"`` (kinds
+    counted 0 are left out). The phrase is lower case (use ``.capitalize()``
+    at the start of a sentence).
 
     Defined in chapter "Expected tokens per round".
 
     Parameters
     ----------
-    flags : array_like of bool
+    flags : array_like of bool, or dict of int
         One flag per item (for example the result of :func:`rounding_check`),
-        at least two.
-    noun : str
-        The items, in the plural (``"printed cells"``).
+        at least two; or a count (>= 0) per kind, one of them at least 1.
+    noun : str, or dict of (str, str)
+        The items, in the plural (``"printed cells"``); or, for counts, the
+        singular and plural noun of each kind.
 
     Returns
     -------
@@ -390,12 +453,16 @@ def count_phrase(flags, noun: str) -> str:
     '2 of the 3 printed cells'
     >>> tables.count_phrase([False, False], "values")
     'none of the 2 values'
+    >>> tables.count_phrase({"error": 2, "rule": 1}, {"error": ("error", "errors"), "rule": ("rule", "rules")})
+    '2 errors; and 1 rule'
     """
+    if isinstance(flags, dict):
+        return _tally_phrase(flags, noun)
     if not isinstance(noun, str) or not noun.strip():
         raise TypeError(f"noun must be a non-empty string, got {describe(noun)}")
     f = np.asarray(flags)
     if f.dtype != bool:
-        raise TypeError(f"flags must be booleans (True/False), got an array of dtype {f.dtype}")
+        raise TypeError(f"flags must be booleans (True/False) or a dict of counts, got an array of dtype {f.dtype}")
     total, held = int(f.size), int(np.count_nonzero(f))
     if total < 2:
         raise ValueError(f"flags must hold at least two items (a count of one reads better as its own sentence); "
@@ -405,3 +472,21 @@ def count_phrase(flags, noun: str) -> str:
     if held == 0:
         return f"none of the {total} {noun}"
     return f"{held} of the {total} {noun}"
+
+
+def _tally_phrase(counts: dict, nouns) -> str:
+    """The counts form of :func:`count_phrase`."""
+    if not isinstance(nouns, dict):
+        raise TypeError(f"noun must be a dict of (singular, plural) by kind when flags are counts, got {describe(nouns)}")
+    parts = []
+    for kind, n in counts.items():
+        if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
+            raise ValueError(f"flags[{kind!r}] must be a count, a whole number >= 0; got {describe(n)}")
+        pair = nouns.get(kind)
+        if not (isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(w, str) and w.strip() for w in pair)):
+            raise TypeError(f"noun[{kind!r}] must be a (singular, plural) pair of words, got {describe(pair)}")
+        if n:
+            parts.append(f"{n} {pair[0] if n == 1 else pair[1]}")
+    if not parts:
+        raise ValueError("flags must count at least one item")
+    return parts[0] if len(parts) == 1 else "; ".join(parts[:-1]) + "; and " + parts[-1]

@@ -20,6 +20,7 @@ from specdec.acceptance import expected_tokens
 from specdec.acceptance.engine_metrics import printed_figures
 from specdec.acceptance.estimation import EngineReading
 from specdec.decision.policy import RETUNE_GAIN
+from specdec.tables import Table
 
 __all__ = ["Decision", "verdict_and_reasons", "SCHEMA_VERSION", "CSV_FIELDS"]
 
@@ -258,19 +259,19 @@ class Decision:
              "" if math.isnan(be) else f"mean acceptance length {self.break_even_length:.2f}"),
         ]
         out = [f"**Verdict: {self.verdict}** ({self.speedup:.2f}x at k = {self.k})", "",
-               "| | value | how |", "|---|---|---|"]
-        out += [f"| {a} | {b} | {c} |" for a, b, c in rows]
+               Table(("", "value", "how"), tuple(rows), ("l", "l", "l")).to_markdown()]
         if self.alpha_mle is not None:
             out += ["", self._mle_line()[0].upper() + self._mle_line()[1:] + "."]
         sens = self._sensitivity_line()
         if sens:
             out += ["", f"Sensitivity: {sens}."]
+        by_k = []
+        for r in self.speedup_by_k:
+            if r["k"] <= max(self.k, self.best_k) + 3:
+                mark = " **(best)**" if r["k"] == self.best_k else (" (measured)" if r["k"] == self.k else "")
+                by_k.append((f"{r['k']}{mark}", f"{r['expected_tokens']:.2f}", num(r["t_verify"]), f"{r['speedup']:.2f}"))
         out += ["", "Speedup by k under the verification model:", "",
-                "| k | E[L] | t_verify model (" + u + ") | speedup |", "|---:|---:|---:|---:|"]
-        shown = [r for r in self.speedup_by_k if r["k"] <= max(self.k, self.best_k) + 3]
-        for r in shown:
-            mark = " **(best)**" if r["k"] == self.best_k else (" (measured)" if r["k"] == self.k else "")
-            out.append(f"| {r['k']}{mark} | {r['expected_tokens']:.2f} | {num(r['t_verify'])} | {r['speedup']:.2f} |")
+                Table(("k", "E[L]", f"t_verify model ({u})", "speedup"), tuple(by_k), ("r",) * 4).to_markdown()]
         row = self.speedup_by_k[self.k - 1] if self.k <= len(self.speedup_by_k) else None
         if row is not None and f"{row['speedup']:.2f}" != f"{self.speedup:.2f}":
             out += ["", f"At the measured k = {self.k} the table uses the model's verification time, "

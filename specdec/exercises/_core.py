@@ -36,6 +36,8 @@ from typing import Any
 
 import numpy as np
 
+from specdec.tables import Table
+
 from . import _assignment, _channel, _sandbox
 from ._forms import Function, check_form, short_repr, type_name
 from ._registry import REGISTRY, Exercise, Params, render
@@ -310,18 +312,12 @@ class ExerciseList(tuple):
     def _repr_html_(self) -> str:
         if not self:
             return "<p>No exercises are registered.</p>"
-        out = ['<table class="specdec-exercise-list">',
-               "<thead><tr><th>exercise</th><th>label</th><th>kind</th><th>question</th></tr></thead><tbody>"]
-        chapter = None
+        chapters: dict[str, builtins.list] = {}
         for row in self:
-            if row.chapter != chapter:
-                out.append(f'<tr><th colspan="4" style="text-align:left">{html.escape(row.chapter)}</th></tr>')
-                chapter = row.chapter
-            out.append(f"<tr><td>{html.escape(row.number)}</td><td><code>{html.escape(row.label)}</code></td>"
-                       f"<td>{html.escape(row.kind)}</td>"
-                       f"<td style=\"text-align:left\">{html.escape(row.question)}</td></tr>")
-        out.append("</tbody></table>")
-        return "".join(out)
+            chapters.setdefault(row.chapter, []).append((row.number, row.label, row.kind, row.question))
+        return "".join(f"<p><b>{html.escape(chapter)}</b></p>"
+                       + Table(("exercise", "label", "kind", "question"), tuple(rows), ("l",) * 4).to_html(
+                           {"class": "specdec-exercise-list"}) for chapter, rows in chapters.items())
 
     def by_chapter(self) -> dict[str, builtins.list[str]]:
         """Return ``{chapter: [labels]}`` in book order."""

@@ -23,8 +23,9 @@ Defined in chapter "For instructors".
 
 from __future__ import annotations
 
-import html
 from typing import Any
+
+from specdec.tables import Table
 
 from ._core import describe, exercise_cases, lookup
 from ._course import AssignmentSpec, Roster, parse_labels, read_assignment
@@ -100,22 +101,21 @@ def mistakes(label: str) -> list[tuple[str, str]]:
 class AnswerKey(tuple):
     """Rows ``(number, label, question, form, answer)``; shows as a Markdown or HTML table."""
 
+    def table(self, markdown: bool = True) -> Table:
+        """The key as a :class:`specdec.tables.Table` (labels in backticks for Markdown)."""
+        code = "`{}`" if markdown else "{}"
+        return Table(("exercise", "label", "question", "form of the answer", "answer"),
+                     tuple((str(n), code.format(label), str(q), str(f), str(a)) for n, label, q, f, a in self),
+                     ("l",) * 5)
+
     def to_markdown(self) -> str:
-        def cell(text: str) -> str:
-            return str(text).replace("|", "\\|").replace("\n", " ")
-        lines = ["| exercise | label | question | form of the answer | answer |", "|---|---|---|---|---|"]
-        lines += [f"| {n} | `{label}` | {cell(q)} | {cell(f)} | {cell(a)} |" for n, label, q, f, a in self]
-        return "\n".join(lines)
+        return self.table().to_markdown()
 
     def _repr_markdown_(self) -> str:
         return self.to_markdown()
 
     def _repr_html_(self) -> str:
-        rows = "".join(f"<tr><td>{html.escape(n)}</td><td><code>{html.escape(label)}</code></td>"
-                       f"<td>{html.escape(q)}</td><td>{html.escape(f)}</td><td>{html.escape(a)}</td></tr>"
-                       for n, label, q, f, a in self)
-        return ("<table><thead><tr><th>exercise</th><th>label</th><th>question</th><th>form</th><th>answer</th>"
-                f"</tr></thead><tbody>{rows}</tbody></table>")
+        return self.table(markdown=False).to_html()
 
     def __str__(self) -> str:
         return "\n".join(f"{n:<6} {label:<24} {a}" for n, label, _q, _f, a in self)

@@ -29,8 +29,9 @@ from dataclasses import dataclass
 
 from specdec import acceptance, economics, literature
 from specdec._validate import describe
+from specdec.tables import records_table
 
-__all__ = ["Erratum", "ENTRIES", "entry", "counts", "count_phrase", "table", "markdown_table", "markdown_details",
+__all__ = ["Erratum", "ENTRIES", "entry", "counts", "KIND_NOUNS", "table", "markdown_table", "markdown_details",
            "SOURCES", "KINDS"]
 
 SOURCES = {
@@ -671,35 +672,13 @@ def counts(source: str | None = None) -> dict:
     return {kind: n for kind, n in found.items() if n}
 
 
-_PHRASES = {"error": ("error in a number, formula or label", "errors in a number, formula or label"),
-            "code": ("error in the source's code", "errors in the source's code"),
-            "rule": ("empirical rule", "empirical rules"),
-            "overstatement": ("overstatement", "overstatements"),
-            "rounding": ("difference of rounding only", "differences of rounding only")}
-
-
-def count_phrase(source: str | None = None) -> str:
-    """The entries counted by kind, as a sentence fragment ("12 errors in a number, formula or label; ...; and 1 ...").
-
-    Defined in chapter "Errata of the sources".
-
-    Parameters
-    ----------
-    source : {"bounds", "threshold"} or None
-        Restrict to one source; ``None`` counts all.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> import specdec as sd
-    >>> sd.errata.count_phrase("bounds").startswith(str(sd.errata.counts("bounds")["error"]) + " errors")
-    True
-    """
-    parts = [f"{n} {_PHRASES[kind][0 if n == 1 else 1]}" for kind, n in counts(source).items()]
-    return parts[0] if len(parts) == 1 else "; ".join(parts[:-1]) + "; and " + parts[-1]
+#: The words for a count of each kind, ``(singular, plural)``: ``sd.tables.count_phrase(counts(), KIND_NOUNS)``
+#: says how many entries there are of each.
+KIND_NOUNS = {"error": ("error in a number, formula or label", "errors in a number, formula or label"),
+              "code": ("error in the source's code", "errors in the source's code"),
+              "rule": ("empirical rule", "empirical rules"),
+              "overstatement": ("overstatement", "overstatements"),
+              "rounding": ("difference of rounding only", "differences of rounding only")}
 
 
 #: Order of the second source's sections (its headings carry no numbers).
@@ -799,11 +778,8 @@ def markdown_table(source: str) -> str:
     """
     if source not in SOURCES:
         raise ValueError(f"source must be one of {sorted(SOURCES)}; got {describe(source)}")
-    lines = ["| Section | Kind | Source prints | We compute |", "|---|---|---|---|"]
-    for row in table(source):
-        cells = [row["section"], row["kind"], row["printed"], row["summary"]]
-        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
-    return "\n".join(lines)
+    rows = [(row["section"], row["kind"], row["printed"], row["summary"]) for row in table(source)]
+    return records_table(("Section", "Kind", "Source prints", "We compute"), rows, align=("l",) * 4).to_markdown()
 
 
 def markdown_details(source: str) -> str:

@@ -29,6 +29,7 @@ import re
 import ipywidgets as widgets
 
 from ..plots import COLORS, SEQUENCE
+from ..tables import html_table
 from ._render import Blitter
 
 __all__ = ["Explorer", "float_slider", "int_slider", "choice", "table_html", "refusal_rows", "REFUSED_LABEL",
@@ -97,12 +98,10 @@ def table_html(rows) -> str:
             return "text-align:right;font-family:monospace;white-space:nowrap"
         return "text-align:left"
 
-    cells = "".join(
-        f'<tr><td style="padding:1px 12px 1px 0;text-align:left">{html.escape(label)}</td>'
-        f'<td data-key="{html.escape(key)}" style="{value_style(text)}">{html.escape(text)}</td></tr>'
-        for key, label, text in rows
-    )
-    return f'<table class="specdec-readout" style="border-collapse:collapse;margin:0.3em 0">{cells}</table>'
+    cells = [[(label, {"style": "padding:1px 12px 1px 0;text-align:left"}),
+              (text, {"data-key": key, "style": value_style(text)})] for key, label, text in rows]
+    return html_table(cells, attributes={"class": "specdec-readout", "style": "border-collapse:collapse;margin:0.3em 0"},
+                      sections=False)
 
 
 #: The label of a read-out row that says why the explorer shows no numbers.
