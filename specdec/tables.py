@@ -145,7 +145,7 @@ def _html_attributes(attributes, name: str) -> str:
 
 
 def _html_cell(cell, tag: str) -> str:
-    text, attributes = (cell, None) if isinstance(cell, str) else tuple(cell)
+    text, attributes = tuple(cell) if isinstance(cell, (tuple, list)) and len(cell) == 2 else (cell, None)
     if not isinstance(text, str):
         raise TypeError(f"a cell must be a string or a (string, attributes) pair, got {describe(cell)}")
     return f"<{tag}{_html_attributes(attributes, 'a cell attributes')}>{html.escape(text)}</{tag}>"

@@ -126,3 +126,76 @@ def test_a_missing_value_reads_a_dash_with_a_footnote_never_nan():
     assert tables.records_table(["x"], [[1.0]]).notes == () and tables.grid_table([["nan"]], ["a"], ["x"]).notes == ()
     with pytest.raises(TypeError, match="missing"):
         tables.records_table(["x"], [[nan]], missing="")
+
+
+# ------------------------------------------------ the one HTML writer, the one phrase helper (issue 27)
+def test_html_table_writes_escaped_cells_and_attributes_exactly():
+    """Cells and attribute values are escaped; a cell's own attributes come in the order given."""
+    assert tables.html_table([["a < b", ("1.00", {"data-key": "x\"", "style": "text-align:right"})]],
+                             ["what", "value"]) == (
+        '<table><thead><tr><th>what</th><th>value</th></tr></thead><tbody><tr><td>a &lt; b</td>'
+        '<td data-key="x&quot;" style="text-align:right">1.00</td></tr></tbody></table>')
+    assert tables.html_table([["1"], ["&"]], attributes={"class": "r"}, sections=False) == (
+        '<table class="r"><tr><td>1</td></tr><tr><td>&amp;</td></tr></table>')
+    assert tables.html_table([], ["h"]) == "<table><thead><tr><th>h</th></tr></thead><tbody></tbody></table>"
+
+
+def test_table_to_html_aligns_every_cell_and_keeps_its_notes():
+    t = tables.Table(("x", "y"), (("1", "<2>"),), ("l", "r"), ("note",))
+    assert t.to_html() == (
+        '<table><thead><tr><th style="text-align:left">x</th><th style="text-align:right">y</th></tr></thead>'
+        '<tbody><tr><td style="text-align:left">1</td><td style="text-align:right">&lt;2&gt;</td></tr></tbody>'
+        '</table><p>note</p>')
+    assert t.to_html({"class": "c"}).startswith('<table class="c"><thead>')
+
+
+def test_reports_are_written_by_the_one_writer():
+    """The decide report and the errata summary: exact strings, written through tables.Table."""
+    report = sd.decide(t0=5.2, t_draft_round=2.5, t_verify=6.0, t_overhead=0.5, k=5,
+                       mean_acceptance_length=3.68928).to_markdown().splitlines()
+    assert report[2:4] == ["|  | value | how |", "|:--|:--|:--|"]
+    assert "| k | E[L] | t_verify model (ms) | speedup |" in report
+    assert report[report.index("| k | E[L] | t_verify model (ms) | speedup |") + 1] == "|--:|--:|--:|--:|"
+    assert sd.errata.markdown_table("bounds").splitlines()[:2] == [
+        "| Section | Kind | Source prints | We compute |", "|:--|:--|:--|:--|"]
+
+
+@pytest.mark.parametrize("counts, phrase", [
+    ({"a": 1}, "1 apple"),
+    ({"a": 2, "b": 0, "c": 1}, "2 apples; and 1 cherry"),
+    ({"c": 3, "a": 1, "b": 1}, "3 cherries; 1 apple; and 1 banana"),
+])
+def test_count_phrase_counts_each_kind_in_order(counts, phrase):
+    nouns = {"a": ("apple", "apples"), "b": ("banana", "bananas"), "c": ("cherry", "cherries")}
+    assert tables.count_phrase(counts, nouns) == phrase
+
+
+def test_count_phrase_reads_the_errata_counts():
+    """The errata page's sentence: the counts of sd.errata.counts() in KIND_NOUNS's words, summed by hand."""
+    phrase = tables.count_phrase(sd.errata.counts(), sd.errata.KIND_NOUNS)
+    by_kind = {kind: sum(e.kind == kind for e in sd.errata.ENTRIES) for kind in sd.errata.KINDS}
+    assert phrase.startswith(f"{by_kind['error']} errors in a number, formula or label; ")
+    assert phrase.count(";") == sum(n > 0 for n in by_kind.values()) - 1
+
+
+@pytest.mark.parametrize("counts, nouns, exc, word", [
+    ({"a": -1}, {"a": ("x", "xs")}, ValueError, "count"),
+    ({"a": 1.5}, {"a": ("x", "xs")}, ValueError, "count"),
+    ({"a": 1}, {}, TypeError, "singular, plural"),
+    ({"a": 1}, "xs", TypeError, "noun must be a dict"),
+    ({"a": 0}, {"a": ("x", "xs")}, ValueError, "at least one"),
+])
+def test_count_phrase_refuses_bad_counts(counts, nouns, exc, word):
+    with pytest.raises(exc, match=word):
+        tables.count_phrase(counts, nouns)
+
+
+@pytest.mark.parametrize("call, exc, word", [
+    (lambda: tables.html_table([[1]]), TypeError, "cell"),
+    (lambda: tables.html_table([[("x", {"a": 1})]]), TypeError, "attributes"),
+    (lambda: tables.html_table([["x"]], attributes="c"), TypeError, "attributes"),
+    (lambda: tables.html_table([["x"]], sections=1), TypeError, "sections"),
+])
+def test_html_table_refuses_bad_cells(call, exc, word):
+    with pytest.raises(exc, match=word):
+        call()

@@ -658,3 +658,19 @@ def test_dead_rendering_code_is_gone():
         for path in WIDGETS:
             assert name not in path.read_text(), f"{name} in {path.name}"
     assert render.count("class ") == 1
+
+
+def test_the_readout_is_written_by_the_one_html_writer():
+    """Issue 27: the explorers' read-out goes through specdec.tables.html_table; the exact string it writes."""
+
+    from specdec.widgets._base import table_html
+
+    assert table_html([("x", "a < b", "1.00"), ("y", "why", "no number")]) == (
+        '<table class="specdec-readout" style="border-collapse:collapse;margin:0.3em 0"><tr>'
+        '<td style="padding:1px 12px 1px 0;text-align:left">a &lt; b</td>'
+        '<td data-key="x" style="text-align:right;font-family:monospace;white-space:nowrap">1.00</td></tr><tr>'
+        '<td style="padding:1px 12px 1px 0;text-align:left">why</td>'
+        '<td data-key="y" style="text-align:left">no number</td></tr></table>')
+    source = pathlib.Path(sd.widgets.__file__).with_name("_base.py").read_text()
+    called = {n.func.id for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    assert "html_table" in called
