@@ -117,7 +117,8 @@ def test_mtp_expected_tokens_and_deepseek_consistency():
 
 
 def test_constants_agree_with_the_modules_that_use_them():
-    assert dr.HF_SCHEDULE.value == {k: dy.HF_HEURISTIC[k] for k in ("start", "increase", "decrease", "minimum")}
+    assert dy.HF_HEURISTIC.value == {"start": 20.0, "increase": 2.0, "decrease": 1.0, "minimum": 1.0}
+    assert dy.HF_HEURISTIC.source == "hf-transformers" and not hasattr(dr, "HF_SCHEDULE")
     assert dr.MEDUSA_TYPICAL_DEFAULTS.value["epsilon"] == vf.MEDUSA_EPSILON
     assert dr.MEDUSA_TYPICAL_DEFAULTS.value["delta"] == vf.MEDUSA_DELTA
     assert dr.MEDUSA_TYPICAL_DEFAULTS.value["log_offset"] == vf.MEDUSA_LOG_OFFSET
@@ -226,7 +227,7 @@ def test_hf_defaults_record_the_change():
     d = dr.HF_DEFAULTS.value
     assert d["4.40.0"]["num_assistant_tokens_schedule"] == "heuristic"
     assert d["5.24.0"]["num_assistant_tokens_schedule"] == "constant"
-    assert d["5.24.0"]["num_assistant_tokens"] == sd.dynamic.HF_HEURISTIC["start"]
+    assert d["5.24.0"]["num_assistant_tokens"] == sd.dynamic.HF_HEURISTIC.value["start"]
 
 
 def test_vllm_ngram_rule_by_hand():

@@ -76,7 +76,7 @@ def test_hf_update_rule():
     assert dy.hf_heuristic_update(1.5, 0, 1) == 1.0
     out = dy.hf_heuristic_update([5.0, 5.0, 2.0], [5, 0, 1], [5, 5, 2])
     assert out.tolist() == [7.0, 4.0, 1.0]
-    assert dy.HF_HEURISTIC["start"] == 20.0 and dy.HF_HEURISTIC["minimum"] == 1.0
+    assert dy.HF_HEURISTIC.value["start"] == 20.0 and dy.HF_HEURISTIC.value["minimum"] == 1.0
     with pytest.raises(ValueError, match="num_matches must be at most num_candidates"):
         dy.hf_heuristic_update(5.0, 6, 5)
     with pytest.raises(ValueError, match="num_assistant_tokens must be >= 1"):

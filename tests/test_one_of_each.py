@@ -139,3 +139,105 @@ def test_count_phrase_is_defined_once():
     defined = {name for name, tree in _trees() for node in ast.walk(tree)
                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "count_phrase"}
     assert defined == {"specdec/tables.py"}
+
+
+# ------------------------------------------------------------- Amdahl, verdict policy, catalogue, citation type
+def _calls(tree):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            f = node.func
+            yield node, f.id if isinstance(f, ast.Name) else (f.attr if isinstance(f, ast.Attribute) else "")
+
+
+def test_amdahls_law_is_written_once():
+    """The law ``1 / (p + o + (1 - p) / S)`` is request._amdahl; both request-level speedups call it and
+    serving.regimes calls end_to_end_speedup (no module writes ``(1 - p) / s`` over a share again)."""
+    def terms(node):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            return terms(node.left) + terms(node.right)
+        return [node]
+
+    def amdahl(node):
+        """``1 / (p + ... + (1 - p) / s)``: a share p in the sum and its complement over a speedup."""
+        if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and _number(node.left) == 1):
+            return False
+        parts = terms(node.right)
+        shown = {ast.unparse(t) for t in parts}
+        return any(isinstance(t, ast.BinOp) and isinstance(t.op, ast.Div) and isinstance(t.left, ast.BinOp)
+                   and isinstance(t.left.op, ast.Sub) and _number(t.left.left) == 1
+                   and ast.unparse(t.left.right) in shown for t in parts)
+
+    assert amdahl(ast.parse("1.0 / (p + o + (1.0 - p) / s)", mode="eval").body)
+    assert not amdahl(ast.parse("1 / ((1 - a) / b)", mode="eval").body)
+    writers = {name for name, tree in _trees() for node in ast.walk(tree) if amdahl(node)}
+    assert writers == {"specdec/economics/request.py"}, writers
+    request = ast.parse(MODULES["specdec/economics/request.py"].read_text())
+    callers = {f.name for f in request.body if isinstance(f, ast.FunctionDef)
+               and any(n == "_amdahl" for _, n in _calls(f))}
+    assert callers == {"end_to_end_speedup", "request_speedup"}
+    regimes = ast.parse(MODULES["specdec/serving/regimes.py"].read_text())
+    assert "end_to_end_speedup" in {n for _, n in _calls(regimes)}
+
+
+def test_verdict_thresholds_are_named_once():
+    """The policy's numbers (worth it 1.3, helps above 1.1, retune gain 0.02) are typed only in decision/policy.py:
+    no other module compares with them or takes them as a default."""
+    import specdec.decision.policy as policy
+
+    numbers = {policy.WORTH_IT_SPEEDUP, policy.HELPS_ABOVE, policy.RETUNE_GAIN}
+    found = {}
+    for name, tree in _trees():
+        if name == "specdec/decision/policy.py":
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Compare):
+                operands = [_number(c) for c in [node.left, *node.comparators]]
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                operands = [_number(d) for d in node.args.defaults + [d for d in node.args.kw_defaults if d]]
+            else:
+                continue
+            if numbers & set(operands):
+                found.setdefault(name, []).append(node.lineno)
+    assert found == {}, found
+
+
+def test_the_catalogue_is_the_one_source_of_shapes():
+    """ModelSpec and GpuSpec are built only in roofline/catalogue.py; no core module types a model's shape into
+    a Model (d_model, heads), and head models are built only by roofline.presets.head_preset."""
+    shape = {"d_model", "n_kv_heads", "head_dim", "n_heads"}
+    specs, typed, heads = set(), set(), set()
+    for name, tree in _trees():
+        for node, called in _calls(tree):
+            if called in ("ModelSpec", "GpuSpec"):
+                specs.add(name)
+            if called == "Model" and any(k.arg in shape and _number(k.value) is not None for k in node.keywords):
+                typed.add(name)
+            if called in ("eagle_head", "medusa_heads") and any(
+                    isinstance(parent, ast.Call) and getattr(parent.func, "id", "") == "Model"
+                    for parent in ast.walk(tree) if node in ast.walk(parent) and parent is not node):
+                heads.add(name)
+    assert specs == {"specdec/roofline/catalogue.py"}
+    assert {n for n in typed if not n.startswith("specdec/exercises/")} == set(), typed
+    assert heads <= {"specdec/roofline/presets.py"}, heads
+
+
+def test_every_citation_is_a_cited_record():
+    """No tuple or list starting with a source key (a bare citation), no dict with a typed "source" string, and
+    no second registry name such as DRAFTER_SOURCES: a quoted number carries a sources.Cited."""
+    from specdec.sources import SOURCES
+
+    bare, dicts, registries = [], [], []
+    for name, tree in _trees():
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Tuple, ast.List)) and len(node.elts) >= 2 \
+                    and isinstance(node.elts[0], ast.Constant) and node.elts[0].value in SOURCES:
+                bare.append(f"{name}:{node.lineno}")
+            if isinstance(node, ast.Dict):
+                for key, value in zip(node.keys, node.values, strict=True):
+                    if isinstance(key, ast.Constant) and key.value == "source" \
+                            and isinstance(value, (ast.Constant, ast.JoinedStr)):
+                        dicts.append(f"{name}:{node.lineno}")
+            if isinstance(node, ast.Assign) and name != "specdec/sources/__init__.py":
+                registries += [f"{name}:{t.id}" for t in node.targets
+                               if isinstance(t, ast.Name) and t.id.endswith("SOURCES") and t.id != "SOURCES"]
+    assert (bare, dicts, registries) == ([], [], [])

@@ -53,6 +53,7 @@ from specdec.calibration.timings import (
     measured_time,
     model_time,
 )
+from specdec.decision.policy import WORTH_IT_SPEEDUP
 from specdec.drafts.drafters import spec_bench_table
 from specdec.economics import WORKED_EXAMPLE
 from specdec.roofline._calibration_terms import (
@@ -662,7 +663,8 @@ def _batch_below(target, draft, group, alpha, k, context, threshold, **kw):
     return float(batches[below[0]]) if below.size else math.nan
 
 
-def break_even_summary(alpha=0.8, k=5, contexts=(0, 1024, 4096), worth_it=1.3):
+def break_even_summary(alpha=WORKED_EXAMPLE.value["alpha"], k=WORKED_EXAMPLE.value["k"], contexts=(0, 1024, 4096),
+                       worth_it=WORTH_IT_SPEEDUP):
     """The worked example's pair (70B target, 8B draft, 8 H100) on the ideal and the calibrated roofline.
 
     For each roofline and context: the first batch at which speculation
@@ -682,7 +684,8 @@ def break_even_summary(alpha=0.8, k=5, contexts=(0, 1024, 4096), worth_it=1.3):
     contexts : sequence of int, optional
         Cached tokens per sequence.
     worth_it : float, optional
-        Speedup the checklist calls worth it, > 1. Default 1.3.
+        Speedup the checklist calls worth it, > 1. Default
+        :data:`specdec.decision.policy.WORTH_IT_SPEEDUP`.
 
     Returns
     -------

@@ -55,18 +55,17 @@ _CHAPTER = "A calibrated roofline"
 # --------------------------------------------------------------------------
 
 _RTX3090 = gpu_preset("rtx-3090").calibrated(A100_CALIBRATION)
-_EAGLE_T4 = ("li2024eagle", "Table 4 (LLaMA2-Chat 7B, RTX 3090, MT-bench, temperature 0, tokens/s: Hugging Face FP16 "
-             "24.5, gpt-fast FP16 55.1)", "verified", "a transcription of arXiv 2401.15077v3 HTML (search-tool index "
-             "id 58869229422)")
-_MEDUSA_BARS = ("medusa-repo", "assets/size_speedup.png, 'Speedup on different model sizes', the 'w/o Medusa' bars "
-                "(Vicuna 7B, 13B, 33B), read off the chart to about 0.5 tokens/s", "secondary",
-                "the image in GitHub FasterDecoding/Medusa at commit e2a5d20c048a9b0a4092e6933c34313687422518, "
-                "read by eye against its grid (0-80 tokens/s)")
+_EAGLE_T4 = Cited(None, "li2024eagle", "Table 4 (LLaMA2-Chat 7B, RTX 3090, MT-bench, temperature 0, tokens/s: Hugging Face FP16 "
+                  "24.5, gpt-fast FP16 55.1)", "verified", "a transcription of arXiv 2401.15077v3 HTML (search-tool index "
+                  "id 58869229422)")
+_MEDUSA_BARS = Cited(None, "medusa-repo", "assets/size_speedup.png, 'Speedup on different model sizes', the 'w/o Medusa' bars "
+                     "(Vicuna 7B, 13B, 33B), read off the chart to about 0.5 tokens/s", "secondary",
+                     "the image in GitHub FasterDecoding/Medusa at commit e2a5d20c048a9b0a4092e6933c34313687422518, "
+                     "read by eye against its grid (0-80 tokens/s)")
 
 
 def _meas(key, label, model, device, value, src, role, engine, note=""):
-    source, where, status, checked = src
-    quoted = Cited({"value": value, "unit": "tokens/s"}, source, where, status, checked, note=note)
+    quoted = replace(src, value={"value": value, "unit": "tokens/s"}, note=note)
     return Measurement(key, label, model, device, 1, 1, 512, 1, "decode", quoted, role, 0.10, engine)
 
 

@@ -14,14 +14,15 @@ Defined in chapter "A calibrated roofline".
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from specdec._validate import check_instance
 from specdec.roofline._calibration_terms import Calibration
-from specdec.roofline.catalogue import eagle_head, medusa_heads
+from specdec.roofline.catalogue import medusa_heads
 from specdec.roofline.hardware import A100, H100, H200, LLAMA_8B, LLAMA_70B, Hardware, Model, model_preset, step_time
+from specdec.roofline.presets import head_preset
 from specdec.sources import Cited
 
 __all__ = [
@@ -49,8 +50,7 @@ intermediate 28672, vocab 32000, untied): 68,976,648,192 parameters."""
 LLAMA_70B_FP8 = model_preset("llama-3.1-70b", "fp8", name="Llama 3.3 70B (fp8 weights)")
 """Llama 3.3 70B (the shape of Llama 3.1 70B) with 8-bit weights; the KV cache is kept in bf16."""
 
-EAGLE_HEAD_7B = Model(n_params=eagle_head("vicuna-7b", 1)["read_params"], n_layers=1, d_model=4096, n_kv_heads=32,
-                      head_dim=128, name="EAGLE head (Vicuna 7B)")
+EAGLE_HEAD_7B = head_preset("vicuna-7b", "eagle", name="EAGLE head (Vicuna 7B)")
 """One EAGLE draft step for Vicuna 7B: the head's parameters (one decoder layer and the fusion layer, by its
 architecture: 0.236 B, the README's 0.24 B) plus the target's LM head it reuses (4096 x 32000); see
 :func:`specdec.roofline.catalogue.eagle_head`."""
@@ -138,26 +138,25 @@ FABRICS = {
 _FABRIC_OF_ENGINE = {"gpt-fast": "a100-cube-mesh-nccl", "TensorRT-LLM v0.5": "a100-nvswitch-trtllm"}
 
 
-_GPT_FAST = ("gpt-fast", "README.md, 'Benchmarks' and 'Tensor Parallelism' tables (8x A100-80GB power limited to 330 W, "
-             "batch size 1, 5-token prompt)", "verified",
-             "GitHub pytorch-labs/gpt-fast README.md at commit 0f925b5d4ce457b89a7ca6c9ce50f42bf2576945")
-_GPT_FAST_31 = ("gpt-fast", "README.md, 'Tensor Parallelism' table (Llama-3.1-8B and Llama-3.1-70B rows) and "
-                "'Benchmarks' table (8-bit and 4-bit rows); 8x A100-80GB at 330 W, batch 1, 5-token prompt",
-                "verified", "GitHub pytorch-labs/gpt-fast README.md at commit 32971d3129541c5bfb4f715abc33d1c5f408d204 "
-                "(a later README than the fitted rows')")
-_TRT = ("trtllm-perf", "docs/source/performance.md, 'Low Latency', A100 GPUs (FP16), batch size 1, "
-        "1st token latency (data from v0.5)", "verified",
-        "GitHub NVIDIA/TensorRT-LLM docs/source/performance.md at commit 138f96d45f90b9667426f7c47297d8c06bafac73")
-_NIM = ("nim-perf", "Performance, Llama-3.3-70b-instruct, version 1.8.0, 2 x H100 80G, fp8 TP2, concurrency 1",
-        "verified", "docs.nvidia.com/nim/benchmarking/llm/1.0.0/performance (search-tool copy of the page)")
-_VLLM = ("vllm-ci", "Performance Benchmark, latency tests: input 32 tokens, output 128 tokens, fixed batch 8, "
-         "mean latency", "verified", "buildkite.com/vllm/performance-benchmark/builds/9515 (search-tool copy)")
+_GPT_FAST = Cited(None, "gpt-fast", "README.md, 'Benchmarks' and 'Tensor Parallelism' tables (8x A100-80GB power limited to 330 W, "
+                  "batch size 1, 5-token prompt)", "verified",
+                  "GitHub pytorch-labs/gpt-fast README.md at commit 0f925b5d4ce457b89a7ca6c9ce50f42bf2576945")
+_GPT_FAST_31 = Cited(None, "gpt-fast", "README.md, 'Tensor Parallelism' table (Llama-3.1-8B and Llama-3.1-70B rows) and "
+                     "'Benchmarks' table (8-bit and 4-bit rows); 8x A100-80GB at 330 W, batch 1, 5-token prompt",
+                     "verified", "GitHub pytorch-labs/gpt-fast README.md at commit 32971d3129541c5bfb4f715abc33d1c5f408d204 "
+                     "(a later README than the fitted rows')")
+_TRT = Cited(None, "trtllm-perf", "docs/source/performance.md, 'Low Latency', A100 GPUs (FP16), batch size 1, "
+             "1st token latency (data from v0.5)", "verified",
+             "GitHub NVIDIA/TensorRT-LLM docs/source/performance.md at commit 138f96d45f90b9667426f7c47297d8c06bafac73")
+_NIM = Cited(None, "nim-perf", "Performance, Llama-3.3-70b-instruct, version 1.8.0, 2 x H100 80G, fp8 TP2, concurrency 1",
+             "verified", "docs.nvidia.com/nim/benchmarking/llm/1.0.0/performance (search-tool copy of the page)")
+_VLLM = Cited(None, "vllm-ci", "Performance Benchmark, latency tests: input 32 tokens, output 128 tokens, fixed batch 8, "
+              "mean latency", "verified", "buildkite.com/vllm/performance-benchmark/builds/9515 (search-tool copy)")
 
 
 def _m(key, label, model, device, tp, batch, context, new_tokens, kind, value, unit, src, role, tolerance, engine,
        decode_steps=0, note=""):
-    source, where, status, checked = src
-    quoted = Cited({"value": value, "unit": unit}, source, where, status, checked, note=note)
+    quoted = replace(src, value={"value": value, "unit": unit}, note=note)
     fabric = "" if tp == 1 else _FABRIC_OF_ENGINE.get(engine, "hopper-nvswitch")
     return Measurement(key, label, model, device, tp, batch, context, new_tokens, kind, quoted, role, tolerance,
                        engine, decode_steps, fabric)
@@ -177,13 +176,13 @@ MEASUREMENTS: tuple[Measurement, ...] = (
       for name, model, tp, n, v in (("7b", LLAMA2_7B, 1, 128, 16), ("7b", LLAMA2_7B, 1, 2048, 133),
                                     ("70b", LLAMA2_70B, 4, 128, 47), ("70b", LLAMA2_70B, 4, 2048, 377))),
     _m("sglang-8b", "Llama 3.1 8B decode, TP1", LLAMA_8B, H100, 1, 1, 512, 1, "decode", 158.34, "tokens/s",
-       ("li2025eagle3", "Table 4 (bs = 1, 1x H100, LLaMA-Instruct 3.1 8B, MT-bench, SGLang w/o speculation)",
-        "verified", "a text extraction of arXiv 2503.01840v3"), _FIT, 0.10, "SGLang v0.4.4",
+       Cited(None, "li2025eagle3", "Table 4 (bs = 1, 1x H100, LLaMA-Instruct 3.1 8B, MT-bench, SGLang w/o speculation)",
+             "verified", "a text extraction of arXiv 2503.01840v3"), _FIT, 0.10, "SGLang v0.4.4",
        note="context: MT-bench prompts and answers, about 512 tokens"),
     _m("sglang-7b", "Llama 2 7B decode, TP1", LLAMA2_7B, H100, 1, 1, 512, 1, "decode", 156.0, "tokens/s",
-       ("sglang-docs", "'Performance Highlights' (Llama-2-7b-chat-hf, 1x H100, standard decoding, '~156 tokens/s')",
-        "verified", "GitHub sgl-project/sglang docs/backend/speculative_decoding.md at commit "
-        "e26285a06d9fba5bde4609413dd2041c53e2623c"), _FIT, 0.10, "SGLang", note="approximate ('~')"),
+       Cited(None, "sglang-docs", "'Performance Highlights' (Llama-2-7b-chat-hf, 1x H100, standard decoding, '~156 tokens/s')",
+             "verified", "GitHub sgl-project/sglang docs/backend/speculative_decoding.md at commit "
+             "e26285a06d9fba5bde4609413dd2041c53e2623c"), _FIT, 0.10, "SGLang", note="approximate ('~')"),
     _m("nim-70b-5000", "Llama 3.3 70B fp8 decode, TP2, 5000 in / 500 out", LLAMA_70B_FP8, H100, 2, 1, 5250, 1,
        "decode", 18.58, "ms", _NIM, _CHECK, 0.10, "NIM 1.8.0", note="inter-token latency; the KV precision is not stated"),
     _m("nim-70b-500", "Llama 3.3 70B fp8 decode, TP2, 500 in / 2000 out", LLAMA_70B_FP8, H100, 2, 1, 1500, 1,

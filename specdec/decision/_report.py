@@ -269,7 +269,8 @@ class Decision:
         for r in self.speedup_by_k:
             if r["k"] <= max(self.k, self.best_k) + 3:
                 mark = " **(best)**" if r["k"] == self.best_k else (" (measured)" if r["k"] == self.k else "")
-                by_k.append((f"{r['k']}{mark}", f"{r['expected_tokens']:.2f}", num(r["t_verify"]), f"{r['speedup']:.2f}"))
+                by_k.append((f"{r['k']}{mark}", f"{r['expected_tokens']:.2f}", num(r["t_verify"]),
+                             f"{r['speedup']:.2f}"))
         out += ["", "Speedup by k under the verification model:", "",
                 Table(("k", "E[L]", f"t_verify model ({u})", "speedup"), tuple(by_k), ("r",) * 4).to_markdown()]
         row = self.speedup_by_k[self.k - 1] if self.k <= len(self.speedup_by_k) else None

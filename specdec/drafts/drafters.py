@@ -55,14 +55,13 @@ from specdec.drafts.lookup import (
     synthetic_copy_text,
 )
 from specdec.economics import improvement_factor
-from specdec.serving.dynamic import HF_HEURISTIC
 from specdec.sources import Cited
 from specdec.verification import MEDUSA_DELTA, MEDUSA_EPSILON
 from specdec.verification.trees import rank_accept_from_topk
 
 __all__ = [
     "DEEPSEEK_V3_MTP", "EAGLE2_ABSTRACT", "EAGLE3_ABSTRACT", "EAGLE_HEAD_PARAMS",
-    "EAGLE_README_SPEEDUPS", "HF_DEFAULTS", "HF_SCHEDULE", "LEVIATHAN_BIGRAM", "LEVIATHAN_ORACLE",
+    "EAGLE_README_SPEEDUPS", "HF_DEFAULTS", "LEVIATHAN_BIGRAM", "LEVIATHAN_ORACLE",
     "MEDUSA_TOPK_VICUNA_7B", "MEDUSA_TYPICAL_DEFAULTS", "SGLANG_EAGLE_H100", "SPEC_BENCH_A100",
     "SPEC_BENCH_PLD_SETTINGS", "SPEC_BENCH_SPS_DRAFT", "SPEC_BENCH_TASKS", "NgramRound", "PromptLookupRun",
     "alpha_lower_bound", "chain_equivalent_alpha", "DRAFT_STRUCTURE", "STRUCTURES", "implied_round_cost", "leviathan_bigram_check", "mtp_expected_tokens", "ngram_round",
@@ -186,11 +185,6 @@ MEDUSA_TYPICAL_DEFAULTS = Cited(
     "medusa/model/medusa_model.py (medusa_generate: posterior_threshold=0.09, posterior_alpha=0.3) and "
     "medusa/model/utils.py (evaluate_posterior)", "verified",
     "GitHub FasterDecoding/Medusa at commit e2a5d20c048a9b0a4092e6933c34313687422518")
-
-HF_SCHEDULE = Cited(
-    {k: HF_HEURISTIC[k] for k in ("start", "increase", "decrease", "minimum")}, "hf-transformers",
-    "candidate_generator.py, AssistedCandidateGenerator.update_candidate_strategy; default num_assistant_tokens "
-    "in configuration_utils.py", "verified", HF_HEURISTIC["source"])
 
 HF_DEFAULTS = Cited(
     {"4.40.0": {"num_assistant_tokens": 5, "num_assistant_tokens_schedule": "heuristic"},

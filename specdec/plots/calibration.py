@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from specdec.calibration.profiles import profile
+from specdec.decision.policy import CHECKLIST_THRESHOLDS, WORTH_IT_SPEEDUP
+from specdec.economics import WORKED_EXAMPLE
 from specdec.roofline.hardware import (
     A100,
     A100_IDEAL,
@@ -147,7 +149,8 @@ def step_time_breakdown(cases=None, axes=None):
     return fig
 
 
-def calibrated_speedup_vs_batch(alpha=0.8, k=5, context=0, batch_max=256, worth_it=1.3, axes=None):
+def calibrated_speedup_vs_batch(alpha=WORKED_EXAMPLE.value["alpha"], k=WORKED_EXAMPLE.value["k"], context=0,
+                                batch_max=256, worth_it=WORTH_IT_SPEEDUP, axes=None):
     """Speedup of the worked example's pair against batch on the ideal and the calibrated roofline.
 
     Triangles: the first batch with speedup below 1. Dotted: the checklist's
@@ -192,7 +195,7 @@ def calibrated_speedup_vs_batch(alpha=0.8, k=5, context=0, batch_max=256, worth_
                         fontsize=8, color=color)
     ax.axhline(1.0, color=COLORS["baseline"], lw=1)
     ax.axhline(worth_it, color=COLORS["accent"], lw=1, ls=":", label=f"checklist's worth it ({worth_it:g}x)")
-    ax.axvline(32, color=COLORS["accent"], lw=1, ls=":")
+    ax.axvline(CHECKLIST_THRESHOLDS["max_batch"], color=COLORS["accent"], lw=1, ls=":")
     ax.set_xscale("log", base=2)
     ax.set_xlabel("batch (concurrent sequences)")
     ax.set_ylabel("speedup")

@@ -58,6 +58,7 @@ from specdec.acceptance import expected_tokens_per_position
 from specdec.calibration import H100_CALIBRATION, fit_uncertainty, profiles
 from specdec.roofline import catalogue
 from specdec.roofline.hardware import GPUS, Hardware, Model, gpu_preset, model_preset, step_time
+from specdec.roofline.presets import head_preset
 from specdec.verification.trees import tree_depths
 
 __all__ = ["DRAFT_KINDS", "PARALLELISMS", "Prediction", "RoundPlan", "head_model", "model_presets", "one_layer_module", "predict_speedup",
@@ -356,18 +357,9 @@ def head_model(target, kind, n_heads=4) -> Model:
     """
     check_choice(target, "target", tuple(catalogue.MODEL_SPECS))
     check_choice(kind, "kind", _HEAD_KINDS + ("medusa",))
-    if kind == "medusa":
-        heads = catalogue.medusa_heads(target, check_count(n_heads, "n_heads", 1, 16))
-        spec = catalogue.model_spec(target)
-        return Model(n_params=heads["params"], n_layers=1, d_model=spec.hidden, n_kv_heads=spec.n_kv_heads,
-                     head_dim=spec.head_dim, n_heads=spec.n_heads, name=f"{heads['n_heads']} Medusa heads")
     if kind == "mtp":
         return one_layer_module(catalogue.model_spec(target), name="MTP module")
-    version = {"eagle": 1, "eagle2": 2, "eagle3": 3}[kind]
-    h = catalogue.eagle_head(target, version)
-    label = "MTP module" if kind == "mtp" else f"EAGLE-{version} head"
-    return Model(n_params=h["read_params"], n_layers=h["n_layers"], d_model=h["d_model"], n_kv_heads=h["n_kv_heads"],
-                 head_dim=h["head_dim"], n_heads=h["n_heads"], name=label)
+    return head_preset(target, kind, check_count(n_heads, "n_heads", 1, 16) if kind == "medusa" else 4)
 
 
 def one_layer_module(spec, weights="bf16", *, name="one-layer module") -> Model:

@@ -51,7 +51,7 @@ from specdec.calibration.profiles import EAGER_MEASUREMENTS, FITTED
 from specdec.predict import Prediction, one_layer_module, predict_speedup
 from specdec.predict.validation_rows import VALIDATION_ROWS, PublishedSpeedup
 from specdec.roofline import catalogue
-from specdec.roofline.hardware import Model
+from specdec.roofline.presets import head_preset
 from specdec.tables import Table, records_table
 
 __all__ = ["HeldOutCheck", "prediction_inputs", "check_rows", "median_absolute_error",
@@ -123,9 +123,7 @@ def prediction_inputs(row) -> dict:
     else:
         args["k"] = row.k
     if kind == "medusa":
-        heads = catalogue.medusa_heads(spec.key, row.tree_depth)
-        args["head"] = Model(n_params=heads["params"], n_layers=1, d_model=spec.hidden, n_kv_heads=spec.n_kv_heads,
-                             head_dim=spec.head_dim, n_heads=spec.n_heads, name=f"{heads['n_heads']} Medusa heads")
+        args["head"] = head_preset(spec.key, "medusa", row.tree_depth)
     elif kind in ("eagle", "eagle2", "mtp") and weights == "nvfp4":   # D4: the head in the target's nvfp4
         args["head"] = one_layer_module(spec, weights, name="MTP module" if kind == "mtp" else "EAGLE head")
     return args

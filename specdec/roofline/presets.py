@@ -23,7 +23,7 @@ from specdec._validate import check_integer, check_positive, describe
 from specdec.roofline import catalogue
 from specdec.roofline._calibration_terms import Calibration
 
-__all__ = ["Model", "Hardware", "model_preset", "gpu_preset", "IDEAL_TAG", "CALIBRATED_TAG"]
+__all__ = ["Model", "Hardware", "model_preset", "head_preset", "gpu_preset", "IDEAL_TAG", "CALIBRATED_TAG"]
 
 
 def _scalar_positive(value, name: str, unit: str) -> float:
@@ -329,6 +329,55 @@ def model_preset(key, weights="bf16", *, name=None) -> Model:
                  n_heads=spec.n_heads, n_experts=spec.n_experts, experts_per_token=spec.experts_per_token,
                  expert_params=float(spec.routed_expert_params),
                  kv_dim=spec.kv_dim if spec.kv_lora_rank else None)
+
+
+def head_preset(target, kind="eagle", n_heads=4, *, name=None) -> Model:
+    """A draft head of the catalogue for a target, as a :class:`Model` to price: the one builder of head models.
+
+    ``"eagle"``, ``"eagle2"``, ``"eagle3"``: :func:`specdec.roofline.catalogue.eagle_head`
+    of that version (what a pass reads: its layer and the LM head it uses);
+    ``"medusa"``: :func:`specdec.roofline.catalogue.medusa_heads`, all ``n_heads``
+    heads together.
+
+    Defined in chapter "Predicting a published setup".
+
+    Parameters
+    ----------
+    target : str
+        A key of :data:`specdec.roofline.catalogue.MODEL_SPECS`.
+    kind : str, optional
+        ``"eagle"`` (default), ``"eagle2"``, ``"eagle3"`` or ``"medusa"``.
+    n_heads : int, optional
+        Medusa heads, 1 to 16. Default 4.
+    name : str, optional
+        Default ``"EAGLE-1 head"`` or ``"4 Medusa heads"``.
+
+    Returns
+    -------
+    Model
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> head = sd.presets.head_preset("vicuna-7b")
+    >>> head.name, head.n_layers, head.d_model, int(head.n_params)
+    ('EAGLE-1 head', 1, 4096, 367013888)
+    >>> int(sd.presets.head_preset("vicuna-7b", "medusa").n_params)
+    591413248
+    """
+    kinds = {"eagle": 1, "eagle2": 2, "eagle3": 3, "medusa": None}
+    if kind not in kinds:
+        raise ValueError(f"kind must be one of {sorted(kinds)}; got {describe(kind)}")
+    spec = catalogue.model_spec(target)
+    if kind == "medusa":
+        heads = catalogue.medusa_heads(target, _scalar_int(n_heads, "n_heads"))
+        label = f"{heads['n_heads']} Medusa heads" if name is None else name
+        return Model(n_params=heads["params"], n_layers=1, d_model=spec.hidden, n_kv_heads=spec.n_kv_heads,
+                     head_dim=spec.head_dim, n_heads=spec.n_heads, name=_check_name(label))
+    h = catalogue.eagle_head(target, kinds[kind])
+    label = f"EAGLE-{kinds[kind]} head" if name is None else name
+    return Model(n_params=h["read_params"], n_layers=h["n_layers"], d_model=h["d_model"], n_kv_heads=h["n_kv_heads"],
+                 head_dim=h["head_dim"], n_heads=h["n_heads"], name=_check_name(label))
 
 
 def gpu_preset(key, number_format="bf16") -> Hardware:

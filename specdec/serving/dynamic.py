@@ -68,6 +68,7 @@ from specdec._validate import (
 )
 from specdec.acceptance import expected_tokens
 from specdec.economics import improvement_factor, optimal_k
+from specdec.sources import Cited
 
 __all__ = [
     "HF_HEURISTIC",
@@ -86,11 +87,13 @@ __all__ = [
 #: Hugging Face transformers' ``"heuristic"`` schedule as read in the code (see the
 #: module docstring for the commits): start value, increase after a round whose
 #: drafts all matched, decrease otherwise, and the floor.
-HF_HEURISTIC = {"start": 20.0, "increase": 2.0, "decrease": 1.0, "minimum": 1.0,
-                "source": "huggingface/transformers src/transformers/generation/candidate_generator.py "
-                          "(update_candidate_strategy) at 02dba3191ce987d960b0b4ccca7556ca81a8bad6; default "
-                          "num_assistant_tokens = 20 in configuration_utils.py at "
-                          "008f5c8c29be84d4721dc6d1e0fcd72300580be4"}
+HF_HEURISTIC = Cited(
+    {"start": 20.0, "increase": 2.0, "decrease": 1.0, "minimum": 1.0}, "hf-transformers",
+    "candidate_generator.py, AssistedCandidateGenerator.update_candidate_strategy; default num_assistant_tokens "
+    "in configuration_utils.py", "verified",
+    "huggingface/transformers src/transformers/generation/candidate_generator.py (update_candidate_strategy) at "
+    "02dba3191ce987d960b0b4ccca7556ca81a8bad6; default num_assistant_tokens = 20 in configuration_utils.py at "
+    "008f5c8c29be84d4721dc6d1e0fcd72300580be4")
 
 #: Draft-length policies :func:`simulate_schedule` knows.
 POLICIES = ("fixed", "hf-heuristic", "per-request-optimal", "oracle")
@@ -275,7 +278,7 @@ def hf_heuristic_update(num_assistant_tokens, num_matches, num_candidates):
     m = check_integer(num_matches, "num_matches", minimum=0)
     if (np.broadcast_to(m, np.broadcast_shapes(m.shape, c.shape)) > c).any():
         raise ValueError("num_matches must be at most num_candidates")
-    h = HF_HEURISTIC
+    h = HF_HEURISTIC.value
     out = np.where(m == c, n + h["increase"], np.maximum(h["minimum"], n - h["decrease"]))
     return to_output(out, is_scalar_input(num_assistant_tokens, num_matches, num_candidates))
 
@@ -476,7 +479,7 @@ def _alpha_inputs(alpha, segment_tokens):
     raise ValueError(f"alpha must be 1-D (one rate per request) or 2-D (requests x segments); got shape {a.shape}")
 
 
-def simulate_schedule(alpha, n_tokens, policy, rng, *, k=5, start=HF_HEURISTIC["start"], k_max=64,
+def simulate_schedule(alpha, n_tokens, policy, rng, *, k=5, start=HF_HEURISTIC.value["start"], k_max=64,
                       c_draft=0.0, c_verify=1.0, segment_tokens=None):
     """Simulate a draft-length policy on requests whose acceptance rate varies.
 
@@ -591,14 +594,14 @@ def simulate_schedule(alpha, n_tokens, policy, rng, *, k=5, start=HF_HEURISTIC["
             upd = kr > 0
             full = n_acc == kr
             s = state[active]
-            s = np.where(upd & full, s + HF_HEURISTIC["increase"],
-                         np.where(upd, np.maximum(HF_HEURISTIC["minimum"], s - HF_HEURISTIC["decrease"]), s))
+            s = np.where(upd & full, s + HF_HEURISTIC.value["increase"],
+                         np.where(upd, np.maximum(HF_HEURISTIC.value["minimum"], s - HF_HEURISTIC.value["decrease"]), s))
             state[active] = s
         active = active[emitted[active] < total]
     return ScheduleRun(policy=policy, tokens=emitted, rounds=rounds, drafted=drafted, accepted=accepted, cost=cost)
 
 
-def compare_schedules(alpha, n_tokens, rng, *, k=5, start=HF_HEURISTIC["start"], k_max=64, c_draft=0.0,
+def compare_schedules(alpha, n_tokens, rng, *, k=5, start=HF_HEURISTIC.value["start"], k_max=64, c_draft=0.0,
                       c_verify=1.0, segment_tokens=None, policies=POLICIES):
     """Run several draft-length policies on the same workload.
 
