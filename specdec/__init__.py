@@ -38,7 +38,7 @@ package           its modules (short names) and what they hold
 ``literature``    published numbers recomputed; ``errata`` (where the sources differ)
 ================  =========================================================================
 
-At the top level beside them: ``tables`` (computed tables as Markdown), ``cli`` (``python -m
+At the top level beside them: ``tables`` (the one writer of Markdown and HTML tables), ``cli`` (``python -m
 specdec ...``) and the private helpers ``_validate``, ``_units``, ``_datafiles``. Presentation
 sits on top and imports the core, never the other way: ``plots`` (matplotlib figures), ``widgets``
 (ipywidgets explorers), ``exercises`` (self-check exercises). ``tests/test_architecture.py``

@@ -5,13 +5,17 @@ computes a grid of numbers with ``specdec`` and hands it to
 :func:`grid_table` (a value for every row label x column label) or
 :func:`records_table` (one row per record). The result is a :class:`Table`,
 which a notebook displays as a Markdown table (so MyST renders it with the
-book's table style, and it reads well without a kernel).
+book's table style, and it reads well without a kernel). This module is the
+one place that escapes and aligns table cells: every Markdown table of the
+package is a :class:`Table`, and every HTML table (:meth:`Table.to_html`, the
+explorers' read-outs) is written by :func:`html_table`.
 
 :func:`rounding_check` and :func:`source_check_table` compare a grid that a
 source *printed* (rounded) with the values we compute: a printed value is
 consistent when it is within half a unit in its last printed place of the
 computed one. :func:`count_phrase` turns such a check into words for the
-prose ("all 15 printed cells", "14 of the 15 printed cells").
+prose ("all 15 printed cells", "14 of the 15 printed cells"), or counts by
+kind ("12 errors; and 1 rule").
 """
 
 from __future__ import annotations

@@ -662,7 +662,6 @@ def test_dead_rendering_code_is_gone():
 
 def test_the_readout_is_written_by_the_one_html_writer():
     """Issue 27: the explorers' read-out goes through specdec.tables.html_table; the exact string it writes."""
-
     from specdec.widgets._base import table_html
 
     assert table_html([("x", "a < b", "1.00"), ("y", "why", "no number")]) == (
