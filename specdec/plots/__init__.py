@@ -13,21 +13,21 @@ from . import (
     acceptance,
     bounds,
     calibration,
-    capacity,
     decision,
     drafts,
+    economics,
     engines,
     feasibility,
-    hardware,
     literature,
     measure,
     predict,
     published,
     regimes,
-    sampling,
+    roofline,
     screens,
-    speedup,
+    serving,
     threshold,
+    verification,
 )
 from ._style import COLORS, CONTENT_WIDTH, SEQUENCE, new_figure  # noqa: F401  (CONTENT_WIDTH: sd.plots.CONTENT_WIDTH)
 from .acceptance import (
@@ -53,18 +53,19 @@ from .calibration import (
     small_m_verify_cost,
     step_time_breakdown,
 )
-from .capacity import (
-    concurrency_vs_context,
-    latency_throughput_batches,
-    latency_throughput_curves,
-    latency_throughput_vs_batch,
-)
 from .decision import (
     decision_figure,
 )
 from .drafts import (
     arrangement_thresholds,
     draft_size_tradeoff,
+)
+from .economics import (
+    WORKED_EXAMPLE,
+    SpeedupOverview,
+    round_breakdown,
+    speedup_overview,
+    speedup_vs_k,
 )
 from .engines import (
     GoodputView,
@@ -86,16 +87,6 @@ from .engines import (
 )
 from .feasibility import (
     roofline_speedup_in_memory,
-)
-from .hardware import (
-    RooflineView,
-    matmul_measured_vs_predicted,
-    roofline_concurrency,
-    roofline_diagram,
-    roofline_latency_throughput,
-    roofline_overview,
-    roofline_speedup_vs_batch,
-    roofline_verify_cost_vs_k,
 )
 from .literature import (
     LITERATURE_DEFAULT_CS,
@@ -119,25 +110,25 @@ from .regimes import (
     REGIME_COLORS,
     regime_maps,
 )
-from .sampling import (
-    AlphaFromLogView,
-    sampling_alpha_from_log,
-    sampling_exactness,
-    sampling_residual,
-    sampling_temperature,
-    sampling_tokens_per_round,
-    sampling_wasted_arithmetic,
+from .roofline import (
+    RooflineView,
+    matmul_measured_vs_predicted,
+    roofline_concurrency,
+    roofline_diagram,
+    roofline_latency_throughput,
+    roofline_overview,
+    roofline_speedup_vs_batch,
+    roofline_verify_cost_vs_k,
 )
 from .screens import (
     break_even_by_round_cost,
     worth_it_vs_alpha,
 )
-from .speedup import (
-    WORKED_EXAMPLE,
-    SpeedupOverview,
-    round_breakdown,
-    speedup_overview,
-    speedup_vs_k,
+from .serving import (
+    concurrency_vs_context,
+    latency_throughput_batches,
+    latency_throughput_curves,
+    latency_throughput_vs_batch,
 )
 from .threshold import (
     THRESHOLD_FIGSIZE,
@@ -145,6 +136,15 @@ from .threshold import (
     speedup_heatmap,
     threshold_panel,
     threshold_vs_k,
+)
+from .verification import (
+    AlphaFromLogView,
+    sampling_alpha_from_log,
+    sampling_exactness,
+    sampling_residual,
+    sampling_temperature,
+    sampling_tokens_per_round,
+    sampling_wasted_arithmetic,
 )
 
 __all__ = [
@@ -234,6 +234,6 @@ __all__ = [
     "roofline_speedup_in_memory",
     "predicted_vs_measured",
     "round_against_plain",
-    "acceptance", "bounds", "calibration", "capacity", "decision", "drafts", "engines", "feasibility", "hardware",
-    "literature", "measure", "predict", "published", "regimes", "sampling", "screens", "speedup", "threshold",
+    "acceptance", "bounds", "calibration", "serving", "decision", "drafts", "engines", "feasibility", "roofline",
+    "literature", "measure", "predict", "published", "regimes", "verification", "screens", "economics", "threshold",
 ]

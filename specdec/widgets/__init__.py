@@ -26,24 +26,24 @@ from __future__ import annotations
 from . import (
     acceptance,
     bounds,
-    capacity,
     checklist,
-    decide,
+    decision,
+    economics,
     engines,
-    hardware,
     literature,
     measure,
     predict,
-    sampling,
-    speedup,
+    roofline,
+    serving,
     threshold,
+    verification,
 )
 from ._base import Explorer
 from .acceptance import ExpectedTokensExplorer, expected_tokens_explorer
 from .bounds import BatchContextExplorer, VerifyCostExplorer, batch_context_explorer, verify_cost_explorer
-from .capacity import LatencyThroughputExplorer, RegimeExplorer, latency_throughput_explorer, regime_explorer
 from .checklist import ChecklistExplorer, checklist_explorer, checklist_html
-from .decide import DecideExplorer, decide_explorer
+from .decision import DecideExplorer, decide_explorer
+from .economics import SpeedupExplorer, speedup_explorer
 from .engines import (
     CalibrationExplorer,
     DynamicKExplorer,
@@ -58,11 +58,13 @@ from .engines import (
     tree_explorer,
     verification_explorer,
 )
-from .hardware import ROOFLINE_BATCHES, ROOFLINE_CONTEXTS, RooflineExplorer, roofline_explorer
 from .literature import BonusTokenExplorer, ServingMetricsExplorer, bonus_token_explorer, serving_metrics_explorer
 from .measure import MATMUL_SIZES, MatmulRooflineExplorer, matmul_roofline_explorer
 from .predict import PredictExplorer, predict_explorer
-from .sampling import (
+from .roofline import ROOFLINE_BATCHES, ROOFLINE_CONTEXTS, RooflineExplorer, roofline_explorer
+from .serving import LatencyThroughputExplorer, RegimeExplorer, latency_throughput_explorer, regime_explorer
+from .threshold import ThresholdExplorer, threshold_explorer
+from .verification import (
     SamplingLogExplorer,
     SamplingResidualExplorer,
     SamplingTemperatureExplorer,
@@ -70,8 +72,6 @@ from .sampling import (
     sampling_residual_explorer,
     sampling_temperature_explorer,
 )
-from .speedup import SpeedupExplorer, speedup_explorer
-from .threshold import ThresholdExplorer, threshold_explorer
 
 __all__ = [
     "Explorer",
@@ -98,6 +98,6 @@ __all__ = [
     "TreeExplorer", "tree_explorer",
     "DynamicKExplorer", "dynamic_k_explorer",
     "GoodputExplorer", "goodput_explorer",
-    "acceptance", "bounds", "capacity", "checklist", "decide", "engines", "hardware", "literature", "measure",
-    "predict", "sampling", "speedup", "threshold",
+    "acceptance", "bounds", "serving", "checklist", "decision", "engines", "roofline", "literature", "measure",
+    "predict", "verification", "economics", "threshold",
 ]

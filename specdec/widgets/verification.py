@@ -24,7 +24,7 @@ from ..acceptance import (
     alpha_from_mean_acceptance_length,
     expected_tokens,
 )
-from ..plots.sampling import (
+from ..plots.verification import (
     TEMPERATURE_GRID,
     AlphaFromLogView,
     sampling_residual,

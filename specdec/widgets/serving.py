@@ -14,7 +14,7 @@ from specdec.roofline import hardware as _hw
 from specdec.serving import deployment as _dep
 from specdec.serving import regimes as _rg
 
-from ..plots.capacity import latency_throughput_batches, latency_throughput_curves, latency_throughput_vs_batch
+from ..plots.serving import latency_throughput_batches, latency_throughput_curves, latency_throughput_vs_batch
 from ._base import Explorer, float_slider, int_slider
 
 __all__ = ["LatencyThroughputExplorer", "latency_throughput_explorer", "RegimeExplorer", "regime_explorer"]

@@ -12,7 +12,7 @@ from specdec.roofline.memory import max_concurrent_sequences
 from specdec.serving.deployment import break_even_batch, speculative_costs
 
 from .._validate import check_integer, check_probability
-from ..plots.hardware import RooflineView
+from ..plots.roofline import RooflineView
 from ._base import Explorer, choice, float_slider, int_slider
 
 __all__ = ["RooflineExplorer", "roofline_explorer", "ROOFLINE_BATCHES", "ROOFLINE_CONTEXTS"]

@@ -22,7 +22,7 @@ from ..economics import (
     speedup,
     speedup_from_costs,
 )
-from ..plots.speedup import WORKED_EXAMPLE, SpeedupOverview
+from ..plots.economics import WORKED_EXAMPLE, SpeedupOverview
 from ._base import Explorer, float_slider, int_slider
 from ._domain import verify_below_step, verify_floor_note
 
