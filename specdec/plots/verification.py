@@ -1,56 +1,41 @@
-"""Figures for "Why a decode step wastes arithmetic, and the verification pass" and "The acceptance
-rate and the tokens it yields".
+"""Figures of verification: exact speculative sampling, the verification rules, token trees.
 
-Presentation only: every number drawn comes from :mod:`specdec.verification.sampling`,
-:mod:`specdec.acceptance` or :mod:`specdec.roofline.hardware`. Each function returns a
-:class:`matplotlib.figure.Figure` made with :func:`specdec.plots.new_figure`, or draws into
-axes passed in (the explorers redraw into the same figure).
+Presentation only: every number drawn comes from :mod:`specdec.verification` (the rules),
+:mod:`specdec.verification.sampling`, :mod:`specdec.verification.synthetic` and
+:mod:`specdec.verification.trees`. Each function returns a :class:`matplotlib.figure.Figure`
+made with :func:`specdec.plots.new_figure`, or draws into axes passed in (the explorers redraw
+into the same figure).
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
-from matplotlib.ticker import NullFormatter, ScalarFormatter
+from matplotlib.cm import ScalarMappable
+from matplotlib.colors import Normalize
 
-from specdec.acceptance import estimation
-from specdec.roofline import hardware as hw
 from specdec.verification import sampling as sm
 from specdec.verification import synthetic as syn
+from specdec.verification.trees import best_tree_for_speedup
 
-from .._validate import check_integer, check_probability
-from ..acceptance import (
-    acceptance_rate,
-    accepted_tokens_pmf,
-    alpha_from_draft_acceptance_rate,
-    draft_acceptance_rate,
-    expected_tokens,
-)
-from ._style import COLORS, CONTENT_WIDTH, SEQUENCE, new_figure
+from .._validate import check_integer
+from ..acceptance import acceptance_rate
+from ..verification import RULES, compare_rules, mean_acceptance
+from ._style import COLORS, CONTENT_WIDTH, SEQUENCE, figure_axes, figure_axes_array
 
 __all__ = [
     "sampling_residual",
     "sampling_exactness",
-    "sampling_wasted_arithmetic",
-    "sampling_tokens_per_round",
-    "sampling_temperature",
-    "sampling_alpha_from_log",
-    "AlphaFromLogView",
+    "verification_rules_bars",
+    "VerificationRulesView",
+    "acceptance_vs_temperature",
+    "tree_budget_curves",
+    "draw_tree",
+    "TreeView",
 ]
+
 
 SCHEME_COLORS = {"speculative": COLORS["target"], "correction from target": COLORS["accent"],
                  "draft only": COLORS["draft"]}
-
-
-def _figure(axes, ncols, width, height):
-    if axes is None:
-        fig, axes = new_figure(width, height, ncols=ncols)
-        return fig, np.atleast_1d(axes)
-    axes = np.atleast_1d(axes)
-    for ax in axes:
-        ax.clear()
-    return axes[0].figure, axes
 
 
 def sampling_residual(p=syn.EXAMPLE_TARGET, q=syn.EXAMPLE_DRAFT, axes=None):
@@ -77,7 +62,7 @@ def sampling_residual(p=syn.EXAMPLE_TARGET, q=syn.EXAMPLE_DRAFT, axes=None):
     pa, qa = np.asarray(p, float), np.asarray(q, float)
     alpha = acceptance_rate(pa, qa)
     residual = sm.residual_distribution(pa, qa)
-    fig, (ax0, ax1) = _figure(axes, 2, CONTENT_WIDTH, 3.3)
+    fig, (ax0, ax1) = figure_axes_array(axes, 2, CONTENT_WIDTH, 3.3)
     x = np.arange(pa.size)
     w = 0.4
     ax0.bar(x - w / 2, pa, w, color=COLORS["target"], label="target p")
@@ -137,7 +122,7 @@ def sampling_exactness(p=syn.EXAMPLE_TARGET, q=syn.EXAMPLE_DRAFT, sizes=None, se
         conv = sm.convergence_to_target(p, q, sizes, np.random.default_rng(seed))
     pa = np.asarray(p, float)
     n = conv["sizes"]
-    fig, (ax0, ax1) = _figure(axes, 2, CONTENT_WIDTH, 3.4)
+    fig, (ax0, ax1) = figure_axes_array(axes, 2, CONTENT_WIDTH, 3.4)
     for name, color in SCHEME_COLORS.items():
         tv = sm.total_variation(conv[name], pa)
         ax0.loglog(n, tv, marker="o", ms=2.5, color=color, label=name)
@@ -160,328 +145,262 @@ def sampling_exactness(p=syn.EXAMPLE_TARGET, q=syn.EXAMPLE_DRAFT, sizes=None, se
     return fig
 
 
-#: The default hardware of :func:`sampling_wasted_arithmetic`: eight H100s, made once at import.
-_EIGHT_H100 = hw.H100.scaled(8)
+# Verification rules
 
+class VerificationRulesView:
+    """The figure of :func:`verification_rules_bars`, updatable in place for its explorer.
 
-def sampling_wasted_arithmetic(target=hw.LLAMA_70B, hardware=_EIGHT_H100, max_tokens=2048, ks=(4, 8),
-                               ax=None):
-    """Time of one forward pass against the tokens it processes, with the ridge point.
+    :meth:`update` sets the bars and the legend's acceptance probabilities
+    (``dynamic_artists``; the axes do not change: the greedy rule's bar
+    is always 1).
 
-    The pass costs one weight read until the tokens per pass reach the
-    hardware's ridge point; verification of ``k`` drafts processes ``k + 1``
-    tokens (marked).
+    Defined in chapter "Verification rules".
 
-    Defined in chapter "Why a decode step wastes arithmetic, and the
-    verification pass".
-
-    Parameters
-    ----------
-    target : specdec.roofline.hardware.Model
-    hardware : specdec.roofline.hardware.Hardware
-    max_tokens : int
-        Largest tokens per pass on the axis, >= 2.
-    ks : sequence of int
-        Draft lengths whose verification pass (k + 1 tokens) is marked.
-    ax : matplotlib Axes, optional
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-    """
-    m = int(check_integer(max_tokens, "max_tokens", minimum=2))
-    if ax is None:
-        fig, ax = new_figure(6.4, 3.8)
-    else:
-        ax.clear()
-        fig = ax.figure
-    n = np.unique(np.logspace(0, np.log10(m), 200).astype(int))
-    t = hw.step_time(target, hardware, batch=1, new_tokens=n) * 1e3
-    t1 = hw.step_time(target, hardware) * 1e3
-    ax.semilogx(n, t, color=COLORS["target"], label="roofline time of one pass")
-    ax.axhline(t1, color=COLORS["baseline"], ls=":", lw=1, label=f"one decode step, {t1:.2f} ms")
-    ridge = hw.ridge_batch(target, hardware)
-    ax.axvline(ridge, color=COLORS["accent"], ls="--", lw=1, label=f"ridge point, {ridge:.0f} tokens")
-    for j, k in enumerate(ks):
-        tk = hw.step_time(target, hardware, new_tokens=k + 1) * 1e3
-        ax.plot([k + 1], [tk], "o", color=SEQUENCE[(j + 1) % len(SEQUENCE)],
-                label=f"verify k = {k} ({k + 1} tokens): {tk:.2f} ms")
-    ax.set_ylim(0, None)
-    ax.xaxis.set_major_formatter(ScalarFormatter())
-    ax.xaxis.set_minor_formatter(NullFormatter())
-    ax.set_xlabel("tokens processed per pass (batch 1)")
-    ax.set_ylabel("time per pass (ms)")
-    ax.set_title(f"{target.name} on {hardware.name}", fontsize=10)
-    ax.legend(frameon=False, fontsize=8)
-    return fig
-
-
-def sampling_tokens_per_round(alpha=0.8, ks=(1, 2, 4, 8), k_max=12, axes=None):
-    """E[L] against k at one alpha with the source's k values marked, and the gain per doubling.
-
-    Left: expected tokens per round for k = 1..k_max with the ceiling k + 1;
-    right: tokens gained by each doubling of k next to the draft positions it
-    adds.
-
-    Defined in chapter "The acceptance rate and the tokens it yields".
-
-    Parameters
-    ----------
-    alpha : float
-        Acceptance rate in [0, 1].
-    ks : sequence of int
-        Draft lengths to mark (consecutive doublings in the right panel).
-    k_max : int
-        Largest k on the left panel.
-    axes : sequence of two Axes, optional
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-    """
-    a = float(check_probability(alpha, "alpha"))
-    kk = np.asarray(check_integer(ks, "ks", minimum=1))
-    km = int(check_integer(k_max, "k_max", minimum=int(kk.max())))
-    fig, (ax0, ax1) = _figure(axes, 2, CONTENT_WIDTH, 3.3)
-    k_all = np.arange(1, km + 1)
-    ax0.plot(k_all, expected_tokens(a, k_all), color=COLORS["target"], marker="o", ms=3, label=f"E[L], alpha = {a:g}")
-    ax0.plot(k_all, k_all + 1, color=COLORS["baseline"], ls=":", label="ceiling k + 1")
-    el = expected_tokens(a, kk)
-    ax0.plot(kk, el, "s", color=COLORS["accent"], ms=7, mfc="none", label="the source's k values")
-    for i, (k, v) in enumerate(zip(kk, el, strict=False)):   # below-right and above-left in turn, so neighbours never touch
-        ax0.annotate(f"{v:.2f}", (k, v), textcoords="offset points", xytext=(5, -13) if i % 2 == 0 else (-7, 6),
-                     ha="left" if i % 2 == 0 else "right", fontsize=8)
-    limit = expected_tokens(a, 10**20) if a < 1 else km + 1     # E[L] as k grows without bound: 1 / (1 - alpha)
-    ax0.axhline(limit, color=COLORS["neutral"], ls="--", lw=1, label="limit 1 / (1 - alpha)")
-    ax0.set_xlabel("draft tokens per round k")
-    ax0.set_ylabel("tokens per round")
-    ax0.set_ylim(0, None)                      # room under the lowest marked value for its label
-    ax0.xaxis.get_major_locator().set_params(integer=True)
-    ax0.legend(frameon=False, fontsize=8)
-    labels = [f"{k0}->{k1}" for k0, k1 in zip(kk[:-1], kk[1:], strict=False)]
-    gain = np.diff(el)
-    added = np.diff(kk)
-    x = np.arange(len(labels))
-    ax1.bar(x - 0.2, gain, 0.4, color=COLORS["target"], label="tokens gained per round")
-    ax1.bar(x + 0.2, added, 0.4, color=COLORS["draft"], label="draft positions added")
-    ax1.set_xticks(x, labels)
-    ax1.set_xlabel("doubling of k")
-    ax1.set_ylabel("per round")
-    ax1.legend(frameon=False, fontsize=8)
-    ax1.set_title("each doubling buys less", fontsize=10)
-    return fig
-
-
-@lru_cache(maxsize=64)
-def _temperature_curve(kind, noise, sharpness, vocab, n_contexts, seed, temperatures):
-    """Memoized acceptance-vs-temperature curve (explorers redraw without recomputing)."""
-    zt, zd = syn.synthetic_logit_pair(kind, vocab, n_contexts, noise=noise, sharpness=sharpness, rng=seed)
-    curve = syn.acceptance_vs_temperature(zt, zd, np.asarray(temperatures))
-    curve.setflags(write=False)
-    return curve
-
-
-#: Temperature grid of the chapter figure and its explorer (steps of 0.1).
-TEMPERATURE_GRID = np.round(np.linspace(0.1, 2.0, 20), 10)
-
-
-def temperature_curve(kind, noise, sharpness, vocab=200, n_contexts=32, seed=0, temperatures=None):
-    """Acceptance against temperature for one synthetic workload, memoized.
-
-    Thin cached wrapper over :func:`specdec.verification.synthetic.synthetic_logit_pair` and
-    :func:`specdec.verification.synthetic.acceptance_vs_temperature` so that explorers can
-    redraw without recomputing. Returns a read-only array.
-    """
-    t = TEMPERATURE_GRID if temperatures is None else np.asarray(temperatures, float)
-    return _temperature_curve(kind, float(noise), float(sharpness), int(vocab), int(n_contexts), int(seed),
-                              tuple(float(x) for x in t))
-
-
-def sampling_temperature(temperatures=None, noise=1.0, sharpness=1.0, vocab=200, n_contexts=32, seed=0,
-                         ax=None, show_underconfident=True):
-    """Acceptance rate against sampling temperature on a peaked and a flat workload.
-
-    Solid: a draft that is the target plus logit noise (``noise``); dashed
-    (optional): an under-confident draft with the same ranking
-    (``sharpness = 0.6``, noise 0.5) for comparison. Numbers from
-    :func:`specdec.verification.synthetic.acceptance_vs_temperature`.
-
-    Defined in chapter "The acceptance rate and the tokens it yields".
-
-    Parameters
-    ----------
-    temperatures : array_like, optional
-        Default ``TEMPERATURE_GRID`` (0.1, 0.2, ..., 2.0).
-    noise, sharpness : float
-        Draft parameters of the solid curves (see
-        :func:`specdec.verification.synthetic.synthetic_logit_pair`).
-    vocab, n_contexts, seed : int
-        Synthetic workload size and seed.
-    ax : matplotlib Axes, optional
-    show_underconfident : bool
-        Draw the dashed comparison curves.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-    """
-    t = TEMPERATURE_GRID if temperatures is None else np.asarray(temperatures, float)
-    if t.ndim != 1 or t.size < 2:
-        raise ValueError(f"temperatures must be a 1-D array of at least 2 values; got shape {t.shape}")
-    if ax is None:
-        fig, ax = new_figure(6.4, 3.8)
-    else:
-        ax.clear()
-        fig = ax.figure
-    colors = {"peaked": COLORS["target"], "flat": COLORS["draft"]}
-    label_kind = {"peaked": "peaked (code-like)", "flat": "flat (prose-like)"}
-    key = tuple(float(x) for x in t)
-    for kind in ("peaked", "flat"):
-        ax.plot(t, _temperature_curve(kind, float(noise), float(sharpness), int(vocab), int(n_contexts), int(seed), key),
-                color=colors[kind], label=f"{label_kind[kind]}, noisy draft")
-        if show_underconfident:
-            ax.plot(t, _temperature_curve(kind, 0.5, 0.6, int(vocab), int(n_contexts), int(seed), key),
-                    color=colors[kind], ls="--", label=f"{label_kind[kind]}, under-confident draft")
-    ax.set_xlabel("sampling temperature t (both models)")
-    ax.set_ylabel("acceptance rate sum(min(p, q))")
-    ax.set_ylim(0, 1.02)
-    ax.set_title(temperature_title(noise, sharpness), fontsize=9)
-    ax.legend(frameon=False, fontsize=8, loc="lower right")
-    return fig
-
-
-def temperature_title(noise, sharpness) -> str:
-    """The title of :func:`sampling_temperature`: the noisy draft's parameters (its explorer moves it).
-
-    Defined in chapter "The acceptance rate and the tokens it yields".
-    """
-    return f"noisy draft (solid): logit noise {float(noise):g}, sharpness {float(sharpness):g}"
-
-
-class AlphaFromLogView:
-    """The figure of :func:`sampling_alpha_from_log`, updatable in place for its explorer.
-
-    Built with bars for up to ``k_max`` accepted drafts; :meth:`update`
-    shows a new log (its histogram, the fitted model, the rate and the alpha
-    it implies) by moving :attr:`dynamic_artists`, and returns the key of
-    the rest (the left panel's y limit, kept while the data fits and raised
-    in tenths otherwise, and ``k``, which sets its x axis).
-
-    Defined in chapter "The acceptance rate and the tokens it yields".
-
-    Parameters
-    ----------
-    counts, k, alpha_true, ks, axes
-        As in :func:`sampling_alpha_from_log`.
-    k_max : int, optional
-        Largest ``k`` a later update may show. Default 16.
+    Arguments as in :func:`verification_rules_bars` (``ax`` for its ``axes``).
 
     Examples
     --------
-    >>> import numpy as np
     >>> import specdec as sd
-    >>> counts = sd.estimation.simulate_accepted_counts(0.8, 4, 300, np.random.default_rng(7))
-    >>> view = sd.plots.AlphaFromLogView(counts, 4, 0.8)
-    >>> sum(bar.get_visible() for bar in view.bars)
-    5
+    >>> view = sd.plots.VerificationRulesView(sd.synthetic.EXAMPLE_TARGET, sd.synthetic.EXAMPLE_DRAFT)
+    >>> view.legend.get_texts()[1].get_text()
+    'rejection (accepts 0.77)'
     """
 
-    def __init__(self, counts, k, alpha_true=None, ks=(1, 2, 4, 8), axes=None, k_max=16):
-        kk = int(check_integer(k, "k", minimum=1))
-        self.k_max = max(int(check_integer(k_max, "k_max", minimum=1)), kk)
-        self.figure, (ax0, ax1) = _figure(axes, 2, CONTENT_WIDTH, 3.4)
-        self.left, self.right = ax0, ax1
-        n = np.arange(self.k_max + 1)
-        self.bars = list(ax0.bar(n, np.zeros(n.size), 0.6, color=COLORS["neutral"], label="log: share of rounds"))
-        (self.model,) = ax0.plot(n, np.zeros(n.size), "o-", color=COLORS["target"], label="model at alpha-hat")
-        ax0.set_xlabel("accepted drafts in a round")
-        ax0.set_ylabel("fraction of rounds")
-        ax0.legend(frameon=False, fontsize=8, loc="upper left")
-        self.left_title = ax0.set_title(" ", fontsize=9)
-        a = np.linspace(0, 1, 201)
-        ax1.plot(a, a, color=COLORS["baseline"], ls=":", label="rate = alpha")
-        for j, kj in enumerate(ks):
-            ax1.plot(a, draft_acceptance_rate(a, kj), color=SEQUENCE[j % len(SEQUENCE)], label=f"k = {kj}")
-        (self.marker,) = ax1.plot([0.0], [0.0], "x", color=COLORS["accent"], ms=8, label="log's accepted/drafted")
-        (self.circle,) = ax1.plot([0.0], [0.0], "o", color=COLORS["accent"], mfc="none", ms=8,
-                                  label="the alpha it implies")
-        (self.link,) = ax1.plot([0.0, 0.0], [0.0, 0.0], color=COLORS["accent"], lw=1)
-        self.truth = ax1.axvline(0.5, color=COLORS["verify"], lw=1, ls="--", label="true alpha",
-                                 visible=alpha_true is not None)
-        ax1.set_xlabel("per-position acceptance alpha")
-        ax1.set_ylabel("draft acceptance rate\n(accepted / drafted)")
-        ax1.legend(frameon=False, fontsize=7, loc="upper left")
-        self.right_title = ax1.set_title(" ", fontsize=9)
-        self.top = None
-        self.update(counts, kk, alpha_true)
-        self.top = ax0.get_ylim()[1]
+    def __init__(self, p, q, *, epsilon=0.09, delta=0.3, ax=None):
+        size = np.asarray(p).size
+        self.figure, self.ax = figure_axes(ax, 7.2, 3.8)
+        ax = self.ax
+        names = ["target p", *RULES]
+        width = 0.8 / len(names)
+        x = np.arange(size)
+        self.containers = [ax.bar(x + (i - len(names) / 2 + 0.5) * width, np.zeros(size), width,
+                                  color=SEQUENCE[i % len(SEQUENCE)], label=name,
+                                  edgecolor="black" if i == 0 else "none", lw=0.6)
+                           for i, name in enumerate(names)]
+        ax.set_xticks(x, [str(i) for i in x])
+        ax.set_xlim(-0.6, size - 0.4)
+        ax.set_ylim(0, 1.05)
+        ax.set_xlabel("token")
+        ax.set_ylabel("probability of being emitted")
+        self.legend = ax.legend(fontsize=7, ncol=2, loc="upper right")
+        self.update(p, q, epsilon=epsilon, delta=delta)
 
     @property
     def dynamic_artists(self) -> list:
-        """The artists that show the log (everything else depends only on the key of :meth:`update`)."""
-        return [*self.bars, self.model, self.left_title, self.marker, self.circle, self.link, self.truth,
-                self.right_title]
+        """The bars and the legend (the axes stay as they are)."""
+        return [patch for container in self.containers for patch in container] + [self.legend]
 
-    def update(self, counts, k, alpha_true=None):
-        """Show the log ``counts`` of ``k``-draft rounds; return the key of the rest of the figure."""
-        kk = int(check_integer(k, "k", minimum=1, maximum=self.k_max))
-        c = np.asarray(counts)
-        est = estimation.estimate_alpha(c, kk)
-        freq = np.bincount(c, minlength=kk + 1) / c.size
-        pmf = accepted_tokens_pmf(est.alpha, kk)
-        for i, bar in enumerate(self.bars):
-            bar.set_height(float(freq[i]) if i <= kk else 0.0)
-            bar.set_visible(i <= kk)
-        self.model.set_data(np.arange(kk + 1), pmf)
-        self.left_title.set_text(f"{c.size} rounds: alpha-hat {est.alpha:.3f}, 95% interval "
-                                 f"[{est.low:.3f}, {est.high:.3f}]")
-        rate = estimation.read_accepted_counts(c, kk).draft_acceptance_rate
-        implied = alpha_from_draft_acceptance_rate(rate, kk)
-        self.marker.set_data([rate], [rate])
-        self.circle.set_data([implied], [rate])
-        self.link.set_data([rate, implied], [rate, rate])
-        if alpha_true is not None:
-            self.truth.set_xdata([float(alpha_true)] * 2)
-        self.truth.set_visible(alpha_true is not None)
-        self.right_title.set_text(f"rate {rate:.3f} implies alpha {implied:.3f} at k = {kk}")
-        needed = 1.05 * max(float(freq.max()), float(pmf.max()))
-        if self.top is None:
-            top = needed
-        elif needed <= self.top * (1 + 1e-9):   # rounding noise must not move the limit (nor redraw)
-            top = self.top
-        else:
-            top = float(min(np.ceil(round(needed * 10, 9)) / 10, 1.05))
-        self.left.set_ylim(0, top)
-        self.left.set_xlim(-0.6, kk + 0.6)
-        self.left.set_xticks(np.arange(kk + 1))
-        return (top, kk)
+    def update(self, p, q, *, epsilon=0.09, delta=0.3) -> None:
+        """Draw the rules of :func:`specdec.verification.compare_rules` for ``p``, ``q`` and the thresholds."""
+        rules = compare_rules(p, q, epsilon=epsilon, delta=delta)
+        heights = [np.asarray(p, dtype=float)] + [rules[rule]["emitted"] for rule in RULES]
+        for container, height in zip(self.containers, heights, strict=False):
+            for patch, h in zip(container, height, strict=False):
+                patch.set_height(float(h))
+        for text, rule in zip(self.legend.get_texts()[1:], RULES, strict=False):
+            text.set_text(f"{rule} (accepts {rules[rule]['acceptance']:.2f})")
 
 
-def sampling_alpha_from_log(counts, k, alpha_true=None, ks=(1, 2, 4, 8), axes=None):
-    """A log of accepted counts with its fitted model, and the serving-metric trap.
+def verification_rules_bars(p, q, *, epsilon=0.09, delta=0.3, axes=None):
+    """The token one verified position emits, rule by rule, against the target ``p``.
 
-    Left: histogram of accepted drafts per round with the capped geometric
-    pmf at the estimated alpha; right: the "draft acceptance rate"
-    (accepted / drafted) against alpha for several k, below the diagonal,
-    with the log's rate and the alpha it really implies marked. The
-    chapter's explorer moves this figure in place (:class:`AlphaFromLogView`).
+    One group of bars per token: the target ``p`` and the exact emitted
+    distribution under each rule (:func:`specdec.verification.compare_rules`;
+    ``"one-hot"`` with the draft's greedy token). The legend gives each
+    rule's acceptance probability. The chapter's explorer moves this figure
+    in place (:class:`VerificationRulesView`).
 
-    Defined in chapter "The acceptance rate and the tokens it yields".
+    Defined in chapter "Verification rules".
 
     Parameters
     ----------
-    counts : array_like of int
-        Accepted drafts per round, 0..k.
-    k : int
-        Draft tokens per round.
-    alpha_true : float, optional
-        The simulated truth, marked when given.
-    ks : sequence of int
-        Curves of the right panel.
-    axes : sequence of two Axes, optional
+    p, q : array_like, shape (V,)
+    epsilon, delta : float, optional
+        Typical acceptance's thresholds.
+    axes : matplotlib Axes, optional
 
     Returns
     -------
     matplotlib.figure.Figure
     """
-    return AlphaFromLogView(counts, k, alpha_true, ks, axes, k_max=int(k)).figure
+    return VerificationRulesView(p, q, epsilon=epsilon, delta=delta, ax=axes).figure
+
+
+def acceptance_vs_temperature(workloads, temperatures, axes=None):
+    """Mean acceptance against sampling temperature: the draft's sample vs its greedy (one-hot) token.
+
+    Defined in chapter "Verification rules".
+
+    Parameters
+    ----------
+    workloads : dict
+        Name -> ``(target_logits, draft_logits)`` (e.g. from
+        :func:`specdec.verification.synthetic.synthetic_logit_pair`).
+    temperatures : array_like
+    axes : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    t = np.asarray(temperatures, float)
+    fig, ax = figure_axes(axes, 6.4, 5.0)
+    for i, (name, (tl, dl)) in enumerate(workloads.items()):
+        color = SEQUENCE[i % len(SEQUENCE)]
+        ax.plot(t, mean_acceptance(tl, dl, t, "rejection"), color=color, marker="o", ms=3,
+                label=f"{name}: draft samples, sum min(p, q)")
+        ax.plot(t, mean_acceptance(tl, dl, t, "one-hot"), color=color, ls="--", marker="s", ms=3,
+                label=f"{name}: draft proposes its greedy token (vLLM default)")
+    ax.set_xlabel("sampling temperature")
+    ax.set_ylabel("mean acceptance probability")
+    ax.set_ylim(0, 1)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=1, frameon=False)
+    return fig
+
+
+# Token trees
+
+def tree_budget_curves(rank_accept, max_nodes, costs, c_draft=0.0, axes=None):
+    """Best expected tokens and best speedup against the node budget, for several verification costs.
+
+    Defined in chapter "Token trees".
+
+    Parameters
+    ----------
+    rank_accept : array_like
+        As in :func:`specdec.verification.trees.best_tree`.
+    max_nodes : int
+    costs : dict
+        Name -> ``c_verify`` array of length ``max_nodes``.
+    c_draft : float, optional
+        Per tree level.
+    axes : pair of matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    n = int(check_integer(max_nodes, "max_nodes", minimum=1))
+    fig, axes = figure_axes(axes, 9.6, 3.6, ncols=2)
+    nodes = np.arange(1, n + 1)
+    first = True
+    labelled = set()   # one label per best node count (curves that share it share the label)
+    for i, (name, cv) in enumerate(costs.items()):
+        r = best_tree_for_speedup(rank_accept, n, cv, c_draft)
+        if first:
+            axes[0].plot(nodes, r.expected_tokens.max(axis=0), color=COLORS["draft"])
+            first = False
+        color = SEQUENCE[i % len(SEQUENCE)]
+        axes[1].plot(nodes, r.best_by_budget, color=color, label=name)
+        axes[1].plot([r.tree.n_nodes], [r.speedup], marker="o", color=color)
+        if r.tree.n_nodes not in labelled:
+            labelled.add(r.tree.n_nodes)
+            axes[1].annotate(f"{r.tree.n_nodes} nodes", (r.tree.n_nodes, r.speedup), textcoords="offset points",
+                             xytext=(4, 4), fontsize=7, color=color)
+    axes[0].set_xlabel("node budget")
+    axes[0].set_ylabel("best E[L] (tokens per round)")
+    axes[1].set_xlabel("node budget")
+    axes[1].set_ylabel("best speedup within the budget")
+    axes[0].set_xscale("log", base=2)
+    axes[1].set_xscale("log", base=2)
+    axes[1].legend(fontsize=7)
+    return fig
+
+
+class TreeView:
+    """The figure of :func:`draw_tree`, redrawn in place for its explorer (the colour bar is made once).
+
+    :meth:`update` draws a new tree on the same axes and returns its key
+    (its parents and ranks): the whole figure depends only on it.
+
+    Defined in chapter "Token trees".
+
+    Parameters
+    ----------
+    tree : specdec.verification.trees.DraftTree
+    ax : matplotlib Axes, optional
+    max_label : int, optional
+        Nodes up to this count get their rank written in.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> view = sd.plots.TreeView(sd.trees.best_tree(3, [0.6, 0.2]))
+    >>> view.ax.get_title()
+    '3 nodes, E[L] = 2.176'
+    """
+
+    #: Nothing moves over a fixed background: each tree is a background of its own.
+    dynamic_artists: tuple = ()
+
+    def __init__(self, tree, ax=None, max_label=24):
+        self.figure, self.ax = figure_axes(ax, 6.4, 3.6)
+        self.max_label = int(check_integer(max_label, "max_label", minimum=0))
+        self.figure.colorbar(ScalarMappable(Normalize(0, 1), "viridis"), ax=self.ax, label="P(node accepted)")
+        self.key = None
+        self.update(tree)
+
+    def update(self, tree):
+        """Draw ``tree`` (unless it is the one shown); return its key."""
+        key = (tuple(tree.parents.tolist()), tuple(tree.rank.tolist()))
+        if key == self.key:
+            return key
+        ax = self.ax
+        ax.clear()
+        n = tree.n_nodes
+        children = {i: [] for i in range(-1, n)}
+        for i in np.argsort(tree.rank, kind="stable"):
+            children[int(tree.parents[i])].append(int(i))
+        y = np.zeros(n)
+        leaf = [0.0]
+
+        def place(node):  # depth-first in rank order: leaves get 0, 1, 2, ...; a parent sits at its children's mean
+            kids = children[node]
+            if not kids:
+                y[node] = leaf[0]
+                leaf[0] += 1.0
+                return y[node]
+            values = [place(c) for c in kids]
+            if node >= 0:
+                y[node] = float(np.mean(values))
+            return float(np.mean(values))
+
+        root_y = place(-1) if n else 0.0
+        x = tree.depth.astype(float)
+        ax.scatter([0], [root_y], s=120, color=COLORS["baseline"], zorder=3)
+        for i in range(n):
+            px, py = (0.0, root_y) if tree.parents[i] < 0 else (x[tree.parents[i]], y[tree.parents[i]])
+            ax.plot([px, x[i]], [py, y[i]], color="#999999", lw=0.8, zorder=1)
+        ax.scatter(x, y, c=tree.path_probability, cmap="viridis", vmin=0, vmax=1, s=90, zorder=3)
+        if n <= self.max_label:
+            for i in range(n):
+                ax.annotate(str(int(tree.rank[i])), (x[i], y[i]), ha="center", va="center", fontsize=7,
+                            color="white")
+        ax.invert_yaxis()
+        ax.set_xticks(range(int(x.max()) + 1 if n else 1))
+        ax.set_xlabel("depth (0 = the last accepted token)")
+        ax.set_yticks([])
+        ax.set_title(f"{n} nodes, E[L] = {tree.expected_tokens:.3f}", fontsize=9)
+        self.key = key
+        return key
+
+
+def draw_tree(tree, axes=None, max_label=24):
+    """A draft tree drawn by depth (left to right) and rank (top to bottom), nodes shaded by path probability.
+
+    The chapter's explorer redraws this figure in place (:class:`TreeView`).
+
+    Defined in chapter "Token trees".
+
+    Parameters
+    ----------
+    tree : specdec.verification.trees.DraftTree
+    axes : matplotlib Axes, optional
+    max_label : int, optional
+        Nodes up to this count get their rank written in.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    return TreeView(tree, axes, max_label).figure

@@ -1,46 +1,42 @@
-"""Explorers for "Why a decode step wastes arithmetic, and the verification pass" and "The acceptance
-rate and the tokens it yields".
+"""Explorers of verification: exact speculative sampling, the verification rules, token trees.
 
-Presentation only: numbers come from :mod:`specdec.verification.sampling`,
-:mod:`specdec.verification.synthetic`, :mod:`specdec.acceptance.estimation` and
-:mod:`specdec.acceptance`; figures from :mod:`specdec.plots.sampling`. A
-slider moves the artists that change (bar heights, line data, titles) over
-one cached background per set of axis limits; limits stay those of the
-first image while the data fits in them and otherwise step up in tenths.
+Presentation only: the numbers come from :mod:`specdec.verification`, :mod:`specdec.verification.sampling`,
+:mod:`specdec.verification.synthetic`, :mod:`specdec.verification.trees` and the roofline's costs
+(:mod:`specdec.roofline.hardware`); the figures from :mod:`specdec.plots.verification`. A slider
+moves the artists that change (bar heights, line data, titles) over one cached background per
+set of axis limits.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from specdec.acceptance import estimation
+from specdec import verification
+from specdec.drafts.drafters import medusa_rank_accept
+from specdec.roofline.hardware import (
+    A100,
+)
 from specdec.verification import sampling as sm
+from specdec.verification import synthetic, trees
 from specdec.verification import synthetic as syn
 
-from .._validate import check_integer, check_nonnegative, check_positive, check_probability
+from .. import calibration as cal
+from .._validate import check_integer, check_positive, check_probability
 from ..acceptance import (
     acceptance_rate,
-    alpha_from_draft_acceptance_rate,
-    alpha_from_mean_acceptance_length,
     expected_tokens,
 )
-from ..plots.verification import (
-    TEMPERATURE_GRID,
-    AlphaFromLogView,
-    sampling_residual,
-    sampling_temperature,
-    temperature_curve,
-    temperature_title,
-)
-from ._base import Explorer, float_slider, int_slider
+from ..plots import new_figure
+from ..plots.verification import TreeView, VerificationRulesView, sampling_residual
+from ._base import Explorer, float_slider, int_slider, roofline_choice
 
 __all__ = [
     "SamplingResidualExplorer",
     "sampling_residual_explorer",
-    "SamplingTemperatureExplorer",
-    "sampling_temperature_explorer",
-    "SamplingLogExplorer",
-    "sampling_log_explorer",
+    "VerificationExplorer",
+    "verification_explorer",
+    "TreeExplorer",
+    "tree_explorer",
 ]
 
 
@@ -153,181 +149,160 @@ def sampling_residual_explorer(mismatch=1.0, temperature=1.0, k=4) -> SamplingRe
     return SamplingResidualExplorer(mismatch, temperature, k)
 
 
-class SamplingTemperatureExplorer(Explorer):
-    """Noise and sharpness sliders for the draft; acceptance against temperature.
+# Verification rules
 
-    ``values``: the sliders, ``temperatures``, the curves ``peaked_curve``
-    and ``flat_curve``, and ``peaked`` and ``flat``, their values at
-    temperatures 0.2, 1 and 2.
+class VerificationExplorer(Explorer):
+    """Temperature and typical acceptance's thresholds: what each rule emits and accepts on the example pair.
 
-    Defined in chapter "The acceptance rate and the tokens it yields".
+    ``values[rule]`` is ``{"acceptance", "total_variation"}`` of
+    :func:`specdec.verification.compare_rules` for every rule of
+    :data:`specdec.verification.RULES`, with the control values.
+
+    Defined in chapter "Verification rules".
     """
 
-    name = "temperature"
-    title = "Temperature explorer"
+    name = "verification-rules"
+    title = "Verification rules explorer"
 
-    def __init__(self, noise=1.0, sharpness=1.0, vocab=200, n_contexts=32, seed=0):
-        n = float(check_nonnegative(noise, "noise"))
-        s = float(check_positive(sharpness, "sharpness"))
-        self.params = dict(vocab=int(vocab), n_contexts=int(n_contexts), seed=int(seed))
-        self.temperatures = TEMPERATURE_GRID
-        self.noise = float_slider(n, 0.0, 3.0, 0.1, "draft noise", ".1f")
-        self.sharpness = float_slider(s, 0.2, 1.5, 0.1, "sharpness", ".1f")
-        figure = sampling_temperature(self.temperatures, n, s, **self.params)
-        ax = figure.axes[0]
-        # lines in drawing order: peaked, peaked under-confident, flat, flat under-confident
-        super().__init__({"noise": self.noise, "sharpness": self.sharpness}, figure=figure,
-                         dynamic=[ax.lines[0], ax.lines[2], ax.title])
+    def __init__(self, temperature=1.0, epsilon=verification.MEDUSA_EPSILON, delta=verification.MEDUSA_DELTA):
+        controls = {
+            "temperature": float_slider(check_positive(temperature, "temperature"), 0.1, 2.0, 0.05, "temperature"),
+            "epsilon": float_slider(check_probability(epsilon, "epsilon"), 0.0, 0.5, 0.01, "epsilon"),
+            "delta": float_slider(check_probability(delta, "delta"), 0.0, 1.0, 0.01, "delta"),
+        }
+        self.controls = controls
+        v = self.compute(self.state())
+        fig, ax = new_figure(7.0, 3.6)
+        self.view = VerificationRulesView(v["p"], v["q"], epsilon=v["epsilon"], delta=v["delta"], ax=ax)
+        super().__init__(controls, figure=fig, dynamic=self.view.dynamic_artists)
 
     def compute(self, state=None) -> dict:
-        """The acceptance curves for the sliders (or ``state``), from :mod:`specdec.verification.synthetic`."""
+        """Each rule's acceptance and distance to the target for the controls (or ``state``)."""
         v = self.state(state)
-        v["temperatures"] = self.temperatures
-        pick = np.searchsorted(self.temperatures, [0.2, 1.0, 2.0])
-        for kind in ("peaked", "flat"):
-            curve = temperature_curve(kind, v["noise"], v["sharpness"], temperatures=self.temperatures, **self.params)
-            v[kind + "_curve"] = curve
-            v[kind] = curve[pick]
+        p = synthetic.temper_distribution(synthetic.EXAMPLE_TARGET, v["temperature"])
+        q = synthetic.temper_distribution(synthetic.EXAMPLE_DRAFT, v["temperature"])
+        rules = verification.compare_rules(p, q, epsilon=v["epsilon"], delta=v["delta"])
+        v.update(p=p, q=q)
+        v.update({rule: {"acceptance": r["acceptance"], "total_variation": r["total_variation"]}
+                  for rule, r in rules.items()})
         return v
 
     def rows(self, v) -> list:
-        return [(kind, f"{kind}: acceptance at t = 0.2 / 1.0 / 2.0", " / ".join(f"{x:.3f}" for x in v[kind]))
-                for kind in ("peaked", "flat")]
+        return [(rule, rule, f"accepts {v[rule]['acceptance']:.3f}, distance to p {v[rule]['total_variation']:.3f}")
+                for rule in verification.RULES]
 
     def draw(self, v):
-        ax = self.figure.axes[0]
-        ax.lines[0].set_ydata(v["peaked_curve"])
-        ax.lines[2].set_ydata(v["flat_curve"])
-        ax.set_title(temperature_title(v["noise"], v["sharpness"]), fontsize=9)
-        return None
+        self.view.update(v["p"], v["q"], epsilon=v["epsilon"], delta=v["delta"])
 
     def alt_text(self, v) -> str:
-        p, f = v["peaked"], v["flat"]
-        return (f"Acceptance rate against sampling temperature from 0.1 to 2 for a peaked (code-like) and a flat "
-                f"(prose-like) workload, with a draft of logit noise {v['noise']:.1f} and sharpness "
-                f"{v['sharpness']:.1f} (solid) and an under-confident draft (dashed). At t = 0.2, 1 and 2 the peaked "
-                f"curve reads {p[0]:.2f}, {p[1]:.2f}, {p[2]:.2f}, the flat one {f[0]:.2f}, {f[1]:.2f}, {f[2]:.2f}.")
+        accepts = ", ".join(f"{rule} {v[rule]['acceptance']:.2f}" for rule in verification.RULES)
+        return (f"Grouped bars: for each token of the example pair at temperature {v['temperature']:.2f}, the target "
+                f"probability and the probability each rule emits it (typical acceptance with epsilon "
+                f"{v['epsilon']:.2f}, delta {v['delta']:.2f}). Acceptance: {accepts}.")
 
 
-def sampling_temperature_explorer(noise=1.0, sharpness=1.0) -> SamplingTemperatureExplorer:
-    """Explore how the draft's kind of error decides how acceptance moves with temperature.
+def verification_explorer(temperature=1.0, epsilon=verification.MEDUSA_EPSILON,
+                          delta=verification.MEDUSA_DELTA) -> VerificationExplorer:
+    """The verification-rules explorer on the book's example pair.
 
-    Defaults equal the chapter's static figure (noise 1, sharpness 1).
-
-    Defined in chapter "The acceptance rate and the tokens it yields".
+    Defined in chapter "Verification rules".
 
     Parameters
     ----------
-    noise : float
-        Initial standard deviation of the draft's logit noise, >= 0.
-    sharpness : float
-        Initial factor on the target's logits in the draft, > 0.
+    temperature : float, optional
+        Sampling temperature of both models, > 0.
+    epsilon, delta : float, optional
+        Typical acceptance's thresholds, in [0, 1] (Medusa's defaults).
 
     Returns
     -------
-    SamplingTemperatureExplorer
+    VerificationExplorer
 
     Examples
     --------
     >>> import specdec as sd
-    >>> w = sd.widgets.sampling_temperature_explorer()
-    >>> bool(w.values["peaked"][0] > w.values["flat"][0])
+    >>> w = sd.widgets.verification_explorer()
+    >>> w.values["rejection"]["total_variation"] < 1e-12 < w.values["typical"]["total_variation"]
     True
     """
-    return SamplingTemperatureExplorer(noise, sharpness)
+    return VerificationExplorer(temperature=temperature, epsilon=epsilon, delta=delta)
 
 
-class SamplingLogExplorer(Explorer):
-    """True alpha, k, log length and seed sliders; the estimate and the serving metrics.
+# Token trees
 
-    ``values``: ``alpha_true``, ``k``, ``n_rounds``, ``seed``, ``counts``
-    (the simulated log), ``estimate`` (a
-    :class:`specdec.acceptance.estimation.AlphaEstimate`), ``draft_acceptance_rate``,
-    ``mean_acceptance_length`` and the alphas they imply,
-    ``alpha_from_rate`` and ``alpha_from_length``.
+class TreeExplorer(Explorer):
+    """Node budget, depth and roofline: the best tree for Vicuna 7B's Medusa heads and what it gains.
 
-    Defined in chapter "The acceptance rate and the tokens it yields".
+    ``values`` holds ``nodes_used``, ``expected_tokens`` (of
+    :func:`specdec.verification.trees.best_tree`), ``c_verify`` (of
+    :func:`specdec.verification.trees.tree_verify_cost`, batch 1, context 512, A100),
+    ``speedup`` (heads in the pass, ``c_d = 0``), the ``tree`` and the control values.
+
+    Defined in chapter "Token trees".
     """
 
-    name = "alpha-from-log"
-    title = "Serving-log explorer"
+    name = "token-tree"
+    title = "Token tree explorer"
 
-    def __init__(self, alpha=0.8, k=4, n_rounds=300, seed=7):
-        a = float(check_probability(alpha, "alpha"))
-        kk = int(check_integer(k, "k", minimum=1, maximum=16))
-        n = int(check_integer(n_rounds, "n_rounds", minimum=10, maximum=100_000))
-        self.alpha = float_slider(a, 0.05, 0.99, 0.01, "true alpha")
-        self.k = int_slider(kk, 1, 16, "k")
-        self.n_rounds = int_slider(n, 20, 5000, "rounds", step=10)
-        self.seed = int_slider(seed, 0, 99, "seed")
-        counts = estimation.simulate_accepted_counts(a, kk, n, np.random.default_rng(int(seed)))
-        self.view = AlphaFromLogView(counts, kk, a, k_max=16)
-        super().__init__({"alpha": self.alpha, "k": self.k, "n_rounds": self.n_rounds, "seed": self.seed},
-                         figure=self.view.figure, dynamic=self.view.dynamic_artists)
+    def __init__(self, n_nodes=14, max_depth=3, calibrated=True):
+        controls = {
+            "n_nodes": int_slider(check_integer(n_nodes, "n_nodes", minimum=1, maximum=64), 1, 64, "nodes"),
+            "max_depth": int_slider(check_integer(max_depth, "max_depth", minimum=1, maximum=5), 1, 5, "depth"),
+            "calibrated": roofline_choice(calibrated),
+        }
+        self.controls = controls
+        fig, ax = new_figure(6.4, 3.6)
+        self.view = TreeView(self.compute(self.state())["tree"], ax=ax)
+        super().__init__(controls, figure=fig)
 
     def compute(self, state=None) -> dict:
-        """Simulate the log for the sliders (or ``state``) and read it as an engine would."""
-        s = self.state(state)
-        a, k, n = s["alpha"], s["k"], s["n_rounds"]
-        counts = estimation.simulate_accepted_counts(a, k, n, np.random.default_rng(s["seed"]))
-        reading = estimation.read_accepted_counts(counts, k)
-        rate, length = reading.draft_acceptance_rate, reading.mean_acceptance_length
-        return {"alpha_true": a, "k": k, "n_rounds": n, "seed": s["seed"], "counts": counts,
-                "estimate": estimation.estimate_alpha(counts, k),
-                "draft_acceptance_rate": rate, "mean_acceptance_length": length,
-                "alpha_from_rate": alpha_from_draft_acceptance_rate(rate, k),
-                "alpha_from_length": alpha_from_mean_acceptance_length(length, k)}
+        """The best tree and its speedup for the controls (or ``state``), from :mod:`specdec.verification.trees`."""
+        v = self.state(state)
+        tree = trees.best_tree(v["n_nodes"], medusa_rank_accept(), v["max_depth"])
+        hw = A100 if v["calibrated"] else A100.ideal()
+        cv = float(trees.tree_verify_cost(cal.LLAMA2_7B, hw, max(tree.n_nodes, 1), 1, 512))
+        v.update(tree=tree, nodes_used=tree.n_nodes, expected_tokens=tree.expected_tokens, c_verify=cv,
+                 speedup=tree.expected_tokens / cv)
+        return v
 
     def rows(self, v) -> list:
-        e = v["estimate"]
-        return [("estimate", "maximum-likelihood alpha (95% Wilson interval)",
-                 f"{e.alpha:.3f} [{e.low:.3f}, {e.high:.3f}]"),
-                ("draft_acceptance_rate", "engine's draft acceptance rate (accepted / drafted)",
-                 f"{v['draft_acceptance_rate']:.3f}"),
-                ("alpha_from_rate", "  -> alpha it implies", f"{v['alpha_from_rate']:.3f}"),
-                ("mean_acceptance_length", "engine's mean acceptance length (with bonus)",
-                 f"{v['mean_acceptance_length']:.3f}"),
-                ("alpha_from_length", "  -> alpha it implies", f"{v['alpha_from_length']:.3f}")]
+        return [("nodes_used", "nodes used", f"{v['nodes_used']}"),
+                ("expected_tokens", "E[L]", f"{v['expected_tokens']:.3f}"),
+                ("c_verify", "c_verify of the tree", f"{v['c_verify']:.3f}"),
+                ("speedup", "speedup (heads in the pass)", f"{v['speedup']:.3f}x")]
 
     def draw(self, v):
-        return self.view.update(v["counts"], v["k"], v["alpha_true"])
+        return self.view.update(v["tree"])
 
     def alt_text(self, v) -> str:
-        e = v["estimate"]
-        return (f"Left: a simulated log of {v['n_rounds']} rounds at true alpha {v['alpha_true']:.2f} and k = "
-                f"{v['k']}: bars of the share of rounds with 0 to {v['k']} accepted drafts and the fitted model at "
-                f"alpha-hat {e.alpha:.3f}. Right: the draft acceptance rate an engine prints against alpha, below "
-                f"the diagonal; the log's rate {v['draft_acceptance_rate']:.3f} implies alpha "
-                f"{v['alpha_from_rate']:.3f}.")
+        return (f"The best draft tree of {v['nodes_used']} nodes, at most {v['max_depth']} deep, for the Medusa heads "
+                f"of Vicuna 7B, drawn by depth from left to right and by rank from top to bottom, nodes shaded by the "
+                f"probability they are accepted; E[L] = {v['expected_tokens']:.3f}.")
 
 
-def sampling_log_explorer(alpha=0.8, k=4, n_rounds=300, seed=7) -> SamplingLogExplorer:
-    """Simulate a serving log and estimate alpha from it, next to the metrics engines print.
+def tree_explorer(n_nodes=14, max_depth=3, calibrated=True) -> TreeExplorer:
+    """The token-tree explorer: the best tree for a node budget and what it gains.
 
-    Defaults equal the chapter's worked example (alpha 0.8, k 4, 300 rounds, seed 7).
-
-    Defined in chapter "The acceptance rate and the tokens it yields".
+    Defined in chapter "Token trees".
 
     Parameters
     ----------
-    alpha : float
-        True per-position acceptance of the simulated log, in [0, 1].
-    k : int
-        Draft tokens per round, 1..16.
-    n_rounds : int
-        Rounds in the log, 10..100000.
-    seed : int
-        Seed of the simulated log.
+    n_nodes : int, optional
+        Node budget, in [1, 64].
+    max_depth : int, optional
+        Deepest level, in [1, 5] (Vicuna 7B has five heads).
+    calibrated : bool, optional
+        The calibrated A100 roofline (True) or the ideal one.
 
     Returns
     -------
-    SamplingLogExplorer
+    TreeExplorer
 
     Examples
     --------
     >>> import specdec as sd
-    >>> w = sd.widgets.sampling_log_explorer()
-    >>> w.values["estimate"].n_rounds
-    300
+    >>> w = sd.widgets.tree_explorer()
+    >>> w.values["nodes_used"], round(w.values["expected_tokens"], 3)
+    (14, 2.199)
     """
-    return SamplingLogExplorer(alpha, k, n_rounds, seed)
+    return TreeExplorer(n_nodes=n_nodes, max_depth=max_depth, calibrated=calibrated)
