@@ -254,7 +254,7 @@ _FAMILY_COLORS = {"head": COLORS["target"], "head + retrieval": COLORS["neutral"
                   "separate small model": COLORS["overhead"], "multi-token prediction": "#000000"}
 
 
-# Drafts in today's engines
+# today's draft methods: round costs, prompt lookup, the draft-cost floor
 
 #: Label offset (points) and alignment of methods whose default label would cover a neighbour's.
 _LABEL_PLACES = {"PLD": ((-5, 0), "right", "center"), "REST": ((5, -6), "left", "center")}

@@ -646,8 +646,7 @@ def roofline_speedup_in_memory(target, draft, hardware, alpha=0.8, k=5, contexts
     return fig
 
 
-# Chapter 3: why verification is not free
-
+# the cost of verifying k + 1 tokens, and of a decode step's idle arithmetic
 def verify_cost_overview(target, hardware, k_max=10, batches=(1, 32, 64, 128, 256), contexts=(0, 4096, 32768),
                          k_fixed=5, batch_max=512, rule=(1.0, 1.5), source_point=(5, 6.0 / 5.2),
                          extra_batch=None, context=0, axes=None, dynamic=False):

@@ -172,8 +172,7 @@ def concurrency_vs_context(target, draft, hardware, alpha=0.8, k=5, contexts=Non
     return fig
 
 
-# Chapter 4: when speculation does not help
-
+# the speedup against batch and context, up to the memory limit
 def no_help_batch(target, draft, hardware, alphas=(0.6, 0.7, 0.8, 0.9), k=5, batch_max=512,
                   marks=(1, 32, 128), source_utilization=(0.03, 0.30, 0.90), context=0):
     """High batch: speculation's speedup against batch, and the utilization behind it.
@@ -426,7 +425,7 @@ def regime_maps(batch_map, prefill_map, *, low_alpha=None, batch_lines=None, pre
     return fig
 
 
-# Dynamic speculation length
+# dynamic speculation length
 
 _POLICY_NAMES = {"fixed": "fixed k", "hf-heuristic": "HF heuristic (+2 / -1)",
                  "per-request-optimal": "best k per request", "oracle": "oracle"}
@@ -546,8 +545,7 @@ def oracle_gain_curves(alphas, cs, axes=None):
     return fig
 
 
-# Throughput at a latency target
-
+# goodput at a latency target
 class GoodputView:
     """The figure of :func:`goodput_curves`, updatable in place for its explorer.
 

@@ -145,8 +145,7 @@ def sampling_exactness(p=syn.EXAMPLE_TARGET, q=syn.EXAMPLE_DRAFT, sizes=None, se
     return fig
 
 
-# Verification rules
-
+# verification rules
 class VerificationRulesView:
     """The figure of :func:`verification_rules_bars`, updatable in place for its explorer.
 
@@ -258,8 +257,7 @@ def acceptance_vs_temperature(workloads, temperatures, axes=None):
     return fig
 
 
-# Token trees
-
+# token trees
 def tree_budget_curves(rank_accept, max_nodes, costs, c_draft=0.0, axes=None):
     """Best expected tokens and best speedup against the node budget, for several verification costs.
 

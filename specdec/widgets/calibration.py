@@ -30,11 +30,7 @@ __all__ = [
 ]
 
 
-# A calibrated roofline
-
 _MODELS = {"Llama 3.1 70B": LLAMA_70B, "Llama 3.1 8B": LLAMA_8B, "Llama 3.2 1B": LLAMA_1B}
-
-
 _BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 
 

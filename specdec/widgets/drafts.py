@@ -22,8 +22,6 @@ __all__ = [
 ]
 
 
-# Drafts in today's engines: prompt lookup
-
 class PromptLookupExplorer(Explorer):
     """Copy rate and copy length of the text, proposal length and n-gram size: what prompt lookup gains.
 

@@ -39,12 +39,8 @@ __all__ = [
 
 #: Batch choices on the explorer's slider.
 ROOFLINE_BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
-
-
 #: Context choices on the explorer's slider (tokens already cached per sequence).
 ROOFLINE_CONTEXTS = (0, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072)
-
-
 _N_GPUS = (1, 2, 4, 8)
 
 
@@ -242,7 +238,7 @@ class VerifyCostExplorer(Explorer):
                 f"{v['c_verify']:.2f}.")
 
 
-def verify_cost_explorer(target=None, hardware=None, batch=64, context=0, k=5):
+def verify_cost_explorer(target=None, hardware=None, batch=64, context=0, k=5) -> VerifyCostExplorer:
     """Explore ``c_verify`` against ``k``, batch and context on the roofline model.
 
     Defaults reproduce the chapter's static figure (the black "your batch"
@@ -277,8 +273,6 @@ def verify_cost_explorer(target=None, hardware=None, batch=64, context=0, k=5):
 
 #: Weight matrix sizes offered by the explorer.
 MATMUL_SIZES = (1024, 2048, 4096, 8192, 16384)
-
-
 _BYTES = (("bf16 / fp16 (2 bytes)", 2), ("float32 (4 bytes)", 4))
 
 

@@ -130,7 +130,7 @@ class LatencyThroughputExplorer(Explorer):
                 f"speculative at {cap.batch_speculative:,}); a dotted line marks batch {v['batch']}.")
 
 
-def latency_throughput_explorer(target=None, draft=None, hardware=None, alpha=0.8, k=5, context=2048, batch=256):
+def latency_throughput_explorer(target=None, draft=None, hardware=None, alpha=0.8, k=5, context=2048, batch=256) -> LatencyThroughputExplorer:
     """Explore per-sequence latency and per-replica throughput against batch.
 
     Defaults reproduce the chapter's static figure (Llama 3.1 70B with a
@@ -213,7 +213,7 @@ class RegimeExplorer(Explorer):
         ]
 
 
-def regime_explorer(target=None, draft=None, hardware=None, alpha=0.8, k=5, batch=1, context=0, prefill_share=0.0):
+def regime_explorer(target=None, draft=None, hardware=None, alpha=0.8, k=5, batch=1, context=0, prefill_share=0.0) -> RegimeExplorer:
     """Place a deployment on the regime maps: speedups, regime and the reasons that apply.
 
     Defaults: the chapter's pair (Llama 3.1 70B with a Llama 3.1 8B draft on
@@ -334,7 +334,7 @@ class BatchContextExplorer(Explorer):
 
 
 def batch_context_explorer(target=None, draft=None, hardware=None, alpha=0.8, k=5, contexts=(1024, 8192, 32768),
-                           kv_budget=512, batch=32):
+                           kv_budget=512, batch=32) -> BatchContextExplorer:
     """Explore speculation's speedup against batch and context, with a full or capped draft KV cache.
 
     Defaults reproduce the chapter's long-context figure.
@@ -374,8 +374,7 @@ def batch_context_explorer(target=None, draft=None, hardware=None, alpha=0.8, k=
                                 batch=batch)
 
 
-# Dynamic speculation length
-
+# dynamic speculation length
 class DynamicKExplorer(Explorer):
     """Mean and spread of the requests' acceptance, the fixed k and the heuristic's start: four policies.
 
@@ -476,8 +475,7 @@ def _ratio_text(ratio: float) -> str:
     return "neither meets it" if math.isnan(ratio) else f"{ratio:.2f}"
 
 
-# Throughput at a latency target
-
+# goodput at a latency target
 class GoodputExplorer(Explorer):
     """TPOT target, alpha, k, context and roofline: goodput with and without speculation (70B/8B on 8 H100).
 

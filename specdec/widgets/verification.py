@@ -149,8 +149,7 @@ def sampling_residual_explorer(mismatch=1.0, temperature=1.0, k=4) -> SamplingRe
     return SamplingResidualExplorer(mismatch, temperature, k)
 
 
-# Verification rules
-
+# verification rules
 class VerificationExplorer(Explorer):
     """Temperature and typical acceptance's thresholds: what each rule emits and accepts on the example pair.
 
@@ -228,8 +227,7 @@ def verification_explorer(temperature=1.0, epsilon=verification.MEDUSA_EPSILON,
     return VerificationExplorer(temperature=temperature, epsilon=epsilon, delta=delta)
 
 
-# Token trees
-
+# token trees
 class TreeExplorer(Explorer):
     """Node budget, depth and roofline: the best tree for Vicuna 7B's Medusa heads and what it gains.
 
