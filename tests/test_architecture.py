@@ -136,7 +136,7 @@ def layer(name: str) -> int:
 
 
 def test_the_parser_sees_the_package():
-    assert "specdec.acceptance" in MODULES and "specdec.plots.hardware" in MODULES
+    assert "specdec.acceptance" in MODULES and "specdec.plots.roofline" in MODULES
     assert "specdec.roofline.hardware" in MODULES and layer("specdec.roofline.hardware") < layer("specdec.serving.goodput")
     assert "specdec.roofline.hardware" in {mod for mod, *_ in imports_of("specdec.drafts.draft_parallel")}
     assert ("specdec._validate", "check_probability", True, "check_probability") in imports_of("specdec.acceptance")
@@ -205,6 +205,18 @@ def test_core_modules_do_not_import_presentation_even_lazily():
     assert not bad, "\n".join(bad)
 
 
+#: The modules of plots/ (figures), by concept.
+PLOTS_MODULES = sorted(p.stem for p in (PKG / "plots").glob("*.py") if not p.name.startswith("_"))
+
+
+def test_presentation_modules_are_named_by_concept():
+    """plots/ and widgets/ hold one module per concept package of the core, named as it, never after a chapter."""
+    concepts = set(PACKAGES) - set(PRESENTATION) - {"cli"}
+    for package in ("plots", "widgets"):
+        names = {p.stem for p in (PKG / package).glob("*.py") if not p.name.startswith("_")}
+        assert names and names <= concepts, (package, sorted(names - concepts))
+
+
 def test_plots_list_their_exports_explicitly():
     """plots/__init__.py names every export (no pkgutil scan) and re-exports exactly its submodules' __all__."""
     import importlib
@@ -213,9 +225,7 @@ def test_plots_list_their_exports_explicitly():
     assert "pkgutil" not in source and "import_module" not in source
     plots = importlib.import_module("specdec.plots")
     expected = {"COLORS", "SEQUENCE", "new_figure"}
-    for sub in ("acceptance", "bounds", "calibration", "capacity", "decision", "drafts", "engines", "feasibility",
-                "hardware", "literature", "measure", "predict", "published", "regimes", "sampling", "screens",
-                "speedup", "threshold"):
+    for sub in PLOTS_MODULES:
         mod = importlib.import_module(f"specdec.plots.{sub}")
         expected |= set(mod.__all__) | {sub}
         for export in mod.__all__:
