@@ -106,7 +106,7 @@ def main() -> None:
     t_i = best_of(lambda: sd.acceptance.alpha_from_draft_acceptance_rate(rates, 4))
     print(f"alpha_from_draft_acceptance_rate, 1e5 values: {t_i * 1e3:.1f} ms")
 
-    import specdec.widgets.sampling as ws
+    ws = sd.widgets
 
     explorers = [
         ("residual explorer (mismatch slider)", ws.sampling_residual_explorer, "mismatch", (0.5, 0.6)),

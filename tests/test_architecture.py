@@ -136,7 +136,7 @@ def layer(name: str) -> int:
 
 
 def test_the_parser_sees_the_package():
-    assert "specdec.acceptance" in MODULES and "specdec.plots.hardware" in MODULES
+    assert "specdec.acceptance" in MODULES and "specdec.plots.roofline" in MODULES
     assert "specdec.roofline.hardware" in MODULES and layer("specdec.roofline.hardware") < layer("specdec.serving.goodput")
     assert "specdec.roofline.hardware" in {mod for mod, *_ in imports_of("specdec.drafts.draft_parallel")}
     assert ("specdec._validate", "check_probability", True, "check_probability") in imports_of("specdec.acceptance")
@@ -205,6 +205,18 @@ def test_core_modules_do_not_import_presentation_even_lazily():
     assert not bad, "\n".join(bad)
 
 
+#: The modules of plots/ (figures), by concept.
+PLOTS_MODULES = sorted(p.stem for p in (PKG / "plots").glob("*.py") if not p.name.startswith("_"))
+
+
+def test_presentation_modules_are_named_by_concept():
+    """plots/ and widgets/ hold one module per concept package of the core, named as it, never after a chapter."""
+    concepts = set(PACKAGES) - set(PRESENTATION) - {"cli"}
+    for package in ("plots", "widgets"):
+        names = {p.stem for p in (PKG / package).glob("*.py") if not p.name.startswith("_")}
+        assert names and names <= concepts, (package, sorted(names - concepts))
+
+
 def test_plots_list_their_exports_explicitly():
     """plots/__init__.py names every export (no pkgutil scan) and re-exports exactly its submodules' __all__."""
     import importlib
@@ -213,9 +225,7 @@ def test_plots_list_their_exports_explicitly():
     assert "pkgutil" not in source and "import_module" not in source
     plots = importlib.import_module("specdec.plots")
     expected = {"COLORS", "SEQUENCE", "new_figure"}
-    for sub in ("acceptance", "bounds", "calibration", "capacity", "decision", "drafts", "engines", "feasibility",
-                "hardware", "literature", "measure", "predict", "published", "regimes", "sampling", "screens",
-                "speedup", "threshold"):
+    for sub in PLOTS_MODULES:
         mod = importlib.import_module(f"specdec.plots.{sub}")
         expected |= set(mod.__all__) | {sub}
         for export in mod.__all__:
@@ -277,3 +287,54 @@ def test_core_modules_stay_short():
     """No module of specdec has more than MAX_CODE_LINES lines of code (docstrings and comments not counted)."""
     long = {name: code_lines(path) for name, path in MODULES.items()}
     assert max(long.values()) <= MAX_CODE_LINES, sorted(long.items(), key=lambda kv: -kv[1])[:3]
+
+
+
+def paths_above_the_package(path: pathlib.Path, text: str | None = None) -> list[str]:
+    """Where a module builds a path out of ``specdec/`` from ``__file__`` (``parents[k]``, ``.parent`` chains),
+    or names the book's table of contents: the ways a module could read the book's files. ``text`` stands in
+    for the file's content (for the test of this check)."""
+    tree = ast.parse(path.read_text() if text is None else text, str(path))
+    depth = len(path.relative_to(ROOT).parts) - 1  # directories from the root down to the module's own
+    found, inner_links = [], set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and "_toc.yml" in node.value:
+            found.append(f"line {node.lineno}: names _toc.yml")
+        # parents[0] is the module's own directory; parents[depth - 1] is specdec/, parents[depth] the root
+        if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute)
+                and node.value.attr == "parents" and isinstance(node.slice, ast.Constant)
+                and isinstance(node.slice.value, int) and node.slice.value >= depth):
+            found.append(f"line {node.lineno}: parents[{node.slice.value}]")
+        # Path(__file__).parent is parents[0]: a chain of n .parent is parents[n - 1]
+        if isinstance(node, ast.Attribute) and node.attr == "parent" and id(node) not in inner_links:
+            chain, inner = 0, node
+            while isinstance(inner, ast.Attribute) and inner.attr == "parent":
+                chain, inner = chain + 1, inner.value
+                inner_links.add(id(inner))
+            if chain - 1 >= depth:
+                found.append(f"line {node.lineno}: .parent x{chain}")
+    return found
+
+
+def test_the_package_reads_no_book_file():
+    """Issue 27, item 3: the package stands alone. No module of ``specdec`` reaches above the package for a
+    file (a wheel install has no book around it) or reads the table of contents; the chapter titles it shows
+    are data (``sd.errata.CHAPTER_TITLES``, checked against the notebooks in tests/test_errata.py).
+
+    ``specdec.exercises`` is the course tooling, which is leaving the runtime package (issue 27, item 4)."""
+    offenders = {name: found for name, path in MODULES.items()
+                 if not name.startswith("specdec.exercises") and (found := paths_above_the_package(path))}
+    assert offenders == {}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("import pathlib\nTOC = pathlib.Path(__file__).resolve().parents[2] / 'book.ipynb'\n", ["line 2: parents[2]"]),
+    ("import pathlib\nTOC = pathlib.Path(__file__).parent.parent.parent / 'x'\n", ["line 2: .parent x3"]),
+    ("TOC = 'the _toc.yml'\n", ["line 1: names _toc.yml"]),
+    ("import pathlib\nHERE = pathlib.Path(__file__).resolve().parents[1] / 'data.json'\n", []),
+    ("import pathlib\nHERE = pathlib.Path(__file__).parent.parent / 'data.json'\n", []),
+])
+def test_the_book_file_check_can_fail(text, expected):
+    """The check above catches a module two levels down (``specdec/literature/``) that leaves the package,
+    and lets one that stays inside it pass."""
+    assert paths_above_the_package(PKG / "literature" / "probe.py", text) == expected

@@ -41,6 +41,30 @@ def test_every_entry_evaluates_and_links_an_existing_chapter():
         assert row["kind"] in sd.errata.KINDS.values()
 
 
+def notebook_heading(docname):
+    """The first level-1 heading of a chapter notebook, as the book shows it (math delimiters dropped)."""
+    import nbformat
+
+    nb = nbformat.read(ROOT / f"{docname}.ipynb", as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            for line in cell.source.splitlines():
+                if line.startswith("# "):
+                    return line[2:].strip().replace("$", "")
+    raise AssertionError(f"{docname} has no level-1 heading")
+
+
+def test_chapter_titles_are_the_chapters_headings():
+    """Issue 27, item 3: the package keeps the titles as data (it never reads the book), so the data must be
+    the headings the chapters show, and it lists exactly the chapters the entries link to."""
+    assert set(sd.errata.CHAPTER_TITLES) == {e.chapter for e in sd.errata.ENTRIES}
+    for docname, title in sd.errata.CHAPTER_TITLES.items():
+        assert title == notebook_heading(docname), docname
+    details = sd.errata.markdown_details("bounds") + sd.errata.markdown_details("threshold")
+    for docname, title in sd.errata.CHAPTER_TITLES.items():
+        assert f"[{title}](../{docname.removeprefix('book/')}.ipynb)" in details
+
+
 def test_over_provision_is_not_an_erratum():
     """Issue 14.1: 'will over-provision the saving' means the plan overstates the saving, which the book computes."""
     text = " ".join(f"{e.statement} {e.printed} {e.why}" for e in sd.errata.ENTRIES).lower()

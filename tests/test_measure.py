@@ -397,7 +397,7 @@ def test_measure_matmul_spreads_the_bandwidth_and_peak_measurements_and_keeps_th
 # the chapter's figures and explorer (presentation: shapes and the numbers they show)
 # --------------------------------------------------------------------------
 def test_prediction_and_measurement_figures():
-    import specdec.plots.measure as pm
+    import specdec.plots.roofline as pm
 
     fig = pm.matmul_prediction(4096, HW)
     ax = fig.axes[0]

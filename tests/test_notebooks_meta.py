@@ -17,11 +17,14 @@
 
 from __future__ import annotations
 
+import ast
 import importlib.util
+import inspect
 import json
 import re
 import subprocess
 import sys
+import types
 
 import nbformat
 import pytest
@@ -354,3 +357,102 @@ def test_no_code_line_longer_than_88_characters(path):
             for line in cell.source.splitlines() if len(line) > MAX_CODE_LINE]
     assert not long, (f"{path.relative_to(ROOT)}: {len(long)} code line(s) over {MAX_CODE_LINE} characters "
                       f"(cell, length, start): {long[:5]}")
+
+
+# --------------------------------------------------------------------------
+# numbers come from the core, figures and explorers from plots and widgets
+# --------------------------------------------------------------------------
+
+PRESENTATION_PACKAGES = ("plots", "widgets")
+
+
+def _presentation_names(tree) -> set[tuple[str, str]]:
+    """(package, name) of everything a cell takes from specdec.plots or specdec.widgets, whatever the alias.
+
+    Reached as ``sd.plots.x``, ``sd.plots.<module>.x``, ``specdec.plots.x``, ``from specdec.plots[.<module>]
+    import x`` or ``<alias>.x`` after ``from specdec.plots import <module> as <alias>``.
+    """
+    import specdec
+
+    found, aliases = set(), {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            parts = node.module.split(".")
+            if parts[0] == "specdec" and len(parts) >= 2 and parts[1] in PRESENTATION_PACKAGES:
+                package = getattr(specdec, parts[1])
+                for alias in node.names:
+                    if len(parts) == 2 and isinstance(getattr(package, alias.name, None), types.ModuleType):
+                        aliases[alias.asname or alias.name] = parts[1]
+                    else:
+                        found.add((parts[1], alias.name))
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute):
+            continue
+        chain, inner = [node.attr], node.value
+        while isinstance(inner, ast.Attribute):
+            chain.append(inner.attr)
+            inner = inner.value
+        if not isinstance(inner, ast.Name):
+            continue
+        chain = [inner.id, *reversed(chain)]
+        if chain[0] in aliases and len(chain) == 2:
+            found.add((aliases[chain[0]], chain[1]))
+        elif chain[0] in ("sd", "specdec") and len(chain) >= 3 and chain[1] in PRESENTATION_PACKAGES:
+            package = getattr(specdec, chain[1])
+            if isinstance(getattr(package, chain[2], None), types.ModuleType):
+                if len(chain) >= 4:
+                    found.add((chain[1], chain[3]))
+            else:
+                found.add((chain[1], chain[2]))
+    return found
+
+
+def _is_figure_or_explorer(package: str, name: str) -> bool:
+    """A function of plots whose docstring returns a matplotlib Figure (or new_figure), or one of widgets
+    annotated to return an Explorer."""
+    import typing
+
+    import specdec
+
+    obj = getattr(getattr(specdec, package), name, None)
+    if not callable(obj) or isinstance(obj, type):
+        return False
+    if package == "plots":
+        doc = inspect.getdoc(obj) or ""
+        returns = doc.split("Returns\n-------\n", 1)[1] if "Returns\n-------\n" in doc else ""
+        return name == "new_figure" or returns.lstrip().startswith("matplotlib.figure.Figure")
+    returned = typing.get_type_hints(obj).get("return")
+    return isinstance(returned, type) and issubclass(returned, specdec.widgets.Explorer)
+
+
+def test_the_presentation_check_sees_every_way_in():
+    """The parser finds names by every route, and the rule tells figures and explorers from the rest."""
+    cell = ("import specdec.plots.roofline\nfrom specdec.plots import drafts as dp\n"
+            "from specdec.plots.decision import decision_figure\n"
+            "a = sd.plots.speedup_vs_k()\nb = sd.plots.roofline.matmul_prediction(1, 2)\n"
+            "c = dp.draft_round_costs(x)\nd = sd.widgets.speedup_explorer()\ne = sd.plots.WORKED_EXAMPLE['k']\n")
+    assert _presentation_names(ast.parse(cell)) == {
+        ("plots", "speedup_vs_k"), ("plots", "matmul_prediction"), ("plots", "draft_round_costs"),
+        ("plots", "decision_figure"), ("widgets", "speedup_explorer"), ("plots", "WORKED_EXAMPLE")}
+    assert _is_figure_or_explorer("plots", "speedup_vs_k") and _is_figure_or_explorer("widgets", "speedup_explorer")
+    assert _is_figure_or_explorer("plots", "new_figure")
+    assert not _is_figure_or_explorer("plots", "WORKED_EXAMPLE")
+    assert not _is_figure_or_explorer("widgets", "checklist_html")        # HTML text, not an explorer
+    assert not _is_figure_or_explorer("plots", "SpeedupOverview")         # a view class: explorers' business
+
+
+@pytest.mark.parametrize("path", notebooks(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_chapters_take_only_figures_and_explorers_from_plots_and_widgets(path):
+    """Every number a chapter shows comes from the core: from sd.plots a chapter calls only functions that
+    return a figure, from sd.widgets only functions that return an explorer (nothing else, not even a constant)."""
+    bad = []
+    for index, cell in enumerate(nbformat.read(path, as_version=4).cells):
+        if cell.cell_type != "code":
+            continue
+        try:
+            tree = ast.parse(cell.source)
+        except SyntaxError:                     # IPython syntax: no cell of the book has any
+            pytest.fail(f"{path.relative_to(ROOT)} cell {index} is not Python")
+        bad += [f"cell {index}: sd.{p}.{n}" for p, n in sorted(_presentation_names(tree))
+                if not _is_figure_or_explorer(p, n)]
+    assert not bad, f"{path.relative_to(ROOT)} takes from plots/widgets what is not a figure or explorer: {bad}"

@@ -39,10 +39,9 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 H = sd.hardware
 T70, D8, TP8 = H.LLAMA_70B, H.LLAMA_8B, H.H100.scaled(8)
 
-#: Public functions of sd.plots that are not a figure of their own: explorers' helpers, and two that need a
+#: Public functions of sd.plots that are not a figure of their own (new_figure), and two that need a
 #: machine's measurement (tests/test_measure.py; chapter "Measure your machine" stores its figure, checked below).
-HELPERS = {"new_figure", "latency_throughput_batches", "latency_throughput_curves", "no_help_context_curve",
-           "matmul_measured_vs_predicted", "matmul_measurement"}
+HELPERS = {"new_figure", "matmul_measured_vs_predicted", "matmul_measurement"}
 FIGURE_FUNCTIONS = frozenset(n for n in sd.plots.__all__ if callable(getattr(sd.plots, n)) and n[0].islower()
                              and not isinstance(getattr(sd.plots, n), type(sd.plots))) - HELPERS
 
@@ -65,7 +64,7 @@ def notebooks() -> list[pathlib.Path]:
 
 
 def _figure_calls(tree: ast.AST) -> set[str]:
-    """The figure functions a cell calls, by name (``sd.plots.x(...)``, ``screens.x(...)`` or ``x(...)``)."""
+    """The figure functions a cell calls, by name (``sd.plots.x(...)``, ``module.x(...)`` or ``x(...)``)."""
     found = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):

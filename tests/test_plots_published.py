@@ -1,4 +1,5 @@
-"""Figures of specdec.plots.published draw exactly the cited inputs they are given."""
+"""The figures of published measurements (sd.plots.alpha_by_temperature in specdec.plots.literature,
+sd.plots.arrangements_measured in specdec.plots.drafts) draw exactly the cited inputs they are given."""
 
 from __future__ import annotations
 
@@ -6,12 +7,11 @@ import numpy as np
 from numpy.testing import assert_allclose
 
 import specdec as sd
-from specdec.plots import published
 
 
 def test_alpha_by_temperature_draws_every_pair_at_its_printed_values():
     t = sd.literature.leviathan_table3()
-    fig = published.alpha_by_temperature(t)
+    fig = sd.plots.alpha_by_temperature(t)
     ax = fig.axes[0]
     segments = [line for line in ax.get_lines() if len(line.get_xdata()) == 2 and line.get_linewidth() == 2]
     assert len(segments) == len(t["draft"])
@@ -23,7 +23,7 @@ def test_alpha_by_temperature_draws_every_pair_at_its_printed_values():
 
 def test_arrangements_measured_bars_and_points_are_the_table():
     t = sd.drafters.spec_bench_table()
-    fig = published.arrangements_measured(t, {"SpS": "separate draft model", "Medusa": "heads on the target"},
+    fig = sd.plots.arrangements_measured(t, {"SpS": "separate draft model", "Medusa": "heads on the target"},
                                           highlight=("SpS",))
     left, right = fig.axes
     widths = [p.get_width() for p in left.patches if np.isfinite(p.get_width())]

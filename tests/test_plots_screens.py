@@ -1,4 +1,5 @@
-"""Tests of specdec.plots.screens: the Part I figures that set the source's rules of thumb beside the exact speedup.
+"""Tests of sd.plots.break_even_by_round_cost (specdec.plots.economics) and sd.plots.worth_it_vs_alpha
+(specdec.plots.decision): the Part I figures that set the source's rules of thumb beside the exact speedup.
 
 Values drawn are checked against independent hand arithmetic (exact fractions), and the chapter-5 figure is checked
 not to print the answer of exercise checklist-4 (issue 15: no answer on the page before its exercise).
@@ -12,7 +13,6 @@ from numpy.testing import assert_allclose
 
 import specdec as sd
 from specdec.exercises import instructors
-from specdec.plots import screens
 
 
 def hand_tokens(alpha, k):
@@ -32,7 +32,7 @@ def _texts(fig):
 def test_break_even_curves_are_tokens_over_round_cost_and_dots_sit_at_break_even():
     """Each curve is E[L](alpha, k) / R; each dot is at (alpha*, 1) with E[L](alpha*) = R, to 1e-12."""
     costs = [2.0, 9.0 / 5.2]
-    fig = screens.break_even_by_round_cost(costs, ["sketch", "example"], k=5, n_points=11)
+    fig = sd.plots.break_even_by_round_cost(costs, ["sketch", "example"], k=5, n_points=11)
     ax = fig.axes[0]
     curves = [line for line in ax.lines if len(line.get_xdata()) == 11]
     dots = [line for line in ax.lines if len(line.get_xdata()) == 1 and line.get_marker() == "o"]
@@ -50,17 +50,17 @@ def test_break_even_curves_are_tokens_over_round_cost_and_dots_sit_at_break_even
 
 def test_break_even_figure_rejects_bad_costs_and_labels():
     with pytest.raises(ValueError, match="round_costs"):
-        screens.break_even_by_round_cost([])
+        sd.plots.break_even_by_round_cost([])
     with pytest.raises(ValueError, match="round_costs"):
-        screens.break_even_by_round_cost([1.5, -1.0])
+        sd.plots.break_even_by_round_cost([1.5, -1.0])
     with pytest.raises(ValueError, match="labels"):
-        screens.break_even_by_round_cost([1.5, 2.0], ["only one"])
+        sd.plots.break_even_by_round_cost([1.5, 2.0], ["only one"])
 
 
 def test_worth_it_figure_draws_the_exact_speedup_and_the_quick_estimate():
     """Solid curve = T0 E[L] / T_round, dashed = E[L] / (1 + T_draft/T0 + T_verify/T0), by hand on the chat example."""
     w = sd.checklist.EXAMPLES["chat"]
-    fig = screens.worth_it_vs_alpha(w, n_points=21)
+    fig = sd.plots.worth_it_vs_alpha(w, n_points=21)
     curves = [line for line in fig.axes[0].lines if len(line.get_xdata()) == 21]
     (x, exact), (_, quick) = (c.get_data() for c in curves[:2])
     assert_allclose(exact, [5.2 * hand_tokens(a, 5) / 9.0 for a in x], rtol=1e-12)
@@ -72,11 +72,11 @@ def test_worth_it_figure_marks_the_quick_threshold_but_not_the_answer_of_exercis
     answer, is not printed at any precision a reader could copy (0.57, 0.571)."""
     w = sd.checklist.EXAMPLES["chat"]
     answer = instructors.reference("checklist-4")
-    text = " ".join(_texts(screens.worth_it_vs_alpha(w)))
+    text = " ".join(_texts(sd.plots.worth_it_vs_alpha(w)))
     assert "0.77" in text
     for digits in (2, 3, 4):
         assert f"{answer:.{digits}f}" not in text
     need_quick = sd.economics.required_alpha(1.3, w.k, *sd.economics.quick_estimate_costs(w.k, w.t0, w.t_draft,
                                                                                         w.t_verify))
-    squares = [line for line in screens.worth_it_vs_alpha(w).axes[0].lines if line.get_marker() == "s"]
+    squares = [line for line in sd.plots.worth_it_vs_alpha(w).axes[0].lines if line.get_marker() == "s"]
     assert any(np.isclose(line.get_xdata()[0], need_quick, rtol=1e-12) for line in squares)

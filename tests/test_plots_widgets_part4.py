@@ -13,7 +13,6 @@ import specdec as sd
 from specdec import calibration as cal
 from specdec import hardware as hw
 from specdec.plots import calibration as cp
-from specdec.plots import engines as ep
 from specdec.widgets._base import SNAPSHOT_NOTE, Explorer
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -44,23 +43,23 @@ def test_breakdown_bars_add_up_to_the_step_time():
 def test_engine_figures_draw():
     cv = hw.verify_cost(cal.LLAMA2_7B, hw.A100, np.arange(1, 11), 1, 512)
     ra = sd.drafters.medusa_rank_accept()
-    figs = [ep.draft_round_costs(sd.drafters.draft_catalogue()),
-            ep.prompt_lookup_vs_copy([0.0, 0.1], cv, n_tokens=3000, prompt_tokens=500),
-            ep.prompt_lookup_histogram(sd.drafters.prompt_lookup_run(n_tokens=3000, prompt_tokens=500)),
-            ep.draft_cost_floor([cal.VICUNA_68M, hw.LLAMA_1B], cal.LLAMA2_7B, hw.A100),
-            ep.verification_rules_bars(sd.synthetic.EXAMPLE_TARGET, sd.synthetic.EXAMPLE_DRAFT),
-            ep.acceptance_vs_temperature({"flat": sd.synthetic.synthetic_logit_pair("flat", vocab=50, n_contexts=8)},
+    figs = [sd.plots.draft_round_costs(sd.drafters.draft_catalogue()),
+            sd.plots.prompt_lookup_vs_copy([0.0, 0.1], cv, n_tokens=3000, prompt_tokens=500),
+            sd.plots.prompt_lookup_histogram(sd.drafters.prompt_lookup_run(n_tokens=3000, prompt_tokens=500)),
+            sd.plots.draft_cost_floor([cal.VICUNA_68M, hw.LLAMA_1B], cal.LLAMA2_7B, hw.A100),
+            sd.plots.verification_rules_bars(sd.synthetic.EXAMPLE_TARGET, sd.synthetic.EXAMPLE_DRAFT),
+            sd.plots.acceptance_vs_temperature({"flat": sd.synthetic.synthetic_logit_pair("flat", vocab=50, n_contexts=8)},
                                          [0.5, 1.0]),
-            ep.tree_budget_curves(ra, 16, {"flat": np.ones(16)}),
-            ep.draw_tree(sd.trees.best_tree(6, ra)),
-            ep.schedule_speedups({"w": sd.dynamic.beta_alphas(20, 0.7, 2.0, rng=0)}, 40),
-            ep.oracle_gain_curves([0.5, 0.8], [0.0, 0.05])]
+            sd.plots.tree_budget_curves(ra, 16, {"flat": np.ones(16)}),
+            sd.plots.draw_tree(sd.trees.best_tree(6, ra)),
+            sd.plots.schedule_speedups({"w": sd.dynamic.beta_alphas(20, 0.7, 2.0, rng=0)}, 40),
+            sd.plots.oracle_gain_curves([0.5, 0.8], [0.0, 0.05])]
     assert all(isinstance(f, Figure) for f in figs)
 
 
 def test_prompt_lookup_speedup_is_what_the_figure_draws():
     cv = hw.verify_cost(cal.LLAMA2_7B, hw.A100, np.arange(1, 11), 1, 512)
-    fig = ep.prompt_lookup_vs_copy([0.1], cv, n_tokens=3000, prompt_tokens=500)
+    fig = sd.plots.prompt_lookup_vs_copy([0.1], cv, n_tokens=3000, prompt_tokens=500)
     run = sd.drafters.simulate_prompt_lookup(sd.drafters.synthetic_copy_text(3000, 32000, 0.1, 20.0, rng=0), 500, 3, 10)
     assert fig.axes[1].lines[0].get_ydata()[0] == run.speedup(cv)
     assert fig.axes[0].lines[0].get_ydata()[0] == run.tokens_per_round

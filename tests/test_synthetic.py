@@ -149,3 +149,34 @@ def test_heterogeneous_alphas_shape_seed_and_validation():
         sd.synthetic.heterogeneous_alphas(0.8, 10.0, 0, 1)
     with pytest.raises(ValueError, match="size"):
         sd.synthetic.heterogeneous_alphas(0.8, 10.0, (10**6, 10**6), 1)
+
+
+def test_temperature_curve_matches_direct_and_is_memoized():
+    """temperature_curve is the mean of sum(min(p_t, q_t)) over the seeded logits, read-only and cached."""
+    zt, zd = sd.synthetic.synthetic_logit_pair("flat", vocab=60, n_contexts=5, noise=0.5, sharpness=0.6, rng=3)
+    temperatures = [0.5, 1.0, 1.7]
+    direct = []
+    for t in temperatures:
+        p = np.exp(zt / t - (zt / t).max(axis=1, keepdims=True))
+        q = np.exp(zd / t - (zd / t).max(axis=1, keepdims=True))
+        p /= p.sum(axis=1, keepdims=True)
+        q /= q.sum(axis=1, keepdims=True)
+        direct.append(np.minimum(p, q).sum(axis=1).mean())
+    curve = sd.synthetic.temperature_curve("flat", 0.5, 0.6, vocab=60, n_contexts=5, seed=3, temperatures=temperatures)
+    assert_allclose(curve, direct, rtol=1e-12)
+    assert not curve.flags.writeable
+    again = sd.synthetic.temperature_curve("flat", 0.5, 0.6, vocab=60, n_contexts=5, seed=3, temperatures=temperatures)
+    assert again is curve
+    default = sd.synthetic.temperature_curve("peaked")
+    assert default.shape == sd.synthetic.TEMPERATURE_GRID.shape == (20,)
+    assert_allclose(sd.synthetic.TEMPERATURE_GRID, np.arange(1, 21) / 10, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    ({"kind": "spiky"}, "kind"), ({"noise": -1.0}, "noise"), ({"sharpness": 0.0}, "sharpness"),
+    ({"vocab": 1}, "vocab"), ({"n_contexts": 0}, "n_contexts"), ({"seed": -1}, "seed"),
+    ({"temperatures": [0.0, 1.0]}, "temperatures"), ({"temperatures": [[1.0]]}, "temperatures"),
+])
+def test_temperature_curve_validates(kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        sd.synthetic.temperature_curve(**kwargs)

@@ -116,3 +116,38 @@ def nice_ceiling(value: float) -> float:
         if mantissa * 10**exponent >= value * (1 - 1e-12):
             return float(mantissa * 10**exponent)
     return float(10 ** (exponent + 1))  # pragma: no cover
+
+
+def figure_axes(axes, width=6.4, height=4.0, ncols=1):
+    """A new figure of this size, or the figure of ``axes`` with the axes cleared: ``(figure, axes)``.
+
+    ``axes`` is returned as given (an explorer passes the axes it redraws into).
+    """
+    if axes is None:
+        return new_figure(width, height, ncols=ncols)
+    for ax in np.atleast_1d(axes):
+        ax.clear()
+    return np.atleast_1d(axes)[0].figure, axes
+
+
+def figure_axes_array(axes, ncols, width, height):
+    """As :func:`figure_axes`, with the axes always a 1-D array (one per panel)."""
+    if axes is None:
+        fig, axes = new_figure(width, height, ncols=ncols)
+        return fig, np.atleast_1d(axes)
+    axes = np.atleast_1d(axes)
+    for ax in axes:
+        ax.clear()
+    return axes[0].figure, axes
+
+
+def batch_axis(ax, batch_max) -> None:
+    """Log-2 batch axis with plain-number labels (fast to draw: no mathtext, no minor labels)."""
+    from matplotlib.ticker import NullLocator
+
+    ax.set_xscale("log", base=2)
+    top = int(np.log2(batch_max))
+    ticks = [2**i for i in range(0, top + 1, 1 if top <= 6 else 2)]    # every power of 4 on a wide axis
+    ax.set_xticks(ticks, labels=[str(t) for t in ticks])
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.set_xlim(1, batch_max)

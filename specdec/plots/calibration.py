@@ -1,4 +1,4 @@
-"""Figures for "A calibrated roofline".
+"""Figures of the calibrated roofline: its fit to measured step times, the residuals, and the speedups it gives.
 
 Presentation only: every number drawn comes from :mod:`specdec.calibration`,
 :mod:`specdec.roofline.hardware` and :mod:`specdec.serving.deployment`.

@@ -1,5 +1,9 @@
-"""Figures for "Decide for your service" (presentation only: every number comes from
-:func:`specdec.decision.decide`'s report and :func:`specdec.economics.speedup`)."""
+"""Figures of the decision: the verdict of ``decide``, and the checklist's 1.3 rule against the exact speedup.
+
+Presentation only: every number comes from :func:`specdec.decision.decide`'s report,
+:data:`specdec.decision.policy.WORTH_IT_SPEEDUP`, :mod:`specdec.decision.checklist` and
+:mod:`specdec.economics`.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +11,16 @@ import math
 
 import numpy as np
 
+from specdec.decision.policy import WORTH_IT_SPEEDUP
+
 from .. import economics
 from .._validate import describe
-from ._style import COLORS, new_figure
+from ._style import COLORS, SEQUENCE, new_figure
 
-__all__ = ["decision_figure"]
+__all__ = [
+    "decision_figure",
+    "worth_it_vs_alpha",
+]
 
 
 def _speedup_vs_k(ax, d, k_show: int) -> None:
@@ -122,4 +131,77 @@ def decision_figure(decision, k_show=None, axes=None):
         bottom.clear()
     _speedup_vs_k(top, decision, int(k_show))
     _speedup_vs_alpha(bottom, decision)
+    return fig
+
+
+def worth_it_vs_alpha(workload, worth_it=WORTH_IT_SPEEDUP, min_alpha=0.6, n_points=401):
+    """The exact speedup and the source's quick estimate against alpha, with the 1.3 rule.
+
+    Both curves use the workload's ``k`` and times. Marked: where the exact
+    speedup breaks even (:func:`specdec.economics.break_even_alpha`), where the quick
+    estimate reaches ``worth_it`` (:func:`specdec.economics.required_alpha`
+    on :func:`specdec.economics.quick_estimate_costs`) with the exact speedup
+    at that alpha, the checklist's ``alpha <= min_alpha`` band and the
+    workload's measured alpha. Where the *exact* speedup crosses the rule is
+    left for the reader to read off (an exercise of the chapter asks for it).
+
+    Defined in chapter "The decision checklist".
+
+    Parameters
+    ----------
+    workload : specdec.decision.checklist.Workload
+        Supplies ``k``, ``t0``, ``t_draft``, ``t_verify``, ``t_overhead`` and ``alpha``.
+    worth_it : float, optional
+        The "worth the complexity" speedup (source: 1.3).
+    min_alpha : float, optional
+        The checklist's acceptance threshold (source: 0.6).
+    n_points : int, optional
+        Points on the alpha axis.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> fig = sd.plots.worth_it_vs_alpha(sd.checklist.EXAMPLES["chat"])
+    >>> len(fig.axes)
+    1
+    """
+    w = workload
+    alpha = np.linspace(0.0, 1.0, int(n_points))
+    exact = economics.speedup(alpha, w.k, w.t0, w.t_draft, w.t_verify, w.t_overhead)
+    quick = economics.quick_estimate(alpha, w.k, w.t0, w.t_draft, w.t_verify)
+    even = float(economics.break_even_alpha(w.k, w.c_draft, w.c_verify))
+    quick_costs = economics.quick_estimate_costs(w.k, w.t0, w.t_draft, w.t_verify)
+    need_quick = float(economics.required_alpha(worth_it, w.k, *quick_costs))
+
+    fig, ax = new_figure(6.4, 4.2)
+    ax.axvspan(0.0, min_alpha, color=SEQUENCE[5], alpha=0.12, lw=0, label=rf"checklist fails: $\alpha \leq$ {min_alpha:g}")
+    ax.plot(alpha, exact, color=COLORS["target"], lw=2, label=r"exact: $T_0\,E[L]/T_\mathrm{round}$")
+    ax.plot(alpha, quick, color=COLORS["draft"], lw=2, ls="--", label="source's quick estimate")
+    ax.axhline(1.0, color=COLORS["baseline"], lw=1)
+    ax.axhline(worth_it, color=COLORS["accent"], lw=1, ls=":", label=f"{worth_it:g}x rule")
+    if np.isfinite(even) and 0.0 < even < 1.0:
+        ax.plot([even], [1.0], "o", color=COLORS["target"], mfc="white")
+        ax.annotate(rf"exact breaks even at $\alpha$ = {even:.2f}", (even, 1.0), xytext=(-10, 3),
+                    textcoords="offset points", fontsize=9, color=COLORS["target"], ha="right", va="bottom")
+    if np.isfinite(need_quick) and 0.0 < need_quick < 1.0:
+        at_need = float(economics.speedup(need_quick, w.k, w.t0, w.t_draft, w.t_verify, w.t_overhead))
+        ax.plot([need_quick], [worth_it], "s", color=COLORS["draft"])
+        ax.plot([need_quick, need_quick], [worth_it, at_need], color=COLORS["draft"], lw=1, ls=":")
+        ax.plot([need_quick], [at_need], "s", color=COLORS["target"], mfc="white")
+        ax.annotate(f"quick reaches {worth_it:g}\n" + rf"at $\alpha$ = {need_quick:.2f};" + f"\nexact there: {at_need:.2f}",
+                    (need_quick, worth_it), xytext=(8, -36),
+                    textcoords="offset points", fontsize=9, color=COLORS["draft"], va="top")
+    measured = float(economics.speedup(w.alpha, w.k, w.t0, w.t_draft, w.t_verify, w.t_overhead))
+    ax.plot([w.alpha], [measured], "o", color=COLORS["target"], label=rf"measured $\alpha$ = {w.alpha:g}")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, max(float(exact.max()), float(quick.max())) * 1.08)
+    ax.set_xlabel(r"acceptance rate $\alpha$")
+    ax.set_ylabel("speedup over plain decoding")
+    ax.set_title(f"k = {w.k}, T0 = {w.t0:g}, T_draft = {w.t_draft:g}, T_verify = {w.t_verify:g}, "
+                 f"T_overhead = {w.t_overhead:g} {w.time_unit}", fontsize=9)
+    ax.legend(loc="upper left", fontsize=9, frameon=False)
     return fig

@@ -1,10 +1,10 @@
-"""Figures for "Published results, recomputed" and "What serving engines print".
+"""Figures of published results: the sources' numbers recomputed, and what serving engines print.
 
-Presentation only: every number drawn comes from :mod:`specdec.literature`
-(published inputs and their recomputation) or the core formulas. Each
-function returns a :class:`matplotlib.figure.Figure` made with
-:func:`specdec.plots.new_figure`, or draws into axes passed in (the explorers redraw into
-the same figure).
+Presentation only: every number drawn comes from :mod:`specdec.literature` (published inputs and
+their recomputation, among them Leviathan et al.'s Table 3 as
+:func:`specdec.literature.leviathan_table3` returns it) or the core formulas. Each function
+returns a :class:`matplotlib.figure.Figure` made with :func:`specdec.plots.new_figure`, or draws
+into axes passed in (the explorers redraw into the same figure).
 """
 
 from __future__ import annotations
@@ -16,14 +16,16 @@ from .._validate import check_integer, check_nonnegative, check_positive, check_
 from ._style import COLORS, CONTENT_WIDTH, SEQUENCE, new_figure
 
 __all__ = [
+    "LITERATURE_DEFAULT_CS",
     "literature_optimal_gamma",
     "literature_t5_expected_vs_measured",
     "literature_bonus_token_error",
-    "literature_serving_metrics",
     "BonusTokenView",
+    "literature_serving_metrics",
     "ServingMetricsView",
-    "LITERATURE_DEFAULT_CS",
+    "alpha_by_temperature",
 ]
+
 
 #: Cost ratios c drawn in the optimal-gamma figure (Leviathan et al.'s Figure 3 uses a similar spread).
 LITERATURE_DEFAULT_CS = (0.01, 0.02, 0.05, 0.1, 0.2)
@@ -368,3 +370,62 @@ def literature_serving_metrics(k: int = 4, alpha: float = 0.8, ks=(1, 2, 4, 8), 
     2
     """
     return ServingMetricsView(k, alpha, ks, axes).figure
+
+
+def alpha_by_temperature(table):
+    """Acceptance rate at T = 0 and T = 1 for every pair of Leviathan et al.'s Table 3.
+
+    One row per (target, draft) pair, grouped by target: a filled dot at
+    argmax sampling (T = 0), an open dot at standard sampling (T = 1),
+    joined by a line. Pairs whose printed change is larger than the table's
+    rounding are drawn in the accent colour; the others (flat, or a change
+    the two-decimal rounding cannot tell from none) in grey.
+
+    Defined in chapter "The acceptance rate and the tokens it yields".
+
+    Parameters
+    ----------
+    table : dict
+        As returned by :func:`specdec.literature.leviathan_table3`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> fig = sd.plots.alpha_by_temperature(sd.literature.leviathan_table3())
+    >>> len(fig.axes)
+    1
+    """
+    targets, drafts = list(table["target"]), list(table["draft"])
+    a0, a1 = np.asarray(table["alpha_t0"], dtype=float), np.asarray(table["alpha_t1"], dtype=float)
+    beyond = np.asarray(table["beyond_rounding"], dtype=bool)
+    n = len(drafts)
+    fig, ax = new_figure(7.6, 0.36 * n + 1.4)
+    y = np.arange(n)[::-1].astype(float)
+    for i in range(n):
+        color = COLORS["accent"] if beyond[i] else COLORS["baseline"]
+        ax.plot([a0[i], a1[i]], [y[i], y[i]], color=color, lw=2, alpha=0.8)
+        ax.plot([a0[i]], [y[i]], "o", color=color, ms=7)
+        ax.plot([a1[i]], [y[i]], "o", mfc="white", mec=color, mew=1.8, ms=7)
+        ax.text(max(a0[i], a1[i]) + 0.015, y[i], f"{a0[i]:.2f} \u2192 {a1[i]:.2f}", va="center", fontsize=9,
+                color=color)
+    ax.set_yticks(y)
+    ax.set_yticklabels([f"{t}  /  {d}" for t, d in zip(targets, drafts, strict=False)], fontsize=9)
+    for i in range(1, n):
+        if targets[i] != targets[i - 1]:
+            ax.axhline(y[i] + 0.5, color=COLORS["baseline"], lw=0.6, alpha=0.5)
+    ax.set_xlim(0.0, 1.15)
+    ax.set_xticks(np.linspace(0.0, 1.0, 6))
+    ax.set_ylim(-0.7, n - 0.3)
+    ax.set_xlabel("acceptance rate alpha (as printed)")
+    ax.plot([], [], "o", color=COLORS["baseline"], label="T = 0 (argmax)")
+    ax.plot([], [], "o", mfc="white", mec=COLORS["baseline"], label="T = 1 (standard sampling)")
+    ax.plot([], [], color=COLORS["accent"], lw=2, label="change larger than the rounding")
+    ax.plot([], [], color=COLORS["baseline"], lw=2, label="no change, or within the rounding")
+    ax.legend(fontsize=8.5, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.09), ncol=2)
+    ax.grid(alpha=0.3, axis="x")
+    ax.set_title("target / draft", fontsize=10, loc="left")
+    return fig

@@ -1,4 +1,4 @@
-"""Figures of chapter "Predicting a published setup" (presentation only).
+"""Figures of predictions: published speedups against their predictions, and one predicted round (presentation only).
 
 Every value drawn here comes from :mod:`specdec.predict` (the predictions
 and their intervals) and the cited measurements passed in; nothing is

@@ -28,8 +28,8 @@ from specdec._validate import (
     to_output,
 )
 from specdec.acceptance import expected_tokens
-from specdec.roofline.hardware import Hardware, step_time, validate_setup
-from specdec.roofline.memory import memory_footprint
+from specdec.roofline.hardware import Hardware, draft_cost, step_time, validate_setup
+from specdec.roofline.memory import max_concurrent_sequences, memory_footprint
 
 __all__ = [
     "SpeculativeCosts",
@@ -39,6 +39,9 @@ __all__ = [
     "speculative_latency",
     "speculative_speedup",
     "break_even_batch",
+    "batch_grid",
+    "latency_throughput_in_memory",
+    "speedup_up_to_capacity",
 ]
 
 
@@ -397,3 +400,145 @@ def break_even_batch(target, draft, hardware, alpha, k, context=0, *, t_overhead
                             kv_write=kv_write)
     below = np.nonzero(np.asarray(s) < 1.0)[0]
     return float(batches[below[0]]) if below.size else float("nan")
+
+
+def batch_grid(batch_max=1024, n_points=160):
+    """Whole batches from 1 to ``batch_max``, log-spaced, each once.
+
+    ``n_points`` log-spaced values rounded to whole numbers, duplicates removed
+    (so a small ``batch_max`` gives every batch from 1).
+
+    Defined in chapter "Latency, throughput and memory".
+
+    Parameters
+    ----------
+    batch_max : int
+        Largest batch, in [1, 1_000_000].
+    n_points : int
+        Log-spaced points before rounding, in [1, 100_000].
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        Increasing batches, the first 1 and the last ``batch_max``.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> sd.deployment.batch_grid(8, n_points=20).tolist()
+    [1, 2, 3, 4, 5, 6, 7, 8]
+    """
+    bmax = int(check_integer(batch_max, "batch_max", minimum=1, maximum=1_000_000))
+    n = int(check_integer(n_points, "n_points", minimum=1, maximum=100_000))
+    return np.unique(np.round(np.geomspace(1, bmax, n)).astype(np.int64))
+
+
+def latency_throughput_in_memory(target, draft, hardware, alpha, k, batches, context=0):
+    """Seconds per token and tokens/s against batch, with and without speculation, while memory holds.
+
+    :func:`speculative_costs` over ``batches``, with ``nan`` wherever the batch
+    does not fit in memory: the target alone for the plain side, the target
+    and the draft (with ``k`` candidate slots) for the speculative side.
+
+    Defined in chapter "Latency, throughput and memory".
+
+    Parameters
+    ----------
+    target, draft : Model
+        The target and the draft model.
+    hardware : Hardware
+    alpha : float
+        Acceptance rate, in [0, 1].
+    k : int
+        Drafts per round, >= 1.
+    batches : array_like of int
+        Batches, a 1-D array of whole numbers >= 1.
+    context : int, optional
+        Tokens cached per sequence, >= 0.
+
+    Returns
+    -------
+    dict of numpy.ndarray
+        ``latency_baseline``, ``latency_speculative`` (seconds per token per
+        sequence), ``throughput_baseline``, ``throughput_speculative`` (tokens/s
+        per replica), each over ``batches``, ``nan`` where that side does not fit.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import specdec as sd
+    >>> h = sd.hardware
+    >>> v = sd.deployment.latency_throughput_in_memory(h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8), 0.8, 5,
+    ...                                               [1, 2000], context=2048)
+    >>> round(float(v["latency_baseline"][0]) * 1e3, 2), bool(np.isnan(v["throughput_speculative"][1]))
+    (11.76, True)
+    """
+    a = float(check_scalar(alpha, "alpha", check_probability))
+    kk = int(check_scalar(k, "k", check_integer))
+    c = int(check_scalar(context, "context", check_integer, minimum=0))
+    b = np.asarray(check_integer(batches, "batches", minimum=1))
+    if b.ndim != 1 or b.size == 0:
+        raise ValueError(f"batches must be a non-empty 1-D array of batches; got shape {b.shape}")
+    r = speculative_costs(target, draft, hardware, a, kk, b, c)
+    base = np.where(r.fits_baseline, 1.0, np.nan)
+    spec = np.where(r.fits, 1.0, np.nan)
+    return {"latency_baseline": r.latency_baseline * base, "latency_speculative": r.latency_speculative * spec,
+            "throughput_baseline": r.throughput_baseline * base,
+            "throughput_speculative": r.throughput_speculative * spec}
+
+
+def speedup_up_to_capacity(target, draft, hardware, alpha, k, context, kv_budget=None, batch_max=512):
+    """Speedup at every batch from 1 until the target's memory is full, optionally with a capped draft KV cache.
+
+    The batches are ``1 .. min(batch_max, max_concurrent_sequences(target, hardware, context))``
+    (at least 1); the draft's cost at each is
+    :func:`specdec.roofline.hardware.draft_cost` with ``kv_budget`` (the draft
+    attends to at most that many cached tokens), and the speedup that of
+    :func:`speculative_speedup` with that cost.
+
+    Defined in chapter "When speculation does not help".
+
+    Parameters
+    ----------
+    target, draft : Model
+        The target and the draft model.
+    hardware : Hardware
+    alpha : float
+        Acceptance rate, in [0, 1].
+    k : int
+        Drafts per round, >= 1.
+    context : int
+        Tokens cached per sequence, >= 1.
+    kv_budget : int or None, optional
+        Draft KV cap in tokens, >= 1; ``None`` (default): the draft's full cache.
+    batch_max : int, optional
+        Largest batch, in [1, 1_000_000]. Default 512.
+
+    Returns
+    -------
+    batches : numpy.ndarray of int
+    speedups : numpy.ndarray
+        The speedup at each batch.
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> h = sd.hardware
+    >>> b, s = sd.deployment.speedup_up_to_capacity(h.LLAMA_70B, h.LLAMA_8B, h.H100.scaled(8), 0.8, 5, 32768,
+    ...                                             kv_budget=512)
+    >>> int(b[-1])
+    46
+    """
+    validate_setup(target, draft, hardware)
+    if draft is None:
+        raise TypeError("draft must be a specdec.roofline.hardware.Model")
+    a = float(check_scalar(alpha, "alpha", check_probability))
+    kk = int(check_scalar(k, "k", check_integer))
+    c = int(check_scalar(context, "context", check_integer))
+    bmax = int(check_integer(batch_max, "batch_max", minimum=1, maximum=1_000_000))
+    budget = None if kv_budget is None else int(check_scalar(kv_budget, "kv_budget", check_integer))
+    limit = int(max_concurrent_sequences(target, hardware, c))
+    b = np.arange(1, max(1, min(limit, bmax)) + 1)
+    cd = draft_cost(draft, target, hardware, b, c, kv_budget=budget)
+    s = speculative_speedup(target, draft, hardware, a, kk, batch=b, context=c, draft_cost_override=cd)
+    return b, np.asarray(s)

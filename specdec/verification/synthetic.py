@@ -7,7 +7,7 @@ Small stand-ins for target and draft models whose acceptance rate is known exact
   the verification pass";
 * :func:`synthetic_bigram_pair`: a bigram model and a noisy draft copy (prefix-dependent);
 * :func:`synthetic_logit_pair` with :data:`WORKLOAD_SHAPES`, :func:`softmax_with_temperature`,
-  :func:`acceptance_vs_temperature`: peaked and flat workloads at a temperature;
+  :func:`acceptance_vs_temperature`, :func:`temperature_curve`: peaked and flat workloads at a temperature;
 * :func:`heterogeneous_alphas`, :func:`beta_acceptance_mixture`: requests that accept at
   different rates (a Beta distribution of per-request alpha).
 
@@ -18,6 +18,7 @@ randomness is refused.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -48,6 +49,8 @@ __all__ = [
     "WORKLOAD_SHAPES",
     "synthetic_logit_pair",
     "acceptance_vs_temperature",
+    "TEMPERATURE_GRID",
+    "temperature_curve",
     "AcceptanceMixture",
     "beta_acceptance_mixture",
     "heterogeneous_alphas",
@@ -331,6 +334,66 @@ def acceptance_vs_temperature(target_logits, draft_logits, temperatures):
     q = softmax_with_temperature(zd2[None, :, :], t_flat[:, None])
     acc = np.asarray(acceptance_rate(p, q)).mean(axis=-1)
     return to_output(acc.reshape(tt.shape), np.ndim(temperatures) == 0)
+
+
+#: Temperatures of the chapter's acceptance-against-temperature curves: 0.1, 0.2, ..., 2.0.
+TEMPERATURE_GRID = np.round(np.linspace(0.1, 2.0, 20), 10)
+
+
+@lru_cache(maxsize=64)
+def _temperature_curve(kind, noise, sharpness, vocab, n_contexts, seed, temperatures):
+    zt, zd = synthetic_logit_pair(kind, vocab, n_contexts, noise=noise, sharpness=sharpness, rng=seed)
+    curve = acceptance_vs_temperature(zt, zd, np.asarray(temperatures))
+    curve.setflags(write=False)
+    return curve
+
+
+def temperature_curve(kind="peaked", noise=1.0, sharpness=1.0, vocab=200, n_contexts=32, seed=0, temperatures=None):
+    """Acceptance rate against temperature for one synthetic workload, memoized.
+
+    :func:`acceptance_vs_temperature` over the logits of
+    :func:`synthetic_logit_pair` drawn with ``seed``; a call with the same
+    arguments returns the same read-only array without recomputing it.
+
+    Defined in chapter "The acceptance rate and the tokens it yields".
+
+    Parameters
+    ----------
+    kind : {"peaked", "flat"}
+        Workload shape.
+    noise : float
+        Standard deviation of the draft's logit noise, >= 0 (nats).
+    sharpness : float
+        Factor on the target's logits in the draft, > 0.
+    vocab : int
+        Vocabulary size, >= 2.
+    n_contexts : int
+        Independent contexts, >= 1.
+    seed : int
+        Seed of the logits, >= 0.
+    temperatures : array_like, optional
+        A 1-D array of temperatures, each > 0. Default :data:`TEMPERATURE_GRID`.
+
+    Returns
+    -------
+    numpy.ndarray
+        Mean acceptance rate per temperature (read-only).
+
+    Examples
+    --------
+    >>> import specdec as sd
+    >>> a = sd.synthetic.temperature_curve("peaked", temperatures=[0.2, 1.0])
+    >>> bool(a[0] > a[1]), a.flags.writeable
+    (True, False)
+    """
+    check_choice(kind, "kind", sorted(WORKLOAD_SHAPES))
+    t = TEMPERATURE_GRID if temperatures is None else check_positive(temperatures, "temperatures", "(temperature)")
+    if np.ndim(t) != 1 or np.size(t) == 0:
+        raise ValueError(f"temperatures must be a non-empty 1-D array; got shape {np.shape(t)}")
+    key = (float(check_scalar(noise, "noise", check_nonnegative)), float(check_scalar(sharpness, "sharpness", check_positive)),
+           check_count(vocab, "vocab", minimum=2), check_count(n_contexts, "n_contexts"),
+           check_count(seed, "seed", minimum=0))
+    return _temperature_curve(kind, *key, tuple(float(x) for x in np.asarray(t, float)))
 
 
 # ---------------------------------------------------------------------------

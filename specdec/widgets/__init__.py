@@ -1,16 +1,11 @@
 """ipywidgets explorers for the book (presentation only, no formulas).
 
-One submodule per topic, each owning the explorers of the chapters on that
-topic; every explorer is a :class:`Explorer` (an
-``ipywidgets.VBox``) whose default values reproduce the static figure beside
-it, and every public name is re-exported here (listed explicitly below), so
-chapters write ``sd.widgets.expected_tokens_explorer(...)``. The
-submodules: ``acceptance``, ``speedup``, ``bounds``, ``checklist``,
-``sampling``, ``threshold``, ``capacity``, ``hardware``, ``literature``,
-``decide`` (the first chapter's decision), ``measure`` (the matrix-product
-roofline), ``engines`` (Part IV: calibration, prompt lookup,
-verification rules, token trees, draft length, goodput) and ``predict``
-(a published setup's predicted speedup).
+One submodule per concept of the core, named as its package and as the module of
+:mod:`specdec.plots` whose figures it moves: ``acceptance``, ``economics``, ``roofline``,
+``verification``, ``decision``, ``serving``, ``drafts``, ``calibration``, ``predict`` and
+``literature``. Every explorer is an :class:`Explorer` (an ``ipywidgets.VBox``) whose default
+values reproduce the static figure beside it, and every public name is re-exported here (listed
+explicitly below), so chapters write ``sd.widgets.expected_tokens_explorer(...)``.
 
 In a kernel an explorer is live. Where no kernel runs (the published HTML
 book, a notebook opened before it is run) its output shows a snapshot: the
@@ -25,79 +20,110 @@ from __future__ import annotations
 
 from . import (
     acceptance,
-    bounds,
-    capacity,
-    checklist,
-    decide,
-    engines,
-    hardware,
+    calibration,
+    decision,
+    drafts,
+    economics,
     literature,
-    measure,
     predict,
-    sampling,
-    speedup,
-    threshold,
+    roofline,
+    serving,
+    verification,
 )
 from ._base import Explorer
-from .acceptance import ExpectedTokensExplorer, expected_tokens_explorer
-from .bounds import BatchContextExplorer, VerifyCostExplorer, batch_context_explorer, verify_cost_explorer
-from .capacity import LatencyThroughputExplorer, RegimeExplorer, latency_throughput_explorer, regime_explorer
-from .checklist import ChecklistExplorer, checklist_explorer, checklist_html
-from .decide import DecideExplorer, decide_explorer
-from .engines import (
+from .acceptance import (
+    ExpectedTokensExplorer,
+    SamplingLogExplorer,
+    SamplingTemperatureExplorer,
+    expected_tokens_explorer,
+    sampling_log_explorer,
+    sampling_temperature_explorer,
+)
+from .calibration import (
     CalibrationExplorer,
+    calibration_explorer,
+)
+from .decision import (
+    ChecklistExplorer,
+    DecideExplorer,
+    checklist_explorer,
+    checklist_html,
+    decide_explorer,
+)
+from .drafts import (
+    PromptLookupExplorer,
+    prompt_lookup_explorer,
+)
+from .economics import (
+    SpeedupExplorer,
+    ThresholdExplorer,
+    speedup_explorer,
+    threshold_explorer,
+)
+from .literature import (
+    BonusTokenExplorer,
+    ServingMetricsExplorer,
+    bonus_token_explorer,
+    serving_metrics_explorer,
+)
+from .predict import (
+    PredictExplorer,
+    predict_explorer,
+)
+from .roofline import (
+    MATMUL_SIZES,
+    ROOFLINE_BATCHES,
+    ROOFLINE_CONTEXTS,
+    MatmulRooflineExplorer,
+    RooflineExplorer,
+    VerifyCostExplorer,
+    matmul_roofline_explorer,
+    roofline_explorer,
+    verify_cost_explorer,
+)
+from .serving import (
+    BatchContextExplorer,
     DynamicKExplorer,
     GoodputExplorer,
-    PromptLookupExplorer,
-    TreeExplorer,
-    VerificationExplorer,
-    calibration_explorer,
+    LatencyThroughputExplorer,
+    RegimeExplorer,
+    batch_context_explorer,
     dynamic_k_explorer,
     goodput_explorer,
-    prompt_lookup_explorer,
+    latency_throughput_explorer,
+    regime_explorer,
+)
+from .verification import (
+    SamplingResidualExplorer,
+    TreeExplorer,
+    VerificationExplorer,
+    sampling_residual_explorer,
     tree_explorer,
     verification_explorer,
 )
-from .hardware import ROOFLINE_BATCHES, ROOFLINE_CONTEXTS, RooflineExplorer, roofline_explorer
-from .literature import BonusTokenExplorer, ServingMetricsExplorer, bonus_token_explorer, serving_metrics_explorer
-from .measure import MATMUL_SIZES, MatmulRooflineExplorer, matmul_roofline_explorer
-from .predict import PredictExplorer, predict_explorer
-from .sampling import (
-    SamplingLogExplorer,
-    SamplingResidualExplorer,
-    SamplingTemperatureExplorer,
-    sampling_log_explorer,
-    sampling_residual_explorer,
-    sampling_temperature_explorer,
-)
-from .speedup import SpeedupExplorer, speedup_explorer
-from .threshold import ThresholdExplorer, threshold_explorer
 
 __all__ = [
     "Explorer",
-    "ExpectedTokensExplorer", "expected_tokens_explorer",
-    "SpeedupExplorer", "speedup_explorer",
-    "VerifyCostExplorer", "verify_cost_explorer",
-    "BatchContextExplorer", "batch_context_explorer",
-    "ChecklistExplorer", "checklist_explorer", "checklist_html",
-    "SamplingResidualExplorer", "sampling_residual_explorer",
-    "SamplingTemperatureExplorer", "sampling_temperature_explorer",
-    "SamplingLogExplorer", "sampling_log_explorer",
-    "ThresholdExplorer", "threshold_explorer",
-    "LatencyThroughputExplorer", "latency_throughput_explorer",
-    "RegimeExplorer", "regime_explorer",
-    "RooflineExplorer", "roofline_explorer", "ROOFLINE_BATCHES", "ROOFLINE_CONTEXTS",
-    "BonusTokenExplorer", "bonus_token_explorer",
-    "ServingMetricsExplorer", "serving_metrics_explorer",
-    "DecideExplorer", "decide_explorer",
-    "MatmulRooflineExplorer", "matmul_roofline_explorer", "MATMUL_SIZES",
-    "PredictExplorer", "predict_explorer",
-    "CalibrationExplorer", "calibration_explorer",
+    # acceptance
+    "ExpectedTokensExplorer", "expected_tokens_explorer", "SamplingTemperatureExplorer", "sampling_temperature_explorer", "SamplingLogExplorer", "sampling_log_explorer",
+    # economics
+    "SpeedupExplorer", "speedup_explorer", "ThresholdExplorer", "threshold_explorer",
+    # roofline
+    "RooflineExplorer", "roofline_explorer", "ROOFLINE_BATCHES", "ROOFLINE_CONTEXTS", "VerifyCostExplorer", "verify_cost_explorer", "MatmulRooflineExplorer", "matmul_roofline_explorer", "MATMUL_SIZES",
+    # verification
+    "SamplingResidualExplorer", "sampling_residual_explorer", "VerificationExplorer", "verification_explorer", "TreeExplorer", "tree_explorer",
+    # decision
+    "DecideExplorer", "decide_explorer", "ChecklistExplorer", "checklist_explorer", "checklist_html",
+    # serving
+    "LatencyThroughputExplorer", "latency_throughput_explorer", "RegimeExplorer", "regime_explorer", "BatchContextExplorer", "batch_context_explorer", "DynamicKExplorer", "dynamic_k_explorer", "GoodputExplorer", "goodput_explorer",
+    # drafts
     "PromptLookupExplorer", "prompt_lookup_explorer",
-    "VerificationExplorer", "verification_explorer",
-    "TreeExplorer", "tree_explorer",
-    "DynamicKExplorer", "dynamic_k_explorer",
-    "GoodputExplorer", "goodput_explorer",
-    "acceptance", "bounds", "capacity", "checklist", "decide", "engines", "hardware", "literature", "measure",
-    "predict", "sampling", "speedup", "threshold",
+    # calibration
+    "CalibrationExplorer", "calibration_explorer",
+    # predict
+    "PredictExplorer", "predict_explorer",
+    # literature
+    "BonusTokenExplorer", "bonus_token_explorer", "ServingMetricsExplorer", "serving_metrics_explorer",
+    # the submodules
+    "acceptance", "economics", "roofline", "verification", "decision", "serving", "drafts", "calibration", "predict", "literature",
 ]

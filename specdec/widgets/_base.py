@@ -32,7 +32,8 @@ from ..plots import COLORS, SEQUENCE
 from ..tables import html_table
 from ._render import Blitter
 
-__all__ = ["Explorer", "float_slider", "int_slider", "choice", "table_html", "refusal_rows", "REFUSED_LABEL",
+__all__ = ["Explorer", "float_slider", "int_slider", "choice", "roofline_choice", "tagged_lines", "CONTEXT_STEPS",
+           "table_html", "refusal_rows", "REFUSED_LABEL",
            "SNAPSHOT_NOTE", "LIVE_NOTE"]
 
 #: The line under a snapshot: what the reader sees is fixed, and how to make it move.
@@ -80,6 +81,24 @@ def choice(value, options, label, *, name=None, slider=False, width=CONTROL_WIDT
                                        layout=widgets.Layout(width=width))
     return widgets.Dropdown(options=list(options), value=value, description=label, style=_style(label_width),
                             layout=widgets.Layout(width=width))
+
+
+_CALIBRATED = [("calibrated", True), ("ideal roofline (lower bound)", False)]
+
+#: The context lengths a context slider steps through (tokens cached per sequence).
+CONTEXT_STEPS = (0, 512, 1024, 2048, 4096, 8192, 16384, 32768)
+
+
+def roofline_choice(value, **layout):
+    """A drop-down between the calibrated roofline and the ideal one; ``value`` is True (calibrated) or False."""
+    if not isinstance(value, bool):
+        raise TypeError(f"calibrated must be True or False; got {value!r}")
+    return choice(value, _CALIBRATED, "roofline", name="calibrated", **layout)
+
+
+def tagged_lines(figure) -> dict:
+    """The lines of ``figure`` that carry a ``gid`` tag, by tag (the curves an explorer moves)."""
+    return {line.get_gid(): line for ax in figure.axes for line in ax.lines if line.get_gid()}
 
 
 def table_html(rows) -> str:

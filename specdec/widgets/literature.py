@@ -1,4 +1,4 @@
-"""Explorers for "Published results, recomputed" and "What serving engines print" (Part III, chapters 2 and 3).
+"""Explorers of published results: the bonus token the sources count or not, and the metrics serving engines print.
 
 Presentation only: numbers from :mod:`specdec.literature` and
 :mod:`specdec.acceptance`, figures from :mod:`specdec.plots.literature`.

@@ -1,4 +1,4 @@
-"""The explorer of chapter "Predicting a published setup": one configuration, its predicted speedup and round.
+"""The explorer of predictions: one published configuration, its predicted speedup and its round.
 
 Presentation only: the numbers come from :func:`specdec.predict.predict_speedup`
 (the prediction, its interval and the round's parts) and the figure from
