@@ -7,8 +7,8 @@ term's interval, :func:`hopper_calibrations` the replicates as calibrations, and
 
 Notes
 -----
-Case resampling is not used: dropping one of TensorRT-LLM's four timings leaves its terms
-unidentified.
+The A100 fit has eleven timings for eight terms. Case resampling is not used: dropping one of
+TensorRT-LLM's four timings leaves its terms unidentified.
 
 Defined in chapter "A calibrated roofline".
 """
