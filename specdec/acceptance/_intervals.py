@@ -86,14 +86,10 @@ def _normal_quantile(prob: float) -> float:
 def moment_alpha_interval(mean_acceptance_length, k, n_rounds, confidence=0.95):
     r"""Interval for the alpha that reproduces a measured mean acceptance length (method of moments).
 
-    The delta method: the mean length :math:`\pm z\,\sigma_L/\sqrt{n}`, with
-    :math:`\sigma_L` from the i.i.d. model at the estimate
-    (:func:`specdec.acceptance.tokens_per_round_variance`), kept in ``[1, k + 1]`` and
-    mapped through the inverse of E[L] at ``k``. When nothing or everything
-    was accepted that variance is 0, and the Wilson interval of 0 in
-    ``n_rounds`` checks (or of all accepted drafts in as many) is returned.
-    For a mean draft length that is not whole the variance is taken at the
-    next whole ``k`` (approximate, like the estimate).
+    The delta method: the mean length :math:`\pm z\,\sigma_L/\sqrt{n}` (:math:`\sigma_L` from
+    :func:`specdec.acceptance.tokens_per_round_variance` at the estimate, at the next whole ``k``),
+    clipped to ``[1, k + 1]`` and mapped through the inverse of E[L]. Wilson's interval when
+    nothing or everything was accepted.
 
     Defined in chapter "Decide for your service".
 
@@ -176,14 +172,8 @@ def _alpha_of_sums(n, d, a, k):
 def bootstrap_alpha(requests, k=None, n_boot=2000, confidence=0.95, rng=0):
     """alpha and a percentile interval from resampling whole requests (a seeded bootstrap).
 
-    When traffic is mixed (requests whose drafts are accepted at different
-    rates), rounds of one request are not independent of each other, and an
-    interval that treats rounds as independent is too narrow. Resampling
-    whole requests keeps each request's rounds together: every resample
-    draws ``n`` requests with replacement, sums their counts, and computes
-    the same method-of-moments alpha as :func:`read_engine_counters`
-    (the alpha whose E[L] at the mean draft length equals ``1 + accepted /
-    drafts``).
+    Each resample draws ``n`` requests with replacement, sums their counts and computes the
+    method-of-moments alpha of :func:`read_engine_counters`.
 
     Defined in chapter "Decide for your service".
 

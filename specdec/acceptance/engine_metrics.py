@@ -1,21 +1,11 @@
 """What serving engines export: vLLM's speculative decoding counters and their text format.
 
-vLLM (the V1 engine) keeps four speculative decoding counters per engine and
-exports them to Prometheus; a running server prints them at ``/metrics``.
-This module knows their names (:data:`VLLM_METRICS`) and reads them, from a
-dict, from that text, from a saved file or from plain numbers, into plain
-numbers (:func:`parse_vllm_metrics`, the one front end);
-:func:`specdec.acceptance.estimation.read_engine_counters` (the one reader of what they
-mean) turns them into alpha, and :func:`specdec.decision.decide` uses that reader.
-:func:`read_engine_source` reads whatever an engine printed (vLLM V1 and
-V0 pages and log lines, SGLang's log lines and gauges, ``vllm bench serve``
-results, Prometheus answers, ``LLM.get_metrics()``, per-request counts),
-detected by its form, and :func:`rate_reading` says what a printed rate
-means for each engine of :data:`ENGINES`. Nothing here is statistics: only
-names, the exposition format, and what each engine's printed figures are
-for a given alpha (:func:`printed_figures`). The readers live in two private
-modules, imported one way (``_vllm_counters`` <- ``_engine_formats`` <- this
-module), and are re-exported here.
+The counters' names (:data:`VLLM_METRICS`) and :func:`parse_vllm_metrics`, the one front end
+(a dict, the ``/metrics`` text, a saved file or plain numbers); :func:`read_engine_source` for
+whatever an engine printed, detected by its form; :func:`rate_reading` and
+:func:`printed_figures` for what each engine of :data:`ENGINES` prints. No statistics: the
+meaning is read by :func:`specdec.acceptance.estimation.read_engine_counters`. The readers live in
+``_vllm_counters`` and ``_engine_formats`` and are re-exported here.
 """
 
 from __future__ import annotations
@@ -140,15 +130,9 @@ def counter_difference(after: dict, before: dict) -> dict:
 def printed_figures(alpha, k):
     """What vLLM and SGLang print for one draft quality: i.i.d. acceptance at ``alpha``, ``k`` drafts per round.
 
-    One alpha, many printed numbers: the mean acceptance length (E[L], in
-    both engines), vLLM's draft acceptance rate ``(E[L] - 1) / k`` (SGLang
-    0.5.23's accept rate is the same), its per-position rates ``alpha**i``,
-    vLLM V0's draft acceptance rate (an estimate of alpha itself) and system
-    efficiency ``E[L] / (k + 1)``, and the accept rate of older SGLang,
-    also ``E[L] / (k + 1)`` for a chain draft. Read in vLLM 0.33.0 and 0.7.3
-    (V0), SGLang 0.5.23 and sgl-project/sglang at commit
-    ``78ac30c2056f2c25089c1d3203c3d5c13dc3d946``
-    (``python/sglang/srt/managers/scheduler_metrics_mixin.py``).
+    E[L], ``(E[L] - 1) / k``, the per-position rates ``alpha**i``, vLLM V0's alpha estimate and
+    ``E[L] / (k + 1)``, as read in vLLM 0.33.0 and 0.7.3, SGLang 0.5.23 and SGLang at commit
+    78ac30c2 (cited in :mod:`specdec.literature`).
 
     Defined in chapter "Decide for your service".
 

@@ -1,27 +1,11 @@
 """Estimating alpha from logs: accepted counts, engine counters, intervals.
 
-A serving log records, for every verification round, how many drafts the
-target accepted. Under the capped geometric model (each draft accepted with
-probability ``alpha`` until the first rejection, at most ``k``) the maximum
-likelihood estimate is ``S / (S + F)`` with ``S`` the accepted drafts and
-``F`` the rounds that stopped early (:func:`estimate_alpha`, with a Wilson
-score interval, :func:`wilson_interval`); per-position rates test whether one
-alpha fits at all (:func:`estimate_alpha_per_position`).
-
-Engines do not keep per-round logs; they export counters.
-:func:`read_engine_counters`, the package's one counters reader, reads vLLM's
-speculative decoding counters (as numbers, as a dict keyed by the metric
-names, as the Prometheus text its ``/metrics`` endpoint prints or a saved
-file of it, parsed by :mod:`specdec.acceptance.engine_metrics`) into the book's alpha
-with an interval (:func:`moment_alpha_interval`), and
-:func:`read_accepted_counts` computes the same figures from a per-round log.
-With per-request counts the interval resamples whole requests instead
-(:func:`bootstrap_alpha`, seeded). The three intervals live in the private
-``specdec.acceptance._intervals`` and are re-exported here.
-:func:`simulate_accepted_counts` draws such logs for the tests and the
-chapters.
-
-Every function validates its inputs; results are float64.
+The maximum-likelihood alpha ``S / (S + F)`` of a per-round log with a Wilson interval
+(:func:`estimate_alpha`), per-position rates (:func:`estimate_alpha_per_position`), the one
+counters reader :func:`read_engine_counters` (vLLM's counters in any form
+:mod:`specdec.acceptance.engine_metrics` parses) with :func:`moment_alpha_interval` or
+:func:`bootstrap_alpha`, re-exported from ``specdec.acceptance._intervals``, and
+:func:`simulate_accepted_counts` to draw logs. Results are float64.
 """
 
 from __future__ import annotations
@@ -71,11 +55,7 @@ __all__ = [
 def simulate_accepted_counts(alpha, k, n_rounds, rng):
     """Accepted drafts per round under i.i.d. acceptance (the capped geometric model).
 
-    Each draft is accepted with probability ``alpha`` until the first
-    rejection, at most ``k``: ``N = min(G, k)`` with ``P(G >= n) = alpha**n``.
-    Drawn in one vectorized call by inverse CDF (``searchsorted`` on the
-    ``k + 1`` cumulative probabilities for a scalar ``alpha``; the geometric
-    law's closed-form inverse for an array of alphas).
+    ``N = min(G, k)`` with ``P(G >= n) = alpha**n``, drawn by inverse CDF.
 
     Defined in chapter "The acceptance rate and the tokens it yields".
 
@@ -215,22 +195,12 @@ class AlphaEstimate:
 def estimate_alpha(accepted_counts, k, confidence=0.95):
     r"""Maximum-likelihood alpha from accepted drafts per round, with an interval.
 
-    Under the capped geometric model every accepted draft is a success and
-    every round that stopped before ``k`` drafts ended with exactly one
-    rejection (a round with all ``k`` accepted saw no rejection). The
-    likelihood is :math:`\alpha^S (1-\alpha)^F` with ``S`` the total
-    accepted drafts and ``F`` the rounds with fewer than ``k`` accepted, so
+    The likelihood is :math:`\alpha^S (1-\alpha)^F` with ``S`` the total accepted drafts and ``F``
+    the rounds with fewer than ``k`` accepted, so
 
     .. math:: \hat\alpha = \frac{S}{S + F}.
 
-    The interval is the Wilson score interval with ``S`` successes in
-    ``S + F`` Bernoulli checks (the likelihood has the binomial form because
-    stopping at the first rejection is a stopping rule that does not change
-    it). Its coverage is close to nominal; the book's tests check it over
-    repeated simulated logs.
-
-    When the rate is not constant across positions (multi-head drafts,
-    long drafts), use :func:`estimate_alpha_per_position` as well.
+    The interval is the Wilson score interval with ``S`` successes in ``S + F`` checks.
 
     Defined in chapter "The acceptance rate and the tokens it yields".
 
@@ -303,11 +273,7 @@ def estimate_alpha_per_position(accepted_counts, k, confidence=0.95):
     .. math:: \hat\alpha_i = \frac{\#\{\text{rounds with} \ge i \text{ accepted}\}}
                                  {\#\{\text{rounds with} \ge i - 1 \text{ accepted}\}}
 
-    Position ``i``'s draft is checked only in rounds that accepted the
-    ``i - 1`` before it, so these are the rates multi-head and tree methods
-    report; plug them into :func:`specdec.acceptance.expected_tokens_per_position`.
-    If they drift with ``i`` the single-alpha model is a poor fit. Their
-    ``reached``-weighted pooled rate equals :func:`estimate_alpha`.
+    Their ``reached``-weighted pooled rate equals :func:`estimate_alpha`.
 
     Defined in chapter "The acceptance rate and the tokens it yields".
 
@@ -474,53 +440,14 @@ def read_engine_counters(num_drafts, num_draft_tokens=None, num_accepted_tokens=
                          confidence=0.95):
     r"""Turn an engine's speculative decoding counters into alpha, with an interval: the one counters reader.
 
-    The counters are those vLLM exports (:data:`specdec.acceptance.engine_metrics.VLLM_METRICS`): verification
-    rounds (``num_drafts``), drafted tokens, accepted drafts, and accepted
-    drafts at each position (``accepted_per_pos[i]`` counts the rounds that
-    accepted at least ``i + 1`` drafts). Pass them as numbers, or as one
-    argument in any form :func:`specdec.acceptance.engine_metrics.parse_vllm_metrics`
-    reads: a dict keyed by the metric names (or the plain names), the
-    ``/metrics`` text, a saved file, or a sequence. Counters are cumulative;
-    give an earlier snapshot as ``before`` to read the window between the two.
-
-    The engine's own figures are ``1 + accepted / drafts`` ("Mean acceptance
-    length", bonus included), ``accepted / draft tokens`` ("Avg Draft
-    acceptance rate") and ``accepted_per_pos / drafts`` ("Per-position
-    acceptance rate", the *unconditional* ``P(N >= i)``, whose ratios are the
-    conditional alpha_i).
-
-    ``alpha`` is the method-of-moments estimate (the alpha whose E[L] equals
-    the mean acceptance length) with :func:`moment_alpha_interval`. With
-    per-position counts from rounds of ``k`` drafts each, the MLE
-    ``S / (S + F)`` with its Wilson interval (``alpha_mle``) and the
-    conditional rates with theirs are reported too; a first and a last rate
-    whose intervals do not overlap set ``drift`` and a warning.
-
-    **When rounds propose different numbers of drafts** (n-gram misses,
-    requests near their length limit), ``num_draft_tokens / num_drafts`` is
-    not a whole number, and ``alpha`` treats every round as if it proposed
-    the mean number ``m``: it solves :math:`(1 - \alpha^{m+1})/(1 - \alpha)`
-    = the mean acceptance length (:func:`specdec.acceptance.alpha_for_expected_tokens`).
-    The accepted count being concave in the draft length, this reads alpha
-    low when lengths vary widely (by about 0.03 at alpha = 0.7 for lengths
-    uniform on 1..5; exact for one length).
-
-    With ``draft_tokens_per_position`` (``D_i``, rounds that proposed at
-    least ``i`` drafts; vLLM's ``SpecDecodingStats`` tracks it, its
-    Prometheus logger does not export it) the estimates assume only that a
-    round's length does not depend on its drafts' acceptance:
-    :math:`\prod_{j \le i} \alpha_j = A_i / D_i` gives the conditional
-    rates, and ``alpha`` is the accepted drafts over the checks made at every
-    position (``A_(i-1) D_i / D_(i-1)`` checks at position ``i``). Without
-    it the late conditional rates are biased low when lengths vary.
-
-    Per-position counts that cannot come from one window of one engine
-    (rising with the position, more rounds than counted, a sum other than
-    the accepted total) raise ``ValueError``; with ``strict=False`` they are
-    reported in ``warnings`` and left out, and the totals are read.
-
-    The names and meanings were read in vLLM's source (V1 engine; releases
-    and commits in :data:`specdec.acceptance.engine_metrics.VLLM_METRICS`).
+    The counters of :data:`specdec.acceptance.engine_metrics.VLLM_METRICS` (``accepted_per_pos[i]``
+    counts the rounds that accepted at least ``i + 1`` drafts), as numbers or as one argument in any
+    form :func:`specdec.acceptance.engine_metrics.parse_vllm_metrics` reads; ``before`` gives the
+    window between two cumulative snapshots. ``alpha`` is the method-of-moments estimate (E[L] equal
+    to the mean acceptance length, at the mean draft length when lengths vary) with
+    :func:`moment_alpha_interval`; with per-position counts of rounds of ``k`` drafts also the MLE
+    ``S / (S + F)`` and the conditional rates, with Wilson intervals and ``drift``; with
+    ``draft_tokens_per_position`` the conditional rates :math:`\prod_{j \le i} \alpha_j = A_i / D_i`.
 
     Defined in chapter "What serving engines print"; used by :func:`specdec.decision.decide`
     (chapter "Decide for your service").
@@ -538,7 +465,7 @@ def read_engine_counters(num_drafts, num_draft_tokens=None, num_accepted_tokens=
         ``num_accepted_tokens``.
     draft_tokens_per_position : array_like, optional
         Rounds that proposed a draft at positions 1..k, non-increasing, summing
-        to ``num_draft_tokens``.
+        to ``num_draft_tokens`` (vLLM's ``SpecDecodingStats``; not in its Prometheus export).
     before : dict, str, pathlib.Path or sequence, optional
         An earlier snapshot (with the counters as one argument).
     labels : dict, optional
@@ -548,7 +475,8 @@ def read_engine_counters(num_drafts, num_draft_tokens=None, num_accepted_tokens=
         checked against the counters (more draft tokens per round than ``k``,
         or another number of positions, raise; fewer is a warning).
     strict : bool, optional
-        Raise on impossible per-position counts (default), or warn.
+        Raise on impossible per-position counts (rising, more rounds than counted, a sum other
+        than the accepted total; default), or warn and read the totals.
     confidence : float, optional
         Level of the intervals, in (0, 1). Default 0.95.
 
@@ -721,12 +649,8 @@ def read_engine_counters(num_drafts, num_draft_tokens=None, num_accepted_tokens=
 def read_accepted_counts(accepted_counts, k):
     """The engine's counters and figures for a log of accepted drafts per round.
 
-    Builds the counters vLLM would export for these rounds, every one
-    proposing ``k`` drafts (rounds, ``k`` x rounds drafted tokens, the
-    accepted total, and the rounds with at least ``i`` accepted), and reads
-    them with :func:`read_engine_counters`: the draft acceptance rate, mean
-    acceptance length, per-position rates and alpha a serving dashboard
-    would show for this log.
+    Builds the counters vLLM would export for these rounds (each proposing ``k`` drafts) and reads
+    them with :func:`read_engine_counters`.
 
     Defined in chapter "The acceptance rate and the tokens it yields".
 

@@ -1,30 +1,10 @@
 """A roofline calibrated against published measurements.
 
-The ideal roofline of :mod:`specdec.roofline.hardware` is a lower bound: it reaches
-the datasheet peaks, overlaps memory traffic and arithmetic perfectly, pays
-nothing per step and nothing for tensor parallelism. A :class:`Calibration`
-adds those terms. The calibrated GPUs are the default presets of
-:mod:`specdec.roofline.hardware` (``H100``, ``A100``, ``H200``; the ideal ones are
-``H100_IDEAL`` and so on); this module holds the published measurements the
-calibrations are fitted to, the fit, the fitted calibrations and the checks
-that were not used in the fit:
-
-* **A100** (:data:`A100_CALIBRATION`): fitted to gpt-fast's batch-1 decode
-  throughput of Llama 2 7B and 70B at tensor parallelism 1 to 8 (the only
-  published series that pins the all-reduce cost) and to TensorRT-LLM's
-  batch-1 first-token latencies at 128 and 2048 tokens (a pass over many
-  new tokens: it pins the FLOP fraction and the overlap);
-* **H100** (:data:`H100_CALIBRATION`): the A100's fractions, overlap and
-  all-reduce terms carried over (an assumption, stated in the chapter), with
-  the fixed cost per step fitted to SGLang's batch-1 decode of Llama 3.1 8B
-  and Llama 2 7B; checked against NVIDIA NIM's Llama 3.3 70B on two H100s
-  and vLLM's CI on H200.
-
-Each measurement is a :class:`Measurement` with its citation and status
-(:class:`specdec.sources.Cited`), whether it was fitted or only checked, and
-the relative band the chapter states for its residual. The fit is a grid
-search over the three nonlinear terms with a weighted linear least-squares
-solve for the others (:func:`fit_calibration`), on relative residuals.
+A :class:`Calibration` adds to the ideal roofline of :mod:`specdec.roofline.hardware` the fractions of
+the peaks, the overlap, a fixed cost per step and the all-reduce terms. This module holds the
+:class:`Measurement` records (each a :class:`specdec.sources.Cited`, fitted or only checked, with
+its residual band), the fit (:func:`fit_calibration` for the A100, :func:`fit_hopper`), the fitted
+:data:`A100_CALIBRATION` and :data:`H100_CALIBRATION` and the checks.
 
 Defined in chapter "A calibrated roofline".
 """
@@ -188,18 +168,11 @@ def fit_calibration(measurements=None, *, bw=(0.60, 1.0, 0.01), flops=(0.40, 1.0
                     tile=GEMM_TILE, reference="gpt-fast", name="A100, fitted"):
     """Fit every calibration term to single-pass A100 measurements, one fixed cost per engine.
 
-    For each ``(bw_efficiency, flops_efficiency, overlap)`` on a grid, the
-    other terms enter the step time linearly: a **fixed cost per pass for
-    each engine** (gpt-fast and TensorRT-LLM are separate terms), an
-    **all-reduce latency for each fabric** (``FABRICS``: gpt-fast's
-    partial mesh and TensorRT-LLM's NVSwitch box) times the ``2 n_layers``
-    all-reduces, and ``1 / link_efficiency`` times the ring-volume time. They
-    are one weighted least-squares solve with weights ``1 / measured``
-    (relative residuals). Grid points that need a negative term are
-    skipped; the one with the smallest sum of squared log residuals wins.
-    Passes are priced with GEMM tiles of ``tile`` rows
-    (:mod:`specdec.roofline.kernels`); KV writes, attention among the new tokens and
-    communication are on.
+    For each ``(bw_efficiency, flops_efficiency, overlap)`` on a grid, a fixed cost per engine, an
+    all-reduce latency per fabric (``FABRICS``) and ``1 / link_efficiency`` are one least-squares
+    solve on relative residuals; grid points needing a negative term are skipped, and the smallest
+    sum of squared log residuals wins. GEMMs in tiles of ``tile`` rows; KV writes, attention among
+    the new tokens and communication on.
 
     Defined in chapter "A calibrated roofline".
 
@@ -307,16 +280,9 @@ HOPPER_CARRIED = ("bw_efficiency", "flops_efficiency", "overlap", "link_efficien
 def fit_hopper(base=None, measurements=None):
     """Fit Hopper's own terms to Hopper measurements: SGLang's and vLLM's fixed costs and the NVSwitch all-reduce.
 
-    Carried over from the A100 fit (``base``, default
-    :data:`A100_CALIBRATION`): the fractions of the peaks, the overlap, the
-    link efficiency and the GEMM tile (:data:`HOPPER_CARRIED`; no published
-    Hopper series separates them). Fitted here, by least squares on
-    relative residuals:
-
-    * SGLang's fixed cost per pass, from its two batch-1 decodes on one H100;
-    * vLLM's fixed cost per pass and the **Hopper NVSwitch all-reduce
-      latency**, jointly from vLLM's two CI requests on H200 (Llama 3.1 8B
-      on one GPU pins the fixed cost, Llama 3 70B on four pins the latency).
+    :data:`HOPPER_CARRIED` terms come from ``base``; SGLang's fixed cost is fitted to its two
+    batch-1 decodes on one H100, vLLM's fixed cost and the Hopper NVSwitch all-reduce latency jointly
+    to vLLM's two CI requests on H200 (least squares on relative residuals).
 
     Defined in chapter "A calibrated roofline".
 
@@ -395,11 +361,8 @@ def _engine_key(engine: str) -> str:
 def calibration_for(measurement) -> Calibration:
     """The calibration that prices a measurement: its GPU's terms with its engine's fixed cost and fabric's latency.
 
-    A100 measurements take :data:`A100_CALIBRATION`, Hopper ones
-    :data:`H100_CALIBRATION`; the fixed cost is the engine's own
-    (``FIXED_COSTS``: gpt-fast, TensorRT-LLM, SGLang, vLLM; an engine
-    without a fitted value, such as NIM, keeps the GPU default) and the
-    all-reduce latency the fabric's (``ALLREDUCE_LATENCIES``).
+    :data:`A100_CALIBRATION` or :data:`H100_CALIBRATION`, with the engine's ``FIXED_COSTS`` entry (an
+    engine without one keeps the GPU default) and the fabric's ``ALLREDUCE_LATENCIES`` entry.
 
     Defined in chapter "A calibrated roofline".
 
@@ -479,13 +442,10 @@ def residual_table(measurements=None, calibrations=None):
 def round_cost_checks(hardware=None, context=512):
     """Spec-Bench's implied round costs (A100, Vicuna 7B, batch 1) against the roofline's.
 
-    A round's cost in plain decode steps is ``E[L] / speedup`` on the
-    leaderboard (:func:`specdec.drafts.drafters.spec_bench_table`). The model prices
-    the round each method runs with Spec-Bench's settings
-    (``SPEC_BENCH_SETTINGS``): PLD verifies 10 proposed tokens with no
-    draft model; Medusa verifies a 63-node tree in a pass that also runs its
-    four heads; EAGLE-2 runs its head once on the last token and 5 times on
-    the 10 tokens it expands, then verifies 60 nodes.
+    Implied cost ``E[L] / speedup`` (:func:`specdec.drafts.drafters.spec_bench_table`) against the
+    roofline's round with ``SPEC_BENCH_SETTINGS``: PLD verifies 10 tokens; Medusa a 63-node tree
+    with its four heads in the pass; EAGLE-2 runs its head once, then 5 times on 10 tokens, and
+    verifies 60 nodes.
 
     Defined in chapter "A calibrated roofline".
 
@@ -571,13 +531,8 @@ def first_source_check(hardware=None):
 def eager_layer_overhead() -> float:
     """Seconds per layer per forward pass that eager Hugging Face code adds (EAGLE's Table 4).
 
-    ``(1 / 24.5 - 1 / 55.1) / 32``: the same LLaMA2-Chat 7B on the same GPU
-    decodes at 24.5 tokens/s in Hugging Face FP16 and at 55.1 tokens/s in
-    gpt-fast (compiled, CUDA graphs); the difference is spread over its 32
-    layers (kernel launches scale with the layers). This is the **RTX 3090's**
-    value; the cost differs per GPU and host: :mod:`specdec.calibration.profiles` fits it
-    per GPU (A100: from Medusa's baseline timings) and is what a calibrated
-    eager engine should use.
+    ``(1 / 24.5 - 1 / 55.1) / 32``: LLaMA2-Chat 7B in Hugging Face FP16 and in gpt-fast, spread over
+    32 layers. The **RTX 3090's** value; :mod:`specdec.calibration.profiles` fits it per GPU.
 
     Defined in chapter "A calibrated roofline".
 
@@ -594,12 +549,8 @@ def eager_layer_overhead() -> float:
 def eagle_large_draft(alpha, hardware=None, *, layer_overhead=0.0, context=512, k_range=(2, 10)):
     """A Llama 2 7B draft for a 13B and a 70B target at batch 1: the best speedup over the draft length.
 
-    EAGLE's authors (Figure 1 caption and section 4.1,
-    ``specdec.drafts.drafters.EAGLE_LARGE_DRAFT_REMARK``) searched draft lengths
-    2 to 10 with a 7B draft and found no speedup for the 13B target, 1.12x for
-    33B and 1.88x for 70B. This prices that setup on a roofline: the 13B
-    target on one GPU, the 70B target on four, the draft on one GPU, with an
-    optional per-layer launch cost of eager code (:func:`eager_layer_overhead`).
+    The setup of ``specdec.drafts.drafters.EAGLE_LARGE_DRAFT_REMARK`` on a roofline: the 13B target
+    on one GPU, the 70B on four, the draft on one, plus an optional per-layer eager launch cost.
 
     Defined in chapter "A calibrated roofline".
 
@@ -667,11 +618,8 @@ def break_even_summary(alpha=WORKED_EXAMPLE.value["alpha"], k=WORKED_EXAMPLE.val
                        worth_it=WORTH_IT_SPEEDUP):
     """The worked example's pair (70B target, 8B draft, 8 H100) on the ideal and the calibrated roofline.
 
-    For each roofline and context: the first batch at which speculation
-    loses (speedup below 1) with the draft on the target's eight GPUs and on
-    a ninth GPU of its own, the first batch at which the speedup falls below
-    ``worth_it`` (the checklist's threshold for "worth it"), and the speedup
-    at batch 1 and 32 (the checklist's "batch < 32").
+    For each roofline and context: the first batch with speedup below 1 (draft on the target's GPUs
+    and on a ninth), the first below ``worth_it``, and the speedup at batch 1 and 32.
 
     Defined in chapter "A calibrated roofline".
 

@@ -1,23 +1,14 @@
 """How sure the calibration is: a seeded bootstrap of every fit, term intervals, and the verdicts that move.
 
-The fits of :mod:`specdec.calibration` and :mod:`specdec.calibration.profiles` leave
-few degrees of freedom (eleven A100 timings for eight terms), so a point
-estimate hides how far each term could move. :func:`bootstrap` refits
-everything many times on perturbed timings, a seeded **parametric
-bootstrap**: each fitted timing is multiplied by ``exp(e)`` with ``e``
-normal, of the fit's own residual scale (the root of the sum of squared log
-residuals over the degrees of freedom, per fit group: the A100 fit, the
-Hopper fit, the eager fit). Each replicate refits the A100 terms, then
-Hopper's on top of them (the carried terms carry their uncertainty), then
-the eager cost. Case resampling is not used: dropping one of TensorRT-LLM's
-four timings leaves its terms unidentified.
+:func:`bootstrap` refits every term on timings multiplied by ``exp(e)``, ``e`` normal at each fit
+group's :func:`residual_scale` (A100, Hopper on top of it, eager); :func:`term_intervals` gives each
+term's interval, :func:`hopper_calibrations` the replicates as calibrations, and
+:func:`headline_sensitivity` the headline numbers over the replicates and one term at a time.
 
-:func:`term_intervals` reports each term's interval; :func:`hopper_calibrations`
-gives the replicates as :class:`~specdec.calibration.Calibration` objects so
-that a prediction can carry an interval; :func:`headline_sensitivity`
-recomputes the book's headline numbers (the worked example's ``T0``, its
-speedup at batch 1 and 32, the break-even batch) on every replicate and one
-term at a time.
+Notes
+-----
+The A100 fit has eleven timings for eight terms. Case resampling is not used: dropping one of
+TensorRT-LLM's four timings leaves its terms unidentified.
 
 Defined in chapter "A calibrated roofline".
 """
@@ -143,9 +134,7 @@ def bootstrap(n=100, seed=0, *, grid_step=0.01):
     Returns
     -------
     list of Replicate
-        A replicate whose A100 fit has no grid point with non-negative
-        linear terms is drawn again (rare; the fit's constraints are part of
-        the estimator).
+        A replicate whose A100 fit has no grid point with non-negative linear terms is drawn again.
 
     Examples
     --------
@@ -245,10 +234,8 @@ def hopper_calibrations(replicates) -> list:
 def headline_numbers(calibration=None, *, alpha=0.8, k=5) -> dict:
     """The worked example's headline numbers on 8 H100s with one H100 calibration.
 
-    Llama 3.1 70B target, Llama 3.1 8B draft on the target's eight GPUs,
-    context 0, ``alpha`` and ``k`` as the worked example: ``t0_ms`` (a plain
-    step), ``speedup_1`` and ``speedup_32`` (batch 1 and 32) and
-    ``break_even`` (the first batch at which speculation loses).
+    Llama 3.1 70B target, 8B draft on the same GPUs, context 0: ``t0_ms``, ``speedup_1``,
+    ``speedup_32`` and ``break_even`` (the first batch at which speculation loses).
 
     Defined in chapter "A calibrated roofline".
 

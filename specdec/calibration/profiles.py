@@ -1,24 +1,10 @@
 """Engine profiles: each engine's fixed cost per step and launch regime, fitted to its own plain-decoding timings.
 
-The same GPU runs the same model at different speeds under different
-engines. A profile (:class:`EngineProfile`) holds what belongs to the
-engine, not to the hardware:
-
-* ``step_overhead``: seconds per forward pass that do not scale with the
-  work (scheduling, sampling, a graph launch), fitted to that engine's own
-  published plain-decoding (no speculation) timings;
-* the launch regime: ``"graphs"`` (CUDA graphs or a compiled step: the
-  kernel launches are replayed) or ``"eager"`` (every kernel launched from
-  Python, as in Hugging Face ``generate`` and the EAGLE/Medusa research code).
-  An eager engine pays an extra cost per step **per GPU** (the host and the
-  GPU set it; ``EngineProfile.eager_overhead``, seconds per layer per
-  pass), fitted to eager timings on that GPU; a GPU without an eager timing
-  carries the value of the named GPU, and the profile says so.
-
-:meth:`EngineProfile.on` returns a :class:`specdec.roofline.hardware.Hardware`
-calibrated for that engine on a GPU. No speculative-decoding speedup
-enters any fit here; :data:`FITTED` lists every timing the profiles and the
-calibration are fitted to, :data:`HELD_OUT` the timings only checked.
+An :class:`EngineProfile` holds what belongs to the engine, not the hardware: ``step_overhead``
+(seconds per pass that do not scale with the work) and the launch regime, ``"graphs"`` or
+``"eager"`` (an extra cost per layer per pass, fitted per GPU; a GPU without an eager timing
+carries the named GPU's). :meth:`EngineProfile.on` returns the calibrated hardware. No speculative
+speedup enters any fit; :data:`FITTED` lists the timings fitted, :data:`HELD_OUT` those only checked.
 
 Defined in chapter "A calibrated roofline".
 """
@@ -88,15 +74,13 @@ def _graph_time(m: Measurement) -> float:
 def fit_eager_overhead(measurements) -> dict:
     """Fit the eager launch cost per layer on one GPU to eager plain-decoding timings.
 
-    The eager step is the graph-mode step (the GPU's calibration with
-    gpt-fast's fixed cost) plus ``n_layers * layer``: an eager engine
-    launches every layer's kernels from Python, so the cost scales with the
-    layers a pass runs (a one-layer draft head pays one layer's). ``layer``
-    is the least-squares value on relative residuals, ``sum(x y w^2) /
-    sum(x^2 w^2)`` with ``x = n_layers``, ``y`` the excess over the graph
-    step and ``w = 1 / measured`` (clipped at 0). The residuals say how far
-    a per-layer cost explains the timings (on the A100, 7B to 33B, it
-    misses by up to 12 %: part of the cost is per step).
+    The eager step is the graph-mode step (gpt-fast's fixed cost) plus ``n_layers * layer``, with
+    ``layer = sum(x y w^2) / sum(x^2 w^2)`` (``x = n_layers``, ``y`` the excess over the graph step,
+    ``w = 1 / measured``, clipped at 0).
+
+    Notes
+    -----
+    On the A100 (7B to 33B) a per-layer cost misses by up to 12 %: part of the cost is per step.
 
     Defined in chapter "A calibrated roofline".
 
@@ -150,14 +134,15 @@ def _gpu_key(hardware: Hardware) -> str:
 def base_calibration(hardware) -> Calibration:
     """The hardware terms a profile starts from on a GPU, before the engine's fixed cost.
 
-    A100s, the RTX 3090 and the L40S take :data:`specdec.calibration.A100_CALIBRATION`
-    (Ampere/Ada: the RTX 3090 and L40S carry the A100's fractions of their
-    own peaks, an assumption checked on the RTX 3090 by gpt-fast's 55.1
-    tokens/s, and the A100 mesh's all-reduce latency: no PCIe timing is
-    fitted); H100, H200 and B200 take
-    :data:`specdec.calibration.H100_CALIBRATION` (B200 carries Hopper's
-    terms: no published Blackwell series separates them). A GPU the
-    catalogue does not know keeps its own calibration, or the A100's.
+    A100s, the RTX 3090 and the L40S take :data:`specdec.calibration.A100_CALIBRATION`; H100, H200
+    and B200 take :data:`specdec.calibration.H100_CALIBRATION`; an unknown GPU keeps its own, or the
+    A100's.
+
+    Notes
+    -----
+    Carried, not fitted: the A100's fractions on the RTX 3090 and L40S (checked on the RTX 3090 by
+    gpt-fast's 55.1 tokens/s) and the A100 mesh's all-reduce latency (no PCIe timing); Hopper's terms
+    on the B200 (no published Blackwell series separates them).
 
     Defined in chapter "A calibrated roofline".
 
@@ -242,11 +227,8 @@ class EngineProfile:
     def on(self, hardware, tp=1, *, base=None) -> Hardware:
         """A :class:`specdec.roofline.hardware.Hardware` calibrated for this engine on a GPU.
 
-        Starts from :func:`base_calibration` (the GPU's hardware terms and
-        its fabric's all-reduce latency), sets the fixed cost per pass to
-        ``step_overhead`` and, for an eager engine, the cost per layer to the
-        GPU's eager cost.
-        The name says which profile it is.
+        :func:`base_calibration` with the fixed cost ``step_overhead`` and, for an eager engine, the
+        GPU's eager cost per layer.
 
         Parameters
         ----------

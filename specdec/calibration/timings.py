@@ -1,13 +1,8 @@
 """Published timings of plain decoding and prefill: what the calibrated roofline is fitted to and checked against.
 
-Each timing is a :class:`Measurement` with its citation and status
-(:class:`specdec.sources.Cited`), whether it is fitted or only checked, the
-relative band stated for its residual, its engine and the fabric its
-all-reduces cross (``FABRICS``). :func:`measured_time` converts the
-printed value to seconds and :func:`model_time` prices the same pass on a
-roofline. The model presets these timings need (Llama 2, Vicuna, the EAGLE
-head) are built from :mod:`specdec.roofline.catalogue`. :mod:`specdec.calibration`
-re-exports every name here and holds the fits.
+Each timing is a :class:`Measurement` (a :class:`specdec.sources.Cited` value, fitted or checked,
+with its band, engine and fabric); :func:`measured_time` converts it to seconds and
+:func:`model_time` prices the same pass on a roofline. Re-exported by :mod:`specdec.calibration`.
 
 Defined in chapter "A calibrated roofline".
 """

@@ -1,73 +1,16 @@
 """Decide for your service: from an engine's metrics and a few measured times to a verdict.
 
-:func:`decide` takes measurements in the forms serving engines and benchmarks
-print them, checks them against each other, and returns a :class:`Decision`:
-alpha (with an interval when counts are given), E[L] and the speedup at the
-measured ``k``, the best ``k`` under a stated model of how verification grows
-with ``k``, the break-even alpha and the margin to it, and a verdict with its
-reasons. The report prints as text (``str``), Markdown (:meth:`Decision.to_markdown`)
-and JSON (:meth:`Decision.to_json`). ``python -m specdec decide`` is the same
-function on the command line (:mod:`specdec.cli`).
+:func:`decide` checks measurements in the forms engines and benchmarks print against each other
+and returns a :class:`Decision`: alpha (with an interval when counts are given), E[L] and the
+speedup at the measured ``k``, the best ``k``, the break-even alpha and the margin to it, and a
+verdict with its reasons, as text, Markdown (:meth:`Decision.to_markdown`), JSON
+(:meth:`Decision.to_json`) or CSV (:meth:`Decision.to_csv`). ``python -m specdec decide`` is the
+command line. Counters are read by :func:`specdec.acceptance.estimation.read_engine_counters`; what
+each engine's printed figures mean is in :data:`specdec.acceptance.engine_metrics.ENGINES`.
 
-The work is split by concept: the measurements and their consistency checks
-(``specdec.decision._measurements``), the report and the verdict rule
-(``specdec.decision._report``), durations with units (``specdec._units``), and the
-counters, read by the package's one counters reader,
-:func:`specdec.acceptance.estimation.read_engine_counters`, with its front end
-:func:`specdec.acceptance.engine_metrics.parse_vllm_metrics`.
-
-What the engines print (checked in their source code)
------------------------------------------------------
-* **vLLM** (V1 engine, ``vllm/v1/spec_decode/metrics.py``, releases 0.11.0
-  and 0.33.0) counts, over a window, ``num_drafts`` (verification rounds,
-  one per request per step), ``num_draft_tokens`` (tokens proposed),
-  ``num_accepted_tokens`` (drafts accepted) and
-  ``num_accepted_tokens_per_pos`` (rounds whose draft at position ``i`` was
-  accepted; ``k`` entries). Prometheus exports them as
-  ``vllm:spec_decode_num_drafts``, ``vllm:spec_decode_num_draft_tokens``,
-  ``vllm:spec_decode_num_accepted_tokens`` and
-  ``vllm:spec_decode_num_accepted_tokens_per_pos`` (label ``position``,
-  0-based); the ``/metrics`` text appends ``_total`` to each. The log line
-  ``SpecDecoding metrics: Mean acceptance length: ..., Accepted: N tokens,
-  Drafted: N tokens, Per-position acceptance rate: ..., Avg Draft acceptance
-  rate: ...%`` derives **mean acceptance length = 1 + accepted / drafts**
-  (the bonus token counted: this is E[L]) and **draft acceptance rate =
-  accepted / draft tokens** (printed as a percentage). The rate is *not*
-  alpha: drafts after the first rejection count as drafted but never had a
-  chance. Per-position rates are accepted at position ``i`` / drafts, the
-  unconditional ``P(N >= i)``.
-* **SGLang** logs ``Decode batch, ... accept len: X, accept rate: Y, ...``
-  and exports the gauges ``sglang:spec_accept_length`` and
-  ``sglang:spec_accept_rate``. Its accept length is (accepted drafts + one
-  token per request) / rounds, bonus included like vLLM's, so it is E[L]
-  too; pass it as ``mean_acceptance_length``. Its accept rate changed
-  meaning: at commit ``78ac30c2056f2c25089c1d3203c3d5c13dc3d946`` of
-  sgl-project/sglang (``python/sglang/srt/managers/scheduler_metrics_mixin.py``)
-  it is the same numerator over rounds x ``speculative_num_draft_tokens``,
-  i.e. **E[L] / (k + 1)** for a chain draft; in release 0.5.23
-  (``sglang/srt/managers/scheduler_components/metrics_reporter.py``) it is
-  accepted drafts / (rounds x (``speculative_num_draft_tokens`` - 1)), vLLM's
-  ``(E[L] - 1) / k``. A "rate" that equals length / (k + 1) is recognized in
-  decide's warning.
-* **vLLM V0** (up to 0.9) printed a different "Draft acceptance rate":
-  positions passed / positions tested with every position tested, an
-  estimate of alpha itself. :data:`specdec.acceptance.engine_metrics.ENGINES` lists every engine and version
-  and what its rate means; ``engine=`` names it (or it is detected from the
-  counters' form).
-
-The JSON report
----------------
-:meth:`Decision.to_json` (``--json``) starts with ``schema_version``
-(:data:`SCHEMA_VERSION`, now 2), raised whenever a key changes meaning or
-disappears; version 2 added ``schema_version``, ``engine``, ``notes`` and
-``times_ms``, and later (an addition, so still version 2)
-``best_within_measured``: with per-position counts, the best ``k`` and its
-speedup within the measured ``k`` (``None`` otherwise). ``times_ms`` holds every time in milliseconds whatever
-``time_unit`` is (``times`` holds them in ``time_unit``, named by the key
-``time_unit``; the command line always writes milliseconds), so the output
-does not depend on how a time was typed. :meth:`Decision.to_csv`
-(``--csv``) writes the key figures as one flat row with a header, times in
-milliseconds.
+The JSON report starts with ``schema_version`` (:data:`SCHEMA_VERSION`), raised whenever a key
+changes meaning or disappears; ``times_ms`` holds every time in milliseconds whatever
+``time_unit`` is (the CSV row too).
 
 Defined in chapter "Decide for your service".
 """
@@ -117,9 +60,7 @@ SCHEMA_VERSION = _report.SCHEMA_VERSION
 def read_fields(path: Any) -> Any:
     """Read a TOML or JSON file of measurements (the ``--from FILE`` of the command line).
 
-    ``.toml`` and ``.json`` files are read as such; any other name is tried
-    as JSON, then as TOML. TOML needs Python >= 3.11 (``tomllib``) or the
-    ``tomli`` package; without either the error says so.
+    Other names are tried as JSON, then TOML (``tomllib`` or ``tomli``).
 
     Defined in chapter "Decide for your service".
 
@@ -329,9 +270,8 @@ class RoundTimeFit:
     def t_verify(self, t_draft_step, t_overhead=0.0) -> dict:
         """Verification time at each k, ``round_time - k t_draft_step - t_overhead``, for ``decide(t_verify=...)``.
 
-        The line alone cannot split its slope into the draft step and the verification cost per position, nor
-        its intercept into verification and overhead: the draft step (and the overhead, if it is to be reported
-        apart) must come from elsewhere, e.g. a profiler trace or a run of the draft model alone.
+        The draft step (and the overhead) must come from elsewhere, e.g. a profiler trace: the line cannot
+        split them off.
 
         Parameters
         ----------
@@ -364,15 +304,9 @@ class RoundTimeFit:
 def fit_round_times(tpot_on, mean_acceptance_length, time_unit="ms"):
     r"""Round times from benchmark runs at two or more k, and the line through them.
 
-    Each run at draft length ``k`` gives the mean time per output token with
-    speculation on (``vllm bench serve``'s "Mean TPOT (ms)", at the
-    service's concurrency) and the mean acceptance length of the same window
-    (its "Acceptance length", or the counters). Tokens per round times time
-    per token is the round time, :math:`T(k) = \mathrm{TPOT}_\mathrm{on}(k)\,E[L](k)`.
-    Under the cost model :math:`T(k) = k\,t_\mathrm{step} + a + b k + t_\mathrm{overhead}`
-    it is a line in ``k``: slope :math:`t_\mathrm{step} + b`, intercept
-    :math:`a + t_\mathrm{overhead}`, fitted by least squares (three or more
-    runs leave a residual that tests the line).
+    :math:`T(k) = \mathrm{TPOT}_\mathrm{on}(k)\,E[L](k)` per run (e.g. ``vllm bench serve``'s "Mean
+    TPOT (ms)" and "Acceptance length"), and the least-squares line ``intercept + slope k``: slope
+    :math:`t_\mathrm{step} + b`, intercept :math:`a + t_\mathrm{overhead}`.
 
     Defined in chapter "Decide for your service".
 
@@ -430,47 +364,23 @@ def decide(*, t0, t_verify, k=None, t_draft_step=None, t_draft_round=None, t_ove
            time_unit="ms", engine=None, labels=None):
     r"""Does speculative decoding pay for this service, by how much, with which k?
 
-    Give the acceptance in any of the forms engines print (raw counters, a
-    mean acceptance length or a draft acceptance rate; several forms are
-    cross-checked), the draft time per step *or* per round, the verification
-    time at one or more ``k``, and the plain decode step ``t0``. Every
-    argument is keyword-only.
+    Acceptance in any form engines print (counters, a mean acceptance length or a draft acceptance
+    rate; several are cross-checked), the draft time per step or per round, the verification time at
+    one or more ``k`` and the plain step ``t0``; keyword-only. The model (stated in the report):
 
-    Model and estimators (stated in the report):
-
-    * acceptance is i.i.d. with probability alpha per position, so
-      :math:`E[L] = \sum_{i=0}^{k} \alpha^i` (:func:`specdec.acceptance.expected_tokens`);
-    * alpha comes from the first available of: counters, read by
-      :func:`specdec.acceptance.estimation.read_engine_counters` (the one counters
-      reader), whose mean acceptance length ``1 + accepted / drafts`` is
-      inverted at the counters' draft length (method of moments, with the
-      delta-method interval of :func:`specdec.acceptance.estimation.moment_alpha_interval`:
-      mean length :math:`\pm z\,\sigma_L/\sqrt{n}` with :math:`\sigma_L` from
-      the i.i.d. model, mapped through the inverse of E[L]), so the model
-      reproduces the measured E[L] at ``k`` exactly; else the mean acceptance
-      length; else the draft acceptance rate (:math:`(E[L] - 1)/k`). With
-      per-position counts the maximum-likelihood alpha ``S / (S + F)`` and its
-      Wilson interval are reported too, with ``F`` the rounds that stopped
-      before k;
-    * the speedup is :math:`T_0 E[L] / (k\,t_\text{step} + T_\text{verify}(k) + T_\text{overhead})`
-      (:func:`specdec.economics.speedup`), the draft time proportional to ``k``;
-    * verification time is fitted as ``a + b k`` by least squares when two or
-      more ``k`` were measured (``b >= 0``); with one ``k`` it is taken as
-      constant and the report shows the best ``k`` if it instead grew
-      linearly from ``t0`` at ``k = 0`` through the measured point; the model
-      is floored at the smaller of ``t0`` and the smallest measured time;
-      the best ``k`` is the first maximum of the speedup over ``k = 1 ..
-      k_max`` under that model, or the measured ``k`` at its measured time
-      when that is faster (so the best ``k`` never shows less than the
-      measured one);
-    * the break-even alpha at ``k`` is :func:`specdec.economics.break_even_alpha`; the
-      alpha for the ``worth_it`` speedup is
+    * i.i.d. acceptance, :math:`E[L] = \sum_{i=0}^{k} \alpha^i`; alpha from the counters (method of
+      moments with :func:`specdec.acceptance.estimation.moment_alpha_interval`, plus the MLE
+      ``S / (S + F)`` with per-position counts), else the mean acceptance length, else the rate;
+    * speedup :math:`T_0 E[L] / (k\,t_\text{step} + T_\text{verify}(k) + T_\text{overhead})`;
+    * verification ``a + b k`` (``b >= 0``) by least squares from two or more ``k``; from one ``k``
+      constant (the report also shows the best ``k`` were it linear from ``t0`` at ``k = 0``);
+      floored at the smaller of ``t0`` and the smallest measured time; the best ``k`` is the first
+      maximum over ``1 .. k_max``, or the measured ``k`` when that is faster;
+    * break-even alpha :func:`specdec.economics.break_even_alpha`, the alpha for ``worth_it``
       :func:`specdec.economics.required_alpha`.
 
-    Two numbers "agree" when they are equal within the rounding of the
-    values as written (``3.1`` stands for [3.05, 3.15]; ``0.62`` for
-    [0.615, 0.625]). Contradictions become ``warnings``; impossible inputs
-    raise ``ValueError`` naming the parameter.
+    Numbers "agree" when equal within the rounding of the values as written (``3.1`` is
+    [3.05, 3.15]). Contradictions become ``warnings``; impossible inputs raise ``ValueError``.
 
     Defined in chapter "Decide for your service".
 
@@ -500,12 +410,9 @@ def decide(*, t0, t_verify, k=None, t_draft_step=None, t_draft_round=None, t_ove
     draft_acceptance_rate : float, optional
         A printed acceptance rate as a fraction, in [0, 1] (vLLM's log
         prints a percentage: 62.0% is 0.62; the command line takes ``62%``),
-        read as ``engine``'s: vLLM V1's
-        "Avg Draft acceptance rate" and SGLang 0.5's "accept rate" are
-        accepted / drafted; vLLM V0's "Draft acceptance rate" is alpha itself;
-        older SGLang's is accept len / (k + 1) (see above). With no engine
-        named it is read as accepted / drafted, and a warning gives every
-        reading with its alpha and speedup, and how far apart they are.
+        read as ``engine``'s (vLLM V1 and SGLang 0.5: accepted / drafted; vLLM V0: alpha; older
+        SGLang: accept len / (k + 1)). With no engine named, accepted / drafted, and a warning
+        gives every reading.
     counters : mapping, str, bytes, pathlib.Path, sequence or EngineReading, optional
         Whatever the engine printed, detected by its form
         (:func:`specdec.acceptance.engine_metrics.read_engine_source`): vLLM V1 and V0

@@ -1,26 +1,12 @@
 """The measurements :func:`specdec.decision.decide` reads, each validated, and their consistency checks.
 
-A private part of :mod:`specdec.decision`: :func:`read_measurements` turns
-the keyword arguments of ``decide`` (times with units, the acceptance in
-the forms engines print it, benchmark TPOTs) into one :class:`Measurements`
-record, raising ``ValueError``/``TypeError`` naming the parameter for an
-impossible input and appending a sentence with the numbers to ``warnings``
-for measurements that contradict each other:
-
-* a draft round that is not ``k`` draft steps (the step/round mix-up), a
-  draft step not shorter than the target step;
-* a verification pass faster than a plain decode step, verification that
-  falls with ``k`` (fitted as ``a + b k`` by least squares when several ``k``
-  were measured);
-* a mean acceptance length and a draft acceptance rate that disagree at
-  ``k`` (with the ``k`` they do agree at, and SGLang's accept-rate form);
-* counters that disagree with a printed length or rate (different windows),
-  and what :func:`specdec.acceptance.estimation.read_engine_counters`, the one counters
-  reader, reports (per-position counts, fewer drafts than ``k``, drift);
-* a measured TPOT ratio far from the model's speedup.
-
-Two numbers "agree" when they are equal within the rounding of the values
-as written (:func:`specdec._units.printed_half_unit`).
+:func:`read_measurements` turns ``decide``'s keyword arguments into one :class:`Measurements`
+record, raising for impossible inputs and warning, with the numbers, when measurements contradict
+each other: a draft round that is not ``k`` steps, a draft step not shorter than the target step,
+verification faster than a plain step or falling with ``k``, a length and a rate (or counters)
+that disagree, what :func:`specdec.acceptance.estimation.read_engine_counters` reports, and a
+TPOT ratio far from the model's speedup. "Agree" is within the rounding of the values as written
+(:func:`specdec._units.printed_half_unit`).
 
 Defined in chapter "Decide for your service".
 """

@@ -53,9 +53,7 @@ def _printed_rate(engine, alpha, k) -> str:
 class Decision:
     """The report of :func:`decide`: the numbers, the verdict, its reasons, the warnings.
 
-    Prints as text (``str(decision)``), Markdown (:meth:`to_markdown`, also
-    shown by Jupyter) and JSON (:meth:`to_json`, :meth:`to_dict`). Times are
-    in ``time_unit``.
+    Prints as text, Markdown (:meth:`to_markdown`) and JSON (:meth:`to_json`); times in ``time_unit``.
 
     Defined in chapter "Decide for your service".
 

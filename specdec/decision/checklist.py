@@ -1,33 +1,11 @@
 """The deployment checklist: should this workload speculate?
 
-The formulas of :mod:`specdec.economics` answer "how much faster is one
-round?". A deployment decision needs more: how much of a request's time is
-decode at all, whether the batch leaves idle arithmetic, whether the output
-is long enough to pay back a fixed setup cost (:mod:`specdec.economics.request`). This
-module turns the first source's decision checklist into a function,
-:func:`assess`, that takes a measured :class:`Workload` and returns every
-check with pass/fail and the reason, next to the exact speedup and the
-source's quick estimate.
-
-Conventions (see the chapter "The decision checklist"):
-
-* All times of one :class:`Workload` are in the same unit (``time_unit``,
-  milliseconds by default); only ratios of times enter the checks.
-* ``t_draft`` is the draft time of a whole round (all ``k`` draft steps),
-  as in the first source's worked example and in the book's notation.
-* The decode time of a request is ``tpot * (mean_output_tokens - 1)``
-  (:func:`specdec.economics.request.decode_time`).
-
-The checklist takes numbers you already hold in its own form (``alpha``,
-``t_draft`` for the whole round). For what an engine actually reports (vLLM's
-or SGLang's acceptance counters, a mean acceptance length, per-step and
-per-round draft times, verification measured at one or more ``k``) use
-:func:`specdec.decision.decide` (``python -m specdec decide`` on the command line;
-chapter "Decide for your service"): it cross-checks the measurements, gives
-alpha an interval, the best ``k`` and a verdict. Where the inputs overlap the
-two agree: the same ``t0``, draft round, verification, overhead, ``k`` and the
-mean acceptance length ``E[L](alpha, k)`` give ``decide`` the same speedup as
-:func:`assess` and the same answer to the 1.3 rule (``tests/test_checklist.py``).
+:func:`assess` applies the first source's five-question checklist to a measured :class:`Workload`
+and returns every check with pass/fail and the reason, next to the exact speedup, the source's
+quick estimate and the whole-request figures of :mod:`specdec.economics.request`. Times of one
+workload share one unit (only ratios enter); ``t_draft`` is a whole round's drafting; decode time is
+``tpot * (mean_output_tokens - 1)``. For what engines print, use :func:`specdec.decision.decide`,
+which gives the same speedup and ``worth_it`` answer where the inputs overlap.
 """
 
 from __future__ import annotations
@@ -336,38 +314,17 @@ def assess(workload, *, decode_ratio=CHECKLIST_THRESHOLDS["decode_ratio"], max_b
            min_output_tokens=CHECKLIST_THRESHOLDS["min_output_tokens"], worth_it=WORTH_IT_SPEEDUP):
     """Apply the first source's decision checklist to a measured workload.
 
-    The five checks, in the source's order, each with the source's
-    threshold (change them by keyword):
+    The five checks, in the source's order (thresholds by keyword):
 
-    1. **Decode is the bottleneck.** The source writes "TPOT >> TTFT". Read
-       literally this compares one token's time with a whole prefill and
-       almost always fails; what matters is that decode dominates a
-       request. We test ``tpot * (mean_output_tokens - 1) >= decode_ratio *
-       ttft`` (default 2: decode is at least two thirds of the request, so a
-       2x faster decode saves at least a third of it).
+    1. **Decode is the bottleneck:** ``tpot * (mean_output_tokens - 1) >= decode_ratio * ttft`` (2).
     2. **Batch is low:** ``batch < max_batch`` (32).
     3. **Acceptance is high enough:** ``alpha > min_alpha`` (0.6).
-    4. **Draft is cheap:** ``t_draft < draft_fraction * t0`` (0.5) with
-       ``t_draft`` the time of the whole round's drafting (all ``k`` steps),
-       the meaning ``T_draft`` has everywhere else in the source. Read per
-       draft step, the check would accept rounds whose drafting alone costs
-       ``k / 2`` target steps.
+    4. **Draft is cheap:** ``t_draft < draft_fraction * t0`` (0.5), ``t_draft`` a whole round's drafting.
     5. **Output is long:** ``mean_output_tokens > min_output_tokens`` (20).
 
-    Alongside the checks: E[L], the exact speedup :func:`specdec.economics.speedup`,
-    the source's :func:`specdec.economics.quick_estimate`, the whole-request speedup
+    Alongside: E[L], :func:`specdec.economics.speedup`, :func:`specdec.economics.quick_estimate`,
     :func:`specdec.economics.request.request_speedup` and
     :func:`specdec.economics.request.break_even_output_length`.
-
-    The fixed thresholds are screens, not the decision: the exact speedup
-    (and, per request, the break-even output length) is. For real
-    measurements in the form engines print them (acceptance counters, a mean
-    acceptance length, draft time per step or per round, verification at
-    several ``k``) use :func:`specdec.decision.decide` or ``python -m specdec decide``
-    (chapter "Decide for your service"). Given this workload's ``t0``,
-    ``t_draft`` (as ``t_draft_round``), ``t_verify``, ``t_overhead``, ``k`` and
-    ``mean_acceptance_length = E[L](alpha, k)``, it reports the same speedup
-    and the same answer to the ``worth_it`` rule.
 
     Defined in chapter "The decision checklist".
 

@@ -1,19 +1,14 @@
 """The verdict policy: every threshold a verdict of the book uses, named once.
 
-Three verdicts read a speedup, and they ask different questions, so they have
-different thresholds; all of them live here, and every verdict (the checklist,
-the regime maps, :func:`specdec.decision.decide`) takes its threshold from this module.
+Every verdict (the checklist, the regime maps, :func:`specdec.decision.decide`) takes its threshold
+from here:
 
-* :data:`WORTH_IT_SPEEDUP` = 1.3: the first source's rule, "probably not worth
-  the complexity" below it. Used by :func:`specdec.decision.checklist.assess` and
-  :func:`specdec.decision.decide`.
-* :data:`HELPS_ABOVE` = 1.1 and :data:`HURTS_BELOW` = 0.95: the regimes.
-  Speculation **helps** above a 10 % gain (about the smallest a load test
-  separates from run-to-run noise), **hurts** below a 5 % loss, and is
-  **neutral** in between. Used by :func:`classify_speedup` and the maps of
-  :mod:`specdec.serving.regimes`.
-* :data:`RETUNE_GAIN` = 2 %: :func:`specdec.decision.decide` says "retune k" only when
-  another ``k`` beats the measured one by more than this fraction.
+* :data:`WORTH_IT_SPEEDUP` = 1.3: the first source's "probably not worth the complexity" rule
+  (:func:`specdec.decision.checklist.assess`, :func:`specdec.decision.decide`);
+* :data:`HELPS_ABOVE` = 1.1 and :data:`HURTS_BELOW` = 0.95: the regimes of :func:`classify_speedup`
+  and :mod:`specdec.serving.regimes` (neutral in between);
+* :data:`RETUNE_GAIN` = 2 %: ``decide`` says "retune k" only when another ``k`` beats the measured
+  one by more;
 * :data:`CHECKLIST_THRESHOLDS`: the first source's five checklist questions.
 
 Defined in chapters "The decision checklist" and "When not to use it".

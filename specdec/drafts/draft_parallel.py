@@ -1,20 +1,10 @@
 """A separate draft model's own tensor-parallel size, priced on the roofline.
 
-A target too large for one GPU runs tensor-parallel over ``tp`` devices.
-A separate draft can run on the same ``tp`` devices (each reads ``1/tp``
-of its weights, and every layer pays two all-reduces) or on fewer (vLLM
-allows 1 or the target's size, ``specdec.drafts.drafters.VLLM_DRAFT_TP``).
-Splitting divides the bytes each device reads but not the fixed cost
-per pass, and adds two all-reduces per layer; which size is cheaper then
-depends on the draft's size and the batch, and the calibrated roofline
-computes it (for the smallest drafts at batch 1, one device). On the
-ideal roofline (communication and fixed costs free) more devices always
-win.
-
-:func:`draft_tp_cost` is ``c_d`` at one draft size ``tp_d``, using
-:func:`specdec.roofline.hardware.draft_cost` with ``draft_hardware =
-hardware.scaled(tp_d)``; :func:`draft_tp_choice` compares the sizes an
-engine allows.
+:func:`draft_tp_cost` is ``c_d`` of a draft split over ``tp_d`` of the target's devices
+(:func:`specdec.roofline.hardware.draft_cost` with ``draft_hardware = hardware.scaled(tp_d)``);
+:func:`draft_tp_choice` compares the sizes an engine allows (vLLM: 1 or the target's,
+``specdec.drafts.drafters.VLLM_DRAFT_TP``). Splitting divides the bytes each device reads, not
+the fixed cost per pass, and adds two all-reduces per layer.
 """
 
 from __future__ import annotations
@@ -51,8 +41,7 @@ def draft_tp_cost(draft, target, hardware, target_tp, draft_tp, batch=1, context
 
     ``T_draft`` is :func:`specdec.roofline.hardware.step_time` of the draft on
     ``hardware.scaled(draft_tp)``, over ``T0`` of the target on
-    ``hardware.scaled(target_tp)``, both at the same batch and context.
-    The draft's weights must fit in its devices' memory.
+    ``hardware.scaled(target_tp)``, both at the same batch and context; the draft's weights must fit.
 
     Defined in chapter "Drafts in today's engines".
 
@@ -75,10 +64,7 @@ def draft_tp_cost(draft, target, hardware, target_tp, draft_tp, batch=1, context
 
     Examples
     --------
-    Llama 3.2 1B drafting for Llama 3.1 70B on eight H100s. On the ideal
-    roofline (free communication, memory-bound) eight devices read the
-    draft eight times faster; calibrated, the fixed cost per pass and the
-    all-reduces shrink that gain (the chapter's table):
+    Llama 3.2 1B drafting for Llama 3.1 70B on eight ideal H100s (free communication):
 
     >>> import specdec as sd
     >>> h = sd.hardware

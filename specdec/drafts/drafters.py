@@ -1,30 +1,11 @@
 """Drafts in today's engines: heads, multi-token prediction, n-gram lookup, small models.
 
-Four families of drafts ship in vLLM, SGLang and TensorRT-LLM in 2026:
-
-* **model-based heads** on the target's hidden states (EAGLE, EAGLE-2 with
-  dynamic trees, EAGLE-3 with multi-layer features; Medusa's parallel
-  heads): one small decoder layer per draft step, ``c_draft`` of a few
-  percent, long acceptance lengths when trained on the target's outputs;
-* **multi-token-prediction (MTP) modules** trained with the model, as in
-  DeepSeek-V3 (depth 1: one extra token per step);
-* **n-gram / prompt-lookup drafts**: copy the continuation of an earlier
-  occurrence of the last few tokens; ``c_draft`` is about 0 and acceptance
-  comes from repetition in the context (the simulations live in
-  :mod:`specdec.drafts.lookup` and are re-exported here; suffix decoding in
-  :mod:`specdec.drafts.suffix`);
-* **separate small draft models** (Leviathan et al.'s original setting;
-  Spec-Bench's SpS row uses a 68M draft for Vicuna-7B).
-
-Every published number here is a :class:`specdec.sources.Cited` input
-with its source, where it was read and a status, as in
-:mod:`specdec.literature`. For this module ``"verified"`` also covers a
-number read in the authors' own repository (README, code, result files)
-at a recorded commit; ``"secondary"`` means read only in other people's
-notes quoting the paper. Everything else (implied round costs, lower
-bounds on alpha, the bigram check) is computed from those inputs.
-
-The works they come from are keys of :data:`specdec.sources.SOURCES`.
+The published numbers of the four draft families (heads such as EAGLE and Medusa, MTP modules,
+n-gram lookup, separate small models), each a :class:`specdec.sources.Cited` record, and what is
+computed from them: implied round costs (:func:`implied_round_cost`, :func:`spec_bench_table`,
+:func:`draft_catalogue`), alpha floors (:func:`alpha_lower_bound`), MTP rounds
+(:func:`mtp_expected_tokens`, :func:`mtp_reuse_round`) and Leviathan et al.'s bigram check. The
+lookup simulations of :mod:`specdec.drafts.lookup` are re-exported here.
 """
 
 from __future__ import annotations
@@ -302,10 +283,8 @@ def leviathan_bigram_check(decimals=2):
 def implied_round_cost(mean_accepted_tokens, speedup):
     """Round cost in target decode steps implied by a measured acceptance length and speedup.
 
-    Speedup is tokens per round over round cost (in units of one plain
-    decode step), so ``cost = E[L] / speedup``. It folds the draft steps,
-    the verification pass and every overhead into one measured number:
-    Medusa's "overhead", the book's ``k c_d + c_v``.
+    ``cost = E[L] / speedup``: draft steps, verification and every overhead in one number (the
+    book's ``k c_d + c_v``).
 
     Defined in chapter "Drafts in today's engines".
 
@@ -345,11 +324,8 @@ def chain_equivalent_alpha(mean_accepted_tokens):
     r"""The per-position acceptance rate an unlimited chain needs to emit ``E[L]`` tokens per round.
 
     :math:`\alpha_\text{chain} = 1 - 1/E[L]` solves :math:`E[L] = 1/(1 - \alpha)`,
-    the tokens per round of a chain as ``k`` grows without bound. For a
-    chain draft it is also a floor on the real rate (:func:`alpha_lower_bound`).
-    For a *tree* (EAGLE-2/3, Medusa, Lookahead, ...) it is only a label: a
-    tree tries several candidates per position, so it reaches ``E[L]`` with
-    a smaller top-1 rate, and the number bounds no rate of the tree.
+    the tokens per round of a chain as ``k`` grows without bound. A floor for a chain
+    (:func:`alpha_lower_bound`); for a tree only a label.
 
     Defined in chapter "Drafts in today's engines".
 
@@ -376,12 +352,8 @@ def chain_equivalent_alpha(mean_accepted_tokens):
 def alpha_lower_bound(mean_accepted_tokens, structure="chain"):
     r"""Smallest per-position acceptance rate of a *chain* draft consistent with its mean acceptance length.
 
-    For every ``k``, a chain's :math:`E[L](\alpha, k) < 1 / (1 - \alpha)` (the
-    oracle's value), so a measured ``E[L]`` needs :math:`\alpha \ge 1 - 1/E[L]`
-    whatever its draft length. The bound needs one candidate per position:
-    a tree's ``E[L]`` exceeds ``1/(1 - alpha)`` of its top-1 rate, so
-    ``structure="tree"`` is refused; :func:`chain_equivalent_alpha` gives
-    the same number under a name that claims no bound.
+    :math:`\alpha \ge 1 - 1/E[L]`, since :math:`E[L](\alpha, k) < 1 / (1 - \alpha)` for every ``k``.
+    A tree has no such bound (``structure="tree"`` is refused; see :func:`chain_equivalent_alpha`).
 
     Defined in chapter "Drafts in today's engines".
 
@@ -475,10 +447,8 @@ _FAMILY = {"SAMD[EAGLE2]": "head + retrieval", "EAGLE3": "head", "EAGLE2": "head
 def draft_catalogue():
     """One row per draft method with its cited acceptance length and speedup and the implied round cost.
 
-    Rows: every Spec-Bench A100 method on Vicuna-7B (and EAGLE-3 on
-    Vicuna-13B, the only model Spec-Bench reports it for), plus
-    DeepSeek-V3's MTP module (acceptance length ``1 + acceptance`` at the
-    middle of the quoted 85-90 % range, and the quoted 1.8x).
+    Every Spec-Bench A100 method on Vicuna-7B (EAGLE-3 on Vicuna-13B, the only model it is reported
+    for), plus DeepSeek-V3's MTP module (``1 + acceptance`` at the middle of the quoted 85-90 %).
 
     Defined in chapter "Drafts in today's engines".
 
@@ -522,10 +492,7 @@ def mtp_expected_tokens(acceptance):
     """Tokens per round of a depth-1 multi-token-prediction draft (DeepSeek-V3 style).
 
     One extra token is predicted per step and accepted with probability
-    ``acceptance``: ``E[L] = 1 + acceptance`` (:func:`specdec.acceptance.expected_tokens`
-    with ``k = 1``). At DeepSeek-V3's quoted 85-90 % this is 1.85-1.90
-    tokens per step, against their quoted 1.8x TPS: the difference is the
-    cost of the MTP module and the verification of two tokens.
+    ``acceptance``: ``E[L] = 1 + acceptance`` (:func:`specdec.acceptance.expected_tokens` with ``k = 1``).
 
     Defined in chapter "Drafts in today's engines".
 
@@ -573,17 +540,9 @@ class MtpRound:
 def mtp_reuse_round(first_accept, decay, k, c_draft, c_verify):
     r"""One depth-1 MTP module run ``k`` times in a chain, with an acceptance that falls per position.
 
-    DeepSeek-V3 trains its MTP module at depth 1 and reports only the
-    second token's acceptance (``DEEPSEEK_V3_MTP``). Engines reuse the
-    module autoregressively for ``k > 1`` (vLLM's ``mtp`` method with
-    ``num_speculative_tokens > 1``); the module then reads its own
-    predictions, for which it was not trained, so later positions are
-    accepted less often. The one cited measurement of the fall is vLLM's
-    at ``k = 2`` on DeepSeek V4 (``VLLM_MTP_PER_POSITION``); beyond it
-    the fall is an **assumption** and a parameter: position ``i`` is
-    accepted (given the earlier ones) with :math:`a_i = a_1 \, d^{\,i-1}`. Then ``E[L]`` is
-    :func:`specdec.acceptance.expected_tokens_per_position` and a round
-    costs :math:`k\,c_d + c_v(k)`.
+    Position ``i`` is accepted (given the earlier ones) with :math:`a_i = a_1 \, d^{\,i-1}`, an
+    **assumption** beyond the one cited fall (``VLLM_MTP_PER_POSITION``, ``k = 2``); ``E[L]`` from
+    :func:`specdec.acceptance.expected_tokens_per_position`, cost :math:`k\,c_d + c_v(k)`.
 
     Defined in chapter "Drafts in today's engines".
 

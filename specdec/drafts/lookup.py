@@ -1,22 +1,10 @@
 """Model-free drafts that copy from the text so far: n-gram / prompt lookup.
 
-A lookup draft finds the last few tokens earlier in the context and
-proposes what followed them; it runs no model (``c_draft`` about 0), so
-its value comes from repetition in the text. Two matching rules are
-simulated, because the engines differ:
-
-* **Spec-Bench's PLD** (:func:`prompt_lookup_proposal`): n-grams from
-  ``max_ngram = 3`` down to 1, the leftmost earlier occurrence whose
-  ``num_pred`` following tokens all exist;
-* **vLLM's** ``ngram`` **proposer** (``vllm_ngram_proposal``): the
-  longest n-gram between ``prompt_lookup_max`` and ``prompt_lookup_min``
-  (both 5 when neither is set, ``specdec.drafts.drafters.VLLM_NGRAM_DEFAULTS``),
-  its leftmost earlier occurrence, and up to ``num_speculative_tokens``
-  following tokens (fewer when the context ends sooner).
-
-:func:`ngram_round` is the closed-form repetition model; the simulations
-run either rule over synthetic self-copying text (:func:`synthetic_copy_text`).
-The cited settings live in :mod:`specdec.drafts.drafters`.
+The closed-form repetition model (:func:`ngram_round`), the two matching rules engines use
+(Spec-Bench's PLD, :func:`prompt_lookup_proposal`; vLLM's ``ngram`` proposer,
+:func:`vllm_ngram_proposal`), synthetic self-copying text (:func:`synthetic_copy_text`) and
+greedy-verified runs of either rule over it (:func:`simulate_prompt_lookup`). The cited settings
+live in :mod:`specdec.drafts.drafters`.
 """
 
 from __future__ import annotations
@@ -71,19 +59,13 @@ class NgramRound:
 def ngram_round(match_prob, first_accept, continue_prob, k, c_verify=1.0, lookup_cost=0.0):
     r"""Tokens per round and speedup of a prompt-lookup (n-gram) draft.
 
-    Repetition model: in a round the lookup finds an earlier occurrence of
-    the last ``n`` tokens with probability ``m`` (``match_prob``) and then
-    proposes the ``k`` tokens that followed it; otherwise it proposes
-    nothing and the round is a plain decode step. Given a match, the first
-    proposed token is right with probability ``a_1`` (``first_accept``: the
-    text really repeats there) and each further one with ``beta``
-    (``continue_prob``: the repeat goes on). So
+    A round finds a match with probability ``m`` and proposes ``k`` tokens (else it is a plain
+    step); the first is right with probability ``a_1``, each further one with ``beta``:
 
     .. math:: E[L] = (1 - m) + m\, E[L](a_1, \beta, \ldots, \beta),
               \qquad \text{cost} = (1 - m) + m\,(c_v + c_\text{lookup})
 
     with the per-position ``E[L]`` of :func:`specdec.acceptance.expected_tokens_per_position`.
-    The draft costs nothing but the lookup: ``c_draft ~ 0``.
 
     Defined in chapter "Drafts in today's engines".
 
@@ -141,11 +123,8 @@ def synthetic_copy_text(n_tokens, vocab, copy_prob, mean_copy_length, rng):
     """A token sequence that sometimes repeats earlier spans (a model of code edits, RAG, summaries).
 
     Built left to right: at each position outside a copy, with probability
-    ``copy_prob`` a copy starts at a uniformly chosen earlier position and
-    then continues token by token with probability ``1 - 1 / mean_copy_length``
-    (geometric copy lengths); otherwise a fresh token is drawn uniformly
-    from the vocabulary. With a large vocabulary, fresh text almost never
-    repeats by chance, so all useful n-gram matches come from copies.
+    ``copy_prob`` a copy starts at a uniform earlier position and continues with probability
+    ``1 - 1 / mean_copy_length``; otherwise a fresh token is drawn uniformly.
 
     Defined in chapter "Drafts in today's engines".
 
@@ -273,10 +252,8 @@ def vllm_ngram_proposal(tokens, min_ngram, max_ngram, num_pred):
     occur earlier in the context; among the occurrences of that n-gram the
     leftmost; propose the up to ``num_pred`` tokens that follow it (fewer
     if the context ends first; the occurrence may overlap the final
-    n-gram). Nothing when no ``n >= min_ngram`` matches. The differences
-    from :func:`prompt_lookup_proposal` (Spec-Bench): a floor on ``n``,
-    and a short proposal instead of a shorter n-gram near the end.
-    vLLM's defaults are ``specdec.drafts.drafters.VLLM_NGRAM_DEFAULTS``.
+    n-gram). Nothing when no ``n >= min_ngram`` matches. Defaults:
+    ``specdec.drafts.drafters.VLLM_NGRAM_DEFAULTS``.
 
     Defined in chapter "Drafts in today's engines".
 
@@ -380,12 +357,8 @@ class PromptLookupRun:
 def simulate_prompt_lookup(text, prompt_tokens, max_ngram=3, num_pred=10, *, rule="spec-bench", min_ngram=1):
     """Run prompt-lookup drafting with greedy verification over a fixed text.
 
-    The text stands for the target's greedy output: after the first
-    ``prompt_tokens`` tokens (the prompt), each round proposes with
-    :func:`prompt_lookup_proposal` (``rule="spec-bench"``) or
-    ``vllm_ngram_proposal`` (``rule="vllm"``) from everything so far, accepts the
-    longest prefix that agrees with the text, and then the target adds the
-    next token of the text. Stops at the end of the text.
+    The text is the target's greedy output: after ``prompt_tokens``, each round proposes with
+    ``rule``, accepts the longest prefix that agrees with the text and adds the next token.
 
     Defined in chapter "Drafts in today's engines".
 

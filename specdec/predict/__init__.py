@@ -1,37 +1,15 @@
 """Predicting a published setup: the speedup of one configuration, with an interval.
 
-:func:`predict_speedup` prices one speculative round of any draft kind on a
-calibrated roofline and divides the tokens it emits by its time:
+:func:`predict_speedup` prices one speculative round of any draft kind on a calibrated roofline
+and divides the tokens it emits by its time:
 
 .. math:: S = \\frac{\\tau\\, T_0}{T_\\text{draft} + T_\\text{verify} + T_\\text{overhead}}
 
-with ``tau`` the measured mean acceptance length (tokens per round, the
-target's own token included) and ``T0`` one plain decode step on the same
-engine and hardware. The round's parts, by draft kind:
-
-* a separate draft :class:`~specdec.roofline.hardware.Model`: one draft step per
-  proposed token of a chain (:func:`specdec.roofline.hardware.draft_cost`), or one
-  pass per tree level over the nodes that level expands;
-* ``"eagle"``, ``"eagle2"``, ``"eagle3"`` and ``"mtp"``: passes of the head
-  (a one-layer model plus its LM head): the first over the tokens accepted
-  in the previous round (about ``tau``, as EAGLE's ``topK_genrate`` does),
-  then one per further level over the ``width`` nodes it expands (EAGLE-2/3
-  expand ``top_k`` nodes per level; a chain expands one);
-* ``"medusa"``: the heads run inside the target's pass; their cost is the
-  extra weight read and arithmetic of the heads over the pass's tokens;
-* ``"ngram"`` / ``"pld"`` (prompt lookup): only the lookup, ``lookup_time``;
-* ``"lookahead"``: no draft pass; one target pass over
-  ``(window + guesses) (ngram - 1)`` extra tokens;
-
-and verification of ``k + 1`` tokens, or of ``n_nodes + 1`` for a tree
-(:func:`specdec.verification.trees.tree_verify_cost`). Every term is the roofline's
-:func:`specdec.roofline.hardware.step_time` on the hardware of the engine profile.
-
-Tensor parallelism (``parallelism="tp"``) splits every layer over the GPUs
-and pays two all-reduces per layer; a layer split (``"layers"``, as
-``device_map="auto"`` places a model) runs each GPU's layers one after the
-other, so a pass costs what one GPU would take over all the layers (the sum
-of the slices) plus one hop of the activations per boundary.
+with ``tau`` the measured mean acceptance length (the target's token included) and ``T0`` one plain
+step on the same engine and hardware; what each draft kind runs per round is in
+:func:`round_plan`, the heads in :func:`head_model`. ``parallelism="tp"`` pays two all-reduces per
+layer; ``"layers"`` (``device_map="auto"``) costs one GPU's pass over all layers plus one
+activation hop per boundary.
 
 Defined in chapter "Predicting a published setup".
 """
@@ -127,14 +105,13 @@ def round_plan(kind, *, k=None, tree=None, n_nodes=None, depth=None, width=None,
     level size ``ceil(n_nodes / depth)``); ``"lookahead"`` takes
     ``lookahead=(window, ngram, guesses)`` instead.
 
-    * a separate draft (``kind="model"``): a chain runs ``k`` one-token steps;
-      a tree runs one pass per level but the last, over the nodes that level
-      expands (the first over the root, one token);
-    * a head (``"eagle"``, ``"eagle2"``, ``"eagle3"``, ``"mtp"``): ``depth``
-      passes, the first over the ``round(tau)`` tokens accepted in the
-      previous round, the others over the nodes each level expands (1 for a
-      chain, ``width`` for a tree by node count);
-    * ``"medusa"``, ``"ngram"``, ``"pld"``, ``"lookahead"``: no draft pass.
+    * a separate draft (``kind="model"``): a chain runs ``k`` one-token steps; a tree one pass per
+      level but the last, over the nodes that level expands (the first over the root);
+    * a head (``"eagle"``, ``"eagle2"``, ``"eagle3"``, ``"mtp"``): ``depth`` passes, the first over
+      the ``round(tau)`` tokens accepted in the previous round (as EAGLE's ``topK_genrate``), the
+      others over the nodes each level expands (1 for a chain, ``width`` for a tree);
+    * ``"medusa"`` (heads inside the target's pass), ``"ngram"``, ``"pld"`` (``lookup_time`` only),
+      ``"lookahead"`` (``(window + guesses) (ngram - 1)`` extra verified tokens): no draft pass.
 
     Defined in chapter "Predicting a published setup".
 
@@ -320,16 +297,10 @@ def model_presets() -> dict:
 def head_model(target, kind, n_heads=4) -> Model:
     """The draft head of a kind for a catalogue target, as a :class:`~specdec.roofline.hardware.Model` to price.
 
-    * ``"eagle"``, ``"eagle2"``: :func:`specdec.roofline.catalogue.eagle_head` version
-      1/2 (one decoder layer after a ``2d -> d`` fusion, then the target's LM
-      head); ``"eagle3"``: version 3 (its own LM head over 32,000 tokens);
-      ``"mtp"``: :func:`one_layer_module` (a multi-token-prediction module:
-      a projection of ``2d`` to ``d``, one decoder layer of the target, its
-      shared LM head; DeepSeek-V3's report, section 2.2; a mixture of experts
-      keeps its routed experts). The heads read their layer plus the LM head
-      per pass.
-    * ``"medusa"``: :func:`specdec.roofline.catalogue.medusa_heads`, all ``n_heads``
-      heads together (they run in the target's pass).
+    * ``"eagle"``, ``"eagle2"``: :func:`specdec.roofline.catalogue.eagle_head` version 1/2;
+      ``"eagle3"``: version 3 (its own LM head over 32,000 tokens); ``"mtp"``:
+      :func:`one_layer_module`. Each pass reads the layer plus the LM head.
+    * ``"medusa"``: :func:`specdec.roofline.catalogue.medusa_heads`, all ``n_heads`` together.
 
     Defined in chapter "Predicting a published setup".
 
@@ -365,10 +336,8 @@ def head_model(target, kind, n_heads=4) -> Model:
 def one_layer_module(spec, weights="bf16", *, name="one-layer module") -> Model:
     """A ``2d -> d`` projection, one decoder layer of the target and its LM head, as a model to price.
 
-    The layout of an EAGLE-1 head and of a multi-token-prediction module
-    (DeepSeek-V3's report, section 2.2). The layer is the average layer of
-    the target: for a mixture of experts, a sparse layer with all its
-    routed experts (a pass reads the experts its tokens touch).
+    The layout of an EAGLE-1 head and of an MTP module (DeepSeek-V3's report, section 2.2), with the
+    target's average layer (for a mixture of experts, a sparse layer with all its routed experts).
 
     Defined in chapter "Predicting a published setup".
 
@@ -569,10 +538,8 @@ def predict_speedup(target, draft, *, tau=None, acceptance=None, k=None, tree=No
 
     .. math:: S = \frac{\tau\, T_0}{T_\text{draft} + T_\text{verify} + T_\text{overhead}}
 
-    Every pass is priced by :func:`specdec.roofline.hardware.step_time` on the
-    hardware of the engine profile (module docstring: what each draft kind
-    runs per round); ``T0`` is one plain decode step on the same engine and
-    placement.
+    Every pass is :func:`specdec.roofline.hardware.step_time` on the engine profile's hardware
+    (:func:`round_plan` says what each draft kind runs); ``T0`` is one plain step on the same placement.
 
     Defined in chapter "Predicting a published setup".
 
@@ -609,9 +576,7 @@ def predict_speedup(target, draft, *, tau=None, acceptance=None, k=None, tree=No
         Engine profile, a key of :data:`specdec.calibration.profiles.PROFILES`
         (``"hf-eager"``, ``"research"``, ``"sglang"``, ``"vllm"``,
         ``"trtllm"``, ``"gpt-fast"``); default ``None``, the GPU preset's own
-        calibration. An eager profile's launch cost is per layer
-        (:mod:`specdec.calibration.profiles`): every pass pays it for its own layers, a
-        one-layer head pass once, the target's pass for all its layers.
+        calibration. An eager profile's launch cost is paid per layer of every pass.
     baseline_engine : str, optional
         The engine of the plain decoding ``T0`` divides by, when the source's
         baseline ran elsewhere (e.g. Hugging Face ``generate``); default

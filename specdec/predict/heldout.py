@@ -31,8 +31,7 @@ error was looked at, the same for every row:
 * **D8, eager engines.** The profiles fit an eager engine's launch cost
   per layer (:mod:`specdec.calibration.profiles`), and every pass pays it for its own
   layers: a one-layer head pass once, the target's pass for all its layers.
-  Nothing else is charged per round. (A first version of the profiles fitted
-  the cost per step; this rule then charged it once per loop iteration.)
+  Nothing else is charged per round.
 * **D7, the error.** ``predicted / measured - 1``; the summary is the median
   of its absolute value over the rows.
 

@@ -196,11 +196,8 @@ def _optional_count(value, name, minimum=1):
 class PublishedSpeedup:
     """One published, measured speedup with the acceptance length measured for the same configuration.
 
-    The fields follow the mapping rules of the module docstring (M1 to M8).
-    ``quoted.value`` holds the numbers as printed; ``tau`` is the printed
-    acceptance length normalised to tokens per round including the target's
-    own token, and ``speedup`` the printed speedup (or the ratio of two
-    printed throughputs, said in ``note``).
+    The fields follow the mapping rules M1 to M8 of the module docstring; ``quoted.value`` holds the
+    numbers as printed.
 
     Parameters
     ----------

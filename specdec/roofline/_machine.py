@@ -1,9 +1,6 @@
 """This machine's last-level cache and BLAS threads, for :mod:`specdec.roofline.measure`.
 
-A private helper of :mod:`specdec.roofline.measure`, which re-exports its public names:
-an experiment that times a matrix product must know how large the caches are
-(to size the weights beyond them) and how many threads the BLAS library uses
-(to measure the bandwidth with as many).
+A private helper of :mod:`specdec.roofline.measure`, which re-exports its public names.
 """
 
 from __future__ import annotations
@@ -278,9 +275,8 @@ def blas_threads() -> BlasThreads:
 def blas_thread_limit(threads=None):
     """Run the enclosed products with ``threads`` BLAS threads; yield the :class:`BlasThreads` in force.
 
-    ``None`` keeps the current count; the previous count is restored on exit.
-    Where the count cannot be controlled, asking for another count is an
-    error (start Python with ``OPENBLAS_NUM_THREADS`` set instead).
+    ``None`` keeps the current count; the previous count is restored on exit. Where the count cannot
+    be controlled, asking for another is an error (set ``OPENBLAS_NUM_THREADS`` instead).
 
     Defined in chapter "Measure your machine".
 

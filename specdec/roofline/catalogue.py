@@ -1,22 +1,10 @@
 """One catalogue of the hardware and the models a published setup needs, each number with where it was read.
 
-Every spec-sheet number and every model shape of the package lives here, once:
-
-* :data:`GPU_SPECS`: A100 40 GB and 80 GB, RTX 3090, L40S, H100 SXM, H200 SXM
-  and B200, each a :class:`GpuSpec` (memory, bandwidth, dense peak arithmetic
-  per number format, interconnect) with a :class:`~specdec.sources.Cited` record saying
-  where the numbers were read;
-* :data:`MODEL_SPECS`: Llama 2 7/13/70B, Llama 3 and 3.1 8B and 70B, Llama
-  3.2 1B, Vicuna 7/13/33B, Qwen3 8B, Mixtral 8x7B and DeepSeek-V3 (mixture
-  of experts, MLA attention; DeepSeek-R1 is an alias, :data:`MODEL_ALIASES`),
-  each a :class:`ModelSpec` holding its Hugging Face ``config.json`` shape;
-  the parameter count is computed from the shape;
-* draft heads per target (:func:`eagle_head`, :func:`medusa_heads`) and
-  weight formats (:data:`WEIGHT_FORMATS`: bf16, fp8, int8, int4 weight-only, nvfp4).
-
-:mod:`specdec.roofline.hardware` builds its :class:`~specdec.roofline.hardware.Model` and
-:class:`~specdec.roofline.hardware.Hardware` presets (``LLAMA_8B``, ``H100_IDEAL``,
-...) from these records; nothing else holds a second copy of a number.
+:data:`GPU_SPECS` (each a :class:`GpuSpec` with a :class:`~specdec.sources.Cited` record),
+:data:`MODEL_SPECS` (each a :class:`ModelSpec`, the Hugging Face ``config.json`` shape; the
+parameter count is computed from it; aliases in :data:`MODEL_ALIASES`), draft heads
+(:func:`eagle_head`, :func:`medusa_heads`) and :data:`WEIGHT_FORMATS`. The presets of
+:mod:`specdec.roofline.hardware` are built from these records; no number has a second copy.
 
 Defined in chapter "A calibrated roofline".
 """
@@ -372,11 +360,8 @@ def distinct_experts(n_experts, experts_per_token, tokens) -> float:
 
     .. math:: E\left[1 - \left(1 - \frac{a}{E}\right)^{n}\right]
 
-    Each token picks ``a`` of ``E`` experts; under independent uniform
-    routing an expert is missed by one token with probability ``1 - a/E``.
-    A first model (real routers are skewed, which touches fewer experts):
-    a verification pass over ``k + 1`` chain tokens or ``n`` tree tokens reads
-    this many experts' weights instead of ``a``.
+    Each token picks ``a`` of ``E`` experts independently and uniformly (real routers are skewed and
+    touch fewer).
 
     Defined in chapter "A calibrated roofline".
 
@@ -413,13 +398,8 @@ def distinct_experts(n_experts, experts_per_token, tokens) -> float:
 class WeightFormat:
     """How weights are stored and which tensor-core rate multiplies them.
 
-    ``bytes_per_param`` is the storage with its scales; ``compute`` the
-    ``GpuSpec.flops`` key the matrix products run at. A *weight-only*
-    format (int8 or int4 weights, bf16 activations) dequantizes to bf16
-    inside the kernel and multiplies at the bf16 rate: it reads 2-4x fewer
-    bytes but keeps bf16 arithmetic, so its ridge falls 2-4x lower and a
-    pass turns compute-bound at a few tens of tokens (see
-    :func:`specdec.roofline.hardware.ridge_batch`).
+    ``bytes_per_param`` is the storage with its scales; ``compute`` the ``GpuSpec.flops`` key the
+    matrix products run at (``"bf16"`` for a weight-only format, which dequantizes in the kernel).
 
     Defined in chapter "A calibrated roofline".
 

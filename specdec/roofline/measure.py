@@ -1,18 +1,11 @@
 """Timing a matrix product on the reader's machine, next to its roofline prediction.
 
-A decode step is, at heart, a weight matrix times one token vector per
-sequence. This module times a ``d x d`` weight matrix times ``t = 1 .. 64``
-token vectors with numpy, and measures the machine's bandwidth and FLOP/s so
-that the times can be set beside the roofline: flat while the weight read
-dominates, rising past the *knee*. To measure what it claims, the weights
-are several times larger than the last-level cache (:func:`last_level_cache`),
-the bandwidth is a streaming read of as many bytes as the weights
-(:func:`measure_bandwidth`), and the product, the read and the FLOP/s
-measurement all use the BLAS library's thread count (:func:`blas_threads`,
-pinned by :func:`blas_thread_limit` through ``threadpoolctl`` when installed,
-else through OpenBLAS's own call). :meth:`MatmulMeasurement.check` states
-whether a measurement agrees with its prediction. Every timing function
-takes a ``timer`` (default :func:`time.perf_counter`) for tests with a fake clock.
+:func:`measure_matmul` times a ``d x d`` weight matrix times ``t = 1 .. 64`` token vectors with
+numpy, with weights several times larger than the last-level cache (:func:`last_level_cache`), and
+measures the machine's bandwidth (:func:`measure_bandwidth`) and FLOP/s with the same BLAS thread
+count (:func:`blas_threads`, :func:`blas_thread_limit`); :meth:`MatmulMeasurement.check` says
+whether the times agree with :func:`predict_matmul_time`. Timing functions take a ``timer``
+(default :func:`time.perf_counter`).
 """
 
 from __future__ import annotations
@@ -253,12 +246,8 @@ def time_matmul(d=4096, tokens=DEFAULT_TOKENS, repeats=5, dtype="float32", seed=
                 timer=time.perf_counter, *, between=None):
     """Fastest seconds per ``(d x d) @ (d x t)`` product for each token count ``t``.
 
-    Each product runs once untimed (warm-up); then ``repeats`` passes time
-    every token count once in turn, each run between two calls of ``timer``,
-    with ``threads`` BLAS threads (weights from ``np.random.default_rng(seed)``).
-    Other programs can only add time, and taking turns spreads a burst of
-    them over all token counts, so the fastest run of each is kept (the
-    bandwidth and peak are fastest-of too).
+    After an untimed warm-up, ``repeats`` passes time every token count once in turn (weights from
+    ``np.random.default_rng(seed)``); the fastest run of each is kept.
 
     Defined in chapter "Measure your machine".
 
@@ -322,11 +311,8 @@ def time_matmul(d=4096, tokens=DEFAULT_TOKENS, repeats=5, dtype="float32", seed=
 def measure_bandwidth(n_bytes=256e6, repeats=5, threads=None, timer=time.perf_counter):
     """Memory bandwidth, bytes/s, of a streaming read of an ``n_bytes`` buffer (best of ``repeats``).
 
-    The float32 buffer is split into ``threads`` contiguous parts, each reduced
-    to its maximum by its own thread (numpy's vectorized reduction, run without
-    the interpreter lock): every byte is read once, as a matrix product reads
-    its weights, with too little arithmetic per byte to slow the read (a sum,
-    with its pairwise rounding, is slower than memory on some CPUs).
+    A float32 buffer in ``threads`` contiguous parts, each reduced to its maximum by its own thread
+    (a sum is slower than memory on some CPUs).
 
     Defined in chapter "Measure your machine".
 
@@ -480,11 +466,9 @@ def measure_machine(n_bytes=256e6, n=2048, repeats=3, dtype="float32", memory=No
 def fit_roofline(tokens, seconds):
     """Fit ``T(t) = max(T_flat, s * t)`` to measured times; return ``(T_flat, s, knee)``.
 
-    Every split of the sorted token counts into a flat part (mean ``T_flat``)
-    and a proportional part (least-squares slope ``s`` through the origin) is
-    tried at once; the smallest squared relative error wins (ties: the longest
-    flat part). ``knee = T_flat / s``; no proportional points give ``s = 0``,
-    ``knee = inf``.
+    Every split of the sorted token counts into a flat part (mean ``T_flat``) and a proportional part
+    (least-squares slope ``s``) is tried; the smallest squared relative error wins (ties: the longest
+    flat part). ``knee = T_flat / s``, ``inf`` when ``s = 0``.
 
     Defined in chapter "Measure your machine".
 
@@ -757,14 +741,9 @@ def measure_matmul(d=None, tokens=DEFAULT_TOKENS, repeats=5, dtype="float32", ha
                    cache=None, timer=time.perf_counter):
     """Time the products and predict them from this machine's measured roofline.
 
-    ``d`` defaults to :func:`matrix_size_for_cache` of :func:`last_level_cache`;
-    ``threads`` to the BLAS library's count, used by the products, the read
-    and the FLOP/s product. Unless ``hardware`` is given, the bandwidth (a
-    streaming read of as many bytes as the weights, as :func:`measure_bandwidth`)
-    and the peak (a 2048 x 2048 product, as :func:`measure_peak_flops`) are
-    measured before every timed product and the fastest of each is kept, so
-    that a slowdown by other programs during one part of the experiment does
-    not bias them. Then :func:`time_matmul` and :func:`predict_matmul_time`.
+    Unless ``hardware`` is given, the bandwidth (a read as large as the weights) and the peak (a
+    2048 x 2048 product) are measured before every timed product, fastest kept; then
+    :func:`time_matmul` and :func:`predict_matmul_time`.
 
     Defined in chapter "Measure your machine".
 

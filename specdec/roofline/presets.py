@@ -258,11 +258,8 @@ class Hardware:
     def calibrated(self, calibration, **changes) -> Hardware:
         """The same hardware with a calibration, optionally changed field by field.
 
-        ``calibration`` is a :class:`specdec.calibration.Calibration` (the
-        fitted ones are in that module); ``changes`` replace its fields, e.g.
-        ``step_overhead=2e-3`` for an engine with a slower scheduler.
-        :meth:`ideal` goes back; a name tagged as the ideal roofline is
-        tagged "(calibrated)" instead. Defined in chapter "A calibrated roofline".
+        ``changes`` replace fields of ``calibration``, e.g. ``step_overhead=2e-3``; :meth:`ideal` goes
+        back. Defined in chapter "A calibrated roofline".
 
         Examples
         --------
@@ -383,11 +380,9 @@ def head_preset(target, kind="eagle", n_heads=4, *, name=None) -> Model:
 def gpu_preset(key, number_format="bf16") -> Hardware:
     """One GPU of the catalogue (:data:`specdec.roofline.catalogue.GPU_SPECS`) on the ideal roofline.
 
-    ``number_format`` picks the peak FLOP/s the matrix products run at (the
-    ``compute`` of a :class:`specdec.roofline.catalogue.WeightFormat`: a weight-only
-    int4 model runs at ``"bf16"``). The name carries the ideal-roofline tag
-    (and the format unless bf16); calibrate it with
-    :meth:`Hardware.calibrated` or :meth:`specdec.calibration.profiles.EngineProfile.on`.
+    ``number_format`` picks the peak FLOP/s (the ``compute`` of a
+    :class:`specdec.roofline.catalogue.WeightFormat`). Calibrate it with :meth:`Hardware.calibrated`
+    or :meth:`specdec.calibration.profiles.EngineProfile.on`.
 
     Defined in chapter "A calibrated roofline".
 

@@ -1,14 +1,8 @@
 """Speculative decoding on the roofline: costs, latency, throughput and the break-even batch.
 
-:mod:`specdec.roofline.hardware` gives the time of one forward pass on an
-accelerator; :mod:`specdec.roofline.memory` what fits in its memory. This module puts
-them together for a deployment (a target, a draft or prediction heads, the
-hardware, a batch and a context): the round's ``c_draft`` and ``c_verify``,
-the speedup of :func:`specdec.economics.speedup_from_costs` with those costs, seconds
-per token and tokens per second with and without speculation, whether the
-batch fits, and the batch at which speculation stops paying.
-
-All times are in seconds, all sizes in bytes.
+A deployment's ``c_draft`` and ``c_verify`` from :mod:`specdec.roofline.hardware`, the speedup,
+latency and throughput with and without speculation, whether the batch fits
+(:mod:`specdec.roofline.memory`) and the break-even batch. Times in seconds, sizes in bytes.
 """
 
 from __future__ import annotations
@@ -150,9 +144,7 @@ def speculative_costs(target, draft, hardware, alpha, k, batch=1, context=0, *, 
               c_v = \frac{t_\text{verify} + t_\text{overhead}}{t_0}
 
     and latency per token is ``t_round / E[L]`` against ``t0``, throughput
-    ``B E[L] / t_round`` against ``B / t0``. At one batch both improve by the
-    same factor ``S``; the chapters show the frontier over batches and the
-    memory limit (``fits``), which is where throughput and latency part ways.
+    ``B E[L] / t_round`` against ``B / t0``.
 
     Defined in chapter "The roofline model".
 
@@ -250,8 +242,7 @@ def speculative_throughput(target, draft, hardware, alpha, k, batch, context=0, 
     """Tokens/s per replica with and without speculation at one batch and context.
 
     Baseline ``batch / t0``; speculative ``batch * E[L] / t_round`` (see
-    :func:`speculative_costs`). Memory is not checked here: use
-    :func:`speculative_costs` (``fits``) or :func:`specdec.roofline.memory.max_concurrent_sequences`.
+    :func:`speculative_costs`). Memory is not checked.
 
     Defined in chapter "The roofline model".
 
@@ -358,11 +349,8 @@ def break_even_batch(target, draft, hardware, alpha, k, context=0, *, t_overhead
                      draft_hardware=None, batch_max=4096, kv_write=None):
     """Smallest batch at which speculation's speedup falls below 1.
 
-    Scans ``batch = 1 .. batch_max`` in one vectorized evaluation of
-    :func:`speculative_speedup`. Returns ``nan`` when the speedup stays >= 1
-    up to ``batch_max`` (e.g. at long context, where the passes stay
-    memory-bound), and 1.0 when speculation loses already at batch 1.
-    Memory is not checked: the batch may exceed what fits.
+    Scans ``batch = 1 .. batch_max`` with :func:`speculative_speedup`: ``nan`` when the speedup
+    stays >= 1, 1.0 when it is below 1 at batch 1. Memory is not checked.
 
     Defined in chapter "The roofline model".
 

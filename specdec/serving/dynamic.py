@@ -1,50 +1,17 @@
 """Dynamic speculation length: an oracle bound, HF's heuristic schedule, and simulations.
 
-A fixed ``k`` is tuned for one acceptance rate, but acceptance varies from
-request to request (code repeats, prose does not) and inside a request.
-This module gives
+The oracle bound of Leviathan et al., section 3.5 (:func:`oracle_expected_tokens`,
+:func:`oracle_improvement_factor`, :func:`oracle_gain`), Hugging Face's ``"heuristic"`` schedule
+(:func:`hf_heuristic_update`, :data:`HF_HEURISTIC`, which carries the commits read), and a
+simulation of draft-length policies on workloads whose acceptance varies by request
+(:func:`beta_alphas`) or inside a request (:func:`regime_alphas`): :func:`simulate_schedule`,
+:func:`compare_schedules`.
 
-* the bound Leviathan, Kalman and Matias state in section 3.5 ("Choosing
-  gamma") of arXiv 2211.17192: with an oracle that knows how many drafts
-  will be accepted, a round generates ``1 / (1 - alpha)`` tokens on
-  average, and for typical ``c`` and ``alpha`` the walltime improvement
-  "can be up to ~60% higher" than with the best fixed gamma
-  (:func:`oracle_expected_tokens`, :func:`oracle_improvement_factor`,
-  :func:`oracle_gain`);
-* the schedule Hugging Face transformers ships as
-  ``num_assistant_tokens_schedule="heuristic"``
-  (:func:`hf_heuristic_update`, :data:`HF_HEURISTIC`);
-* a vectorized simulation of fixed ``k``, the heuristic, a per-request
-  optimum and the oracle on workloads whose acceptance varies by request
-  (:func:`beta_alphas`) or switches regime inside a request
-  (:func:`regime_alphas`), reporting tokens per round, rounds and speedup
-  (:func:`simulate_schedule`, :func:`compare_schedules`).
-
-**The HF rule, as read.** ``AssistedCandidateGenerator.update_candidate_strategy``
-in ``src/transformers/generation/candidate_generator.py`` (huggingface/transformers
-at commit 02dba3191ce987d960b0b4ccca7556ca81a8bad6): when the schedule is
-``"heuristic"`` or ``"heuristic_transient"``, ``if num_matches ==
-len(scores[0]) - 1`` (every candidate matched) ``num_assistant_tokens +=
-2.0``, else ``num_assistant_tokens = max(1.0, num_assistant_tokens - 1.0)``.
-The next round drafts ``min(int(num_assistant_tokens), max_length -
-cur_len - 1)`` tokens (``_calculate_new_tokens``). The starting value is
-the assistant's ``generation_config.num_assistant_tokens``, whose default
-is 20 (``src/transformers/generation/configuration_utils.py`` at commit
-008f5c8c29be84d4721dc6d1e0fcd72300580be4; the same file documents the
-schedule's default as ``"constant"``; older releases defaulted to 5 and
-``"heuristic"``). ``"heuristic"`` keeps the value across ``generate``
-calls, ``"heuristic_transient"`` resets it; the simulation starts every
-request from ``start``, i.e. the transient form. HF's separate
-``assistant_confidence_threshold`` (draft stops early when its own
-probability falls below a threshold) is not modelled.
-
-**Cost model of the simulations.** A round that drafts ``k >= 1`` tokens
-costs ``k * c_draft + c_verify(k)`` target decode steps; a round with
-``k = 0`` (no room left, or the oracle predicts an immediate rejection) is
-a plain decode step costing 1. Acceptance inside a round follows the
-book's i.i.d. model at the request's current ``alpha``. Speedup is total
-tokens over total cost (plain decoding costs one step per token), pooled
-over requests.
+Notes
+-----
+The simulation starts every request from ``start``, i.e. HF's ``"heuristic_transient"`` form
+(``"heuristic"`` keeps the value across ``generate`` calls). A round with ``k = 0`` is a plain
+decode step costing 1; speedup is total tokens over total cost, pooled over requests.
 """
 
 from __future__ import annotations
@@ -117,13 +84,8 @@ def _count(value: Any, name: str, minimum: int = 1, maximum: int | None = None) 
 def oracle_expected_tokens(alpha):
     r"""Expected tokens per target call with an oracle for gamma: :math:`1 / (1 - \alpha)`.
 
-    Leviathan et al. (section 3.5): if an oracle set gamma each round to the
-    number of drafts that will be accepted, "we would then have
-    E(# generated tokens) = 1/(1-alpha)". Each round then accepts all its
-    drafts and the target adds its token: ``N + 1`` tokens with ``N``
-    geometric, :math:`P(N \ge n) = \alpha^n`. It is the limit of
-    :func:`specdec.acceptance.expected_tokens` as ``k`` grows, reached with no wasted
-    drafts.
+    Leviathan et al., section 3.5: ``N + 1`` tokens per round with :math:`P(N \ge n) = \alpha^n`,
+    the limit of :func:`specdec.acceptance.expected_tokens` as ``k`` grows.
 
     Defined in chapter "Dynamic speculation length".
 
@@ -152,19 +114,15 @@ def oracle_expected_tokens(alpha):
 def oracle_improvement_factor(alpha, c):
     r"""Walltime improvement with an oracle gamma, counting the draft's cost.
 
-    With the oracle the round drafts exactly the ``N`` tokens that will be
-    accepted (none wasted), costing ``N c + 1`` target steps for ``N + 1``
-    tokens. Over a long generation the improvement is the ratio of
+    A round costs ``N c + 1`` target steps for ``N + 1`` tokens; the improvement is the ratio of
     expectations:
 
     .. math:: \frac{E[N] + 1}{c\,E[N] + 1}
               = \frac{1 / (1-\alpha)}{1 + c\,\alpha / (1-\alpha)}
               = \frac{1}{1 - \alpha + c\,\alpha}
 
-    At ``c = 0`` it is :func:`oracle_expected_tokens`. (The paper states the
-    ``c = 0`` tokens bound and the "~60%" comparison; this cost accounting
-    is ours, with their Theorem 3.8's assumptions: a verification costs one
-    target step whatever gamma.)
+    At ``c = 0`` it is :func:`oracle_expected_tokens`. The book's accounting, with Theorem 3.8's
+    assumption that a verification costs one target step.
 
     Defined in chapter "Dynamic speculation length".
 
@@ -244,8 +202,7 @@ def hf_heuristic_update(num_assistant_tokens, num_matches, num_candidates):
 
     ``num_assistant_tokens + 2`` when every candidate matched
     (``num_matches == num_candidates``), else
-    ``max(1, num_assistant_tokens - 1)`` (see the module docstring for the
-    code this reproduces). The next round drafts ``int()`` of the result.
+    ``max(1, num_assistant_tokens - 1)``. The next round drafts ``int()`` of the result.
 
     Defined in chapter "Dynamic speculation length".
 
@@ -292,8 +249,7 @@ def beta_alphas(n_requests, mean, concentration, rng):
     r"""Per-request acceptance rates drawn from a Beta distribution.
 
     :math:`\alpha \sim \mathrm{Beta}(m \kappa, (1 - m) \kappa)`: mean ``m``,
-    variance :math:`m (1 - m) / (\kappa + 1)`. Small ``concentration``
-    spreads requests between easy (code, repeated text) and hard ones.
+    variance :math:`m (1 - m) / (\kappa + 1)`.
 
     Defined in chapter "Dynamic speculation length".
 
@@ -330,11 +286,9 @@ def beta_alphas(n_requests, mean, concentration, rng):
 def regime_alphas(n_requests, n_segments, alphas, switch_prob, rng):
     """Acceptance that switches between regimes inside each request (a Markov chain).
 
-    Each request is a sequence of ``n_segments`` segments; the first
-    segment's regime is drawn uniformly, and each following segment keeps
-    the previous regime with probability ``1 - switch_prob`` or jumps to
-    another one uniformly. Segment ``j`` has ``alpha = alphas[regime]``.
-    Use with ``segment_tokens`` in :func:`simulate_schedule`.
+    The first segment's regime is uniform; each next one keeps it with probability ``1 -
+    switch_prob``, else jumps uniformly to another. Use with ``segment_tokens`` in
+    :func:`simulate_schedule`.
 
     Defined in chapter "Dynamic speculation length".
 
@@ -483,12 +437,9 @@ def simulate_schedule(alpha, n_tokens, policy, rng, *, k=5, start=HF_HEURISTIC.v
                       c_draft=0.0, c_verify=1.0, segment_tokens=None):
     """Simulate a draft-length policy on requests whose acceptance rate varies.
 
-    Every request generates ``n_tokens`` tokens in rounds. In a round it
-    drafts ``k_r`` tokens, the target accepts the first ``N = min(G, k_r)``
-    where ``G`` is the request's run of acceptances at its current alpha
-    (:math:`P(G \\ge n) = \\alpha^n`), and the round emits ``N + 1`` tokens.
-    ``k_r`` never exceeds the tokens still to generate minus one (as HF
-    caps it). Policies:
+    A round drafts ``k_r`` tokens and emits ``N + 1`` with ``N = min(G, k_r)``,
+    :math:`P(G \\ge n) = \\alpha^n` at the request's current alpha; ``k_r`` is at most the tokens
+    left minus one. Policies:
 
     ``"fixed"``
         ``k_r = k``.
@@ -499,10 +450,7 @@ def simulate_schedule(alpha, n_tokens, policy, rng, *, k=5, start=HF_HEURISTIC.v
         ``k_r`` maximizes the speedup at the request's current alpha (it
         knows alpha, not the outcome).
     ``"oracle"``
-        ``k_r = min(G, k_max)``: exactly the drafts that will be accepted
-        (Leviathan et al.'s oracle), so a round never wastes a draft.
-
-    Vectorized over requests; the loop runs over rounds.
+        ``k_r = min(G, k_max)``: exactly the drafts that will be accepted.
 
     Defined in chapter "Dynamic speculation length".
 
@@ -605,9 +553,7 @@ def compare_schedules(alpha, n_tokens, rng, *, k=5, start=HF_HEURISTIC.value["st
                       c_verify=1.0, segment_tokens=None, policies=POLICIES):
     """Run several draft-length policies on the same workload.
 
-    Each policy gets a fresh generator seeded from ``rng`` with the same
-    seed, so differences come from the policies (common random numbers as
-    far as their draws coincide).
+    Each policy gets a fresh generator with the same seed from ``rng``.
 
     Defined in chapter "Dynamic speculation length".
 

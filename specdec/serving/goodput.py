@@ -1,41 +1,15 @@
 """Throughput at a latency target: continuous batching with and without speculation.
 
-A serving engine with continuous batching admits a new request as soon as
-one finishes, so under a saturated queue it runs ``B`` sequences at every
-step. A step (or, with speculation, a round) at batch ``B`` takes
-``t(B)``, from the roofline or from a measured step-time table; each
-sequence gains ``L`` tokens per step: exactly 1 without speculation, a
-random number with speculation (the capped geometric law of
-:func:`specdec.acceptance.accepted_tokens_pmf`, a tree's :func:`specdec.verification.trees.tree_tokens_pmf`,
-or one law per request).
+Under continuous batching a request's TPOT is the round time ``t(B)`` times its rounds per token
+(:class:`LatencyProfile`); :func:`goodput` is the largest throughput over the batches whose TPOT
+quantile meets a target, :func:`compare_at_equal_latency` compares plain decoding and speculation
+at one target, and :func:`with_prefill` and :func:`check_request_rate` add other requests'
+prefills.
 
-Because every sequence in the batch advances in lock step, a request's
-time per output token factors into a deterministic and a random part:
-
-.. math:: \\text{TPOT}_i = t(B)\\,\\frac{R_i}{n_i},
-
-where ``n_i`` is its output length and ``R_i`` the rounds it needed. So the
-TPOT distribution at every batch is the round time times one distribution
-of *rounds per token* (:class:`LatencyProfile`), and throughput is
-``B * tokens_per_round / t(B)``. The *goodput* at a TPOT target is the
-largest throughput over the batches whose TPOT quantile (p50, p90, ...)
-meets the target (:func:`goodput`). Comparing speculation with plain
-decoding at the same target (:func:`compare_at_equal_latency`) is the
-capacity-planning comparison at equal latency; comparing both at their
-largest batch that fits in memory (:func:`specdec.serving.regimes.capacity_comparison`)
-is not.
-
-Prefill: a request's own first token is not in its TPOT, but other requests'
-prefills are interleaved with its decode steps: :func:`prefill_time` prices
-them on the roofline, :func:`with_prefill` adds them to every step and
-:func:`check_request_rate` tests whether a rate's work fits in the wall time.
-
-Simplifications, stated once: the queue never empties (throughput-oriented
-serving at capacity); ``context`` is the average cached context of the
-sequences in the batch; a batch of ``B`` sequences that each verify ``k``
-drafts costs the roofline's round time at ``B`` whatever their acceptance; a
-prefill is priced as a pass of its own (a chunk folded into a decode pass
-would share its weight read).
+Notes
+-----
+The queue never empties; ``context`` is the batch's average cached context; a prefill is priced
+as a pass of its own (a chunk folded into a decode pass would share its weight read).
 """
 
 from __future__ import annotations
@@ -105,12 +79,9 @@ def _scalar(value: Any, name: str, check, *args) -> float:
 def output_lengths(n_requests, mean, rng, distribution="geometric", *, sigma=1.0, max_tokens=32_768):
     """Output lengths (tokens) of a sample of requests.
 
-    ``"constant"``: every request has ``round(mean)`` tokens.
-    ``"geometric"``: :math:`P(n) = (1 - 1/m)^{n-1} / m`, mean ``m`` (the
-    memoryless case: a request stops after each token with probability
-    ``1/m``). ``"lognormal"``: ``round(exp(N(mu, sigma)))`` with ``mu``
-    chosen so the continuous mean is ``m`` (heavy-tailed chat traffic).
-    Lengths are clipped to ``[1, max_tokens]``.
+    ``"constant"``: ``round(mean)``; ``"geometric"``: :math:`P(n) = (1 - 1/m)^{n-1} / m`;
+    ``"lognormal"``: ``round(exp(N(mu, sigma)))`` with continuous mean ``m``. Clipped to
+    ``[1, max_tokens]``.
 
     Defined in chapter "Throughput at a latency target".
 
@@ -194,10 +165,8 @@ class LatencyProfile:
 def latency_profile(output_lengths, tokens_pmf=None, rng=0):
     """Simulate how many rounds each request needs when a round emits a random number of tokens.
 
-    Each round gives the request ``L`` tokens, drawn independently from
-    ``tokens_pmf`` (entry ``j`` is ``P(L = j + 1)``), until it has its
-    ``n_i`` output tokens (the last round's surplus is dropped). ``None``
-    means plain decoding: one token per step, ``R_i = n_i``.
+    Each round gives ``L`` tokens drawn from ``tokens_pmf`` (entry ``j`` is ``P(L = j + 1)``)
+    until the request has its ``n_i`` tokens; ``None`` is plain decoding, ``R_i = n_i``.
 
     Defined in chapter "Throughput at a latency target".
 
@@ -369,9 +338,8 @@ class Goodput:
 def goodput(curve, tpot_target):
     """Largest throughput among the batches whose TPOT quantile meets the target.
 
-    A batch qualifies when it fits in memory and its TPOT quantile is at
-    most ``tpot_target`` (compared with a relative tolerance of 1e-12, so a
-    target equal to a computed TPOT counts as met).
+    A batch qualifies when it fits in memory and its TPOT quantile is at most ``tpot_target``
+    (relative tolerance 1e-12).
 
     Defined in chapter "Throughput at a latency target".
 
@@ -469,11 +437,8 @@ class RooflineServing:
 def roofline_serving(target, draft, hardware, k, batches, context, *, t_overhead=0.0, draft_cost_override=None):
     """Roofline round times of plain and speculative decoding at each batch.
 
-    Uses :func:`specdec.serving.deployment.speculative_costs` (its ``t0``,
-    ``t_round``, ``fits`` and ``fits_baseline``) at the given average
-    context, with KV writes as the hardware's calibration says (on in the
-    calibrated presets, the defaults of :mod:`specdec.roofline.hardware`). Acceptance does not
-    enter: it changes tokens per round, not round time.
+    From :func:`specdec.serving.deployment.speculative_costs` at the given average context, KV
+    writes as the hardware's calibration says. Acceptance does not enter.
 
     Defined in chapter "Throughput at a latency target".
 
@@ -568,13 +533,9 @@ def compare_at_equal_latency(target, draft, hardware, alpha, k, context, tpot_ta
                              rng=0, batch_max=None, t_overhead=0.0, draft_cost_override=None):
     """Goodput of plain decoding and of speculation at the same TPOT target (roofline costs).
 
-    Both setups are evaluated at every batch ``1 .. batch_max`` (default:
-    the most sequences the target alone fits at ``context``). Plain
-    decoding emits one token per step; speculation emits
-    :func:`specdec.acceptance.accepted_tokens_pmf` ``(alpha, k)`` + 1 tokens per round
-    (one law per request when ``alpha`` is an array over requests). Each
-    side's goodput is its best throughput among fitting batches whose TPOT
-    quantile meets the target.
+    Both setups at every batch ``1 .. batch_max`` (default: the most sequences the target alone
+    fits); speculation emits :func:`specdec.acceptance.accepted_tokens_pmf` ``(alpha, k)`` + 1
+    tokens per round, one law per request when ``alpha`` is an array.
 
     Defined in chapter "Throughput at a latency target".
 
@@ -657,10 +618,8 @@ def compare_at_equal_latency(target, draft, hardware, alpha, k, context, tpot_ta
 def prefill_time(target, hardware, prompt_tokens, hit_rate=0.0, *, draft=None):
     """Seconds of prefill work one request brings: its uncached prompt tokens in one roofline pass.
 
-    The prefix cache holds ``c = round(hit_rate * prompt_tokens)`` tokens;
-    the other ``u`` are computed in ``specdec.roofline.hardware.step_time(model,
-    hardware, 1, context=c, new_tokens=u)`` (0 s when ``u = 0``). A separate
-    ``draft`` model prefills the same tokens, on the same hardware.
+    ``step_time(model, hardware, 1, context=c, new_tokens=u)`` with ``c = round(hit_rate *
+    prompt_tokens)`` cached and ``u`` uncached tokens (0 s when ``u = 0``); plus the same for ``draft``.
 
     Defined in chapter "Throughput at a latency target".
 
@@ -722,8 +681,7 @@ class PrefillServing:
 def with_prefill(curve, prefill_time, mean_output):
     r"""Add to every step the prefill work of the requests that replace the finished ones.
 
-    A step at batch ``B`` emits ``B Lbar`` tokens, so on average ``B Lbar /
-    nbar`` requests finish and as many are prefilled per step:
+    ``B Lbar / nbar`` requests finish and are prefilled per step:
 
     .. math:: t'(B) = t(B) + \frac{B\overline{L}\,t_p}{\bar n},\;
               \text{TPOT}_q = f_q t'(B),\; \text{throughput} = \frac{B\overline{L}}{t'(B)} < \frac{\bar n}{t_p}.
@@ -802,10 +760,8 @@ def check_request_rate(curve, request_rate, prefill_time, mean_output, *, tpot_t
 
     .. math:: U(B) = \lambda\, t_p + \lambda\, \bar n\, \frac{t(B)}{B\,\overline{L}} \le 1 .
 
-    Sequences pile up until the smallest fitting batch with ``U(B) <= 1``;
-    there TPOT is ``f_q t(B) / (1 - lambda t_p)``. Infeasible when ``lambda
-    t_p >= 1``, when no fitting batch keeps up, or when that TPOT misses
-    ``tpot_target``.
+    The replica runs at the smallest fitting batch with ``U(B) <= 1``, TPOT ``f_q t(B) / (1 -
+    lambda t_p)``; infeasible when ``lambda t_p >= 1``, no batch keeps up, or TPOT misses the target.
 
     Defined in chapter "Throughput at a latency target".
 

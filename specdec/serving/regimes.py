@@ -1,24 +1,9 @@
 """Where speculation helps, is neutral or hurts; latency against throughput; capacity plans.
 
-The speedup of :mod:`specdec.economics` is a per-token, per-sequence number at
-one batch. Three questions of a deployment are not answered by it:
-
-* **Latency or throughput?** On one replica at one batch ``B`` both improve by
-  the same factor, because tokens/s = ``B`` / (seconds per token) (Little's
-  law). They part ways when speculation changes the batch a replica can hold:
-  the draft's weights and KV cache take memory that would hold sequences
-  (:func:`capacity_comparison`). A capacity plan that divides its replica
-  count by a latency speedup is then wrong (:func:`capacity_plan`).
-* **Only decode speeds up.** A request also spends time in prefill, which
-  speculation does not touch; the end-to-end speedup follows Amdahl's law
-  (:func:`specdec.economics.request.end_to_end_speedup`).
-* **Helps, neutral or hurts?** :func:`specdec.decision.policy.classify_speedup` turns speedups into
-  three regimes with the thresholds of :mod:`specdec.decision.policy`, and :func:`batch_alpha_map` /
-  :func:`prefill_alpha_map` lay them out over (alpha, batch) and (alpha,
-  prefill share).
-
-The thresholds of the three regimes are the book's verdict policy, named once
-in :mod:`specdec.decision.policy`.
+Throughput and latency of a memory-limited replica (:func:`capacity_comparison`), replica counts
+planned right and by a latency speedup (:func:`capacity_plan`), and the three regimes over
+(alpha, batch) and (alpha, prefill share) (:func:`batch_alpha_map`, :func:`prefill_alpha_map`,
+:func:`diagnose`), with the thresholds of :mod:`specdec.decision.policy`.
 
 Defined in chapters "Latency, throughput and memory" and "When not to use it".
 """
@@ -64,9 +49,7 @@ __all__ = [
 def prefill_share(ttft, tpot, output_tokens):
     """Share of a plain request's time spent before the first token.
 
-    ``ttft / (ttft + tpot * (output_tokens - 1))``: the first token comes with
-    the prefill, every later one costs one TPOT
-    (:func:`specdec.economics.request.decode_time`).
+    ``ttft / (ttft + tpot * (output_tokens - 1))``.
 
     Defined in chapter "When not to use it".
 
@@ -106,8 +89,7 @@ def max_prefill_share(decode_speedup, required=HELPS_ABOVE):
 
     .. math:: p^* = \frac{1/R - 1/S}{1 - 1/S}
 
-    ``nan`` when ``S <= R`` (not even a pure-decode request reaches ``R``),
-    and ``p* = 1`` only in the limit ``R = 1`` (any share breaks even).
+    ``nan`` when ``S <= R``.
 
     Defined in chapter "When not to use it".
 
@@ -192,9 +174,8 @@ def batch_alpha_map(target, draft, hardware, alphas, batches, k=5, context=0, *,
                     hurts_below=HURTS_BELOW, draft_cost_override=None, t_overhead=0.0):
     """Regimes of speculation over (acceptance rate, batch) on the roofline model.
 
-    One vectorized :func:`specdec.serving.deployment.speculative_speedup` over the grid,
-    then :func:`specdec.decision.policy.classify_speedup`. Memory is not checked (see
-    :func:`capacity_comparison`).
+    :func:`specdec.serving.deployment.speculative_speedup` over the grid, then
+    :func:`specdec.decision.policy.classify_speedup`. Memory is not checked.
 
     Defined in chapter "When not to use it".
 
@@ -349,18 +330,10 @@ def _ratio(a, b):
 def capacity_comparison(target, draft, hardware, alpha, k, context, *, t_overhead=0.0, extra_bytes=0.0):
     """Throughput and latency of a full replica (memory-limited batch), with and without a draft.
 
-    The baseline runs ``max_concurrent_sequences(target, hardware, context)``
-    sequences; with speculation the draft's weights, its KV cache and ``k``
-    candidate slots per sequence come out of the same memory, so it runs
-    ``max_concurrent_sequences(target, hardware, context, draft=draft, k=k)``.
-    ``extra_bytes`` is memory held back on both sides (activations, CUDA
-    graphs, fragmentation: what a serving engine does not give to the KV
-    cache); the default 0 fills the memory completely, an optimistic bound.
-    Both then follow :func:`specdec.serving.deployment.speculative_costs`. Since
-    tokens/s = batch / (seconds per token) on each side,
-
-    ``throughput_ratio = speedup_at_speculative_batch * memory_factor``, with
-    ``memory_factor`` the share of baseline throughput kept at the smaller batch.
+    Each side runs its :func:`specdec.roofline.memory.max_concurrent_sequences` batch (the
+    speculative one with the draft and ``k`` candidate slots) and costs from
+    :func:`specdec.serving.deployment.speculative_costs`; ``throughput_ratio =
+    speedup_at_speculative_batch * memory_factor``.
 
     Defined in chapter "Latency, throughput and memory".
 
@@ -377,8 +350,8 @@ def capacity_comparison(target, draft, hardware, alpha, k, context, *, t_overhea
     t_overhead : float, optional
         Per-round overhead in seconds, >= 0.
     extra_bytes : float, optional
-        Memory held back from the KV cache on both sides, bytes, >= 0.
-        Default 0.
+        Memory held back from the KV cache on both sides (activations, CUDA graphs,
+        fragmentation), bytes, >= 0. Default 0 (an optimistic bound).
 
     Returns
     -------
@@ -464,11 +437,6 @@ class CapacityPlan:
 
 def capacity_plan(demand, throughput_baseline, throughput_speculative, latency_speedup):
     """Replicas for a token demand, planned right and planned with a latency speedup.
-
-    A latency measurement (usually at batch 1) gives a per-token speedup; a
-    throughput plan needs tokens/s per replica at the batch the replica will
-    really run. Dividing the baseline replica count by the latency speedup
-    assumes the two are equal.
 
     Defined in chapter "Latency, throughput and memory".
 

@@ -1,44 +1,17 @@
 """Verification rules: how the target decides which draft tokens to keep.
 
-Every engine runs the same round (draft, verify in one pass, keep a prefix,
-add one target token); they differ in the *rule* that accepts a draft
-token. Four rules matter in 2026:
+The rules of :data:`RULES`: ``"rejection"`` (Leviathan et al.'s speculative sampling, exact),
+``"one-hot"`` (the same rule for a deterministic proposal, exact), ``"greedy"`` (token match
+against ``argmax p``, exact at temperature 0), ``"typical"`` (Medusa's typical acceptance, lossy)
+and ``"sampled-match"`` (accept when the target's own sample matches, exact); their acceptance
+probabilities, emitted distributions and simulations, and multi-candidate verification.
 
-``"rejection"``
-    Leviathan et al.'s speculative sampling: accept ``x ~ q`` with
-    probability ``min(1, p(x) / q(x))``, otherwise draw from the residual
-    ``norm(max(p - q, 0))``. Exact: the emitted token follows ``p``.
-    Acceptance probability ``sum(min(p, q))``. (Simulated by
-    :func:`specdec.verification.sampling.speculative_step`, reused here.)
-``"one-hot"``
-    The same rule when the draft proposes one token deterministically
-    (n-gram / prompt-lookup drafts, a greedy draft model): ``q`` is one-hot
-    at the proposal ``t``, the token is accepted with probability ``p(t)``,
-    and the residual ``norm(max(p - onehot(t), 0))`` is ``p`` with ``t``
-    removed and renormalized. Exact.
-``"greedy"``
-    Token match against the target's argmax (temperature 0): accept while
-    the draft token equals ``argmax p``; the target's token is ``argmax p``.
-    Exact for greedy decoding (the output is the target's greedy output).
-``"typical"``
-    Medusa's typical acceptance: accept ``x`` when
-    ``p(x) > min(epsilon, delta * exp(-H(p)))``, with ``H`` the entropy of
-    ``p`` in nats (Medusa's defaults ``epsilon = 0.09``,
-    ``delta = 0.3``). *Lossy*: the emitted tokens do not follow ``p``.
-
-and, to show why rejection sampling is the better exact rule,
-``"sampled-match"``: accept the draft token when it equals a token the
-target samples from ``p`` (exact, but accepted with only ``sum(p q)``).
-
-Sources for the typical rule: Cai et al., Medusa (arXiv 2401.10774),
-section on typical acceptance, and the authors' code
-(``FasterDecoding/Medusa``, ``medusa/model/utils.py``, ``evaluate_posterior``
-and ``get_typical_one_token`` at commit e2a5d20c048a9b0a4092e6933c34313687422518):
-the threshold is ``torch.minimum(posterior_threshold, exp(-entropy) *
-posterior_alpha)`` with the entropy computed as ``-sum(p * log(p + 1e-5))``,
-a candidate is kept when its probability is strictly greater, and
-``medusa_generate`` passes ``posterior_threshold = 0.09`` (epsilon) and
-``posterior_alpha = 0.3`` (delta).
+Notes
+-----
+The typical rule as read in Cai et al., Medusa (arXiv 2401.10774), and its code
+(``FasterDecoding/Medusa``, ``medusa/model/utils.py``, ``evaluate_posterior`` and
+``get_typical_one_token`` at commit e2a5d20c048a9b0a4092e6933c34313687422518; the defaults
+:data:`MEDUSA_EPSILON`, :data:`MEDUSA_DELTA` as ``medusa_generate`` passes them).
 """
 
 from __future__ import annotations
@@ -130,9 +103,8 @@ def _typical_args(epsilon, delta, log_offset):
 def entropy(p, log_offset=0.0):
     r"""Entropy of a distribution in nats, :math:`H(p) = -\sum_x p(x) \log(p(x) + c)`.
 
-    With ``log_offset = c = 0`` this is the Shannon entropy (``0 log 0 = 0``);
-    Medusa's code adds ``c = 1e-5`` inside the logarithm
-    (:data:`MEDUSA_LOG_OFFSET`).
+    ``log_offset = 0`` is the Shannon entropy (``0 log 0 = 0``); Medusa's code uses
+    :data:`MEDUSA_LOG_OFFSET`.
 
     Defined in chapter "Verification rules".
 
@@ -166,10 +138,7 @@ def entropy(p, log_offset=0.0):
 def typical_threshold(p, epsilon=MEDUSA_EPSILON, delta=MEDUSA_DELTA, log_offset=MEDUSA_LOG_OFFSET):
     r"""Medusa's typical-acceptance threshold, :math:`\min(\epsilon, \delta\, e^{-H(p)})`.
 
-    A draft token ``x`` is accepted when ``p(x)`` is strictly above it: when
-    the target is confident (low entropy) the threshold is ``epsilon``;
-    when it is uncertain, ``delta * exp(-H)`` lets through any token the
-    target finds roughly as plausible as a typical one.
+    A draft token ``x`` is accepted when ``p(x)`` is strictly above it.
 
     Defined in chapter "Verification rules".
 
@@ -218,9 +187,6 @@ def acceptance_probability(p, q, rule="rejection", *, epsilon=MEDUSA_EPSILON, de
     ``"sampled-match"``     :math:`\sum_x p(x)\, q(x)`
     ======================  ==============================================
 
-    For a one-hot ``q`` the rejection formula gives ``p(t)``, so
-    ``"rejection"`` and ``"one-hot"`` agree. ``"sampled-match"`` never
-    exceeds ``"rejection"``: :math:`p q \le \min(p, q)` entrywise.
 
     Defined in chapter "Verification rules".
 
@@ -278,12 +244,8 @@ def _check_one_hot(qa: np.ndarray) -> None:
 def one_hot_residual(p, token):
     """The distribution a rejected deterministic proposal is replaced from: ``p`` without ``token``.
 
-    For a one-hot draft ``q = onehot(token)``, the residual
-    ``norm(max(p - q, 0))`` is ``p`` with ``token`` set to 0 and the rest
-    renormalized (every other entry has ``q = 0``; at ``token``,
-    ``p - 1 <= 0``). This function computes it both ways and checks they
-    agree to 1e-12, so the chapter's claim is tested every time it runs.
-    When ``p(token) = 1`` the proposal is never rejected and ``p`` is returned.
+    ``norm(max(p - onehot(token), 0))``, computed both that way and as ``p`` with ``token`` removed
+    and renormalized, checked to agree to 1e-12. ``p`` itself when ``p(token) = 1``.
 
     Defined in chapter "Verification rules".
 
@@ -328,18 +290,13 @@ def emitted_distribution(p, q, rule="rejection", *, correction="target", epsilon
                          delta=MEDUSA_DELTA, log_offset=MEDUSA_LOG_OFFSET):
     r"""Exact distribution of the token one verified position emits, under each rule.
 
-    A draft token ``x ~ q`` is proposed; the rule accepts it or the target
-    emits a token of its own.
-
     * ``"rejection"``, ``"one-hot"``: ``p`` (the residual correction).
     * ``"greedy"``: a point mass at ``argmax p`` (the target's greedy token).
     * ``"sampled-match"``: ``p`` (the emitted token is the target's sample).
     * ``"typical"``: :math:`P(x) = q(x)[p(x) > \tau] + (1 - Q_\tau)\, c(x)`,
-      with :math:`Q_\tau` the draft mass the threshold lets through and
-      ``c`` the correction: ``"target"`` (a fresh sample from ``p``, the
-      most favourable case), ``"argmax"`` (Medusa's ``fast`` mode) or
-      ``"typical"`` (a sample from ``p`` restricted to tokens at or above
-      the threshold, Medusa's sampling mode). Not ``p`` in general.
+      with :math:`Q_\tau` the draft mass the threshold lets through and ``c`` the correction:
+      ``"target"`` (a fresh sample from ``p``), ``"argmax"`` (Medusa's ``fast`` mode) or
+      ``"typical"`` (``p`` restricted to tokens at or above the threshold).
 
     Defined in chapter "Verification rules".
 
@@ -398,9 +355,7 @@ def emitted_distribution(p, q, rule="rejection", *, correction="target", epsilon
 def compare_rules(p, q, *, epsilon=MEDUSA_EPSILON, delta=MEDUSA_DELTA):
     """Every rule of :data:`RULES` on one position: what it accepts, what it emits, how far that is from ``p``.
 
-    The draft proposes from ``q``, except under ``"one-hot"``, where it
-    proposes its greedy token (``q`` one-hot at ``argmax q``), as an n-gram
-    or greedy draft model does.
+    The draft proposes from ``q``, except under ``"one-hot"`` (``q`` one-hot at ``argmax q``).
 
     Defined in chapter "Verification rules".
 
@@ -446,12 +401,8 @@ def verify_step(p, q, size, rng, rule="rejection", *, correction="target", epsil
                 delta=MEDUSA_DELTA, log_offset=MEDUSA_LOG_OFFSET):
     """Simulate ``size`` independent single-position verifications under a rule.
 
-    The draft token is drawn from ``q`` (for ``"one-hot"`` pass the one-hot
-    proposal); the rule accepts it or the target emits its own token (see
-    :func:`emitted_distribution`). ``"rejection"`` and ``"one-hot"`` call
-    :func:`specdec.verification.sampling.speculative_step` (the one implementation of the
-    exact rule); ``"one-hot"`` additionally checks that ``q`` is one-hot,
-    so its rejections draw from :func:`one_hot_residual`.
+    The draft token is drawn from ``q`` (one-hot for ``"one-hot"``, which is checked);
+    ``"rejection"`` and ``"one-hot"`` call :func:`specdec.verification.sampling.speculative_step`.
 
     Defined in chapter "Verification rules".
 
@@ -553,9 +504,7 @@ def multi_draft_accept_probabilities(p, q, n_candidates):
     :math:`r_j`, where :math:`r_0 = p` and
     :math:`r_{j+1} = \mathrm{norm}(\max(r_j - q, 0))`; candidate ``j`` is
     reached with probability :math:`\prod_{i<j} (1 - \beta_i)` and accepted
-    with :math:`\beta_j = \sum_x \min(r_j(x), q(x))`. These are the
-    ``accept`` of ``m`` sibling nodes in a tree verified this way: they sum
-    to the probability that some candidate is accepted, at most 1.
+    with :math:`\beta_j = \sum_x \min(r_j(x), q(x))`.
 
     Defined in chapter "Token trees".
 
@@ -603,13 +552,8 @@ def multi_draft_step(p, q, n_candidates, size, rng, *, replacement=True, residua
     drawn from and ``r_j`` the current target: ``r_0 = p`` and after each
     rejection ``r_{j+1} = norm(max(r_j - q_j, 0))``. The first accepted
     candidate is emitted; if all are rejected a token is drawn from the last
-    residual. The emitted token follows ``p`` exactly, for either way of
-    drawing the candidates (SpecInfer's multi-step speculative sampling; the
-    without-replacement form as in recursive speculative decoding).
-
-    ``residual="fixed"`` is a deliberate bug for the tests: every candidate
-    is checked against ``p`` itself and the fallback is ``norm(max(p - q, 0))``;
-    its output does not follow ``p``.
+    residual; the token follows ``p`` for either way of drawing. ``residual="fixed"`` checks every
+    candidate against ``p`` itself (a deliberate bug for the tests; not ``p``).
 
     Defined in chapter "Token trees".
 
@@ -744,10 +688,7 @@ def chi_square_test(tokens, p):
     The statistic is :math:`\\sum_x (n_x - N p(x))^2 / (N p(x))` over the
     tokens with ``p > 0``; its p-value is the chi-square tail with (support
     size - 1) degrees of freedom, computed here from the regularized
-    incomplete gamma function. A token with ``p = 0`` that occurs gives a
-    p-value of 0 (the sample cannot come from ``p``). The chapters run it on
-    simulations: a large p-value means no evidence against ``p``; a tiny one
-    that the emitted tokens do not follow ``p``.
+    incomplete gamma function. A token with ``p = 0`` that occurs gives a p-value of 0.
 
     Defined in chapter "Verification rules".
 
@@ -793,12 +734,9 @@ def mean_acceptance(target_logits, draft_logits, temperature, rule="rejection", 
                     delta=MEDUSA_DELTA):
     """Average acceptance probability over many contexts at a sampling temperature.
 
-    Both models' logits are tempered (softmax of ``logits / temperature``);
-    ``"one-hot"`` is what vLLM does by default with EAGLE, draft-model and
-    n-gram drafts: the draft proposes its greedy token (``argmax`` of its
-    logits, whatever the temperature) and the target accepts it with
-    probability ``p_T(token)``. ``"rejection"`` is Leviathan et al.'s
-    ``sum(min(p_T, q_T))`` with the draft sampling at the same temperature.
+    Both models' logits are tempered (softmax of ``logits / temperature``). ``"one-hot"``: the
+    draft proposes its ``argmax`` at every temperature, accepted with ``p_T(token)``;
+    ``"rejection"``: ``sum(min(p_T, q_T))``.
 
     Defined in chapter "Verification rules".
 

@@ -1,10 +1,6 @@
 """Block verification: accept a chain of drafts jointly, exactly, and never fewer than token by token.
 
-Token-wise verification (Leviathan et al., Chen et al.) walks the ``k``
-drafted tokens left to right and stops at the first rejection. Sun et al.
-(``BLOCK_ABSTRACT``, arXiv 2403.10444) keep the same draft, the same
-target pass and the same output law, but decide on every prefix length at
-once and keep the longest prefix whose coin succeeds:
+Sun et al. (``BLOCK_ABSTRACT``, arXiv 2403.10444) keep the longest prefix whose coin succeeds:
 
 .. math::
 
@@ -20,22 +16,13 @@ with independent uniform ``eta_i``. The round emits ``x_1 .. x_tau`` and
 one more token: from ``p_{k+1}`` when ``tau = k``, else from the residual
 proportional to :math:`(b_\\tau p_{\\tau+1} - q_{\\tau+1})_+`. Here ``p_i``
 and ``q_i`` are the target's and the draft's next-token distributions at
-draft position ``i`` (given the context and ``x_1 .. x_{i-1}``).
+draft position ``i`` (given the context and ``x_1 .. x_{i-1}``). :func:`block_verify` runs one
+round; :func:`round_distribution` enumerates a round's exact law on a small vocabulary.
 
-The verification pass is the same one token-wise verification needs, so
-block verification changes ``E[L]`` and not the round's cost: its speedup
-over token-wise verification is the ratio of tokens per round. vLLM ships
-it as ``rejection_sample_method="block"``
-(``specdec.drafts.drafters.VLLM_BLOCK_VERIFICATION``).
-
-The rule is Sun et al.'s Algorithm 2 as transcribed in public
-implementations (SGLang's reference test of its block-verification kernel
-states the same ``h_i``); the tests check the implementation independently,
-by exact enumeration of the output law and the paper's two-token example.
-
-:func:`block_verify` runs one round; :func:`round_distribution` gives the
-exact law of a round (for either rule) by enumerating every draft on a
-small vocabulary, from which :func:`expected_accepted` follows.
+Notes
+-----
+Sun et al.'s Algorithm 2; SGLang's reference test of its block-verification kernel states the
+same ``h_i``.
 """
 
 from __future__ import annotations
@@ -250,12 +237,9 @@ def _check_rule(rule):
 def round_distribution(target, draft, vocab, k, rule="block"):
     """Exact law of the tokens one round emits, by enumerating every draft of ``k`` tokens.
 
-    ``target(prefix)`` and ``draft(prefix)`` return the next-token
-    distributions after a tuple of tokens (the context is fixed and left
-    out). The draft is sampled from ``draft``; the round keeps ``tau``
-    tokens by ``rule`` and adds one. The result maps each emitted tuple
-    (``tau + 1`` tokens) to its probability; ``vocab ** k`` drafts are
-    enumerated, so keep both small.
+    ``target(prefix)`` and ``draft(prefix)`` return next-token distributions after a tuple of
+    tokens; each emitted tuple (``tau + 1`` tokens) maps to its probability. Enumerates
+    ``vocab ** k`` drafts.
 
     Defined in chapter "Verification rules".
 

@@ -1,30 +1,11 @@
 """Exact speculative sampling and its simulation.
 
-Conventions (Leviathan et al.): ``p`` is the *target* next-token
-distribution, ``q`` the *draft*'s, both over the same vocabulary along the
-last axis. (Chen et al. swap the letters.)
-
-One position of the algorithm:
-
-1. draw a draft token ``x ~ q``;
-2. accept it with probability ``min(1, p(x) / q(x))``;
-3. otherwise emit a token drawn from the *residual*
-   ``normalize(max(p - q, 0))`` (:func:`residual_distribution`).
-
-The emitted token then follows ``p`` exactly. A round chains ``k`` such
-positions, stops at the first rejection, and when all ``k`` drafts survive
-the target adds a *bonus* token drawn from its own distribution at position
-``k + 1``. Every simulator here is vectorized over trials or rounds with a
-seeded :class:`numpy.random.Generator` and samples by inverse CDF
-(cumulative sums and :func:`numpy.searchsorted`). Deliberately wrong
-variants (:func:`flawed_speculative_step`) show what exactness rules out.
-
-Example distributions and synthetic model pairs live in
-:mod:`specdec.verification.synthetic`; estimating alpha from the accepted counts a
-simulation (or an engine) produces lives in :mod:`specdec.acceptance.estimation`.
-Probability vectors may arrive as float16, float32 or float64 (see
-``specdec._validate.check_distribution``); everything is computed in
-float64.
+``p`` is the target's next-token distribution, ``q`` the draft's (Leviathan et al.'s letters),
+over the same vocabulary along the last axis. One position: draw ``x ~ q``, accept with
+probability ``min(1, p(x) / q(x))``, else emit from :func:`residual_distribution`; a round chains
+``k`` positions and adds a bonus token when all survive. Simulators are vectorized and take a
+seeded :class:`numpy.random.Generator`; :func:`flawed_speculative_step` is deliberately wrong.
+Probability vectors may be float16, float32 or float64; everything is computed in float64.
 """
 
 from __future__ import annotations
@@ -124,19 +105,15 @@ def residual_distribution(p, q, normalize=True):
 
     .. math:: r(x) = \frac{\max(p(x) - q(x), 0)}{\sum_y \max(p(y) - q(y), 0)}
 
-    When ``p == q`` the residual is undefined (a rejection never happens);
-    ``p`` is returned in that case. With ``normalize=False`` the numerator
-    alone, :math:`\max(p(x) - q(x), 0)`: the probability mass the target
-    puts on ``x`` beyond the draft's, which sums to the rejection
-    probability ``1 - alpha`` (the total-variation distance).
+    ``p`` when ``p == q``. With ``normalize=False`` the numerator alone, which sums to
+    ``1 - alpha``.
 
     Defined in chapter "Why a decode step wastes arithmetic, and the verification pass".
 
     Parameters
     ----------
     p : array_like
-        Target distribution over the vocabulary (last axis), sums to 1
-        (float16/float32 accepted to their precision; computed in float64).
+        Target distribution over the vocabulary (last axis), sums to 1.
     q : array_like
         Draft distribution, same vocabulary, sums to 1.
     normalize : bool, optional
@@ -165,17 +142,14 @@ def residual_distribution(p, q, normalize=True):
 def accepted_mass(p, q):
     r"""Probability that token ``x`` is both proposed and accepted: :math:`\min(p(x), q(x))`.
 
-    Its sum over the vocabulary is the acceptance rate
-    (:func:`specdec.acceptance.acceptance_rate`); the chapter draws it against ``p``
-    and ``q``.
+    Its sum is the acceptance rate (:func:`specdec.acceptance.acceptance_rate`).
 
     Defined in chapter "Why a decode step wastes arithmetic, and the verification pass".
 
     Parameters
     ----------
     p, q : array_like
-        Target and draft distributions over the same vocabulary (last axis);
-        float16 and float32 vectors are accepted to their dtype's precision; results are computed in float64.
+        Target and draft distributions over the same vocabulary (last axis).
 
     Returns
     -------
@@ -198,19 +172,15 @@ def emitted_token_distribution(p, q, correction="residual"):
     .. math:: P(\text{emit } x) = \min(p(x), q(x)) + (1 - \alpha)\, c(x),
               \qquad \alpha = \sum_y \min(p(y), q(y))
 
-    where ``c`` is the correction distribution. With the residual
-    (``correction="residual"``) this equals ``p`` exactly; the other options
-    are the bugs the book warns about: ``"target"`` redraws the correction
-    from ``p`` and ``"none"`` keeps the draft token (plain draft sampling,
-    the result is ``q``).
+    where ``c`` is the correction: ``"residual"`` (gives ``p``), ``"target"`` (redraws from ``p``)
+    or ``"none"`` (keeps the draft token, gives ``q``).
 
     Defined in chapter "Why a decode step wastes arithmetic, and the verification pass".
 
     Parameters
     ----------
     p, q : array_like
-        Target and draft distributions (last axis), each summing to 1;
-        float16 and float32 vectors are accepted to their dtype's precision; results are computed in float64.
+        Target and draft distributions (last axis), each summing to 1.
     correction : {"residual", "target", "none"}
         Where a rejected draft's replacement comes from.
 
@@ -248,7 +218,7 @@ def total_variation(p, q):
     ----------
     p, q : array_like
         Distributions (or empirical frequencies) along the last axis; they
-        broadcast. Entries >= 0; float16 and float32 vectors are accepted to their dtype's precision; results are computed in float64.
+        broadcast. Entries >= 0.
 
     Returns
     -------
@@ -268,9 +238,6 @@ def total_variation(p, q):
 
 def running_frequencies(tokens, vocab, sizes):
     """Empirical token frequencies of the first ``n`` samples, for each ``n`` in ``sizes``.
-
-    Counts come from the sorted positions of each token (no loop over the
-    samples), so a convergence curve costs one simulation of the largest size.
 
     Defined in chapter "Why a decode step wastes arithmetic, and the verification pass".
 
@@ -309,8 +276,7 @@ def running_frequencies(tokens, vocab, sizes):
 def convergence_to_target(p, q, sizes, rng):
     """Empirical emitted-token frequencies of three schemes as the sample grows.
 
-    Runs one simulation of ``max(sizes)`` trials for each scheme and reports
-    the running frequencies (:func:`running_frequencies`):
+    One simulation of ``max(sizes)`` trials per scheme, through :func:`running_frequencies`:
 
     * ``"speculative"``: :func:`speculative_step` (exact);
     * ``"correction from target"``: the bug of redrawing rejections from ``p``;
@@ -321,7 +287,7 @@ def convergence_to_target(p, q, sizes, rng):
     Parameters
     ----------
     p, q : array_like, shape (V,)
-        Target and draft distributions; float16 and float32 vectors are accepted to their dtype's precision; results are computed in float64.
+        Target and draft distributions.
     sizes : array_like of int
         Sample sizes at which to report frequencies, each >= 1.
     rng : numpy.random.Generator or int
@@ -373,19 +339,15 @@ def _step(pa: np.ndarray, qa: np.ndarray, size: int, rng: np.random.Generator, c
 def speculative_step(p, q, size, rng):
     r"""Run ``size`` independent single-position speculative sampling trials.
 
-    Each trial draws a draft token ``x ~ q``, accepts it with probability
-    ``min(1, p(x) / q(x))``, and otherwise emits a token drawn from the
-    residual ``normalize(max(p - q, 0))``. The emitted tokens follow ``p``
-    exactly, and a trial is accepted with probability
-    ``sum(min(p, q))`` (:func:`specdec.acceptance.acceptance_rate`).
+    Draw ``x ~ q``, accept with probability ``min(1, p(x) / q(x))``, else emit from
+    :func:`residual_distribution`.
 
     Defined in chapter "Why a decode step wastes arithmetic, and the verification pass".
 
     Parameters
     ----------
     p : array_like, shape (V,)
-        Target next-token distribution (entries >= 0, summing to 1);
-        float16 and float32 vectors are accepted to their dtype's precision; results are computed in float64.
+        Target next-token distribution (entries >= 0, summing to 1).
     q : array_like, shape (V,)
         Draft next-token distribution over the same vocabulary.
     size : int
@@ -416,19 +378,15 @@ def speculative_step(p, q, size, rng):
 def flawed_speculative_step(p, q, size, rng, flaw="correction-from-target"):
     """A deliberately wrong speculative step, to show what exactness rules out.
 
-    ``flaw="correction-from-target"`` redraws a rejected token from ``p``
-    instead of the residual (a bug real implementations have shipped);
-    ``flaw="no-verification"`` keeps every draft token, i.e. plain sampling
-    from the draft ``q``. Neither follows ``p``; the book's tests use the
-    first to show that the exactness test has power. Do not use it to
-    generate text.
+    ``flaw="correction-from-target"`` redraws a rejected token from ``p`` instead of the residual;
+    ``flaw="no-verification"`` keeps every draft token (sampling from ``q``). Neither follows ``p``.
 
     Defined in chapter "Why a decode step wastes arithmetic, and the verification pass".
 
     Parameters
     ----------
     p, q : array_like, shape (V,)
-        Target and draft distributions; float16 and float32 vectors are accepted to their dtype's precision; results are computed in float64.
+        Target and draft distributions.
     size : int
         Number of trials, >= 1.
     rng : numpy.random.Generator or int
@@ -551,10 +509,8 @@ def simulate_rounds(p, q, k, n_rounds, rng):
     """Simulate independent speculative rounds with fixed per-position distributions.
 
     At draft position ``i`` (1..k) the draft proposes from ``q[i]`` and the
-    target checks with ``p[i]``; the first rejection is replaced by a draw
-    from the residual and ends the round; when all ``k`` drafts survive, a
-    bonus token is drawn from ``p[k + 1]``. Vectorized over rounds (the only
-    Python loop is over the ``k`` positions).
+    target checks with ``p[i]``; the first rejection is replaced from the residual and ends the
+    round; when all ``k`` survive a bonus token is drawn from ``p[k + 1]``.
 
     Defined in chapter "Why a decode step wastes arithmetic, and the verification pass".
 
@@ -562,7 +518,7 @@ def simulate_rounds(p, q, k, n_rounds, rng):
     ----------
     p : array_like, shape (V,) or (k + 1, V)
         Target distributions: one shared row, or one per draft position plus
-        the bonus position; float16 and float32 vectors are accepted to their dtype's precision; results are computed in float64.
+        the bonus position.
     q : array_like, shape (V,) or (k, V)
         Draft distributions: one shared row, or one per draft position.
     k : int
@@ -621,19 +577,16 @@ def _check_tables(target, draft):
 def simulate_bigram_rounds(target, draft, k, n_rounds, rng, context=None):
     """Simulate independent speculative rounds on a bigram model pair.
 
-    Each round starts after a context token; the draft proposes ``k`` tokens
-    autoregressively from its table, and the target checks draft position
-    ``i`` with its own row for the token before it (the context token or
-    draft ``i - 1``): the distributions depend on the prefix. Rejection
-    draws from the residual of those two rows; a bonus token follows
-    ``target[draft_k]`` when all ``k`` survive. Vectorized over rounds.
+    The draft proposes ``k`` tokens autoregressively from its table after a context token; the
+    target checks position ``i`` with its row for the token before it; a bonus token follows
+    ``target[draft_k]`` when all ``k`` survive.
 
     Defined in chapter "Why a decode step wastes arithmetic, and the verification pass".
 
     Parameters
     ----------
     target, draft : array_like, shape (V, V)
-        Row-stochastic transition tables (row = previous token); float16 and float32 vectors are accepted to their dtype's precision; results are computed in float64.
+        Row-stochastic transition tables (row = previous token).
     k : int
         Draft tokens per round, >= 1.
     n_rounds : int
@@ -671,19 +624,15 @@ def simulate_bigram_rounds(target, draft, k, n_rounds, rng, context=None):
 def generate_bigram(target, draft, k, n_tokens, n_sequences, rng, start=0):
     """Generate text with speculative rounds on a bigram pair, many sequences at once.
 
-    Runs rounds back to back (each round's context is the last emitted
-    token) until every sequence has ``n_tokens`` tokens; tokens past
-    ``n_tokens`` in the last round are dropped. Rounds within one sequence
-    are sequential by nature; the work is vectorized across sequences. If
-    the scheme is exact, the generated text is a Markov chain with the
-    *target's* transition table.
+    Rounds back to back (each round's context is the last emitted token) until every sequence has
+    ``n_tokens`` tokens; the last round's surplus is dropped.
 
     Defined in chapter "Why a decode step wastes arithmetic, and the verification pass".
 
     Parameters
     ----------
     target, draft : array_like, shape (V, V)
-        Row-stochastic transition tables; float16 and float32 vectors are accepted to their dtype's precision; results are computed in float64.
+        Row-stochastic transition tables.
     k : int
         Draft tokens per round, >= 1.
     n_tokens : int
@@ -745,8 +694,7 @@ def transition_frequencies(sequences, vocab, start=0):
 
     Row ``a`` is the frequency of each token right after token ``a``,
     counted over every sequence, with ``start`` as the token before each
-    sequence's first one (as :func:`generate_bigram` uses it). Compare it
-    with the target's and the draft's tables to see whose text was written.
+    sequence's first one (as :func:`generate_bigram` uses it).
 
     Defined in chapter "Why a decode step wastes arithmetic, and the verification pass".
 

@@ -1,36 +1,14 @@
 """Token trees: expected tokens, the best tree for a node budget, and multi-draft exactness.
 
-A *draft tree* proposes several alternative continuations at once. Node
-``i`` holds one draft token; ``parents[i]`` is the node it continues
-(``-1`` for a child of the root, i.e. of the last accepted token) and
-``accept[i]`` is the probability that node ``i``'s token is accepted given
-that its parent was. Children of one node are *alternatives* for the same
-position, so at most one of them is accepted and their ``accept`` sum to at
-most 1. The accepted nodes always form a path from the root; the round
-emits the tokens on that path plus the one token the target adds, so
+Node ``i`` of a draft tree holds one draft token; ``parents[i]`` is the node it continues (``-1``
+for a child of the root) and ``accept[i]`` the probability that its token is accepted given that
+its parent was (siblings are alternatives: their ``accept`` sum to at most 1). Then
 
 .. math:: E[L] = 1 + \\sum_i \\prod_{j \\in \\text{path}(i)} a_j .
 
-A chain (``parents = [-1, 0, 1, ...]``, every ``accept = alpha``) is the
-book's usual round and gives :func:`specdec.acceptance.expected_tokens`.
-
-The verification pass processes every node at once (tree attention: a mask
-lets each node see only its ancestors), so its cost grows with the number
-of nodes, not the depth: ``n_nodes + 1`` new tokens per sequence, priced by
-the roofline in :func:`tree_verify_cost`.
-
-The best tree for a node budget is found by a best-first search under the
-*rank acceptance model* of SpecInfer, Sequoia and EAGLE-2's analyses: the
-draft's ``r``-th candidate at depth ``d`` is accepted with probability
-``a[d, r]`` given that its parent was, whatever the rest of the tree. The
-search is exactly optimal under that model (see :func:`best_tree`).
-
-SpecInfer-style multi-draft verification (several candidates at one
-position, checked one after the other against a shrinking residual) is
-:func:`specdec.verification.multi_draft_step`.
-
-Every function validates its arguments and accepts Python numbers or
-arrays; scalar calls return Python numbers.
+:func:`tree_verify_cost` prices the pass over ``n_nodes + 1`` tokens; :func:`best_tree` and
+:func:`best_tree_for_speedup` find the best tree under the rank acceptance model. Scalar calls
+return Python numbers.
 """
 
 from __future__ import annotations
@@ -285,10 +263,8 @@ def tree_expected_tokens(parents, accept, *, depth_decay=1.0):
 
     .. math:: E[L] = 1 + \sum_{i=1}^{n} \prod_{j \in \text{path}(i)} a_j
 
-    The accepted nodes form a path from the root (siblings are alternatives,
-    at most one is accepted); the round emits the path's tokens plus the one
-    token the target adds. A chain with every ``accept`` equal to ``alpha``
-    gives :func:`specdec.acceptance.expected_tokens`.
+    A chain with every ``accept`` equal to ``alpha`` gives
+    :func:`specdec.acceptance.expected_tokens`.
 
     Defined in chapter "Token trees".
 
@@ -317,12 +293,8 @@ def tree_expected_tokens(parents, accept, *, depth_decay=1.0):
 
     Notes
     -----
-    The path products are built node by node (a loop over the ``n`` node
-    positions, vectorized over trees, in chunks of 512 trees so the working
-    set stays in cache), so 10^5 random trees of 64 nodes take about a
-    tenth of a second (``benchmarks/bench_trees.py``). The sum over nodes
-    runs in node order, root first, for every tree, so the result does not
-    depend on numpy's SIMD code paths.
+    The sum over nodes runs in node order, so the result does not depend on numpy's SIMD code
+    paths; 10^5 trees of 64 nodes take about 0.1 s (``benchmarks/bench_trees.py``).
 
     Examples
     --------
@@ -399,10 +371,8 @@ def tree_tokens_pmf(parents, accept):
 def random_trees(n_trees, n_nodes, rng, *, scale=1.0):
     """Random trees for tests and benchmarks: random shapes and valid ``accept``.
 
-    Node ``i``'s parent is drawn uniformly from ``-1, 0, ..., i - 1``. Each
-    node gets a weight ``U(0, 1)``; the ``accept`` of a family of siblings is
-    their weights divided by (their sum + an extra ``U(0, 1)`` share for "no
-    child accepted"), times ``scale``, so siblings always sum to less than 1.
+    Node ``i``'s parent is uniform on ``-1 .. i - 1``; siblings' ``accept`` are ``U(0, 1)`` weights
+    over their sum plus one more ``U(0, 1)``, times ``scale``.
 
     Defined in chapter "Token trees".
 
@@ -450,9 +420,7 @@ def random_trees(n_trees, n_nodes, rng, *, scale=1.0):
 def tree_new_tokens(n_nodes):
     """Tokens per sequence that the verification pass of an ``n_nodes`` tree processes.
 
-    ``n_nodes + 1``: the last accepted token (whose logits score the root's
-    children) and every tree node. It is the tree's analogue of ``k + 1``
-    for a chain of ``k`` drafts, whatever the tree's depth.
+    ``n_nodes + 1``: the last accepted token and every tree node, whatever the depth.
 
     Defined in chapter "Token trees".
 
@@ -479,12 +447,9 @@ def tree_new_tokens(n_nodes):
 def tree_verify_cost(model, hardware, n_nodes, batch=1, context=0, *, kv_write=None, parents=None):
     """``c_verify`` of a draft tree: :func:`specdec.roofline.hardware.verify_cost` with ``k = n_nodes``.
 
-    The pass covers ``n_nodes + 1`` tokens per sequence (:func:`tree_new_tokens`), as a fraction of
-    one plain decode step. On a calibrated hardware the matrix products are priced as kernels run
-    them at small M (:mod:`specdec.roofline.kernels`): tokens fill tiles of rows, so a pass of up to one tile
-    (64 tokens) costs about one decode step and the cost then rises in steps. With ``parents`` the
-    attention follows the tree mask: each token attends to the context and to its own ancestors in
-    the pass (and itself), not to every token before it.
+    The pass over ``n_nodes + 1`` tokens per sequence, as a fraction of one plain decode step
+    (tiled matrix products on a calibrated hardware, :mod:`specdec.roofline.kernels`). With
+    ``parents`` each token attends to the context, its ancestors and itself (the tree mask).
 
     Defined in chapter "Token trees".
 
@@ -549,10 +514,8 @@ def _check_rank_accept(rank_accept: Any) -> np.ndarray:
 def rank_accept_from_topk(topk_accuracy):
     """Per-rank acceptance probabilities from cumulative top-k accuracies.
 
-    A head whose top-``r`` candidates contain the target's token with
-    probability ``top[r]`` (non-decreasing in ``r``) has its ``r``-th
-    candidate accepted with ``top[r] - top[r - 1]`` under greedy
-    verification: the rank acceptance model's ``a[d, r]``.
+    ``a[d, r] = top[r] - top[r - 1]``: the ``r``-th candidate's acceptance under greedy
+    verification.
 
     Defined in chapter "Token trees".
 
@@ -626,12 +589,7 @@ class DraftTree:
 def _greedy_order(a: np.ndarray, n_max: int, depth_cap: int):
     """Best-first enumeration of the candidate tree, largest path probability first.
 
-    ``a`` is (D, R) with each row sorted in decreasing order (``order`` maps
-    sorted positions back to ranks). A popped node pushes two successors:
-    its first child and its next sibling; both have a path probability no
-    larger than its own, so nodes leave the heap in non-increasing order and
-    every node leaves after its parent. Returns lists (parent, depth,
-    sorted rank index, value) for up to ``n_max`` nodes with value > 0.
+    A popped node pushes its first child and next sibling; returns (parent, depth, rank, value) lists.
     """
     n_rank = a.shape[1]
     out_parent, out_depth, out_rank, out_value = [], [], [], []
@@ -692,13 +650,9 @@ def _build_tree(sorted_rows, order, parent, depth, r, value) -> DraftTree:
 def best_tree(n_nodes, rank_accept, max_depth=None):
     r"""The draft tree of at most ``n_nodes`` nodes with the largest expected tokens per round.
 
-    Acceptance model (the *rank model* of SpecInfer, Sequoia and EAGLE-2's
-    analyses): the draft's ``r``-th best candidate at depth ``d`` is accepted
-    with probability ``rank_accept[d - 1, r - 1]`` given that its parent was,
-    independently of the rest of the tree. Under greedy verification the
-    candidates at one position are mutually exclusive matches of the target's
-    token, so each row must sum to at most 1. A 1-D ``rank_accept`` uses the
-    same probabilities at every depth.
+    Under the rank model the ``r``-th best candidate at depth ``d`` is accepted with probability
+    ``rank_accept[d - 1, r - 1]`` given its parent, independently of the rest of the tree; a best-first
+    search. A 1-D ``rank_accept`` is the same at every depth.
 
     Defined in chapter "Token trees".
 
@@ -722,20 +676,8 @@ def best_tree(n_nodes, rank_accept, max_depth=None):
 
     Notes
     -----
-    *Why the search is optimal.* A tree's objective is
-    :math:`1 + \sum_i v_i` with :math:`v_i` the node's path probability, and
-    in the candidate tree every node's value is at most its parent's (a
-    factor :math:`\le 1`) and, after sorting each row, at most its
-    better-ranked sibling's. Any tree of ``N`` nodes is a set of ``N``
-    candidates, so its value is at most 1 plus the sum of the ``N`` largest
-    values. The best-first search pops candidates in non-increasing value
-    and only ever offers a node after its parent has been taken, so the
-    ``N`` nodes it takes are ``N`` largest values *and* form a tree: it
-    attains the bound. Ties are broken by insertion order; any tie-break
-    gives the same expected tokens. The tests compare it against exhaustive
-    search over every tree of up to 7 nodes.
-
-    The search costs ``O(N log N)`` heap operations.
+    Exactly optimal under the rank model (the tests compare it with exhaustive search over every
+    tree of up to 7 nodes); ``O(N log N)`` heap operations; ties broken by insertion order.
 
     Examples
     --------
@@ -788,11 +730,8 @@ class TreeSpeedup:
 def best_tree_for_speedup(rank_accept, max_nodes, c_verify, c_draft=0.0, max_depth=None):
     r"""The draft tree that maximizes speedup when its cost grows with nodes and depth.
 
-    Round cost (in target decode steps): ``depth * c_draft`` for drafting
-    (one draft forward pass per tree level, as EAGLE-style drafts expand a
-    level at a time; 0 for heads that predict every position at once) plus
-    ``c_verify[n - 1]`` for verifying ``n`` nodes. Speedup is
-    ``E[L] / cost`` with ``E[L]`` under the rank model of :func:`best_tree`.
+    Round cost in target decode steps: ``depth * c_draft`` (one draft pass per tree level) plus
+    ``c_verify[n - 1]``; speedup ``E[L] / cost`` with ``E[L]`` from :func:`best_tree`.
 
     Defined in chapter "Token trees".
 
@@ -817,14 +756,8 @@ def best_tree_for_speedup(rank_accept, max_nodes, c_verify, c_draft=0.0, max_dep
 
     Notes
     -----
-    *Why this is the optimum over all trees.* For a depth cap ``d`` the
-    best-first search of :func:`best_tree` gives, for every ``n``, the best
-    ``n``-node tree of depth at most ``d``. Any tree ``T`` with ``n`` nodes
-    and depth ``d`` has ``E[L](T)`` no larger than that tree's, and that
-    tree's depth is at most ``d``, so its cost is no larger (``c_draft >=
-    0``). Taking the best speedup over every ``(d, n)`` pair therefore
-    finds the best tree. It costs ``max_depth`` searches of ``max_nodes``
-    nodes each.
+    The best speedup over every depth cap ``d`` and size ``n`` of :func:`best_tree`'s trees is the
+    optimum over all trees (``c_draft >= 0``); ``max_depth`` searches of ``max_nodes`` nodes.
 
     Examples
     --------
