@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from specdec._validate import as_float_array, check_integer, describe
 
@@ -93,7 +94,7 @@ class Table:
     align: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         width = len(self.header)
         if width == 0:
             raise ValueError("header must name at least one column")
@@ -136,9 +137,10 @@ class Table:
         return self.to_markdown()
 
 
-def grid_table(values, row_labels: Sequence[Any], col_labels: Sequence[Any], *, corner: str = "",
+def grid_table(values: ArrayLike, row_labels: Sequence[Any], col_labels: Sequence[Any], *, corner: str = "",
                fmt: str | Callable[[Any], str] = "{:.2f}", row_fmt: str | Callable[[Any], str] = "{}",
-               col_fmt: str | Callable[[Any], str] = "{}", emphasize=None, missing: str = MISSING_NOTE) -> Table:
+               col_fmt: str | Callable[[Any], str] = "{}", emphasize: ArrayLike | None = None,
+               missing: str = MISSING_NOTE) -> Table:
     """A two-way table: ``values[i, j]`` in row ``row_labels[i]``, column ``col_labels[j]``.
 
     A ``nan`` (a value that does not exist, such as the alpha of an
@@ -201,7 +203,7 @@ def grid_table(values, row_labels: Sequence[Any], col_labels: Sequence[Any], *, 
     return Table((str(corner),) + tuple(cfmt(c) for c in col_labels), rows, notes=_notes(absent, missing))
 
 
-def _notes(absent, missing) -> tuple:
+def _notes(absent: list[bool], missing: str) -> tuple:
     if not isinstance(missing, str) or not missing.strip():
         raise TypeError(f"missing must be a non-empty string (the footnote of '{MISSING}' cells), got {describe(missing)}")
     return (f"{MISSING} {missing}",) if any(absent) else ()
@@ -269,7 +271,7 @@ def records_table(header: Sequence[str], rows: Sequence[Sequence[Any]],
     return Table(header, tuple(body), tuple(align), notes=_notes(absent, missing))
 
 
-def rounding_check(computed, printed, decimals):
+def rounding_check(computed: ArrayLike, printed: ArrayLike, decimals: int) -> np.ndarray:
     """Whether each printed value is a correct rounding of the computed one.
 
     A value printed with ``decimals`` decimals is consistent with ``computed``
@@ -310,8 +312,9 @@ def rounding_check(computed, printed, decimals):
         raise ValueError(f"computed {c.shape} and printed {p.shape} do not broadcast") from exc
 
 
-def source_check_table(computed, printed, decimals, row_labels, col_labels, *, corner: str = "",
-                       computed_decimals: int = 3, row_fmt="{}", col_fmt="{}") -> Table:
+def source_check_table(computed: ArrayLike, printed: ArrayLike, decimals: int, row_labels: Sequence[Any],
+                       col_labels: Sequence[Any], *, corner: str = "", computed_decimals: int = 3,
+                       row_fmt: str | Callable[..., Any] = "{}", col_fmt: str | Callable[..., Any] = "{}") -> Table:
     """A grid showing, per cell, our value, the source's printed value and whether they agree.
 
     Each cell reads ``"<ours> (source <printed>) ok"`` or ``"... DIFFERS"``
@@ -359,7 +362,7 @@ def source_check_table(computed, printed, decimals, row_labels, col_labels, *, c
     return grid_table(text, row_labels, col_labels, corner=corner, row_fmt=row_fmt, col_fmt=col_fmt, emphasize=~ok)
 
 
-def count_phrase(flags, noun: str) -> str:
+def count_phrase(flags: ArrayLike, noun: str) -> str:
     """How many of some checks hold, in the words a person would write.
 
     ``"all 15 printed cells"`` when every flag is true, ``"none of the 15

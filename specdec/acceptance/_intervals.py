@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from specdec._validate import (
     as_float_array,
@@ -32,7 +33,8 @@ from specdec.acceptance import alpha_for_expected_tokens, tokens_per_round_varia
 __all__ = ["wilson_interval", "moment_alpha_interval", "BootstrapEstimate", "bootstrap_alpha"]
 
 
-def wilson_interval(successes, trials, confidence=0.95):
+def wilson_interval(successes: ArrayLike, trials: ArrayLike,
+                    confidence: float = 0.95) -> tuple[float | np.ndarray, float | np.ndarray]:
     r"""Wilson score interval for a binomial-like proportion.
 
     .. math:: \frac{\hat a + \frac{z^2}{2n} \pm z\sqrt{\frac{\hat a(1-\hat a)}{n} + \frac{z^2}{4n^2}}}{1 + z^2/n}
@@ -83,7 +85,8 @@ def _normal_quantile(prob: float) -> float:
     return NormalDist().inv_cdf(prob)
 
 
-def moment_alpha_interval(mean_acceptance_length, k, n_rounds, confidence=0.95):
+def moment_alpha_interval(mean_acceptance_length: float, k: float, n_rounds: float,
+                          confidence: float = 0.95) -> tuple[float, float]:
     r"""Interval for the alpha that reproduces a measured mean acceptance length (method of moments).
 
     The delta method: the mean length :math:`\pm z\,\sigma_L/\sqrt{n}`, with
@@ -166,14 +169,15 @@ class BootstrapEstimate:
     seed: int | None
 
 
-def _alpha_of_sums(n, d, a, k):
+def _alpha_of_sums(n: np.ndarray, d: np.ndarray, a: np.ndarray, k: int | None) -> np.ndarray:
     """Method-of-moments alpha from summed counts (vectorized): E[L] = 1 + a / n at draft length d / n (or k)."""
     m = np.full_like(n, float(k)) if k is not None else d / n
     length = np.minimum(1.0 + a / n, m + 1.0)
     return np.asarray(alpha_for_expected_tokens(length, m), dtype=float)
 
 
-def bootstrap_alpha(requests, k=None, n_boot=2000, confidence=0.95, rng=0):
+def bootstrap_alpha(requests: ArrayLike, k: int | None = None, n_boot: int = 2000, confidence: float = 0.95,
+                    rng: int | np.random.Generator = 0) -> BootstrapEstimate:
     """alpha and a percentile interval from resampling whole requests (a seeded bootstrap).
 
     When traffic is mixed (requests whose drafts are accepted at different

@@ -28,11 +28,13 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Mapping
+import pathlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from specdec._validate import (
     as_float_array,
@@ -68,7 +70,7 @@ __all__ = [
 ]
 
 
-def simulate_accepted_counts(alpha, k, n_rounds, rng):
+def simulate_accepted_counts(alpha: ArrayLike, k: int, n_rounds: int, rng: np.random.Generator | int) -> np.ndarray:
     """Accepted drafts per round under i.i.d. acceptance (the capped geometric model).
 
     Each draft is accepted with probability ``alpha`` until the first
@@ -122,7 +124,8 @@ def simulate_accepted_counts(alpha, k, n_rounds, rng):
     return np.minimum(geo, kk).astype(np.int64)
 
 
-def simulate_accepted_counts_per_position(alphas, n_rounds, rng):
+def simulate_accepted_counts_per_position(alphas: ArrayLike, n_rounds: int,
+                                          rng: np.random.Generator | int) -> np.ndarray:
     """Accepted drafts per round when the acceptance rate depends on the position.
 
     Draft ``i`` is accepted with probability ``alphas[i-1]`` given that
@@ -162,7 +165,7 @@ def simulate_accepted_counts_per_position(alphas, n_rounds, rng):
     return np.where(ok.all(axis=1), a.size, np.argmin(ok, axis=1)).astype(np.int64)
 
 
-def _check_counts(accepted_counts, k) -> tuple[np.ndarray, int]:
+def _check_counts(accepted_counts: ArrayLike, k: int) -> tuple[np.ndarray, int]:
     kk = check_count(k, "k")
     c = as_float_array(accepted_counts, "accepted_counts")
     if c.ndim == 0 or c.shape[-1] == 0:
@@ -212,7 +215,7 @@ class AlphaEstimate:
         return f"AlphaEstimate over {np.shape(self.alpha)} logs of {self.n_rounds} rounds"
 
 
-def estimate_alpha(accepted_counts, k, confidence=0.95):
+def estimate_alpha(accepted_counts: ArrayLike, k: int, confidence: float = 0.95) -> AlphaEstimate:
     r"""Maximum-likelihood alpha from accepted drafts per round, with an interval.
 
     Under the capped geometric model every accepted draft is a success and
@@ -297,7 +300,7 @@ class PerPositionEstimate:
     passed: np.ndarray
 
 
-def estimate_alpha_per_position(accepted_counts, k, confidence=0.95):
+def estimate_alpha_per_position(accepted_counts: ArrayLike, k: int, confidence: float = 0.95) -> PerPositionEstimate:
     r"""Conditional acceptance rate at each draft position, from accepted counts.
 
     .. math:: \hat\alpha_i = \frac{\#\{\text{rounds with} \ge i \text{ accepted}\}}
@@ -469,9 +472,13 @@ def _per_position_problems(counts: np.ndarray, n: float, a: float) -> list:
     return problems
 
 
-def read_engine_counters(num_drafts, num_draft_tokens=None, num_accepted_tokens=None, accepted_per_position=None,
-                         *, draft_tokens_per_position=None, before=None, labels=None, k=None, strict=True,
-                         confidence=0.95):
+def read_engine_counters(num_drafts: Any,
+                         num_draft_tokens: float | None = None, num_accepted_tokens: float | None = None,
+                         accepted_per_position: ArrayLike | None = None, *,
+                         draft_tokens_per_position: ArrayLike | None = None,
+                         before: dict[str, Any] | str | pathlib.Path | Sequence[Any] | None = None,
+                         labels: dict[str, Any] | None = None, k: int | None = None, strict: bool = True,
+                         confidence: float = 0.95) -> EngineReading:
     r"""Turn an engine's speculative decoding counters into alpha, with an interval: the one counters reader.
 
     The counters are those vLLM exports (:data:`specdec.acceptance.engine_metrics.VLLM_METRICS`): verification
@@ -600,7 +607,7 @@ def read_engine_counters(num_drafts, num_draft_tokens=None, num_accepted_tokens=
         generic = src.form in ("counters (a dict)", "counters (numbers)")
         source = where if generic else (f"{where}: {src.form}" if where else src.form)
         source += " (the window between two snapshots)" if before is not None else ""
-        extra = {}
+        extra: dict[str, Any] = {}
         if src.requests is not None and before is None:
             boot = bootstrap_alpha(src.requests, k=reading.k if reading.fixed_k else None,
                                    confidence=reading.confidence)
@@ -718,7 +725,7 @@ def read_engine_counters(num_drafts, num_draft_tokens=None, num_accepted_tokens=
         conditional_interval=cond_interval, drift=drift, warnings=tuple(warnings))
 
 
-def read_accepted_counts(accepted_counts, k):
+def read_accepted_counts(accepted_counts: ArrayLike, k: int) -> EngineReading:
     """The engine's counters and figures for a log of accepted drafts per round.
 
     Builds the counters vLLM would export for these rounds, every one

@@ -25,7 +25,9 @@ Defined in chapter "A calibrated roofline".
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -44,6 +46,9 @@ from specdec.calibration import (
 from specdec.roofline.catalogue import GPU_SPECS
 from specdec.roofline.hardware import A100, Hardware, gpu_preset, model_preset
 from specdec.sources import Cited
+
+if TYPE_CHECKING:
+    from specdec.roofline.presets import Model
 
 __all__ = ["EngineProfile", "PROFILES", "EAGER_MEASUREMENTS", "FITTED", "HELD_OUT", "profile", "fit_eager_overhead",
            "base_calibration"]
@@ -64,7 +69,8 @@ _MEDUSA_BARS = ("medusa-repo", "assets/size_speedup.png, 'Speedup on different m
                 "read by eye against its grid (0-80 tokens/s)")
 
 
-def _meas(key, label, model, device, value, src, role, engine, note=""):
+def _meas(key: str, label: str, model: Model, device: Hardware, value: float, src: tuple[str, str, str, str], role: str,
+          engine: str, note: str = "") -> Measurement:
     source, where, status, checked = src
     quoted = Cited({"value": value, "unit": "tokens/s"}, source, where, status, checked, note=note)
     return Measurement(key, label, model, device, 1, 1, 512, 1, "decode", quoted, role, 0.10, engine)
@@ -86,7 +92,7 @@ def _graph_time(m: Measurement) -> float:
     return model_time(m, replace(base_calibration(m.device), step_overhead=FIXED_COSTS["gpt-fast"]))
 
 
-def fit_eager_overhead(measurements) -> dict:
+def fit_eager_overhead(measurements: Sequence[Measurement]) -> dict:
     """Fit the eager launch cost per layer on one GPU to eager plain-decoding timings.
 
     The eager step is the graph-mode step (the GPU's calibration with
@@ -148,7 +154,7 @@ def _gpu_key(hardware: Hardware) -> str:
     return ""
 
 
-def base_calibration(hardware) -> Calibration:
+def base_calibration(hardware: Hardware) -> Calibration:
     """The hardware terms a profile starts from on a GPU, before the engine's fixed cost.
 
     A100s, the RTX 3090 and the L40S take :data:`specdec.calibration.A100_CALIBRATION`
@@ -225,10 +231,10 @@ class EngineProfile:
     launch: str
     measurements: tuple
     derivation: str
-    eager_overhead: dict = None
+    eager_overhead: dict | None = None
     carry_from: str = ""
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         check_choice(self.launch, "launch", ("graphs", "eager"))
         if self.launch == "eager" and not self.eager_overhead:
             raise ValueError("eager_overhead must name at least one GPU for an eager profile")
@@ -238,9 +244,10 @@ class EngineProfile:
         if self.launch == "graphs":
             return 0.0
         check_choice(gpu, "gpu", tuple(GPU_SPECS))
+        assert self.eager_overhead is not None  # every eager profile has one
         return float(self.eager_overhead.get(gpu, self.eager_overhead[self.carry_from]))
 
-    def on(self, hardware, tp=1, *, base=None) -> Hardware:
+    def on(self, hardware: Hardware | str, tp: int = 1, *, base: Calibration | None = None) -> Hardware:
         """A :class:`specdec.roofline.hardware.Hardware` calibrated for this engine on a GPU.
 
         Starts from :func:`base_calibration` (the GPU's hardware terms and
@@ -288,7 +295,7 @@ class EngineProfile:
         return out.scaled(n) if n > 1 else out
 
 
-def _eager_fit(engine):
+def _eager_fit(engine: str) -> dict[str, Any]:
     return fit_eager_overhead([m for m in EAGER_MEASUREMENTS if m.engine == engine and m.role == "fit"])
 
 

@@ -76,9 +76,9 @@ from __future__ import annotations
 
 import math
 import pathlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -105,6 +105,9 @@ from specdec.decision._measurements import (
 from specdec.decision._report import Decision, verdict_and_reasons
 from specdec.decision.policy import WORTH_IT_SPEEDUP
 from specdec.economics import break_even_alpha, required_alpha, speedup
+
+if TYPE_CHECKING:
+    from specdec.acceptance.estimation import EngineReading
 
 __all__ = ["decide", "Decision", "fit_round_times", "RoundTimeFit", "read_fields", "parse_time", "TIME_UNITS",
            "TIME_TOLERANCE", "SPEEDUP_TOLERANCE", "SCHEMA_VERSION", "ENGINES"]
@@ -172,8 +175,10 @@ def _acceptance(m: Measurements) -> _Acceptance:
     k = m.k
     r = m.reading
     if r is not None:
-        per_position = None if r.per_position is None else {"unconditional": r.per_position.tolist(),
-                                                            "conditional": r.conditional.tolist()}
+        per_position = None
+        if r.per_position is not None:
+            assert r.conditional is not None  # a reading gives both or neither
+            per_position = {"unconditional": r.per_position.tolist(), "conditional": r.conditional.tolist()}
         source = (f"counters: {num(r.num_accepted_tokens, 12)} accepted of {num(r.num_draft_tokens, 12)} drafted in "
                   f"{num(r.num_drafts, 12)} rounds, mean acceptance length {r.mean_acceptance_length:.3f}")
         estimator = _ESTIMATORS[r.alpha_method]
@@ -191,6 +196,7 @@ def _acceptance(m: Measurements) -> _Acceptance:
             estimator="the alpha whose E[L] at k equals the mean acceptance length (i.i.d. acceptance); no interval "
                       "without counts")
     engine = m.engine or "vllm"
+    assert m.rate is not None  # neither counters nor a length: a rate was given
     if engine in ("vllm", "sglang"):
         source = f"draft acceptance rate {num(m.rate)} at k = {k} (accepted / drafted, not alpha)"
         estimator = ("the alpha whose (E[L] - 1) / k equals the draft acceptance rate (i.i.d. acceptance, every "
@@ -202,11 +208,15 @@ def _acceptance(m: Measurements) -> _Acceptance:
         source = f"older SGLang accept rate {num(m.rate)} at k = {k} (accept len / (k + 1))"
         estimator = ("the alpha whose E[L] at k equals (k + 1) x the accept rate (i.i.d. acceptance); no interval "
                      "without counts")
-    alpha = float(m.rate) if engine == "vllm-v0" else float(alpha_from_mean_acceptance_length(m.rate_length, k))
+    if engine == "vllm-v0":
+        alpha = float(m.rate)
+    else:
+        assert m.rate_length is not None  # set with the rate for every engine but vLLM V0
+        alpha = float(alpha_from_mean_acceptance_length(m.rate_length, k))
     return _Acceptance(alpha=alpha, source=source, estimator=estimator)
 
 
-def _length_curve(acc: _Acceptance, m: Measurements, ks):
+def _length_curve(acc: _Acceptance, m: Measurements, ks: np.ndarray) -> tuple[np.ndarray, str]:
     """E[L] at each k of ``ks``: measured up to the measured k when per-position counts exist (their partial sums),
     the i.i.d. model elsewhere (scaled to pass through a measured E[L] at k), and a note saying which is which."""
     k = m.k
@@ -215,6 +225,7 @@ def _length_curve(acc: _Acceptance, m: Measurements, ks):
     iid = np.asarray(expected_tokens(alpha, ks), dtype=float)
     r = m.reading
     if r is not None and r.per_position is not None and r.per_position.size == k:
+        assert r.conditional is not None  # a reading gives both or neither
         measured = 1.0 + np.cumsum(r.per_position)
         c = float(r.conditional[-1]) if r.drift else alpha
         tail = r.per_position[-1]
@@ -235,17 +246,18 @@ def _length_curve(acc: _Acceptance, m: Measurements, ks):
                  f"an assumption, not a measurement")
 
 
-def _speedup_table(acc: _Acceptance, m: Measurements, model: dict, k_max: int, interval=None):
+def _speedup_table(acc: _Acceptance, m: Measurements, model: dict, k_max: int,
+                   interval: tuple[float, float] | None = None) -> tuple[tuple[Any, ...], int, float, str]:
     """Speedup at k = 1 .. k_max under a verification model (and at the ends of an alpha interval); the best k
     (first maximum) and its speedup, and the note on where E[L] came from."""
     alpha = acc.alpha
     ks = np.arange(1, k_max + 1)
-    tv = verify_at(model, ks, m.floor)
+    tv = np.asarray(verify_at(model, ks, m.floor))
     el, note = _length_curve(acc, m, ks)
     cost = m.t_draft_step * ks + tv + m.t_overhead
     s = m.t0 * el / cost
 
-    def iid(a):
+    def iid(a: float) -> np.ndarray:
         return np.asarray(speedup(a, ks, m.t0, m.t_draft_step * ks, tv, m.t_overhead), dtype=float)
 
     best = int(ks[int(np.argmax(s))])  # first maximum: ties go to the smaller k
@@ -265,6 +277,7 @@ def _verdict_word(s_k: float, wi: float) -> str:
 def _rate_readings(m: Measurements, t_round: float, wi: float) -> str:
     """A warning for a bare rate with no engine named: every reading, its alpha, speedup and verdict at k."""
     k = m.k
+    assert m.rate is not None  # called for a bare rate only
     parts, verdicts, alphas, speedups = [], set(), [], []
     for engine in ("vllm", "vllm-v0", "sglang-legacy"):
         length = rate_reading(m.rate, k, engine)
@@ -326,7 +339,7 @@ class RoundTimeFit:
     time_unit: str
     fitted: tuple = ()
 
-    def t_verify(self, t_draft_step, t_overhead=0.0) -> dict:
+    def t_verify(self, t_draft_step: float | str, t_overhead: float | str = 0.0) -> dict:
         """Verification time at each k, ``round_time - k t_draft_step - t_overhead``, for ``decide(t_verify=...)``.
 
         The line alone cannot split its slope into the draft step and the verification cost per position, nor
@@ -361,7 +374,8 @@ class RoundTimeFit:
                 f"{runs}; rms residual {num(self.rms_residual)} {self.time_unit})")
 
 
-def fit_round_times(tpot_on, mean_acceptance_length, time_unit="ms"):
+def fit_round_times(tpot_on: Mapping[str, Any], mean_acceptance_length: Mapping[str, Any],
+                    time_unit: str = "ms") -> RoundTimeFit:
     r"""Round times from benchmark runs at two or more k, and the line through them.
 
     Each run at draft length ``k`` gives the mean time per output token with
@@ -424,10 +438,15 @@ def fit_round_times(tpot_on, mean_acceptance_length, time_unit="ms"):
                         tuple(intercept + slope * k for k in ks))
 
 
-def decide(*, t0, t_verify, k=None, t_draft_step=None, t_draft_round=None, t_overhead=0.0,
-           mean_acceptance_length=None, draft_acceptance_rate=None, counters=None, counters_before=None,
-           tpot_off=None, tpot_on=None, confidence=0.95, k_max=16, worth_it=WORTH_IT_SPEEDUP,
-           time_unit="ms", engine=None, labels=None):
+def decide(*, t0: float | str, t_verify: float | str | Mapping[str, Any], k: int | None = None,
+           t_draft_step: float | str | None = None, t_draft_round: float | str | None = None,
+           t_overhead: float | str = 0.0, mean_acceptance_length: float | None = None,
+           draft_acceptance_rate: float | None = None,
+           counters: Mapping[str, Any] | str | bytes | pathlib.Path | Sequence[Any] | EngineReading | None = None,
+           counters_before: dict[str, int] | pathlib.Path | None = None, tpot_off: float | str | None = None,
+           tpot_on: float | str | None = None, confidence: float = 0.95, k_max: int = 16,
+           worth_it: float = WORTH_IT_SPEEDUP, time_unit: str = "ms", engine: str | None = None,
+           labels: dict[str, Any] | None = None) -> Decision:
     r"""Does speculative decoding pay for this service, by how much, with which k?
 
     Give the acceptance in any of the forms engines print (raw counters, a

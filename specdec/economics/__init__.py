@@ -11,7 +11,11 @@ See chapters "The speedup formula" and "The break-even condition".
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from specdec._validate import (
     check_broadcast,
@@ -47,7 +51,7 @@ __all__ = [
 ]
 
 
-def round_time(t_draft, t_verify, t_overhead=0.0):
+def round_time(t_draft: ArrayLike, t_verify: ArrayLike, t_overhead: ArrayLike = 0.0) -> float | np.ndarray:
     """Wall-clock time of one speculative round, ``T_draft + T_verify + T_overhead``.
 
     Defined in chapter "The speedup formula".
@@ -80,7 +84,7 @@ def round_time(t_draft, t_verify, t_overhead=0.0):
     return to_output(td + tv + to, is_scalar_input(t_draft, t_verify, t_overhead))
 
 
-def round_cost(k, c_draft, c_verify):
+def round_cost(k: ArrayLike, c_draft: ArrayLike, c_verify: ArrayLike) -> float | np.ndarray:
     r"""Cost of one speculative round in target decode steps, :math:`k\,c_d + c_v`.
 
     The denominator of :func:`speedup_from_costs`: ``k`` draft steps of
@@ -118,7 +122,8 @@ def round_cost(k, c_draft, c_verify):
     return to_output(kk * cd + cv, is_scalar_input(k, c_draft, c_verify))
 
 
-def speedup(alpha, k, t0, t_draft, t_verify, t_overhead=0.0):
+def speedup(alpha: ArrayLike, k: ArrayLike, t0: ArrayLike, t_draft: ArrayLike, t_verify: ArrayLike,
+            t_overhead: ArrayLike = 0.0) -> float | np.ndarray:
     r"""Speedup of speculative decoding over plain decoding, time form.
 
     .. math:: S = \frac{T_0 \, E[L]}{T_\text{draft} + T_\text{verify} + T_\text{overhead}}
@@ -164,7 +169,7 @@ def speedup(alpha, k, t0, t_draft, t_verify, t_overhead=0.0):
     return to_output(result, is_scalar_input(alpha, k, t0, t_draft, t_verify, t_overhead))
 
 
-def speedup_from_costs(alpha, k, c_draft, c_verify):
+def speedup_from_costs(alpha: ArrayLike, k: ArrayLike, c_draft: ArrayLike, c_verify: ArrayLike) -> float | np.ndarray:
     r"""Speedup of speculative decoding, cost-fraction form.
 
     .. math:: S = \frac{E[L]}{k\,c_d + c_v}
@@ -203,7 +208,8 @@ def speedup_from_costs(alpha, k, c_draft, c_verify):
     return to_output(result, is_scalar_input(alpha, k, c_draft, c_verify))
 
 
-def costs_from_times(k, t0, t_draft, t_verify, t_overhead=0.0):
+def costs_from_times(k: ArrayLike, t0: ArrayLike, t_draft: ArrayLike, t_verify: ArrayLike,
+                     t_overhead: ArrayLike = 0.0) -> tuple[float | np.ndarray, ...]:
     """Convert the time form to the cost-fraction form.
 
     ``c_draft = t_draft / (k * t0)`` (``t_draft`` covers ``k`` steps) and
@@ -241,7 +247,8 @@ def costs_from_times(k, t0, t_draft, t_verify, t_overhead=0.0):
     return to_output(td / (kk * t0a), scalar), to_output((tv + to) / t0a, scalar)
 
 
-def times_from_costs(k, t0, c_draft, c_verify):
+def times_from_costs(k: ArrayLike, t0: ArrayLike, c_draft: ArrayLike,
+                     c_verify: ArrayLike) -> tuple[float | np.ndarray, ...]:
     """Convert the cost-fraction form back to times: ``(t_draft, t_verify)``.
 
     ``t_draft = k * c_draft * t0`` and ``t_verify = c_verify * t0`` (any
@@ -278,7 +285,8 @@ def times_from_costs(k, t0, c_draft, c_verify):
     return to_output(kk * cd * t0a, scalar), to_output(cv * t0a, scalar)
 
 
-def quick_estimate(alpha, k, t0, t_draft, t_verify):
+def quick_estimate(alpha: ArrayLike, k: ArrayLike, t0: ArrayLike, t_draft: ArrayLike,
+                   t_verify: ArrayLike) -> float | np.ndarray:
     r"""The first source's "quick estimation" formula, exactly as printed.
 
     .. math:: \hat S = \frac{E[L]}{1 + T_\text{draft}/T_0 + T_\text{verify}/T_0}
@@ -315,7 +323,8 @@ def quick_estimate(alpha, k, t0, t_draft, t_verify):
     return to_output(result, is_scalar_input(alpha, k, t0, t_draft, t_verify))
 
 
-def quick_estimate_costs(k, t0, t_draft, t_verify):
+def quick_estimate_costs(k: ArrayLike, t0: ArrayLike, t_draft: ArrayLike,
+                         t_verify: ArrayLike) -> tuple[float | np.ndarray, ...]:
     r"""The round costs the first source's quick estimate implicitly assumes.
 
     :func:`quick_estimate` is :func:`speedup_from_costs` with
@@ -359,7 +368,7 @@ def quick_estimate_costs(k, t0, t_draft, t_verify):
     return to_output(td / (kk * t0a), scalar), to_output(1.0 + tv / t0a, scalar)
 
 
-def break_even_alpha(k, c_draft, c_verify):
+def break_even_alpha(k: ArrayLike, c_draft: ArrayLike, c_verify: ArrayLike) -> float | np.ndarray:
     r"""Smallest acceptance rate at which speculation beats plain decoding.
 
     Solves :math:`k\,c_d + c_v = E[L](\alpha) = 1 + \alpha + \dots + \alpha^k`
@@ -405,7 +414,7 @@ def break_even_alpha(k, c_draft, c_verify):
     return to_output(out, is_scalar_input(k, c_draft, c_verify))
 
 
-def _verify_cost_over_k(c_verify, ks: np.ndarray) -> np.ndarray:
+def _verify_cost_over_k(c_verify: Any, ks: np.ndarray) -> np.ndarray:
     """Validated ``c_verify`` as an array whose last axis runs over ``ks`` (or broadcasts against it)."""
     k_max = ks.size
     if callable(c_verify):
@@ -425,7 +434,8 @@ def _verify_cost_over_k(c_verify, ks: np.ndarray) -> np.ndarray:
     return cv[..., None]  # the same cost at every k
 
 
-def optimal_k(alpha, c_draft, c_verify=1.0, k_max=64):
+def optimal_k(alpha: ArrayLike, c_draft: ArrayLike, c_verify: ArrayLike | Callable[..., Any] = 1.0,
+              k_max: int = 64) -> int | np.ndarray:
     r"""Number of drafts per round that maximizes :func:`speedup_from_costs`.
 
     Evaluates :math:`E[L](\alpha, k) / (k\,c_d + c_v(k))` for every ``k`` in
@@ -483,7 +493,8 @@ def optimal_k(alpha, c_draft, c_verify=1.0, k_max=64):
     return to_output(best, scalar, kind=int)
 
 
-def lowest_break_even_alpha(c_draft, c_verify=1.0, k_max=64):
+def lowest_break_even_alpha(c_draft: ArrayLike, c_verify: ArrayLike | Callable[..., Any] = 1.0,
+                            k_max: int = 64) -> tuple[Any, ...]:
     r"""The ``k`` whose break-even acceptance rate is lowest, and that rate.
 
     Scans :func:`break_even_alpha` over ``k = 1 .. k_max`` and returns the
@@ -536,7 +547,8 @@ def lowest_break_even_alpha(c_draft, c_verify=1.0, k_max=64):
     return to_output(k_best, scalar, kind=int), to_output(alpha_best, scalar)
 
 
-def required_alpha(target_speedup, k, c_draft, c_verify):
+def required_alpha(target_speedup: ArrayLike, k: ArrayLike, c_draft: ArrayLike,
+                   c_verify: ArrayLike) -> float | np.ndarray:
     r"""Smallest acceptance rate at which a round reaches a given speedup.
 
     Solves :math:`E[L](\alpha) = S^\ast\,(k\,c_d + c_v)`: the speedup
@@ -584,7 +596,7 @@ def required_alpha(target_speedup, k, c_draft, c_verify):
     return to_output(out, is_scalar_input(target_speedup, k, c_draft, c_verify))
 
 
-def improvement_factor(alpha, k, c):
+def improvement_factor(alpha: ArrayLike, k: ArrayLike, c: ArrayLike) -> float | np.ndarray:
     r"""Leviathan et al. (2023), Theorem 3.8: expected walltime improvement.
 
     .. math:: \frac{1 - \alpha^{k+1}}{(1 - \alpha)(k c + 1)} = \frac{E[L]}{k c + 1}
@@ -622,7 +634,7 @@ def improvement_factor(alpha, k, c):
     return to_output(result, is_scalar_input(alpha, k, c))
 
 
-def operations_factor(alpha, k, c_hat):
+def operations_factor(alpha: ArrayLike, k: ArrayLike, c_hat: ArrayLike) -> float | np.ndarray:
     r"""Leviathan et al. (2023), Theorem 3.11: expected increase in arithmetic.
 
     .. math:: \frac{(1 - \alpha)(k \hat c + k + 1)}{1 - \alpha^{k+1}}
@@ -661,7 +673,7 @@ def operations_factor(alpha, k, c_hat):
     return to_output(result, is_scalar_input(alpha, k, c_hat))
 
 
-def source_bisection_break_even_alpha(k, c_draft, c_verify):
+def source_bisection_break_even_alpha(k: int, c_draft: float, c_verify: float) -> float:
     """The second source's break-even search, reimplemented for comparison only.
 
     Halves ``[0, 0.9999]`` 40 times on ``k*c_draft + c_verify < E[L](alpha)`` and returns the
@@ -707,7 +719,9 @@ def source_bisection_break_even_alpha(k, c_draft, c_verify):
     return high
 
 
-def round_times_vs_k(k, k_ref, t_draft, t_verify, verify_slope=0.0, t_verify_floor=None):
+def round_times_vs_k(k: ArrayLike, k_ref: ArrayLike, t_draft: ArrayLike, t_verify: ArrayLike,
+                     verify_slope: ArrayLike = 0.0,
+                     t_verify_floor: ArrayLike | None = None) -> tuple[float | np.ndarray, ...]:
     r"""Draft and verification times at other ``k``, from times measured at ``k_ref``.
 
     .. math:: T_\text{draft}(k) = \frac{T_\text{draft}}{k_\text{ref}}\,k, \qquad

@@ -12,6 +12,7 @@ See chapters "When speculation does not help" and "When not to use it".
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from specdec._validate import (
     check_broadcast,
@@ -26,7 +27,7 @@ from specdec._validate import (
 __all__ = ["decode_time", "end_to_end_speedup", "request_speedup", "break_even_output_length", "setup_time_for_break_even"]
 
 
-def decode_time(tpot, mean_output_tokens):
+def decode_time(tpot: ArrayLike, mean_output_tokens: ArrayLike) -> float | np.ndarray:
     """Decode time of a request: every output token after the first costs one TPOT.
 
     ``decode_time = tpot * (mean_output_tokens - 1)``; the first token comes
@@ -58,14 +59,15 @@ def decode_time(tpot, mean_output_tokens):
     return to_output(tp * (n - 1.0), is_scalar_input(tpot, mean_output_tokens))
 
 
-def _check_output_tokens(value, name):
+def _check_output_tokens(value: ArrayLike, name: str) -> np.ndarray:
     n = check_positive(value, name, "(tokens)")
     if (n < 1).any():
         raise ValueError(f"{name} must be >= 1 (the first token comes with the prefill); got {describe(n[n < 1].flat[0])}")
     return n
 
 
-def end_to_end_speedup(decode_speedup, prefill_share, setup_share=0.0):
+def end_to_end_speedup(decode_speedup: ArrayLike, prefill_share: ArrayLike,
+                       setup_share: ArrayLike = 0.0) -> float | np.ndarray:
     r"""Speedup of a whole request when only its decode phase speeds up (Amdahl's law).
 
     With a share ``p`` of the request's plain time spent in prefill, the rest
@@ -109,12 +111,13 @@ def end_to_end_speedup(decode_speedup, prefill_share, setup_share=0.0):
     return to_output(_amdahl(s, p, o), is_scalar_input(decode_speedup, prefill_share, setup_share))
 
 
-def _amdahl(s, p, o):
+def _amdahl(s: np.ndarray, p: float | np.ndarray, o: float | np.ndarray) -> float | np.ndarray:
     """Amdahl's law with a one-off share ``o``: the kernel both public functions call, unchecked."""
     return 1.0 / (p + o + (1.0 - p) / s)
 
 
-def request_speedup(n_output_tokens, speedup, tpot, t_setup=0.0, ttft=0.0):
+def request_speedup(n_output_tokens: ArrayLike, speedup: ArrayLike, tpot: ArrayLike, t_setup: ArrayLike = 0.0,
+                    ttft: ArrayLike = 0.0) -> float | np.ndarray:
     r"""Speedup of a whole request when speculation costs a fixed setup time.
 
     .. math:: S_\text{req}(N) = \frac{\text{TTFT} + (N-1)\,\text{TPOT}}
@@ -165,7 +168,7 @@ def request_speedup(n_output_tokens, speedup, tpot, t_setup=0.0, ttft=0.0):
     return to_output(out, is_scalar_input(n_output_tokens, speedup, tpot, t_setup, ttft))
 
 
-def break_even_output_length(t_setup, tpot, speedup):
+def break_even_output_length(t_setup: ArrayLike, tpot: ArrayLike, speedup: ArrayLike) -> float | np.ndarray:
     r"""Output length below which speculation makes a request slower.
 
     Speculation wins when ``t_setup + (N-1) TPOT / S < (N-1) TPOT``, i.e. for
@@ -214,7 +217,7 @@ def break_even_output_length(t_setup, tpot, speedup):
     return to_output(n, is_scalar_input(t_setup, tpot, speedup))
 
 
-def setup_time_for_break_even(n_output_tokens, tpot, speedup):
+def setup_time_for_break_even(n_output_tokens: ArrayLike, tpot: ArrayLike, speedup: ArrayLike) -> float | np.ndarray:
     r"""The setup cost that makes ``N`` output tokens the break-even length.
 
     Inverse of :func:`break_even_output_length`:

@@ -14,8 +14,10 @@ All times are in seconds, all sizes in bytes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from specdec._validate import (
     check_broadcast,
@@ -30,6 +32,9 @@ from specdec._validate import (
 from specdec.acceptance import expected_tokens
 from specdec.roofline.hardware import Hardware, step_time, validate_setup
 from specdec.roofline.memory import memory_footprint
+
+if TYPE_CHECKING:
+    from specdec.roofline.presets import Model
 
 __all__ = [
     "SpeculativeCosts",
@@ -87,27 +92,27 @@ class SpeculativeCosts:
     fits_baseline: np.ndarray
 
     @property
-    def t_round(self):
+    def t_round(self) -> float | np.ndarray:
         """Seconds per round, ``t_draft + t_verify + t_overhead``."""
         return self.t_draft + self.t_verify + self.t_overhead
 
     @property
-    def latency_baseline(self):
+    def latency_baseline(self) -> float | np.ndarray:
         """Seconds per output token per sequence without speculation (``t0``)."""
         return self.t0
 
     @property
-    def latency_speculative(self):
+    def latency_speculative(self) -> float | np.ndarray:
         """Seconds per output token per sequence with speculation, ``t_round / E[L]``."""
         return self.t_round / self.expected_tokens
 
     @property
-    def throughput_baseline(self):
+    def throughput_baseline(self) -> float | np.ndarray:
         """Tokens/s per replica without speculation, ``batch / t0``."""
         return self.batch / self.t0
 
     @property
-    def throughput_speculative(self):
+    def throughput_speculative(self) -> float | np.ndarray:
         """Tokens/s per replica with speculation, ``batch * E[L] / t_round``."""
         return self.batch * self.expected_tokens / self.t_round
 
@@ -122,19 +127,21 @@ class Comparison:
     Defined in chapter "The roofline model".
     """
 
-    baseline: object
-    speculative: object
+    baseline: float | np.ndarray
+    speculative: float | np.ndarray
 
     @property
-    def ratio(self):
+    def ratio(self) -> float | np.ndarray:
         """``speculative / baseline``."""
         if np.ndim(self.baseline) == 0 and np.ndim(self.speculative) == 0:
             return float(self.speculative) / float(self.baseline)
         return np.asarray(self.speculative) / np.asarray(self.baseline)
 
 
-def speculative_costs(target, draft, hardware, alpha, k, batch=1, context=0, *, t_overhead=0.0,
-                      draft_cost_override=None, draft_hardware=None, extra_bytes=0.0, kv_write=None):
+def speculative_costs(target: Model, draft: Model | None, hardware: Hardware, alpha: ArrayLike, k: ArrayLike,
+                      batch: ArrayLike = 1, context: ArrayLike = 0, *, t_overhead: ArrayLike = 0.0,
+                      draft_cost_override: ArrayLike | None = None, draft_hardware: Hardware | None = None,
+                      extra_bytes: float = 0.0, kv_write: bool | None = None) -> SpeculativeCosts:
     r"""Round costs, speedup, latency and throughput of speculation at a batch and context.
 
     The target runs a plain decode step in ``t0 = T(B, C, 1)`` and verifies in
@@ -209,8 +216,10 @@ def speculative_costs(target, draft, hardware, alpha, k, batch=1, context=0, *, 
                             fits_baseline=np.array(arrays[10]))
 
 
-def _speculative_core(target, draft, hardware, alpha, k, batch, context, t_overhead, draft_cost_override,
-                      draft_hardware, extra_bytes, kv_write) -> dict:
+def _speculative_core(target: Model, draft: Model | None, hardware: Hardware, alpha: ArrayLike, k: ArrayLike,
+                      batch: ArrayLike, context: ArrayLike, t_overhead: ArrayLike,
+                      draft_cost_override: ArrayLike | None, draft_hardware: Hardware | None, extra_bytes: float,
+                      kv_write: bool | None) -> dict:
     """Validated inputs and un-broadcast cost arrays shared by the speculative_* functions."""
     validate_setup(target, draft, hardware)
     if draft_hardware is not None:
@@ -242,8 +251,10 @@ def _speculative_core(target, draft, hardware, alpha, k, batch, context, t_overh
                 k=kk, shared_draft=shared_draft, extra=e)
 
 
-def speculative_throughput(target, draft, hardware, alpha, k, batch, context=0, draft_cost_override=None, *,
-                           t_overhead=0.0, draft_hardware=None, kv_write=None):
+def speculative_throughput(target: Model, draft: Model, hardware: Hardware, alpha: ArrayLike, k: ArrayLike,
+                           batch: ArrayLike, context: ArrayLike = 0, draft_cost_override: ArrayLike | None = None, *,
+                           t_overhead: float = 0.0, draft_hardware: Hardware | None = None,
+                           kv_write: bool | None = None) -> Comparison:
     """Tokens/s per replica with and without speculation at one batch and context.
 
     Baseline ``batch / t0``; speculative ``batch * E[L] / t_round`` (see
@@ -274,12 +285,15 @@ def speculative_throughput(target, draft, hardware, alpha, k, batch, context=0, 
     """
     r = speculative_costs(target, draft, hardware, alpha, k, batch, context, t_overhead=t_overhead,
                           draft_cost_override=draft_cost_override, draft_hardware=draft_hardware, kv_write=kv_write)
-    scalar = is_scalar_input(alpha, k, batch, context, t_overhead) and np.ndim(draft_cost_override) == 0
+    scalar = is_scalar_input(alpha, k, batch, context, t_overhead) and (
+        draft_cost_override is None or np.ndim(draft_cost_override) == 0)
     return Comparison(to_output(r.throughput_baseline, scalar), to_output(r.throughput_speculative, scalar))
 
 
-def speculative_latency(target, draft, hardware, alpha, k, batch=1, context=0, draft_cost_override=None, *,
-                        t_overhead=0.0, draft_hardware=None, kv_write=None):
+def speculative_latency(target: Model, draft: Model, hardware: Hardware, alpha: ArrayLike, k: ArrayLike,
+                        batch: ArrayLike = 1, context: ArrayLike = 0, draft_cost_override: ArrayLike | None = None, *,
+                        t_overhead: float = 0.0, draft_hardware: Hardware | None = None,
+                        kv_write: bool | None = None) -> Comparison:
     """Seconds per output token (per sequence) with and without speculation.
 
     Baseline ``t0``; speculative ``t_round / E[L]`` (see :func:`speculative_costs`).
@@ -309,12 +323,15 @@ def speculative_latency(target, draft, hardware, alpha, k, batch=1, context=0, d
     """
     r = speculative_costs(target, draft, hardware, alpha, k, batch, context, t_overhead=t_overhead,
                           draft_cost_override=draft_cost_override, draft_hardware=draft_hardware, kv_write=kv_write)
-    scalar = is_scalar_input(alpha, k, batch, context, t_overhead) and np.ndim(draft_cost_override) == 0
+    scalar = is_scalar_input(alpha, k, batch, context, t_overhead) and (
+        draft_cost_override is None or np.ndim(draft_cost_override) == 0)
     return Comparison(to_output(r.latency_baseline, scalar), to_output(r.latency_speculative, scalar))
 
 
-def speculative_speedup(target, draft, hardware, alpha, k, batch=1, context=0, *, t_overhead=0.0,
-                        draft_cost_override=None, draft_hardware=None, kv_write=None):
+def speculative_speedup(target: Model, draft: Model | None, hardware: Hardware, alpha: ArrayLike, k: ArrayLike,
+                        batch: ArrayLike = 1, context: ArrayLike = 0, *, t_overhead: float = 0.0,
+                        draft_cost_override: ArrayLike | None = None, draft_hardware: Hardware | None = None,
+                        kv_write: bool | None = None) -> float | np.ndarray:
     """Speedup of speculation with roofline costs at a batch and context.
 
     :func:`specdec.economics.speedup_from_costs` with ``c_draft`` from :func:`specdec.roofline.hardware.draft_cost`
@@ -345,14 +362,17 @@ def speculative_speedup(target, draft, hardware, alpha, k, batch=1, context=0, *
     """
     r = _speculative_core(target, draft, hardware, alpha, k, batch, context, t_overhead, draft_cost_override,
                           draft_hardware, 0.0, kv_write)
-    scalar = is_scalar_input(alpha, k, batch, context, t_overhead) and np.ndim(draft_cost_override) == 0
+    scalar = is_scalar_input(alpha, k, batch, context, t_overhead) and (
+        draft_cost_override is None or np.ndim(draft_cost_override) == 0)
     s = r["s"]
     shape = np.broadcast_shapes(np.shape(s), np.shape(r["t0"]), np.shape(r["cd"]))
     return to_output(np.broadcast_to(s, shape) if np.shape(s) != shape else s, scalar)
 
 
-def break_even_batch(target, draft, hardware, alpha, k, context=0, *, t_overhead=0.0, draft_cost_override=None,
-                     draft_hardware=None, batch_max=4096, kv_write=None):
+def break_even_batch(target: Model, draft: Model, hardware: Hardware, alpha: ArrayLike, k: int,
+                     context: int = 0, *, t_overhead: float = 0.0, draft_cost_override: ArrayLike | None = None,
+                     draft_hardware: Hardware | None = None, batch_max: int = 4096,
+                     kv_write: bool | None = None) -> float:
     """Smallest batch at which speculation's speedup falls below 1.
 
     Scans ``batch = 1 .. batch_max`` in one vectorized evaluation of
