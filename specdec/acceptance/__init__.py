@@ -52,7 +52,7 @@ __all__ = [
 VARIANCE_TERMS = 100_000
 
 
-def _expected_tokens_array(alpha: np.ndarray, k: np.ndarray) -> np.ndarray:
+def _expected_tokens_array(alpha: float | np.ndarray, k: float | np.ndarray) -> np.ndarray:
     """E[L] for validated float ``alpha`` and whole (float or int) ``k`` arrays (no checks)."""
     m = alpha - 1.0  # exact for alpha >= 0.5 (Sterbenz), which is where it matters
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
@@ -412,7 +412,15 @@ def alpha_for_expected_tokens(el: ArrayLike, k: ArrayLike) -> float | np.ndarray
     if bad.any():
         raise ValueError(f"el must be in [1, k + 1] tokens per round (k = {describe(k_b[bad].flat[0])} here); "
                          f"got {describe(e_b[bad].flat[0])}")
-    return to_output(_solve_mean_accepted(e_b - 1.0, k_b), is_scalar_input(el, k))
+    return to_output(_alpha_for_expected_tokens(e_b, k_b), is_scalar_input(el, k))
+
+
+def _alpha_for_expected_tokens(el: float | np.ndarray, k: float | np.ndarray) -> np.ndarray:
+    """:func:`alpha_for_expected_tokens` of validated inputs, ``1 <= el <= k + 1`` (no checks)."""
+    e = np.asarray(el, dtype=np.float64)
+    kk = np.asarray(k, dtype=np.float64)
+    shape = np.broadcast_shapes(e.shape, kk.shape)
+    return _solve_mean_accepted(np.broadcast_to(e, shape) - 1.0, np.broadcast_to(kk, shape))
 
 
 # --------------------------------------------------------------------------
@@ -486,7 +494,7 @@ def alpha_from_draft_acceptance_rate(rate: ArrayLike, k: ArrayLike) -> float | n
     kk = check_whole(k, "k", minimum=1)
     check_broadcast(rate=r, k=kk)
     el = np.minimum(1.0 + r * kk, kk + 1.0)
-    return to_output(alpha_for_expected_tokens(el, kk), is_scalar_input(rate, k))
+    return to_output(_alpha_for_expected_tokens(el, kk), is_scalar_input(rate, k))
 
 
 def mean_acceptance_length(alpha: ArrayLike, k: ArrayLike, include_bonus: bool = True) -> float | np.ndarray:
@@ -570,7 +578,7 @@ def alpha_from_mean_acceptance_length(length: ArrayLike, k: ArrayLike,
         lo_txt, hi_txt = ("1", "k + 1") if bonus else ("0", "k")
         val = np.broadcast_to(ln, shape)[np.broadcast_to(bad, shape)].flat[0]
         raise ValueError(f"length must be in [{lo_txt}, {hi_txt}] tokens per round; got {describe(val)}")
-    return to_output(alpha_for_expected_tokens(el, kk), is_scalar_input(length, k))
+    return to_output(_alpha_for_expected_tokens(el, kk), is_scalar_input(length, k))
 
 
 def wasted_draft_fraction(alpha: ArrayLike, k: ArrayLike) -> float | np.ndarray:

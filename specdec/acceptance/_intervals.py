@@ -28,7 +28,7 @@ from specdec._validate import (
     is_scalar_input,
     to_output,
 )
-from specdec.acceptance import alpha_for_expected_tokens, tokens_per_round_variance
+from specdec.acceptance import _alpha_for_expected_tokens, alpha_for_expected_tokens, tokens_per_round_variance
 
 __all__ = ["wilson_interval", "moment_alpha_interval", "BootstrapEstimate", "bootstrap_alpha"]
 
@@ -130,15 +130,20 @@ def moment_alpha_interval(mean_acceptance_length: float, k: float, n_rounds: flo
     if not 1.0 <= length <= kk + 1.0 + 1e-12 * kk:
         raise ValueError(f"mean_acceptance_length must be in [1, k + 1] = [1, {describe(kk + 1.0)}]; got "
                          f"{describe(mean_acceptance_length)}")
+    return _moment_alpha_interval(length, kk, n, conf)
+
+
+def _moment_alpha_interval(length: float, kk: float, n: float, conf: float) -> tuple[float, float]:
+    """:func:`moment_alpha_interval` of validated inputs (no checks of its own)."""
     accepted = (length - 1.0) * n
     if accepted <= 0.0 or length >= (kk + 1.0) * (1.0 - 1e-12):
         low, high = wilson_interval(accepted, n if accepted <= 0.0 else accepted, conf)
         return float(low), float(high)
-    alpha = float(alpha_for_expected_tokens(length, kk))
+    alpha = float(_alpha_for_expected_tokens(length, kk))
     sd_mean = math.sqrt(float(tokens_per_round_variance(alpha, math.ceil(kk - 1e-9))) / n)
     z = _normal_quantile(0.5 + conf / 2)
     ends = (min(max(length + sign * z * sd_mean, 1.0), kk + 1.0) for sign in (-1.0, 1.0))
-    low, high = (float(alpha_for_expected_tokens(e, kk)) for e in ends)
+    low, high = (float(_alpha_for_expected_tokens(e, kk)) for e in ends)
     return low, high
 
 

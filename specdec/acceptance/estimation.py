@@ -49,8 +49,14 @@ from specdec._validate import (
     describe,
     to_output,
 )
-from specdec.acceptance import alpha_for_expected_tokens, conditional_from_unconditional
-from specdec.acceptance._intervals import BootstrapEstimate, bootstrap_alpha, moment_alpha_interval, wilson_interval
+from specdec.acceptance import _alpha_for_expected_tokens, conditional_from_unconditional
+from specdec.acceptance._intervals import (
+    BootstrapEstimate,
+    _moment_alpha_interval,
+    bootstrap_alpha,
+    moment_alpha_interval,
+    wilson_interval,
+)
 from specdec.acceptance.engine_metrics import EngineSource, counter_difference, read_engine_source, source_label
 
 __all__ = [
@@ -714,9 +720,10 @@ def read_engine_counters(num_drafts: Any,
         lo, hi = wilson_interval(a, max(float(checks.sum()), a), conf)
         interval = (float(lo), float(hi))
     else:
-        alpha = float(alpha_for_expected_tokens(min(length, m + 1.0), m))
+        # the counts are checked: 1 <= length, 1 <= m, n >= 1, conf in (0, 1)
+        alpha = float(_alpha_for_expected_tokens(min(length, m + 1.0), m))
         method = "fixed draft length" if fixed else "mean draft length"
-        interval = moment_alpha_interval(min(length, m + 1.0), m, n, conf)
+        interval = _moment_alpha_interval(min(length, m + 1.0), m, n, conf)
     return EngineReading(
         n, d, a, k_out, length, length - 1.0, rate, alpha, per_position, conditional, m, bool(fixed), method,
         alpha_interval=interval, confidence=conf, alpha_mle=mle,

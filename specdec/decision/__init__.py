@@ -86,7 +86,7 @@ from specdec._datafiles import read_data_file
 from specdec._units import TIME_UNITS, parse_time
 from specdec._units import format_number as num
 from specdec._validate import describe
-from specdec.acceptance import alpha_from_mean_acceptance_length, expected_tokens
+from specdec.acceptance import _alpha_for_expected_tokens, _expected_tokens_array, alpha_from_mean_acceptance_length
 from specdec.acceptance.engine_metrics import ENGINES, rate_reading
 from specdec.decision import _report
 from specdec.decision._measurements import (
@@ -104,7 +104,7 @@ from specdec.decision._measurements import (
 )
 from specdec.decision._report import Decision, verdict_and_reasons
 from specdec.decision.policy import WORTH_IT_SPEEDUP
-from specdec.economics import break_even_alpha, required_alpha, speedup
+from specdec.economics import _break_even_alpha, _required_alpha, _speedup
 
 if TYPE_CHECKING:
     from specdec.acceptance.estimation import EngineReading
@@ -191,7 +191,7 @@ def _acceptance(m: Measurements) -> _Acceptance:
         if m.length_source is not None:
             source = f"{m.length_source} at k = {k} (a mean only: no interval)"
         return _Acceptance(
-            alpha=float(alpha_from_mean_acceptance_length(m.length, k)),
+            alpha=float(_alpha_for_expected_tokens(m.length, k)),  # read_measurements kept it in [1, k + 1]
             source=source,
             estimator="the alpha whose E[L] at k equals the mean acceptance length (i.i.d. acceptance); no interval "
                       "without counts")
@@ -222,7 +222,7 @@ def _length_curve(acc: _Acceptance, m: Measurements, ks: np.ndarray) -> tuple[np
     k = m.k
     alpha = acc.alpha
     ks = np.asarray(ks)
-    iid = np.asarray(expected_tokens(alpha, ks), dtype=float)
+    iid = np.asarray(_expected_tokens_array(alpha, ks), dtype=float)
     r = m.reading
     if r is not None and r.per_position is not None and r.per_position.size == k:
         assert r.conditional is not None  # a reading gives both or neither
@@ -235,8 +235,8 @@ def _length_curve(acc: _Acceptance, m: Measurements, ks: np.ndarray) -> tuple[np
         note = (f"E[L] up to the measured k = {k} comes from the measured per-position rates; beyond k = {k} it is "
                 f"extrapolated with {how}, {c:.3f} per further position: an assumption, not a measurement")
         return el, note
-    e_k = r.mean_acceptance_length if r is not None else float(expected_tokens(alpha, k))
-    e_iid = float(expected_tokens(alpha, k))
+    e_k = r.mean_acceptance_length if r is not None else float(_expected_tokens_array(alpha, k))
+    e_iid = float(_expected_tokens_array(alpha, k))
     if r is not None and abs(e_iid - e_k) > 1e-9 * e_k and e_iid > 1.0:
         el = 1.0 + (e_k - 1.0) * (iid - 1.0) / (e_iid - 1.0)
         note = (f"E[L] at k = {k} is the measured {e_k:.3f}; at other k the i.i.d. model is scaled to pass through "
@@ -258,7 +258,7 @@ def _speedup_table(acc: _Acceptance, m: Measurements, model: dict, k_max: int,
     s = m.t0 * el / cost
 
     def iid(a: float) -> np.ndarray:
-        return np.asarray(speedup(a, ks, m.t0, m.t_draft_step * ks, tv, m.t_overhead), dtype=float)
+        return np.asarray(_speedup(a, ks, m.t0, m.t_draft_step * ks, tv, m.t_overhead), dtype=float)
 
     best = int(ks[int(np.argmax(s))])  # first maximum: ties go to the smaller k
     rows = [{"k": int(k), "expected_tokens": float(e), "t_verify": float(v), "speedup": float(x)}
@@ -600,19 +600,19 @@ def decide(*, t0: float | str, t_verify: float | str | Mapping[str, Any], k: int
 
     # -- the figures at the measured k -------------------------------------
     draft_round = step * k_v
-    el_iid = float(expected_tokens(alpha, k_v))
+    el_iid = float(_expected_tokens_array(alpha, k_v))
     el = float(m.reading.mean_acceptance_length) if m.reading is not None else el_iid  # measured, when counted
     t_round = draft_round + tv_k + over_v
     s_k = t0_v * el / t_round
     c_draft = step / t0_v
     c_verify = (tv_k + over_v) / t0_v
     s_interval = None if acc.interval is None else tuple(
-        float(speedup(a, k_v, t0_v, draft_round, tv_k, over_v)) * el / el_iid for a in acc.interval)
-    be = float(break_even_alpha(k_v, c_draft, c_verify))
+        float(_speedup(a, k_v, t0_v, draft_round, tv_k, over_v)) * el / el_iid for a in acc.interval)
+    be = float(_break_even_alpha(k_v, c_draft, c_verify))
     be_length = k_v * c_draft + c_verify  # E[L] must exceed the round's cost in target steps
     be_rate = (be_length - 1.0) / k_v if math.isfinite(be) else float("nan")
     margin = alpha - be if math.isfinite(be) else float("nan")
-    wi_alpha = float(required_alpha(wi, k_v, c_draft, c_verify))
+    wi_alpha = float(_required_alpha(wi, k_v, c_draft, c_verify))
 
     # -- best k under the verification model (and the other model, with one k) --
     rows, best_k, best_s, curve_note = _speedup_table(acc, m, m.model, km, acc.interval)

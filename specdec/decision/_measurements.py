@@ -165,10 +165,10 @@ def _read_counters(counters: Any, before: Any, k_hint: int | None, conf: float,
     return reading, src
 
 
-def _measured_k(k: Any, points: dict, reading: EngineReading | None) -> int:
+def _measured_k(k: Any, points: dict, reading: EngineReading | None, checked: bool = False) -> int:
     """The k at which acceptance was measured: given, or the only k of t_verify, or from the counters."""
     if k is not None:
-        return whole_number(k, "k", minimum=1, maximum=K_LIMIT)
+        return k if checked else whole_number(k, "k", minimum=1, maximum=K_LIMIT)
     if len(points) == 1 and 0 not in points:
         return next(iter(points))
     if reading is not None and (reading.fixed_k or reading.accepted_per_position is not None):
@@ -479,7 +479,7 @@ counters, counters_before, tpot_off, tpot_on, engine, labels
                          "together (time per output token with speculation off and on)")
     tpot = None if tpot_off is None else (duration(tpot_off, "tpot_off", u, positive=True),
                                           duration(tpot_on, "tpot_on", u, positive=True))
-    k_v = _measured_k(k_hint, points, reading)
+    k_v = _measured_k(k_hint, points, reading, checked=k is not None)  # a k given was checked above
     if reading is not None:
         if reading.k != k_v:
             raise ValueError(f"counters were read with k = {reading.k} draft positions, but k = {k_v}")

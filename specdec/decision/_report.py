@@ -18,7 +18,7 @@ from typing import Any
 
 from specdec._units import TIME_UNITS
 from specdec._units import format_number as num
-from specdec.acceptance import expected_tokens
+from specdec.acceptance import _expected_tokens_array
 from specdec.acceptance.engine_metrics import printed_figures
 from specdec.acceptance.estimation import EngineReading
 from specdec.decision.policy import RETUNE_GAIN
@@ -456,7 +456,7 @@ def verdict_and_reasons(*, k: int, alpha: float, s_k: float, s_interval: tuple[f
                        f"length {be_length:.2f}): margin {margin:+.3f}")
     if math.isfinite(wi_alpha) and wi_alpha > 0 and verdict != "do not speculate":
         reasons.append(f"the {wi:g}x rule needs alpha >= {wi_alpha:.3f} at k = {k} "
-                       f"(mean acceptance length {float(expected_tokens(wi_alpha, k)):.2f})")
+                       f"(mean acceptance length {float(_expected_tokens_array(wi_alpha, k)):.2f})")
     if s_interval is not None and s_interval[0] < 1.0 <= s_interval[1]:
         reasons.append(f"uncertain: over the {conf:.0%} alpha interval the speedup ranges {s_interval[0]:.2f} .. "
                        f"{s_interval[1]:.2f}, across break-even; collect more rounds")

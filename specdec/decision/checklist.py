@@ -45,10 +45,10 @@ from specdec._validate import (
     check_scalar,
     describe,
 )
-from specdec.acceptance import expected_tokens
+from specdec.acceptance import _expected_tokens_array
 from specdec.decision.policy import CHECKLIST_THRESHOLDS, WORTH_IT_SPEEDUP
-from specdec.economics import costs_from_times, quick_estimate, round_time, speedup
-from specdec.economics.request import break_even_output_length, decode_time, request_speedup
+from specdec.economics import _costs_from_times, _quick_estimate, _speedup, round_time
+from specdec.economics.request import _break_even_output_length, _decode_time, _request_speedup
 from specdec.tables import Table
 
 __all__ = [
@@ -162,17 +162,17 @@ class Workload:
     @property
     def c_draft(self) -> float:
         """One draft step as a fraction of ``t0``: ``t_draft / (k * t0)`` (:func:`specdec.economics.costs_from_times`)."""
-        return float(costs_from_times(self.k, self.t0, self.t_draft, self.t_verify, self.t_overhead)[0])
+        return float(_costs_from_times(self.k, self.t0, self.t_draft, self.t_verify, self.t_overhead)[0])
 
     @property
     def c_verify(self) -> float:
         """Verification plus overhead as a fraction of ``t0`` (:func:`specdec.economics.costs_from_times`)."""
-        return float(costs_from_times(self.k, self.t0, self.t_draft, self.t_verify, self.t_overhead)[1])
+        return float(_costs_from_times(self.k, self.t0, self.t_draft, self.t_verify, self.t_overhead)[1])
 
     @property
     def decode_time(self) -> float:
         """Decode time of a mean request, :func:`specdec.economics.request.decode_time`."""
-        return float(decode_time(self.tpot, self.mean_output_tokens))
+        return float(_decode_time(self.tpot, self.mean_output_tokens))
 
     def replace(self, **changes: Any) -> Workload:
         """Return a copy with some fields changed (validated again)."""
@@ -453,11 +453,12 @@ def assess(workload: Workload, *, decode_ratio: float = CHECKLIST_THRESHOLDS["de
               f"{_fmt(w.mean_output_tokens)} tokens {'>' if w.mean_output_tokens > mo else '<='} {mo:g}",
               "Fixed overheads dominate short outputs."),
     )
-    e_l = expected_tokens(w.alpha, w.k)
-    s = speedup(w.alpha, w.k, w.t0, w.t_draft, w.t_verify, w.t_overhead)
-    q = quick_estimate(w.alpha, w.k, w.t0, w.t_draft, w.t_verify)
-    req = request_speedup(w.mean_output_tokens, s, w.tpot, w.t_setup, w.ttft)
-    n_star = break_even_output_length(w.t_setup, w.tpot, s)
+    # The workload was validated when it was made: the kernels below check nothing again.
+    e_l = _expected_tokens_array(w.alpha, w.k)
+    s = _speedup(w.alpha, w.k, w.t0, w.t_draft, w.t_verify, w.t_overhead)
+    q = _quick_estimate(w.alpha, w.k, w.t0, w.t_draft, w.t_verify)
+    req = _request_speedup(w.mean_output_tokens, s, w.tpot, w.t_setup, w.ttft)
+    n_star = _break_even_output_length(w.t_setup, w.tpot, s)
     return Assessment(w, checks, float(e_l), float(s), float(q), float(req), float(n_star), wi)
 
 

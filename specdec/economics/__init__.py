@@ -29,7 +29,7 @@ from specdec._validate import (
     is_scalar_input,
     to_output,
 )
-from specdec.acceptance import alpha_for_expected_tokens, expected_tokens
+from specdec.acceptance import _alpha_for_expected_tokens, _expected_tokens_array
 
 __all__ = [
     "round_time",
@@ -165,8 +165,13 @@ def speedup(alpha: ArrayLike, k: ArrayLike, t0: ArrayLike, t_draft: ArrayLike, t
     tv = check_positive(t_verify, "t_verify", "(time)")
     to = check_nonnegative(t_overhead, "t_overhead", "(time)")
     check_broadcast(alpha=a, k=kk, t0=t0a, t_draft=td, t_verify=tv, t_overhead=to)
-    result = t0a * expected_tokens(a, kk) / (td + tv + to)
-    return to_output(result, is_scalar_input(alpha, k, t0, t_draft, t_verify, t_overhead))
+    return to_output(_speedup(a, kk, t0a, td, tv, to), is_scalar_input(alpha, k, t0, t_draft, t_verify, t_overhead))
+
+
+def _speedup(a: float | np.ndarray, kk: float | np.ndarray, t0: float | np.ndarray, td: float | np.ndarray,
+             tv: float | np.ndarray, to: float | np.ndarray) -> float | np.ndarray:
+    """:func:`speedup` of validated inputs (no checks): the kernel internal callers use after their own checks."""
+    return t0 * _expected_tokens_array(a, kk) / (td + tv + to)
 
 
 def speedup_from_costs(alpha: ArrayLike, k: ArrayLike, c_draft: ArrayLike, c_verify: ArrayLike) -> float | np.ndarray:
@@ -204,8 +209,7 @@ def speedup_from_costs(alpha: ArrayLike, k: ArrayLike, c_draft: ArrayLike, c_ver
     cd = check_nonnegative(c_draft, "c_draft", "(fraction of a target step)")
     cv = check_positive(c_verify, "c_verify", "(fraction of a target step)")
     check_broadcast(alpha=a, k=kk, c_draft=cd, c_verify=cv)
-    result = expected_tokens(a, kk) / (kk * cd + cv)
-    return to_output(result, is_scalar_input(alpha, k, c_draft, c_verify))
+    return to_output(_expected_tokens_array(a, kk) / (kk * cd + cv), is_scalar_input(alpha, k, c_draft, c_verify))
 
 
 def costs_from_times(k: ArrayLike, t0: ArrayLike, t_draft: ArrayLike, t_verify: ArrayLike,
@@ -244,7 +248,14 @@ def costs_from_times(k: ArrayLike, t0: ArrayLike, t_draft: ArrayLike, t_verify: 
     to = check_nonnegative(t_overhead, "t_overhead", "(time)")
     check_broadcast(k=kk, t0=t0a, t_draft=td, t_verify=tv, t_overhead=to)
     scalar = is_scalar_input(k, t0, t_draft, t_verify, t_overhead)
-    return to_output(td / (kk * t0a), scalar), to_output((tv + to) / t0a, scalar)
+    c_draft, c_verify = _costs_from_times(kk, t0a, td, tv, to)
+    return to_output(c_draft, scalar), to_output(c_verify, scalar)
+
+
+def _costs_from_times(kk: float | np.ndarray, t0: float | np.ndarray, td: float | np.ndarray,
+                      tv: float | np.ndarray, to: float | np.ndarray) -> tuple[float | np.ndarray, float | np.ndarray]:
+    """:func:`costs_from_times` of validated inputs (no checks): ``(c_draft, c_verify)``."""
+    return td / (kk * t0), (tv + to) / t0
 
 
 def times_from_costs(k: ArrayLike, t0: ArrayLike, c_draft: ArrayLike,
@@ -319,8 +330,13 @@ def quick_estimate(alpha: ArrayLike, k: ArrayLike, t0: ArrayLike, t_draft: Array
     td = check_nonnegative(t_draft, "t_draft", "(time)")
     tv = check_positive(t_verify, "t_verify", "(time)")
     check_broadcast(alpha=a, k=kk, t0=t0a, t_draft=td, t_verify=tv)
-    result = expected_tokens(a, kk) / (1.0 + td / t0a + tv / t0a)
-    return to_output(result, is_scalar_input(alpha, k, t0, t_draft, t_verify))
+    return to_output(_quick_estimate(a, kk, t0a, td, tv), is_scalar_input(alpha, k, t0, t_draft, t_verify))
+
+
+def _quick_estimate(a: float | np.ndarray, kk: float | np.ndarray, t0: float | np.ndarray, td: float | np.ndarray,
+                    tv: float | np.ndarray) -> float | np.ndarray:
+    """:func:`quick_estimate` of validated inputs (no checks)."""
+    return _expected_tokens_array(a, kk) / (1.0 + td / t0 + tv / t0)
 
 
 def quick_estimate_costs(k: ArrayLike, t0: ArrayLike, t_draft: ArrayLike,
@@ -406,12 +422,18 @@ def break_even_alpha(k: ArrayLike, c_draft: ArrayLike, c_verify: ArrayLike) -> f
     kk = check_whole(k, "k", minimum=1)
     cd = check_nonnegative(c_draft, "c_draft", "(fraction of a target step)")
     cv = check_positive(c_verify, "c_verify", "(fraction of a target step)")
-    shape = check_broadcast(k=kk, c_draft=cd, c_verify=cv)
+    check_broadcast(k=kk, c_draft=cd, c_verify=cv)
+    return to_output(_break_even_alpha(kk, cd, cv), is_scalar_input(k, c_draft, c_verify))
+
+
+def _break_even_alpha(k: float | np.ndarray, cd: float | np.ndarray, cv: float | np.ndarray) -> np.ndarray:
+    """:func:`break_even_alpha` of validated inputs that broadcast (no checks)."""
+    kk = np.asarray(k, dtype=np.float64)
+    shape = np.broadcast_shapes(kk.shape, np.shape(cd), np.shape(cv))
     kk, cost = np.broadcast_to(kk, shape), np.broadcast_to(kk * cd + cv, shape)
     feasible = (cost > 1.0) & (cost < kk + 1.0)
-    root = alpha_for_expected_tokens(np.where(feasible, cost, 1.0), kk)
-    out = np.where(cost <= 1.0, 0.0, np.where(cost >= kk + 1.0, np.nan, root))
-    return to_output(out, is_scalar_input(k, c_draft, c_verify))
+    root = _alpha_for_expected_tokens(np.where(feasible, cost, 1.0), kk)
+    return np.where(cost <= 1.0, 0.0, np.where(cost >= kk + 1.0, np.nan, root))
 
 
 def _verify_cost_over_k(c_verify: Any, ks: np.ndarray) -> np.ndarray:
@@ -487,7 +509,7 @@ def optimal_k(alpha: ArrayLike, c_draft: ArrayLike, c_verify: ArrayLike | Callab
     cv = _verify_cost_over_k(c_verify, ks)
     shape = check_broadcast(alpha=a, c_draft=cd, c_verify=cv[..., 0])
     check_size(float(np.prod(shape)) * km, "k_max", "the speedup at every k")
-    s = expected_tokens(a[..., None], ks) / (ks * cd[..., None] + cv)
+    s = _expected_tokens_array(a[..., None], ks) / (ks * cd[..., None] + cv)
     best = ks[np.argmax(np.broadcast_to(s, shape + (km,)), axis=-1)]
     scalar = is_scalar_input(alpha, c_draft) and len(shape) == 0
     return to_output(best, scalar, kind=int)
@@ -538,7 +560,7 @@ def lowest_break_even_alpha(c_draft: ArrayLike, c_verify: ArrayLike | Callable[.
     cv = _verify_cost_over_k(c_verify, ks)
     shape = check_broadcast(c_draft=cd, c_verify=cv[..., 0])
     check_size(float(np.prod(shape)) * km, "k_max", "the threshold at every k")
-    be = np.broadcast_to(np.asarray(break_even_alpha(ks, cd[..., None], cv), dtype=float), shape + (km,))
+    be = np.broadcast_to(_break_even_alpha(ks, cd[..., None], cv), shape + (km,))
     none = np.isnan(be).all(axis=-1)
     i = np.argmin(np.where(np.isnan(be), np.inf, be), axis=-1)
     k_best = np.where(none, 0, ks[i])
@@ -592,8 +614,13 @@ def required_alpha(target_speedup: ArrayLike, k: ArrayLike, c_draft: ArrayLike,
     cd = check_nonnegative(c_draft, "c_draft", "(fraction of a target step)")
     cv = check_positive(c_verify, "c_verify", "(fraction of a target step)")
     check_broadcast(target_speedup=s, k=kk, c_draft=cd, c_verify=cv)
-    out = break_even_alpha(kk, s * cd, s * cv)
-    return to_output(out, is_scalar_input(target_speedup, k, c_draft, c_verify))
+    return to_output(_required_alpha(s, kk, cd, cv), is_scalar_input(target_speedup, k, c_draft, c_verify))
+
+
+def _required_alpha(s: float | np.ndarray, k: float | np.ndarray, cd: float | np.ndarray,
+                    cv: float | np.ndarray) -> np.ndarray:
+    """:func:`required_alpha` of validated inputs (no checks)."""
+    return _break_even_alpha(k, s * cd, s * cv)
 
 
 def improvement_factor(alpha: ArrayLike, k: ArrayLike, c: ArrayLike) -> float | np.ndarray:
@@ -630,7 +657,7 @@ def improvement_factor(alpha: ArrayLike, k: ArrayLike, c: ArrayLike) -> float | 
     kk = check_whole(k, "k", minimum=1)
     ca = check_nonnegative(c, "c", "(ratio of draft to target step time)")
     check_broadcast(alpha=a, k=kk, c=ca)
-    result = expected_tokens(a, kk) / (kk * ca + 1.0)
+    result = _expected_tokens_array(a, kk) / (kk * ca + 1.0)
     return to_output(result, is_scalar_input(alpha, k, c))
 
 
@@ -669,7 +696,7 @@ def operations_factor(alpha: ArrayLike, k: ArrayLike, c_hat: ArrayLike) -> float
     kk = check_whole(k, "k", minimum=1)
     ch = check_nonnegative(c_hat, "c_hat", "(ratio of draft to target arithmetic)")
     check_broadcast(alpha=a, k=kk, c_hat=ch)
-    result = (kk * ch + kk + 1.0) / expected_tokens(a, kk)
+    result = (kk * ch + kk + 1.0) / _expected_tokens_array(a, kk)
     return to_output(result, is_scalar_input(alpha, k, c_hat))
 
 

@@ -56,7 +56,12 @@ def decode_time(tpot: ArrayLike, mean_output_tokens: ArrayLike) -> float | np.nd
     tp = check_positive(tpot, "tpot", "(time)")
     n = _check_output_tokens(mean_output_tokens, "mean_output_tokens")
     check_broadcast(tpot=tp, mean_output_tokens=n)
-    return to_output(tp * (n - 1.0), is_scalar_input(tpot, mean_output_tokens))
+    return to_output(_decode_time(tp, n), is_scalar_input(tpot, mean_output_tokens))
+
+
+def _decode_time(tp: float | np.ndarray, n: float | np.ndarray) -> float | np.ndarray:
+    """:func:`decode_time` of validated inputs (no checks)."""
+    return tp * (n - 1.0)
 
 
 def _check_output_tokens(value: ArrayLike, name: str) -> np.ndarray:
@@ -111,7 +116,7 @@ def end_to_end_speedup(decode_speedup: ArrayLike, prefill_share: ArrayLike,
     return to_output(_amdahl(s, p, o), is_scalar_input(decode_speedup, prefill_share, setup_share))
 
 
-def _amdahl(s: np.ndarray, p: float | np.ndarray, o: float | np.ndarray) -> float | np.ndarray:
+def _amdahl(s: float | np.ndarray, p: float | np.ndarray, o: float | np.ndarray) -> float | np.ndarray:
     """Amdahl's law with a one-off share ``o``: the kernel both public functions call, unchecked."""
     return 1.0 / (p + o + (1.0 - p) / s)
 
@@ -161,11 +166,16 @@ def request_speedup(n_output_tokens: ArrayLike, speedup: ArrayLike, tpot: ArrayL
     ts = check_nonnegative(t_setup, "t_setup", "(time)")
     tf = check_nonnegative(ttft, "ttft", "(time)")
     check_broadcast(n_output_tokens=n, speedup=s, tpot=tp, t_setup=ts, ttft=tf)
+    return to_output(_request_speedup(n, s, tp, ts, tf), is_scalar_input(n_output_tokens, speedup, tpot, t_setup, ttft))
+
+
+def _request_speedup(n: float | np.ndarray, s: float | np.ndarray, tp: float | np.ndarray, ts: float | np.ndarray,
+                     tf: float | np.ndarray) -> np.ndarray:
+    """:func:`request_speedup` of validated inputs (no checks)."""
     plain = tf + tp * (n - 1.0)
     safe = np.where(plain > 0, plain, 1.0)
-    out = np.where(plain > 0, _amdahl(s, tf / safe, ts / safe),
-                   np.where(ts > 0, 0.0, 1.0))   # N = 1 and no TTFT: only the setup is left, or nothing
-    return to_output(out, is_scalar_input(n_output_tokens, speedup, tpot, t_setup, ttft))
+    return np.where(plain > 0, _amdahl(s, tf / safe, ts / safe),
+                    np.where(ts > 0, 0.0, 1.0))   # N = 1 and no TTFT: only the setup is left, or nothing
 
 
 def break_even_output_length(t_setup: ArrayLike, tpot: ArrayLike, speedup: ArrayLike) -> float | np.ndarray:
@@ -210,11 +220,15 @@ def break_even_output_length(t_setup: ArrayLike, tpot: ArrayLike, speedup: Array
     tp = check_positive(tpot, "tpot", "(time)")
     s = check_positive(speedup, "speedup")
     check_broadcast(t_setup=ts, tpot=tp, speedup=s)
+    return to_output(_break_even_output_length(ts, tp, s), is_scalar_input(t_setup, tpot, speedup))
+
+
+def _break_even_output_length(ts: float | np.ndarray, tp: float | np.ndarray, s: float | np.ndarray) -> np.ndarray:
+    """:func:`break_even_output_length` of validated inputs (no checks)."""
     saving = 1.0 - 1.0 / s  # fraction of each decode token's time saved
     with np.errstate(divide="ignore", invalid="ignore"):
         n = 1.0 + ts / (tp * saving)
-    n = np.where(saving > 0, np.where(ts == 0, 1.0, n), np.inf)
-    return to_output(n, is_scalar_input(t_setup, tpot, speedup))
+    return np.where(saving > 0, np.where(ts == 0, 1.0, n), np.inf)
 
 
 def setup_time_for_break_even(n_output_tokens: ArrayLike, tpot: ArrayLike, speedup: ArrayLike) -> float | np.ndarray:

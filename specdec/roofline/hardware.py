@@ -43,7 +43,7 @@ from specdec._validate import (
     to_output,
 )
 from specdec.roofline._calibration_terms import A100_CALIBRATION, H100_CALIBRATION
-from specdec.roofline.kernels import overlapped_time, padded_tokens
+from specdec.roofline.kernels import _overlapped, _padded_tokens
 from specdec.roofline.presets import Hardware, Model, gpu_preset, model_preset
 
 __all__ = [
@@ -193,7 +193,7 @@ def _rates(model: Model, hw: Hardware) -> tuple[float, float, float]:
     return hw.bandwidth * cal.bw_efficiency, hw.flops * cal.flops_efficiency, rep
 
 
-def _compute(model: Model, hw: Hardware, b: np.ndarray, c: float | np.ndarray, n: float | np.ndarray, fl: float,
+def _compute(model: Model, hw: Hardware, b: float | np.ndarray, c: float | np.ndarray, n: float | np.ndarray, fl: float,
              ancestors: float | None = None) -> tuple[float | np.ndarray, float | np.ndarray]:
     """(compute time with the GEMM rows padded to whole tiles, the first tile's GEMM time) of a calibrated pass."""
     cal = hw.calibration
@@ -201,13 +201,13 @@ def _compute(model: Model, hw: Hardware, b: np.ndarray, c: float | np.ndarray, n
     attn = _attention_flops(model, b, c, n, cal.causal_attention, ancestors) / fl
     if tile == 1:
         return b * n * 2.0 * model.active_params / fl + attn, 0.0 * attn
-    rows = np.asarray(padded_tokens(np.maximum(b * n, 1.0), tile), dtype=float)
+    rows = np.asarray(_padded_tokens(np.maximum(b * n, 1.0), tile), dtype=float)
     per_row = 2.0 * model.active_params / fl
     return rows * per_row + attn, np.minimum(rows, tile) * per_row + 0.0 * attn
 
 
-def _parts(model: Model, hw: Hardware, b: np.ndarray, c: float | np.ndarray, n: float | np.ndarray, kv_write: bool,
-           ancestors: float | None = None) -> tuple[float | np.ndarray, ...]:
+def _parts(model: Model, hw: Hardware, b: float | np.ndarray, c: float | np.ndarray, n: float | np.ndarray,
+           kv_write: bool, ancestors: float | None = None) -> tuple[float | np.ndarray, ...]:
     """(memory time, compute time, fixed time, communication time, hidden compute) of one pass, seconds."""
     bw, fl, rep = _rates(model, hw)
     mem = _bytes(model, b, c, n, kv_write, rep) / bw
@@ -223,13 +223,19 @@ def _parts(model: Model, hw: Hardware, b: np.ndarray, c: float | np.ndarray, n: 
     return mem, comp, fixed, comm, hidden
 
 
-def _step(model: Model, hw: Hardware, b: np.ndarray, c: float | np.ndarray, n: float | np.ndarray, kv_write: bool,
-          ancestors: float | None = None) -> float | np.ndarray:
+def _step(model: Model, hw: Hardware, b: float | np.ndarray, c: float | np.ndarray, n: float | np.ndarray,
+          kv_write: bool, ancestors: float | None = None) -> float | np.ndarray:
     if hw.is_ideal:
         return np.maximum(_bytes(model, b, c, n, kv_write) / hw.bandwidth, _flops(model, b, c, n) / hw.flops)
     mem, comp, fixed, comm, hidden = _parts(model, hw, b, c, n, kv_write, ancestors)
-    core = overlapped_time(mem, comp, hidden, hw.calibration.overlap)
+    core = _overlapped(mem, comp, hidden, hw.calibration.overlap)
     return fixed + core + comm
+
+
+def _step_time(model: Model, hw: Hardware, b: float | np.ndarray, c: float | np.ndarray, n: float | np.ndarray,
+               kv_write: bool | None) -> float | np.ndarray:
+    """:func:`step_time` of validated inputs (no checks); ``kv_write`` None takes the hardware's default."""
+    return _step(model, hw, b, c, n, _kv_flag(kv_write, hw) if kv_write is None else kv_write)
 
 
 def step_bytes(model: Model, batch: ArrayLike = 1, context: ArrayLike = 0, new_tokens: ArrayLike = 1, *,

@@ -46,7 +46,12 @@ def padded_tokens(tokens: ArrayLike, tile: int = 64) -> float | np.ndarray:
     if (m < 1).any():
         raise ValueError(f"tokens must be >= 1; got {float(m[m < 1].flat[0])!r}")
     t = int(check_integer(tile, "tile", minimum=1))
-    return to_output(t * np.ceil(m / t - 1e-12), is_scalar_input(tokens))
+    return to_output(_padded_tokens(m, t), is_scalar_input(tokens))
+
+
+def _padded_tokens(m: float | np.ndarray, t: int) -> float | np.ndarray:
+    """:func:`padded_tokens` of validated rows ``m >= 1`` and tile ``t >= 1`` (no checks)."""
+    return t * np.ceil(m / t - 1e-12)
 
 
 def tile_efficiency(tokens: ArrayLike, tile: int = 64) -> float | np.ndarray:
@@ -118,7 +123,7 @@ def overlapped_time(memory: ArrayLike, compute: ArrayLike, hidden: ArrayLike = 0
     return to_output(out, is_scalar_input(memory, compute, hidden))
 
 
-def _overlapped(tm: float | np.ndarray, tc: np.ndarray, th: np.ndarray, o: float) -> float | np.ndarray:
+def _overlapped(tm: float | np.ndarray, tc: float | np.ndarray, th: float | np.ndarray, o: float) -> float | np.ndarray:
     return np.maximum(tm, tc) + (1.0 - o) * np.minimum(tm, np.maximum(tc - th, 0.0))
 
 

@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from specdec._validate import (
+    check_bool,
     check_broadcast,
     check_instance,
     check_integer,
@@ -29,8 +30,8 @@ from specdec._validate import (
     is_scalar_input,
     to_output,
 )
-from specdec.acceptance import expected_tokens
-from specdec.roofline.hardware import Hardware, step_time, validate_setup
+from specdec.acceptance import _expected_tokens_array
+from specdec.roofline.hardware import Hardware, _step_time, validate_setup
 from specdec.roofline.memory import memory_footprint
 
 if TYPE_CHECKING:
@@ -231,8 +232,10 @@ def _speculative_core(target: Model, draft: Model | None, hardware: Hardware, al
     to = check_nonnegative(t_overhead, "t_overhead", "(seconds)")
     e = float(check_scalar(extra_bytes, "extra_bytes", check_nonnegative, "(bytes)"))
     check_broadcast(alpha=a, k=kk, batch=b, context=c, t_overhead=to)
-    t0 = np.asarray(step_time(target, hardware, b, c, 1, kv_write=kv_write))
-    t_verify = np.asarray(step_time(target, hardware, b, c, kk + 1.0, kv_write=kv_write))
+    kv = None if kv_write is None else check_bool(kv_write, "kv_write")
+    # everything is checked: the step times below use the roofline's kernel
+    t0 = np.asarray(_step_time(target, hardware, b, c, 1.0, kv))
+    t_verify = np.asarray(_step_time(target, hardware, b, c, kk + 1.0, kv))
     if draft_cost_override is not None:
         cd = check_nonnegative(draft_cost_override, "draft_cost_override", "(fraction of a target step)")
         check_broadcast(alpha=a, k=kk, batch=b, context=c, draft_cost_override=cd)
@@ -241,11 +244,11 @@ def _speculative_core(target: Model, draft: Model | None, hardware: Hardware, al
         if draft is None:
             raise ValueError("draft must be a Model unless draft_cost_override is given")
         dhw = hardware if draft_hardware is None else draft_hardware
-        cd = np.asarray(step_time(draft, dhw, b, c, 1, kv_write=kv_write)) / t0
+        cd = np.asarray(_step_time(draft, dhw, b, c, 1.0, kv)) / t0
         # a draft on separate hardware does not share the target's memory
         shared_draft = draft if draft_hardware is None else None
     cv = (t_verify + to) / t0
-    et = np.asarray(expected_tokens(a, kk))
+    et = _expected_tokens_array(a, kk)
     s = et / (kk * cd + cv)
     return dict(target=target, hardware=hardware, t0=t0, tv=t_verify, to=to, cd=cd, cv=cv, et=et, s=s, b=b, c=c,
                 k=kk, shared_draft=shared_draft, extra=e)
