@@ -4,7 +4,7 @@
 #   2. install Debian's chromium if missing (when running as root);
 #   3. build the book into ./_build/html and, at the same time, the student edition into
 #      ./_build_student/_build/html (both render the stored outputs; nothing executes);
-#   4. ruff; pytest: specdec unit tests and doctests, nbval (strict) over every
+#   4. ruff; mypy over the core; pytest: specdec unit tests and doctests, nbval (strict) over every
 #      notebook under book/ (code-cell outputs, the {eval} values of the prose and
 #      the legibility of every figure), checks of the built HTML, the
 #      Playwright/chromium browser tests; the 20 slowest tests are listed;
@@ -44,6 +44,8 @@ if [[ $student_status != 0 ]]; then build_status=$student_status; fi
 test_status=0
 log "ruff (the rules of pyproject.toml) over specdec, tests, scripts and benchmarks (their notebooks too)"
 ruff check specdec tests scripts benchmarks || test_status=1
+log "mypy (the settings of pyproject.toml [tool.mypy]) over the core: every function annotated and type-checked"
+mypy || test_status=1
 
 log "Running pytest: unit tests, specdec's doctests, nbval over book/, built-HTML checks, browser tests"
 start=$SECONDS

@@ -48,6 +48,7 @@ checks the order.
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from specdec.acceptance import (
     acceptance_rate,
@@ -125,7 +126,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     if name in _LAZY_FUNCTIONS:
         module = importlib.import_module(f"{__name__}.{_SUBMODULES[_LAZY_FUNCTIONS[name]]}")
         function = getattr(module, name)
@@ -138,5 +139,5 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'specdec' has no attribute {name!r}")
 
 
-def __dir__():
+def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_SUBMODULES) | set(_LAZY_FUNCTIONS))

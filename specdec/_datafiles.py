@@ -15,12 +15,12 @@ from typing import Any
 __all__ = ["read_data_file", "read_toml_text"]
 
 
-def _toml(text: str, path: pathlib.Path, what: str) -> Any:
+def _toml(text: str, path: str | pathlib.Path, what: str) -> Any:
     try:
         import tomllib  # Python >= 3.11
     except ModuleNotFoundError:  # pragma: no cover - depends on the Python version
         try:
-            import tomli as tomllib
+            import tomli as tomllib  # type: ignore[no-redef]
         except ModuleNotFoundError:
             raise ValueError(f"{what} {str(path)!r} is TOML, which needs Python >= 3.11 or the tomli package "
                              f"on this Python: pip install tomli (or give the file as JSON)") from None
@@ -30,7 +30,7 @@ def _toml(text: str, path: pathlib.Path, what: str) -> Any:
         raise ValueError(f"{what} {str(path)!r} is not valid TOML: {exc}") from exc
 
 
-def read_toml_text(text: str, path, what: str) -> Any:
+def read_toml_text(text: str, path: str, what: str) -> Any:
     """TOML text as a table, or a ValueError naming ``what`` and ``path``."""
     return _toml(text, path, what)
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import decimal
 import math
 import numbers
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -99,7 +100,7 @@ def describe(value: Any) -> str:
             shape = np.shape(value)
         except (ValueError, TypeError):
             flat, shape = None, None
-        if flat is not None and flat.size <= 8 and len(shape) <= 1:
+        if flat is not None and shape is not None and flat.size <= 8 and len(shape) <= 1:
             text = "[" + ", ".join(_number_text(x) for x in flat) + "]"
         elif shape is not None:
             text = f"an array of shape {shape}"
@@ -267,7 +268,7 @@ def check_count(value: Any, name: str, minimum: int = 1, maximum: int | None = N
     return int(check_integer(value, name, minimum=minimum, maximum=maximum))
 
 
-def check_scalar(value: Any, name: str, check, *args, **kwargs):
+def check_scalar(value: Any, name: str, check: Callable[..., Any], *args: Any, **kwargs: Any) -> np.ndarray:
     """Apply ``check(value, name, *args, **kwargs)`` to a value that must be a single number."""
     if np.ndim(value) != 0:
         raise ValueError(f"{name} must be a single number here; got an array of shape {np.shape(value)}")
@@ -430,7 +431,7 @@ def check_bool(value: Any, name: str) -> bool:
     return bool(value)
 
 
-def check_choice(value: Any, name: str, choices) -> Any:
+def check_choice(value: Any, name: str, choices: Any) -> Any:
     """Return ``value`` if it is one of ``choices`` (strings), else raise naming them."""
     if not isinstance(value, str) or value not in choices:
         listed = ", ".join(repr(c) for c in choices)

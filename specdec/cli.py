@@ -20,7 +20,7 @@ import pathlib
 import re
 import sys
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from specdec.decision import TIME_UNITS, decide, read_fields
@@ -197,7 +197,7 @@ class _InputError(Exception):
     """Invalid input, already worded for the user (exit status 2)."""
 
 
-def _int_flag(flag: str):
+def _int_flag(flag: str) -> Callable[..., Any]:
     def convert(text: str) -> int:
         try:
             return int(text)
@@ -207,7 +207,7 @@ def _int_flag(flag: str):
     return convert
 
 
-def _float_flag(flag: str):
+def _float_flag(flag: str) -> Callable[..., Any]:
     def convert(text: str) -> float:
         try:
             return float(text)
@@ -426,7 +426,7 @@ def _display_unit(t0: Any) -> str:
     return unit if unit in TIME_UNITS else "ms"
 
 
-def to_argv(**values) -> list:
+def to_argv(**values: Any) -> list:
     """The ``decide`` flags for keyword arguments of :func:`specdec.decision.decide` (the command line of a call).
 
     Times must be strings with their unit (a bare number on the command line
@@ -549,7 +549,7 @@ output     text (default) or --json (times in ms); the interval spans the
 """
 
 
-def _add_predict(sub) -> None:
+def _add_predict(sub: Any) -> None:
     p = sub.add_parser(
         "predict", help="predict a configuration's speedup, with an interval and the round's parts",
         description="The speedup of one speculative configuration on a calibrated roofline: tau x T0 / T_round, "
@@ -593,7 +593,7 @@ def _numbers(text: str, flag: str, kind: type) -> list:
         raise _InputError(f"{flag} must be comma-separated {what}; got {text!r}") from None
 
 
-def _model(key: str, flag: str):
+def _model(key: str, flag: str) -> Any:
     from specdec.predict import model_presets
 
     presets = model_presets()
@@ -616,7 +616,7 @@ def _reword_predict(message: str) -> str:
     return pattern.sub(lambda m: _PREDICT_FLAGS[m.group(1)], message)
 
 
-def _run_predict(args: argparse.Namespace, sub) -> str:
+def _run_predict(args: argparse.Namespace, sub: Any) -> str:
     from specdec.decision import parse_time
     from specdec.predict import DRAFT_KINDS, predict_speedup
 
@@ -667,7 +667,7 @@ def _run_predict(args: argparse.Namespace, sub) -> str:
     return prediction.report()
 
 
-def _print_safely(make_text) -> int:
+def _print_safely(make_text: Callable[..., Any]) -> int:
     """Print what ``make_text()`` returns; a closed pipe (| head) ends quietly with status 141."""
     try:
         print(make_text())

@@ -23,11 +23,12 @@ from __future__ import annotations
 import html
 import math
 import numbers
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from specdec._validate import as_float_array, check_integer, describe
 
@@ -97,7 +98,7 @@ class Table:
     align: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         width = len(self.header)
         if width == 0:
             raise ValueError("header must name at least one column")
@@ -118,7 +119,7 @@ class Table:
         lines += ["| " + " | ".join(_escape_markdown(c) for c in row) + " |" for row in self.rows]
         return "\n".join(lines + [line for note in self.notes for line in ("", note)])
 
-    def to_html(self, attributes=None) -> str:
+    def to_html(self, attributes: dict[str, str] | None = None) -> str:
         """The table as an HTML ``<table>`` fragment (cells are escaped; see :func:`html_table`).
 
         ``attributes`` are the ``<table>`` element's own, e.g. ``{"class": "specdec-exercise-list"}``.
@@ -139,7 +140,7 @@ class Table:
         return self.to_markdown()
 
 
-def _html_attributes(attributes, name: str) -> str:
+def _html_attributes(attributes: dict[str, str] | None, name: str) -> str:
     if attributes is None:
         return ""
     if not isinstance(attributes, dict) or not all(isinstance(k, str) and isinstance(v, str)
@@ -148,14 +149,14 @@ def _html_attributes(attributes, name: str) -> str:
     return "".join(f' {key}="{html.escape(value)}"' for key, value in attributes.items())
 
 
-def _html_cell(cell, tag: str) -> str:
+def _html_cell(cell: Any, tag: str) -> str:
     text, attributes = tuple(cell) if isinstance(cell, (tuple, list)) and len(cell) == 2 else (cell, None)
     if not isinstance(text, str):
         raise TypeError(f"a cell must be a string or a (string, attributes) pair, got {describe(cell)}")
     return f"<{tag}{_html_attributes(attributes, 'a cell attributes')}>{html.escape(text)}</{tag}>"
 
 
-def html_table(rows: Sequence[Sequence[Any]], header: Sequence[Any] = (), *, attributes=None,
+def html_table(rows: Sequence[Sequence[Any]], header: Sequence[Any] = (), *, attributes: dict[str, str] | None = None,
                sections: bool = True) -> str:
     """An HTML ``<table>`` whose every cell is escaped: the one HTML table writer of the package.
 
@@ -198,9 +199,10 @@ def html_table(rows: Sequence[Sequence[Any]], header: Sequence[Any] = (), *, att
     return f"<table{_html_attributes(attributes, 'attributes')}>{head}{body}</table>"
 
 
-def grid_table(values, row_labels: Sequence[Any], col_labels: Sequence[Any], *, corner: str = "",
+def grid_table(values: ArrayLike, row_labels: Sequence[Any], col_labels: Sequence[Any], *, corner: str = "",
                fmt: str | Callable[[Any], str] = "{:.2f}", row_fmt: str | Callable[[Any], str] = "{}",
-               col_fmt: str | Callable[[Any], str] = "{}", emphasize=None, missing: str = MISSING_NOTE) -> Table:
+               col_fmt: str | Callable[[Any], str] = "{}", emphasize: ArrayLike | None = None,
+               missing: str = MISSING_NOTE) -> Table:
     """A two-way table: ``values[i, j]`` in row ``row_labels[i]``, column ``col_labels[j]``.
 
     A ``nan`` (a value that does not exist, such as the alpha of an
@@ -263,7 +265,7 @@ def grid_table(values, row_labels: Sequence[Any], col_labels: Sequence[Any], *, 
     return Table((str(corner),) + tuple(cfmt(c) for c in col_labels), rows, notes=_notes(absent, missing))
 
 
-def _notes(absent, missing) -> tuple:
+def _notes(absent: list[bool], missing: str) -> tuple:
     if not isinstance(missing, str) or not missing.strip():
         raise TypeError(f"missing must be a non-empty string (the footnote of '{MISSING}' cells), got {describe(missing)}")
     return (f"{MISSING} {missing}",) if any(absent) else ()
@@ -331,7 +333,7 @@ def records_table(header: Sequence[str], rows: Sequence[Sequence[Any]],
     return Table(header, tuple(body), tuple(align), notes=_notes(absent, missing))
 
 
-def rounding_check(computed, printed, decimals):
+def rounding_check(computed: ArrayLike, printed: ArrayLike, decimals: int) -> np.ndarray:
     """Whether each printed value is a correct rounding of the computed one.
 
     A value printed with ``decimals`` decimals is consistent with ``computed``
@@ -372,8 +374,9 @@ def rounding_check(computed, printed, decimals):
         raise ValueError(f"computed {c.shape} and printed {p.shape} do not broadcast") from exc
 
 
-def source_check_table(computed, printed, decimals, row_labels, col_labels, *, corner: str = "",
-                       computed_decimals: int = 3, row_fmt="{}", col_fmt="{}") -> Table:
+def source_check_table(computed: ArrayLike, printed: ArrayLike, decimals: int, row_labels: Sequence[Any],
+                       col_labels: Sequence[Any], *, corner: str = "", computed_decimals: int = 3,
+                       row_fmt: str | Callable[..., Any] = "{}", col_fmt: str | Callable[..., Any] = "{}") -> Table:
     """A grid showing, per cell, our value, the source's printed value and whether they agree.
 
     Each cell reads ``"<ours> (source <printed>) ok"`` or ``"... DIFFERS"``
@@ -421,7 +424,7 @@ def source_check_table(computed, printed, decimals, row_labels, col_labels, *, c
     return grid_table(text, row_labels, col_labels, corner=corner, row_fmt=row_fmt, col_fmt=col_fmt, emphasize=~ok)
 
 
-def count_phrase(flags, noun) -> str:
+def count_phrase(flags: ArrayLike | Mapping[str, int], noun: str | Mapping[str, tuple[str, str]]) -> str:
     """How many of some checks hold, or how many of each kind there are, in the words a person would write.
 
     With ``flags`` (booleans): ``"all 15 printed cells"`` when every flag is
@@ -478,7 +481,7 @@ def count_phrase(flags, noun) -> str:
     return f"{held} of the {total} {noun}"
 
 
-def _tally_phrase(counts: dict, nouns) -> str:
+def _tally_phrase(counts: dict, nouns: Any) -> str:
     """The counts form of :func:`count_phrase`."""
     if not isinstance(nouns, dict):
         raise TypeError(f"noun must be a dict of (singular, plural) by kind when flags are counts, got {describe(nouns)}")

@@ -22,7 +22,33 @@ PKG = ROOT / "specdec"
 
 #: Private names one module may import from another, with the reason. Nothing else is allowed
 #: (``specdec._validate`` is the shared private validation module and is exempt by design).
-ALLOWED_PRIVATE: set = set()
+#: The kernels below compute a public function's formula on inputs already validated: a public function
+#: validates its arguments once and its internal callers, having validated theirs, call the kernel, so that
+#: no argument is checked twice on one call path (tests/test_validate_once.py; issue 27).
+ALLOWED_PRIVATE: set = {
+    ("specdec.economics", "specdec.acceptance", "_expected_tokens_array"),  # E[L]
+    ("specdec.economics", "specdec.acceptance", "_alpha_for_expected_tokens"),  # its inverse
+    ("specdec.acceptance._intervals", "specdec.acceptance", "_alpha_for_expected_tokens"),
+    ("specdec.acceptance.estimation", "specdec.acceptance", "_alpha_for_expected_tokens"),
+    ("specdec.acceptance.estimation", "specdec.acceptance._intervals", "_moment_alpha_interval"),
+    ("specdec.decision", "specdec.acceptance", "_expected_tokens_array"),
+    ("specdec.decision", "specdec.acceptance", "_alpha_for_expected_tokens"),
+    ("specdec.decision", "specdec.economics", "_speedup"),
+    ("specdec.decision", "specdec.economics", "_break_even_alpha"),
+    ("specdec.decision", "specdec.economics", "_required_alpha"),
+    ("specdec.decision._report", "specdec.acceptance", "_expected_tokens_array"),
+    ("specdec.decision.checklist", "specdec.acceptance", "_expected_tokens_array"),
+    ("specdec.decision.checklist", "specdec.economics", "_speedup"),
+    ("specdec.decision.checklist", "specdec.economics", "_quick_estimate"),
+    ("specdec.decision.checklist", "specdec.economics", "_costs_from_times"),
+    ("specdec.decision.checklist", "specdec.economics.request", "_decode_time"),
+    ("specdec.decision.checklist", "specdec.economics.request", "_request_speedup"),
+    ("specdec.decision.checklist", "specdec.economics.request", "_break_even_output_length"),
+    ("specdec.serving.deployment", "specdec.acceptance", "_expected_tokens_array"),
+    ("specdec.serving.deployment", "specdec.roofline.hardware", "_step_time"),
+    ("specdec.roofline.hardware", "specdec.roofline.kernels", "_overlapped"),
+    ("specdec.roofline.hardware", "specdec.roofline.kernels", "_padded_tokens"),
+}
 
 
 def module_name(path: pathlib.Path) -> str:

@@ -14,6 +14,7 @@ Defined in chapters "Expected tokens per round" and "The acceptance rate and the
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from specdec._validate import (
     as_float_array,
@@ -51,7 +52,7 @@ __all__ = [
 VARIANCE_TERMS = 100_000
 
 
-def _expected_tokens_array(alpha: np.ndarray, k: np.ndarray) -> np.ndarray:
+def _expected_tokens_array(alpha: float | np.ndarray, k: float | np.ndarray) -> np.ndarray:
     """E[L] for validated float ``alpha`` and whole (float or int) ``k`` arrays (no checks)."""
     m = alpha - 1.0  # exact for alpha >= 0.5 (Sterbenz), which is where it matters
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
@@ -66,7 +67,7 @@ def _expected_tokens_array(alpha: np.ndarray, k: np.ndarray) -> np.ndarray:
     return out
 
 
-def expected_tokens(alpha, k):
+def expected_tokens(alpha: ArrayLike, k: ArrayLike) -> float | np.ndarray:
     r"""Expected tokens emitted per speculative round, :math:`E[L]`.
 
     .. math:: E[L] = \sum_{i=0}^{k} \alpha^i = \frac{1 - \alpha^{k+1}}{1 - \alpha},
@@ -115,7 +116,7 @@ def expected_tokens(alpha, k):
     return to_output(_expected_tokens_array(a, kk), is_scalar_input(alpha, k))
 
 
-def accepted_tokens_pmf(alpha, k):
+def accepted_tokens_pmf(alpha: ArrayLike, k: int) -> np.ndarray:
     r"""Distribution of the number of accepted drafts ``N = L - 1`` in a round.
 
     ``P(N = n) = alpha**n * (1 - alpha)`` for ``n < k`` and
@@ -156,7 +157,7 @@ def accepted_tokens_pmf(alpha, k):
     return pmf
 
 
-def tokens_per_round_variance(alpha, k):
+def tokens_per_round_variance(alpha: ArrayLike, k: ArrayLike) -> float | np.ndarray:
     r"""Variance of the tokens emitted per round, :math:`\mathrm{Var}(L)`.
 
     Uses :math:`E[N^2] = \sum_{n=1}^{k} (2n - 1) P(N \ge n)` with
@@ -217,7 +218,7 @@ def tokens_per_round_variance(alpha, k):
     return to_output(var, is_scalar_input(alpha, k))
 
 
-def expected_tokens_per_position(alphas):
+def expected_tokens_per_position(alphas: ArrayLike) -> float | np.ndarray:
     r"""E[L] when the acceptance rate differs by draft position.
 
     .. math:: E[L] = 1 + \sum_{i=1}^{k} \prod_{j \le i} \alpha_j
@@ -253,7 +254,7 @@ def expected_tokens_per_position(alphas):
     return to_output(result, a.ndim == 1)
 
 
-def acceptance_rate(p, q):
+def acceptance_rate(p: ArrayLike, q: ArrayLike) -> float | np.ndarray:
     r"""Probability that a draft token sampled from ``q`` is accepted for target ``p``.
 
     .. math:: \alpha = \sum_x \min(p(x), q(x)) = 1 - \mathrm{TV}(p, q)
@@ -358,7 +359,7 @@ def _solve_mean_accepted(d: np.ndarray, k: np.ndarray) -> np.ndarray:
     return np.where(inner & (k_b == 1.0), d_b, out)  # k = 1: g(x) = x, the root is d itself
 
 
-def _check_length_k(k, name: str = "k") -> np.ndarray:
+def _check_length_k(k: ArrayLike, name: str = "k") -> np.ndarray:
     """k for the inverses: a whole draft length, or a mean one (a real number >= 1)."""
     kk = as_float_array(k, name)
     if np.isnan(kk).any() or (~np.isfinite(kk)).any() or (kk < 1).any():
@@ -368,7 +369,7 @@ def _check_length_k(k, name: str = "k") -> np.ndarray:
     return kk
 
 
-def alpha_for_expected_tokens(el, k):
+def alpha_for_expected_tokens(el: ArrayLike, k: ArrayLike) -> float | np.ndarray:
     r"""The acceptance rate at which a round yields ``el`` tokens: the inverse of E[L].
 
     Solves :math:`E[L](\alpha, k) = 1 + \alpha + \dots + \alpha^k = \text{el}`
@@ -411,7 +412,15 @@ def alpha_for_expected_tokens(el, k):
     if bad.any():
         raise ValueError(f"el must be in [1, k + 1] tokens per round (k = {describe(k_b[bad].flat[0])} here); "
                          f"got {describe(e_b[bad].flat[0])}")
-    return to_output(_solve_mean_accepted(e_b - 1.0, k_b), is_scalar_input(el, k))
+    return to_output(_alpha_for_expected_tokens(e_b, k_b), is_scalar_input(el, k))
+
+
+def _alpha_for_expected_tokens(el: float | np.ndarray, k: float | np.ndarray) -> np.ndarray:
+    """:func:`alpha_for_expected_tokens` of validated inputs, ``1 <= el <= k + 1`` (no checks)."""
+    e = np.asarray(el, dtype=np.float64)
+    kk = np.asarray(k, dtype=np.float64)
+    shape = np.broadcast_shapes(e.shape, kk.shape)
+    return _solve_mean_accepted(np.broadcast_to(e, shape) - 1.0, np.broadcast_to(kk, shape))
 
 
 # --------------------------------------------------------------------------
@@ -419,7 +428,7 @@ def alpha_for_expected_tokens(el, k):
 # --------------------------------------------------------------------------
 
 
-def draft_acceptance_rate(alpha, k):
+def draft_acceptance_rate(alpha: ArrayLike, k: ArrayLike) -> float | np.ndarray:
     r"""Fraction of drafted tokens accepted, as serving engines print it.
 
     .. math:: \text{rate} = \frac{E[\text{accepted drafts}]}{k} = \frac{E[L] - 1}{k}
@@ -456,7 +465,7 @@ def draft_acceptance_rate(alpha, k):
     return to_output(np.clip(out, 0.0, 1.0), is_scalar_input(alpha, k))
 
 
-def alpha_from_draft_acceptance_rate(rate, k):
+def alpha_from_draft_acceptance_rate(rate: ArrayLike, k: ArrayLike) -> float | np.ndarray:
     """Invert :func:`draft_acceptance_rate`: the alpha behind an engine's accepted/drafted.
 
     ``alpha_for_expected_tokens(1 + rate * k, k)``.
@@ -485,10 +494,10 @@ def alpha_from_draft_acceptance_rate(rate, k):
     kk = check_whole(k, "k", minimum=1)
     check_broadcast(rate=r, k=kk)
     el = np.minimum(1.0 + r * kk, kk + 1.0)
-    return to_output(alpha_for_expected_tokens(el, kk), is_scalar_input(rate, k))
+    return to_output(_alpha_for_expected_tokens(el, kk), is_scalar_input(rate, k))
 
 
-def mean_acceptance_length(alpha, k, include_bonus=True):
+def mean_acceptance_length(alpha: ArrayLike, k: ArrayLike, include_bonus: bool = True) -> float | np.ndarray:
     """Mean tokens per round as serving engines print it ("acceptance length").
 
     With ``include_bonus=True`` (the usual convention, e.g. vLLM's "Mean
@@ -529,7 +538,8 @@ def mean_acceptance_length(alpha, k, include_bonus=True):
     return to_output(out, is_scalar_input(alpha, k))
 
 
-def alpha_from_mean_acceptance_length(length, k, include_bonus=True):
+def alpha_from_mean_acceptance_length(length: ArrayLike, k: ArrayLike,
+                                      include_bonus: bool = True) -> float | np.ndarray:
     """Invert :func:`mean_acceptance_length`: the alpha behind a mean acceptance length.
 
     ``alpha_for_expected_tokens(length, k)`` with the bonus counted, and
@@ -568,10 +578,10 @@ def alpha_from_mean_acceptance_length(length, k, include_bonus=True):
         lo_txt, hi_txt = ("1", "k + 1") if bonus else ("0", "k")
         val = np.broadcast_to(ln, shape)[np.broadcast_to(bad, shape)].flat[0]
         raise ValueError(f"length must be in [{lo_txt}, {hi_txt}] tokens per round; got {describe(val)}")
-    return to_output(alpha_for_expected_tokens(el, kk), is_scalar_input(length, k))
+    return to_output(_alpha_for_expected_tokens(el, kk), is_scalar_input(length, k))
 
 
-def wasted_draft_fraction(alpha, k):
+def wasted_draft_fraction(alpha: ArrayLike, k: ArrayLike) -> float | np.ndarray:
     r"""Expected fraction of drafted tokens that verification throws away.
 
     A round drafts ``k`` tokens and keeps ``E[L] - 1`` of them on average
@@ -609,7 +619,7 @@ def wasted_draft_fraction(alpha, k):
 # --------------------------------------------------------------------------
 
 
-def unconditional_from_conditional(alphas):
+def unconditional_from_conditional(alphas: ArrayLike) -> np.ndarray:
     r"""P(N >= i) for each draft position from the conditional rates alpha_i.
 
     .. math:: P(N \ge i) = \prod_{j \le i} \alpha_j
@@ -645,7 +655,7 @@ def unconditional_from_conditional(alphas):
     return np.cumprod(a, axis=-1)
 
 
-def conditional_from_unconditional(rates):
+def conditional_from_unconditional(rates: ArrayLike) -> np.ndarray:
     r"""Conditional per-position rates alpha_i from the unconditional P(N >= i).
 
     .. math:: \alpha_i = \frac{P(N \ge i)}{P(N \ge i - 1)}, \qquad P(N \ge 0) = 1

@@ -12,8 +12,9 @@ import json
 import math
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 
@@ -48,7 +49,7 @@ ENGINES = {
 }
 
 
-def rate_reading(rate, k, engine):
+def rate_reading(rate: float, k: int, engine: str) -> float:
     """The mean acceptance length E[L] that a printed acceptance rate stands for, by engine.
 
     Defined in chapter "Decide for your service".
@@ -86,7 +87,7 @@ def rate_reading(rate, k, engine):
                      "define them differently); pass its acceptance length as mean_acceptance_length, or its counts")
 
 
-def check_engine(engine):
+def check_engine(engine: Any) -> str:
     """``engine`` as one of :data:`ENGINES` (case and ``_`` folded), or a ValueError listing them."""
     if not isinstance(engine, str) or engine.strip().lower().replace("_", "-") not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}; got {describe(engine)}")
@@ -152,7 +153,7 @@ def _decode(data: bytes, where: str) -> str:
                          f"the page or log as text (UTF-8, or gzip of it)") from None
 
 
-def _load(source, where: str):
+def _load(source: Any, where: str) -> Any:
     """(object, where): a file's or bytes' content as text or parsed JSON/TOML; other objects as they are."""
     if isinstance(source, (bytes, bytearray)):
         return _text_object(_decode(bytes(source), where), where, None), where
@@ -170,7 +171,7 @@ def _load(source, where: str):
     return source, where
 
 
-def _text_object(text: str, where: str, path):
+def _text_object(text: str, where: str, path: str | None) -> Any:
     """Text that is JSON becomes its object; a .toml file (or text that is only TOML) its table; else the text."""
     stripped = text.strip()
     is_log = any(marker in stripped for marker in ("SpecDecoding metrics:", "Speculative metrics:", "accept len:"))
@@ -218,7 +219,7 @@ def _base(name: str) -> str:
     return name[:-len("_total")] if name.endswith("_total") else name
 
 
-def _select(samples: list, labels: Mapping | None, where: str) -> list:
+def _select(samples: list[tuple[Any, ...]], labels: Mapping | None, where: str) -> list:
     """The samples carrying every label of ``labels``; an error naming the label when none does."""
     if not labels:
         return samples
@@ -234,7 +235,7 @@ def _select(samples: list, labels: Mapping | None, where: str) -> list:
     return kept
 
 
-def _from_samples(samples: list, labels: Mapping | None, where: str, form: str, k) -> EngineSource:
+def _from_samples(samples: list, labels: Mapping | None, where: str, form: str, k: int | None) -> EngineSource:
     """A reading from Prometheus samples (a page, an HTTP API answer, LLM.get_metrics()): vLLM V1, V0 or SGLang."""
     samples = _select(samples, labels, where)
     names = {_base(s[0]) for s in samples if not s[0].endswith("_created")}
@@ -280,7 +281,7 @@ def _finish_counts(found: dict, where: str) -> dict:
     missing = [f"{key} ({VLLM_METRICS[key]})" for key in REQUIRED if key not in found]
     if missing:
         raise ValueError(f"{where}: missing the counter(s) {', '.join(missing)}")
-    out = {key: float(found[key]) for key in REQUIRED}
+    out: dict[str, Any] = {key: float(found[key]) for key in REQUIRED}
     for key in PER_POSITION:
         if key in found:
             slots = found[key]
@@ -291,13 +292,13 @@ def _finish_counts(found: dict, where: str) -> dict:
     return out
 
 
-def _need_k(k, where: str, what: str) -> int:
+def _need_k(k: int | None, where: str, what: str) -> int:
     if k is None:
         raise ValueError(f"{where}: {what} does not say k (draft tokens per round); pass k (--k)")
     return check_count(k, "k")
 
 
-def _v0_page(samples, where, form, k) -> EngineSource:
+def _v0_page(samples: list[tuple[Any, ...]], where: str, form: str, k: int | None) -> EngineSource:
     """vLLM V0's page: its counters are increased by the cumulative totals at every log interval
     (``PrometheusStatLogger.log`` in ``vllm/engine/metrics.py``), so they are not the counts of any window;
     the system-efficiency gauge (emitted / (rounds (k + 1)) since the engine started) gives E[L]."""
@@ -331,7 +332,7 @@ def _sglang_version(length: float, rate: float, k: int) -> str:
     return "sglang" if new and not old else ("sglang-legacy" if old and not new else "sglang?")
 
 
-def _sglang_gauges(samples, where, form, k) -> EngineSource:
+def _sglang_gauges(samples: list[tuple[Any, ...]], where: str, form: str, k: int | None) -> EngineSource:
     lengths = [s[2] for s in samples if s[0] == "sglang:spec_accept_length"]
     rates = [s[2] for s in samples if s[0] == "sglang:spec_accept_rate"]
     steps = [s[2] for s in samples if s[0] == "sglang:spec_num_steps"]
@@ -352,12 +353,12 @@ def _sglang_gauges(samples, where, form, k) -> EngineSource:
 _NUM = r"([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|nan)"
 
 
-def _field(pattern: str, line: str):
+def _field(pattern: str, line: str) -> Any:
     m = re.search(pattern, line)
     return None if m is None else m.group(1)
 
 
-def _v1_early(line: str, acc, dra, k, where: str):
+def _v1_early(line: str, acc: str | None, dra: str | None, k: int | None, where: str) -> float | None:
     """Rounds of an early vLLM V1 line (0.8: 'Draft acceptance rate: X%, Accepted: A tokens, Drafted: D tokens'),
     which does not count them: drafted / k, each round taken to draft k tokens."""
     if acc is None or dra is None or "Draft acceptance rate:" not in line:
@@ -372,11 +373,11 @@ def _v1_early(line: str, acc, dra, k, where: str):
     return float(dra) / k
 
 
-def _v1_log(lines: list, where: str, k_given=None) -> EngineSource:
+def _v1_log(lines: list, where: str, k_given: int | None = None) -> EngineSource:
     """vLLM V1's 'SpecDecoding metrics' lines: each covers the interval since the one before; summed."""
     n_total = d_total = a_total = 0.0
-    per_pos = None
-    ks = set()
+    per_pos: Any = None  # a list of counts, None (none yet) or False (left out)
+    ks: set[Any] = set()
     reconstructed = early = 0
     for line in lines:
         length = _field(r"Mean acceptance length: " + _NUM, line)
@@ -422,7 +423,7 @@ def _v1_log(lines: list, where: str, k_given=None) -> EngineSource:
     if reconstructed:
         notes.append(f"in {reconstructed} of {len(lines)} lines the rounds did not all draft k tokens; their rounds "
                      f"are reconstructed from the mean acceptance length printed at 2 decimals (approximate counts)")
-    counters = {"num_drafts": n_total, "num_draft_tokens": d_total, "num_accepted_tokens": a_total}
+    counters: dict[str, Any] = {"num_drafts": n_total, "num_draft_tokens": d_total, "num_accepted_tokens": a_total}
     if per_pos:
         counters["accepted_per_position"] = [float(x) for x in per_pos]
     elif len(ks) > 1:
@@ -431,7 +432,7 @@ def _v1_log(lines: list, where: str, k_given=None) -> EngineSource:
     return EngineSource("vllm", form, counters=counters, notes=tuple(notes))
 
 
-def _allocate(rates: list, n: float, total: float):
+def _allocate(rates: list, n: float, total: float) -> list[int] | None:
     """Per-position counts from rates printed at 3 decimals over ``n`` rounds, summing to ``total``, or None."""
     lo = [max(math.ceil((r - 0.0005) * n - 1e-9), 0) for r in rates]
     hi = [math.floor((r + 0.0005) * n + 1e-9) for r in rates]
@@ -475,7 +476,7 @@ def _v0_log(lines: list, where: str) -> EngineSource:
                         notes=tuple(notes))
 
 
-def _sglang_log(lines: list, where: str, k) -> EngineSource:
+def _sglang_log(lines: list, where: str, k: int | None) -> EngineSource:
     line = lines[-1]
     length = float(_field(r"accept len: " + _NUM, line))
     rate = _field(r"accept rate: " + _NUM, line)
@@ -502,7 +503,7 @@ def _sglang_log(lines: list, where: str, k) -> EngineSource:
 
 def _bench_json(obj: Mapping, where: str) -> EngineSource:
     """``vllm bench serve --save-result``: spec_decode_* fields (window counts) and mean_tpot_ms."""
-    def number(key):
+    def number(key: str) -> float | None:
         value = obj.get(key)
         if value is None:
             return None
@@ -522,7 +523,7 @@ def _bench_json(obj: Mapping, where: str) -> EngineSource:
                              f"spec_decode_draft_tokens, spec_decode_accepted_tokens (was the server speculating?)")
         return EngineSource("vllm", "vllm bench serve result (mean only)", mean_acceptance_length=length,
                             tpot_on_ms=tpot, notes=tuple(notes + ["only the mean acceptance length: no interval"]))
-    counters = {"num_drafts": n, "num_draft_tokens": d, "num_accepted_tokens": a}
+    counters: dict[str, Any] = {"num_drafts": n, "num_draft_tokens": d, "num_accepted_tokens": a}
     rates = obj.get("spec_decode_per_position_acceptance_rates") or []
     if rates:
         counts = [float(round(float(r) * n)) for r in rates]
@@ -561,7 +562,8 @@ def _metric_objects(items: list, where: str) -> list:
     """Samples from ``LLM.get_metrics()`` (vllm/v1/metrics/reader.py): Counter/Gauge ``value``, Vector ``values``."""
     out = []
     for item in items:
-        get = item.get if isinstance(item, Mapping) else (lambda key, obj=item: getattr(obj, key, None))
+        get: Callable[..., Any] = item.get if isinstance(item, Mapping) else (
+            lambda key, obj=item: getattr(obj, key, None))
         name, lab = get("name"), dict(get("labels") or {})
         if get("values") is not None:
             values = get("values")
@@ -604,7 +606,9 @@ def _requests(items: list, where: str) -> EngineSource:
                         requests=req, notes=("the interval resamples whole requests (bootstrap)",))
 
 
-def read_engine_source(source, labels=None, k=None, where="counters"):
+def read_engine_source(source: Any,
+                       labels: dict[str, Any] | None = None, k: int | None = None,
+                       where: str = "counters") -> EngineSource:
     """Read whatever an engine printed, detected by its form, into counts (or a mean) and how it was read.
 
     The forms, each read as its engine's source code writes it:
@@ -691,7 +695,7 @@ def read_engine_source(source, labels=None, k=None, where="counters"):
         if "requests" in obj and isinstance(obj["requests"], list):
             return _requests(obj["requests"], where)
         if any("num_emitted_tokens" in str(key) or str(key).startswith("sglang:spec_") for key in obj):
-            samples = [(str(key), {}, float(value), str(key)) for key, value in obj.items()
+            samples: list[tuple[Any, ...]] = [(str(key), {}, float(value), str(key)) for key, value in obj.items()
                        if isinstance(value, (int, float)) and not isinstance(value, bool)]
             return _from_samples(samples, labels, where, "metrics (a dict)", kk)
         if labels:

@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from specdec._validate import (
     as_float_array,
@@ -27,12 +28,13 @@ from specdec._validate import (
     is_scalar_input,
     to_output,
 )
-from specdec.acceptance import alpha_for_expected_tokens, tokens_per_round_variance
+from specdec.acceptance import _alpha_for_expected_tokens, alpha_for_expected_tokens, tokens_per_round_variance
 
 __all__ = ["wilson_interval", "moment_alpha_interval", "BootstrapEstimate", "bootstrap_alpha"]
 
 
-def wilson_interval(successes, trials, confidence=0.95):
+def wilson_interval(successes: ArrayLike, trials: ArrayLike,
+                    confidence: float = 0.95) -> tuple[float | np.ndarray, float | np.ndarray]:
     r"""Wilson score interval for a binomial-like proportion.
 
     .. math:: \frac{\hat a + \frac{z^2}{2n} \pm z\sqrt{\frac{\hat a(1-\hat a)}{n} + \frac{z^2}{4n^2}}}{1 + z^2/n}
@@ -83,7 +85,8 @@ def _normal_quantile(prob: float) -> float:
     return NormalDist().inv_cdf(prob)
 
 
-def moment_alpha_interval(mean_acceptance_length, k, n_rounds, confidence=0.95):
+def moment_alpha_interval(mean_acceptance_length: float, k: float, n_rounds: float,
+                          confidence: float = 0.95) -> tuple[float, float]:
     r"""Interval for the alpha that reproduces a measured mean acceptance length (method of moments).
 
     The delta method: the mean length :math:`\pm z\,\sigma_L/\sqrt{n}` (:math:`\sigma_L` from
@@ -123,15 +126,20 @@ def moment_alpha_interval(mean_acceptance_length, k, n_rounds, confidence=0.95):
     if not 1.0 <= length <= kk + 1.0 + 1e-12 * kk:
         raise ValueError(f"mean_acceptance_length must be in [1, k + 1] = [1, {describe(kk + 1.0)}]; got "
                          f"{describe(mean_acceptance_length)}")
+    return _moment_alpha_interval(length, kk, n, conf)
+
+
+def _moment_alpha_interval(length: float, kk: float, n: float, conf: float) -> tuple[float, float]:
+    """:func:`moment_alpha_interval` of validated inputs (no checks of its own)."""
     accepted = (length - 1.0) * n
     if accepted <= 0.0 or length >= (kk + 1.0) * (1.0 - 1e-12):
         low, high = wilson_interval(accepted, n if accepted <= 0.0 else accepted, conf)
         return float(low), float(high)
-    alpha = float(alpha_for_expected_tokens(length, kk))
+    alpha = float(_alpha_for_expected_tokens(length, kk))
     sd_mean = math.sqrt(float(tokens_per_round_variance(alpha, math.ceil(kk - 1e-9))) / n)
     z = _normal_quantile(0.5 + conf / 2)
     ends = (min(max(length + sign * z * sd_mean, 1.0), kk + 1.0) for sign in (-1.0, 1.0))
-    low, high = (float(alpha_for_expected_tokens(e, kk)) for e in ends)
+    low, high = (float(_alpha_for_expected_tokens(e, kk)) for e in ends)
     return low, high
 
 
@@ -162,14 +170,15 @@ class BootstrapEstimate:
     seed: int | None
 
 
-def _alpha_of_sums(n, d, a, k):
+def _alpha_of_sums(n: np.ndarray, d: np.ndarray, a: np.ndarray, k: int | None) -> np.ndarray:
     """Method-of-moments alpha from summed counts (vectorized): E[L] = 1 + a / n at draft length d / n (or k)."""
     m = np.full_like(n, float(k)) if k is not None else d / n
     length = np.minimum(1.0 + a / n, m + 1.0)
     return np.asarray(alpha_for_expected_tokens(length, m), dtype=float)
 
 
-def bootstrap_alpha(requests, k=None, n_boot=2000, confidence=0.95, rng=0):
+def bootstrap_alpha(requests: ArrayLike, k: int | None = None, n_boot: int = 2000, confidence: float = 0.95,
+                    rng: int | np.random.Generator = 0) -> BootstrapEstimate:
     """alpha and a percentile interval from resampling whole requests (a seeded bootstrap).
 
     Each resample draws ``n`` requests with replacement, sums their counts and computes the

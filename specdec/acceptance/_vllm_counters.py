@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
+from typing import Any
 
 from specdec._datafiles import read_data_file
 from specdec._validate import as_float_array, check_nonnegative, check_scalar, describe
@@ -96,7 +97,7 @@ def one_model(models: set, what: str, how: str) -> None:
         raise ValueError(f"{what} of several models ({', '.join(sorted(models))}); pass {how} to read one")
 
 
-def position_label(text, line, where: str = "metrics") -> int:
+def position_label(text: str, line: str, where: str = "metrics") -> int:
     """vLLM's 0-based ``position`` label as a whole number, or an error quoting the line."""
     try:
         i = int(str(text).strip())
@@ -108,7 +109,7 @@ def position_label(text, line, where: str = "metrics") -> int:
     return i
 
 
-def is_path(source) -> bool:
+def is_path(source: Any) -> bool:
     """A file to read: a path object, a string without whitespace (every /metrics sample line has some), or
     a one-line string naming an existing file."""
     if isinstance(source, os.PathLike):
@@ -157,7 +158,7 @@ def _from_mapping(source: Mapping) -> dict:
     return found
 
 
-def _from_sequence(source) -> dict:
+def _from_sequence(source: Any) -> dict:
     if len(source) not in (3, 4):
         raise ValueError("counters as a sequence must be (num_drafts, num_draft_tokens, num_accepted_tokens"
                          f"[, accepted_per_position]); got {len(source)} items")
@@ -165,7 +166,8 @@ def _from_sequence(source) -> dict:
     return _from_mapping(dict(zip(keys, source, strict=False)))
 
 
-def parse_vllm_metrics(source, labels=None):
+def parse_vllm_metrics(source: Any,
+                       labels: dict[str, Any] | None = None) -> dict[str, Any]:
     """Read vLLM's speculative decoding counters from any of the forms they come in.
 
     * a mapping keyed by the metric names of :data:`VLLM_METRICS` (with or
@@ -245,7 +247,7 @@ def parse_vllm_metrics(source, labels=None):
     missing = [f"{key} ({VLLM_METRICS[key]})" for key in REQUIRED if key not in found]
     if missing:
         raise ValueError(f"{where}: missing the counter(s) {', '.join(missing)}")
-    out = {key: float(found[key]) for key in REQUIRED}
+    out: dict[str, Any] = {key: float(found[key]) for key in REQUIRED}
     for key in PER_POSITION:
         if key in found:
             slots = found[key]

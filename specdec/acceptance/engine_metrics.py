@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -56,7 +57,7 @@ VLLM_METRICS = _vllm_counters.VLLM_METRICS
 ENGINES = _engine_formats.ENGINES
 
 
-def source_label(source) -> str:
+def source_label(source: Any) -> str:
     """A few words saying where counters came from, for reports: ``"file m.txt"``, ``"/metrics text"``, ...
 
     Defined in chapter "Decide for your service".
@@ -127,7 +128,7 @@ def counter_difference(after: dict, before: dict) -> dict:
     return out
 
 
-def printed_figures(alpha, k):
+def printed_figures(alpha: float, k: int) -> tuple[tuple[Any, ...], ...]:
     """What vLLM and SGLang print for one draft quality: i.i.d. acceptance at ``alpha``, ``k`` drafts per round.
 
     E[L], ``(E[L] - 1) / k``, the per-position rates ``alpha**i``, vLLM V0's alpha estimate and

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Mapping
+import pathlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from specdec._validate import (
     as_float_array,
@@ -31,8 +33,14 @@ from specdec._validate import (
     describe,
     to_output,
 )
-from specdec.acceptance import alpha_for_expected_tokens, conditional_from_unconditional
-from specdec.acceptance._intervals import BootstrapEstimate, bootstrap_alpha, moment_alpha_interval, wilson_interval
+from specdec.acceptance import _alpha_for_expected_tokens, conditional_from_unconditional
+from specdec.acceptance._intervals import (
+    BootstrapEstimate,
+    _moment_alpha_interval,
+    bootstrap_alpha,
+    moment_alpha_interval,
+    wilson_interval,
+)
 from specdec.acceptance.engine_metrics import EngineSource, counter_difference, read_engine_source, source_label
 
 __all__ = [
@@ -52,7 +60,7 @@ __all__ = [
 ]
 
 
-def simulate_accepted_counts(alpha, k, n_rounds, rng):
+def simulate_accepted_counts(alpha: ArrayLike, k: int, n_rounds: int, rng: np.random.Generator | int) -> np.ndarray:
     """Accepted drafts per round under i.i.d. acceptance (the capped geometric model).
 
     ``N = min(G, k)`` with ``P(G >= n) = alpha**n``, drawn by inverse CDF.
@@ -102,7 +110,8 @@ def simulate_accepted_counts(alpha, k, n_rounds, rng):
     return np.minimum(geo, kk).astype(np.int64)
 
 
-def simulate_accepted_counts_per_position(alphas, n_rounds, rng):
+def simulate_accepted_counts_per_position(alphas: ArrayLike, n_rounds: int,
+                                          rng: np.random.Generator | int) -> np.ndarray:
     """Accepted drafts per round when the acceptance rate depends on the position.
 
     Draft ``i`` is accepted with probability ``alphas[i-1]`` given that
@@ -142,7 +151,7 @@ def simulate_accepted_counts_per_position(alphas, n_rounds, rng):
     return np.where(ok.all(axis=1), a.size, np.argmin(ok, axis=1)).astype(np.int64)
 
 
-def _check_counts(accepted_counts, k) -> tuple[np.ndarray, int]:
+def _check_counts(accepted_counts: ArrayLike, k: int) -> tuple[np.ndarray, int]:
     kk = check_count(k, "k")
     c = as_float_array(accepted_counts, "accepted_counts")
     if c.ndim == 0 or c.shape[-1] == 0:
@@ -192,7 +201,7 @@ class AlphaEstimate:
         return f"AlphaEstimate over {np.shape(self.alpha)} logs of {self.n_rounds} rounds"
 
 
-def estimate_alpha(accepted_counts, k, confidence=0.95):
+def estimate_alpha(accepted_counts: ArrayLike, k: int, confidence: float = 0.95) -> AlphaEstimate:
     r"""Maximum-likelihood alpha from accepted drafts per round, with an interval.
 
     The likelihood is :math:`\alpha^S (1-\alpha)^F` with ``S`` the total accepted drafts and ``F``
@@ -267,7 +276,7 @@ class PerPositionEstimate:
     passed: np.ndarray
 
 
-def estimate_alpha_per_position(accepted_counts, k, confidence=0.95):
+def estimate_alpha_per_position(accepted_counts: ArrayLike, k: int, confidence: float = 0.95) -> PerPositionEstimate:
     r"""Conditional acceptance rate at each draft position, from accepted counts.
 
     .. math:: \hat\alpha_i = \frac{\#\{\text{rounds with} \ge i \text{ accepted}\}}
@@ -435,9 +444,13 @@ def _per_position_problems(counts: np.ndarray, n: float, a: float) -> list:
     return problems
 
 
-def read_engine_counters(num_drafts, num_draft_tokens=None, num_accepted_tokens=None, accepted_per_position=None,
-                         *, draft_tokens_per_position=None, before=None, labels=None, k=None, strict=True,
-                         confidence=0.95):
+def read_engine_counters(num_drafts: Any,
+                         num_draft_tokens: float | None = None, num_accepted_tokens: float | None = None,
+                         accepted_per_position: ArrayLike | None = None, *,
+                         draft_tokens_per_position: ArrayLike | None = None,
+                         before: dict[str, Any] | str | pathlib.Path | Sequence[Any] | None = None,
+                         labels: dict[str, Any] | None = None, k: int | None = None, strict: bool = True,
+                         confidence: float = 0.95) -> EngineReading:
     r"""Turn an engine's speculative decoding counters into alpha, with an interval: the one counters reader.
 
     The counters of :data:`specdec.acceptance.engine_metrics.VLLM_METRICS` (``accepted_per_pos[i]``
@@ -528,7 +541,7 @@ def read_engine_counters(num_drafts, num_draft_tokens=None, num_accepted_tokens=
         generic = src.form in ("counters (a dict)", "counters (numbers)")
         source = where if generic else (f"{where}: {src.form}" if where else src.form)
         source += " (the window between two snapshots)" if before is not None else ""
-        extra = {}
+        extra: dict[str, Any] = {}
         if src.requests is not None and before is None:
             boot = bootstrap_alpha(src.requests, k=reading.k if reading.fixed_k else None,
                                    confidence=reading.confidence)
@@ -635,9 +648,10 @@ def read_engine_counters(num_drafts, num_draft_tokens=None, num_accepted_tokens=
         lo, hi = wilson_interval(a, max(float(checks.sum()), a), conf)
         interval = (float(lo), float(hi))
     else:
-        alpha = float(alpha_for_expected_tokens(min(length, m + 1.0), m))
+        # the counts are checked: 1 <= length, 1 <= m, n >= 1, conf in (0, 1)
+        alpha = float(_alpha_for_expected_tokens(min(length, m + 1.0), m))
         method = "fixed draft length" if fixed else "mean draft length"
-        interval = moment_alpha_interval(min(length, m + 1.0), m, n, conf)
+        interval = _moment_alpha_interval(min(length, m + 1.0), m, n, conf)
     return EngineReading(
         n, d, a, k_out, length, length - 1.0, rate, alpha, per_position, conditional, m, bool(fixed), method,
         alpha_interval=interval, confidence=conf, alpha_mle=mle,
@@ -646,7 +660,7 @@ def read_engine_counters(num_drafts, num_draft_tokens=None, num_accepted_tokens=
         conditional_interval=cond_interval, drift=drift, warnings=tuple(warnings))
 
 
-def read_accepted_counts(accepted_counts, k):
+def read_accepted_counts(accepted_counts: ArrayLike, k: int) -> EngineReading:
     """The engine's counters and figures for a log of accepted drafts per round.
 
     Builds the counters vLLM would export for these rounds (each proposing ``k`` drafts) and reads

@@ -12,9 +12,12 @@ Defined in chapter "A calibrated roofline".
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from specdec._validate import check_instance, check_integer, check_nonnegative, check_positive
 from specdec.acceptance import expected_tokens
@@ -108,11 +111,12 @@ class FitResult:
         return self.predicted / self.measured - 1.0
 
 
-def _grid(lo, hi, step):
+def _grid(lo: float, hi: float, step: float) -> np.ndarray:
     return np.round(np.arange(lo, hi + step / 2, step), 10)
 
 
-def _select(measurements, role, devices):
+def _select(measurements: Sequence[Measurement] | None, role: str | None,
+            devices: tuple[str] | tuple[str, str]) -> list[Measurement]:
     return [m for m in (MEASUREMENTS if measurements is None else measurements)
             if (role is None or m.role == role) and m.device.name in devices]
 
@@ -122,14 +126,14 @@ def _select(measurements, role, devices):
 GEMM_TILE = 64
 
 
-def _unit_parts(m: Measurement, tile: int = GEMM_TILE):
+def _unit_parts(m: Measurement, tile: int = GEMM_TILE) -> tuple[float, float, float, float]:
     """Memory, compute and hidden first-tile compute at full efficiency, ring-volume time at full link efficiency."""
     probe = Calibration(communication=True, kv_write=True, causal_attention=True, gemm_tile=tile, name="probe")
     p = step_time_parts(m.model, device_for(m, probe), m.batch, m.context, m.new_tokens)
     return float(p["memory"]), float(p["compute"]), float(p["communication"]), float(p["hidden"])
 
 
-def _design(ms, shared_fixed=False):
+def _design(ms: list[Measurement], shared_fixed: bool = False) -> tuple[list[str], list[str], np.ndarray]:
     """Linear columns: one fixed cost per engine (or one shared), one all-reduce latency per fabric."""
     engines = ["shared"] if shared_fixed else sorted({m.engine for m in ms})
     if shared_fixed:
@@ -140,7 +144,8 @@ def _design(ms, shared_fixed=False):
     return engines, fabrics, np.array(cols).T
 
 
-def _fit_grid(y, unit, a, grids):
+def _fit_grid(y: np.ndarray, unit: np.ndarray, a: np.ndarray,
+              grids: tuple[np.ndarray, ...]) -> tuple[float, float, float, float, np.ndarray, np.ndarray] | None:
     """Grid over (eta_m, eta_c, o) with a weighted least-squares solve of the linear terms at each point."""
     w = 1.0 / y
     ring = unit[:, 2]
@@ -164,8 +169,9 @@ def _fit_grid(y, unit, a, grids):
     return best
 
 
-def fit_calibration(measurements=None, *, bw=(0.60, 1.0, 0.01), flops=(0.40, 1.0, 0.01), overlap=(0.0, 1.0, 0.05),
-                    tile=GEMM_TILE, reference="gpt-fast", name="A100, fitted"):
+def fit_calibration(measurements: Sequence[Measurement] | None = None, *, bw: tuple[float, ...] = (0.60, 1.0, 0.01),
+                    flops: tuple[float, ...] = (0.40, 1.0, 0.01), overlap: tuple[float, ...] = (0.0, 1.0, 0.05),
+                    tile: int = GEMM_TILE, reference: str = "gpt-fast", name: str = "A100, fitted") -> FitResult:
     """Fit every calibration term to single-pass A100 measurements, one fixed cost per engine.
 
     For each ``(bw_efficiency, flops_efficiency, overlap)`` on a grid, a fixed cost per engine, an
@@ -231,7 +237,7 @@ def fit_calibration(measurements=None, *, bw=(0.60, 1.0, 0.01), flops=(0.40, 1.0
     return FitResult(calibration, tuple(m.key for m in ms), y, pred, terms)
 
 
-def fit_step_overhead(measurements, base, *, name="fitted"):
+def fit_step_overhead(measurements: Sequence[Measurement], base: Calibration, *, name: str = "fitted") -> FitResult:
     """Fit only the fixed cost per step, keeping every other term of ``base``.
 
     The step time is ``step_overhead + rest`` with ``rest`` fixed, so the
@@ -277,7 +283,7 @@ def fit_step_overhead(measurements, base, *, name="fitted"):
 HOPPER_CARRIED = ("bw_efficiency", "flops_efficiency", "overlap", "link_efficiency", "gemm_tile")
 
 
-def fit_hopper(base=None, measurements=None):
+def fit_hopper(base: Calibration | None = None, measurements: Sequence[Measurement] | None = None) -> FitResult:
     """Fit Hopper's own terms to Hopper measurements: SGLang's and vLLM's fixed costs and the NVSwitch all-reduce.
 
     :data:`HOPPER_CARRIED` terms come from ``base``; SGLang's fixed cost is fitted to its two
@@ -358,7 +364,7 @@ def _engine_key(engine: str) -> str:
     return ""
 
 
-def calibration_for(measurement) -> Calibration:
+def calibration_for(measurement: Measurement) -> Calibration:
     """The calibration that prices a measurement: its GPU's terms with its engine's fixed cost and fabric's latency.
 
     :data:`A100_CALIBRATION` or :data:`H100_CALIBRATION`, with the engine's ``FIXED_COSTS`` entry (an
@@ -385,7 +391,7 @@ def calibration_for(measurement) -> Calibration:
     m = check_instance(measurement, Measurement, "measurement")
     base = A100_CALIBRATION if m.device.name == A100.name else H100_CALIBRATION
     engine = _engine_key(m.engine)
-    changes = {}
+    changes: dict[str, Any] = {}
     if engine:
         changes["step_overhead"] = FIXED_COSTS[engine]
     if m.fabric in ALLREDUCE_LATENCIES:
@@ -397,7 +403,8 @@ def _kv(hw: Hardware) -> bool:
     return bool(hw.calibration.kv_write) if hw.calibration is not None else False
 
 
-def residual_table(measurements=None, calibrations=None):
+def residual_table(measurements: Sequence[Measurement] | None = None,
+                   calibrations: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """Every measurement next to the ideal and the calibrated roofline, with the residuals.
 
     Defined in chapter "A calibrated roofline".
@@ -439,7 +446,7 @@ def residual_table(measurements=None, calibrations=None):
     return out
 
 
-def round_cost_checks(hardware=None, context=512):
+def round_cost_checks(hardware: Hardware | None = None, context: int = 512) -> list[dict[str, Any]]:
     """Spec-Bench's implied round costs (A100, Vicuna 7B, batch 1) against the roofline's.
 
     Implied cost ``E[L] / speedup`` (:func:`specdec.drafts.drafters.spec_bench_table`) against the
@@ -489,7 +496,7 @@ def round_cost_checks(hardware=None, context=512):
              "tolerance": tolerance[k]} for k, v in costs.items()]
 
 
-def first_source_check(hardware=None):
+def first_source_check(hardware: Hardware | None = None) -> dict[str, Any]:
     """The first source's worked example against the ideal and the calibrated roofline (70B/8B on 8 H100).
 
     Defined in chapter "A calibrated roofline".
@@ -546,7 +553,8 @@ def eager_layer_overhead() -> float:
     return (1.0 / v["huggingface_fp16"] - 1.0 / v["gpt_fast_fp16"]) / LLAMA2_7B.n_layers
 
 
-def eagle_large_draft(alpha, hardware=None, *, layer_overhead=0.0, context=512, k_range=(2, 10)):
+def eagle_large_draft(alpha: ArrayLike, hardware: Hardware | None = None, *, layer_overhead: float = 0.0,
+                      context: int = 512, k_range: tuple[int, ...] = (2, 10)) -> dict[str, Any]:
     """A Llama 2 7B draft for a 13B and a 70B target at batch 1: the best speedup over the draft length.
 
     The setup of ``specdec.drafts.drafters.EAGLE_LARGE_DRAFT_REMARK`` on a roofline: the 13B target
@@ -607,15 +615,17 @@ def eagle_large_draft(alpha, hardware=None, *, layer_overhead=0.0, context=512, 
     return out
 
 
-def _batch_below(target, draft, group, alpha, k, context, threshold, **kw):
+def _batch_below(target: Model, draft: Model, group: Hardware, alpha: float, k: int, context: int, threshold: float,
+                 **kw: Any) -> float:
     batches = np.arange(1, 4097)
     s = np.asarray(speculative_speedup(target, draft, group, alpha, k, batches, context, kv_write=_kv(group), **kw))
     below = np.flatnonzero(s < threshold)
     return float(batches[below[0]]) if below.size else math.nan
 
 
-def break_even_summary(alpha=WORKED_EXAMPLE.value["alpha"], k=WORKED_EXAMPLE.value["k"], contexts=(0, 1024, 4096),
-                       worth_it=WORTH_IT_SPEEDUP):
+def break_even_summary(alpha: float = WORKED_EXAMPLE.value["alpha"], k: int = WORKED_EXAMPLE.value["k"],
+                       contexts: Sequence[int] = (0, 1024, 4096),
+                       worth_it: float = WORTH_IT_SPEEDUP) -> list[dict[str, Any]]:
     """The worked example's pair (70B target, 8B draft, 8 H100) on the ideal and the calibrated roofline.
 
     For each roofline and context: the first batch with speedup below 1 (draft on the target's GPUs
@@ -653,7 +663,7 @@ def break_even_summary(alpha=WORKED_EXAMPLE.value["alpha"], k=WORKED_EXAMPLE.val
         group = one.scaled(8)
         for c in contexts:
             c = int(check_integer(c, "contexts", minimum=0))
-            kw = dict(kv_write=_kv(group))
+            kw: dict[str, Any] = dict(kv_write=_kv(group))
             s = np.asarray(speculative_speedup(LLAMA_70B, LLAMA_8B, group, alpha, k, np.array([1, 32]), c, **kw))
             rows.append({"roofline": label, "context": c,
                          "break_even": break_even_batch(LLAMA_70B, LLAMA_8B, group, alpha, k, c, **kw),

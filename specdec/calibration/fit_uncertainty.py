@@ -15,9 +15,12 @@ Defined in chapter "A calibrated roofline".
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from specdec._validate import check_count, check_fraction_open, check_instance, check_rng
 from specdec.calibration import (
@@ -33,6 +36,9 @@ from specdec.calibration.profiles import EAGER_MEASUREMENTS, fit_eager_overhead
 from specdec.roofline.hardware import H100_IDEAL, LLAMA_8B, LLAMA_70B, step_time
 from specdec.serving.deployment import break_even_batch, speculative_speedup
 from specdec.sources import Cited
+
+if TYPE_CHECKING:
+    from specdec.calibration.timings import Measurement
 
 __all__ = ["Replicate", "residual_scale", "bootstrap", "term_intervals", "hopper_calibrations",
            "headline_numbers", "headline_sensitivity"]
@@ -59,11 +65,11 @@ class Replicate:
     h100: Calibration
 
 
-def _log_residuals(y, pred):
+def _log_residuals(y: np.ndarray, pred: np.ndarray) -> np.ndarray:
     return np.log(np.asarray(pred, dtype=float) / np.asarray(y, dtype=float))
 
 
-def residual_scale(log_residuals, n_params) -> float:
+def residual_scale(log_residuals: ArrayLike, n_params: int) -> float:
     """Residual scale of a fit: ``sqrt(sum(r**2) / (n - p))`` over log residuals (``n - p`` floored at 1).
 
     Defined in chapter "A calibrated roofline".
@@ -90,7 +96,7 @@ def residual_scale(log_residuals, n_params) -> float:
     return float(np.sqrt(np.sum(r**2) / max(1, r.size - p)))
 
 
-def _perturb(ms, factors):
+def _perturb(ms: list[Measurement], factors: np.ndarray) -> list[Measurement]:
     out = []
     for m, f in zip(ms, factors, strict=True):
         t = measured_time(m) * float(f)
@@ -100,14 +106,14 @@ def _perturb(ms, factors):
     return out
 
 
-def _groups():
+def _groups() -> tuple[list[Measurement], list[Measurement], list[Measurement]]:
     a100 = [m for m in MEASUREMENTS if m.role == "fit" and m.device.name.startswith("A100")]
     hopper = [m for m in MEASUREMENTS if m.role == "fit" and not m.device.name.startswith("A100")]
     eager = [m for m in EAGER_MEASUREMENTS if m.role == "fit" and m.engine == "research"]
     return a100, hopper, eager
 
 
-def _scales():
+def _scales() -> tuple[float, float, float]:
     a100, hopper, eager = _groups()
     fa = fit_calibration()
     fh = fit_hopper(A100_CALIBRATION)
@@ -117,7 +123,7 @@ def _scales():
             residual_scale(np.log1p(fe["residuals"]), 1))
 
 
-def bootstrap(n=100, seed=0, *, grid_step=0.01):
+def bootstrap(n: int = 100, seed: int | np.random.Generator = 0, *, grid_step: float = 0.01) -> list[Replicate]:
     """Refit every calibration term on ``n`` perturbed copies of the fitted timings (a seeded parametric bootstrap).
 
     Defined in chapter "A calibrated roofline".
@@ -150,7 +156,8 @@ def bootstrap(n=100, seed=0, *, grid_step=0.01):
         raise ValueError(f"grid_step must be in (0, 0.1]; got {step!r}")
     a100, hopper, eager = _groups()
     sa, sh, se = _scales()
-    out, redrawn = [], 0
+    out: list[Replicate] = []
+    redrawn = 0
     while len(out) < n:
         try:
             fa = fit_calibration(_perturb(a100, np.exp(rng.normal(0.0, sa, len(a100)))),
@@ -169,14 +176,14 @@ def bootstrap(n=100, seed=0, *, grid_step=0.01):
     return out
 
 
-def _check_replicates(replicates):
+def _check_replicates(replicates: Sequence[Replicate]) -> list[Replicate]:
     reps = list(replicates)
     if len(reps) < 2 or not all(isinstance(r, Replicate) for r in reps):
         raise ValueError("replicates must be a sequence of at least 2 Replicate objects (from bootstrap)")
     return reps
 
 
-def term_intervals(replicates, level=0.9) -> dict:
+def term_intervals(replicates: Sequence[Replicate], level: float = 0.9) -> dict:
     """Each term's central ``level`` interval over the replicates, with the point estimate of the stored fit.
 
     Defined in chapter "A calibrated roofline".
@@ -208,7 +215,7 @@ def term_intervals(replicates, level=0.9) -> dict:
     return {k: tuple(float(v) for v in np.percentile([r.terms[k] for r in reps], tails)) for k in names}
 
 
-def hopper_calibrations(replicates) -> list:
+def hopper_calibrations(replicates: Sequence[Replicate]) -> list:
     """The replicates' H100 calibrations (the book's default GPU), to carry an interval into any prediction.
 
     Defined in chapter "A calibrated roofline".
@@ -231,7 +238,7 @@ def hopper_calibrations(replicates) -> list:
     return [r.h100 for r in _check_replicates(replicates)]
 
 
-def headline_numbers(calibration=None, *, alpha=0.8, k=5) -> dict:
+def headline_numbers(calibration: Calibration | None = None, *, alpha: float = 0.8, k: int = 5) -> dict:
     """The worked example's headline numbers on 8 H100s with one H100 calibration.
 
     Llama 3.1 70B target, 8B draft on the same GPUs, context 0: ``t0_ms``, ``speedup_1``,
@@ -272,7 +279,7 @@ _H100_TERMS = {"bw_efficiency": "bw_efficiency", "flops_efficiency": "flops_effi
                "allreduce_latency": "allreduce_latency[hopper-nvswitch]"}
 
 
-def headline_sensitivity(replicates, level=0.9) -> dict:
+def headline_sensitivity(replicates: Sequence[Replicate], level: float = 0.9) -> dict:
     """How the headline numbers move: over all replicates, and with one term at a time at its interval's ends.
 
     Defined in chapter "A calibrated roofline".

@@ -11,7 +11,9 @@ Defined in chapter "A calibrated roofline".
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -30,6 +32,9 @@ from specdec.calibration import (
 from specdec.roofline.catalogue import GPU_SPECS
 from specdec.roofline.hardware import A100, Hardware, gpu_preset, model_preset
 from specdec.sources import Cited
+
+if TYPE_CHECKING:
+    from specdec.roofline.presets import Model
 
 __all__ = ["EngineProfile", "PROFILES", "EAGER_MEASUREMENTS", "FITTED", "HELD_OUT", "profile", "fit_eager_overhead",
            "base_calibration"]
@@ -50,7 +55,8 @@ _MEDUSA_BARS = Cited(None, "medusa-repo", "assets/size_speedup.png, 'Speedup on 
                      "read by eye against its grid (0-80 tokens/s)")
 
 
-def _meas(key, label, model, device, value, src, role, engine, note=""):
+def _meas(key: str, label: str, model: Model, device: Hardware, value: float, src: Cited, role: str,
+          engine: str, note: str = "") -> Measurement:
     quoted = replace(src, value={"value": value, "unit": "tokens/s"}, note=note)
     return Measurement(key, label, model, device, 1, 1, 512, 1, "decode", quoted, role, 0.10, engine)
 
@@ -71,7 +77,7 @@ def _graph_time(m: Measurement) -> float:
     return model_time(m, replace(base_calibration(m.device), step_overhead=FIXED_COSTS["gpt-fast"]))
 
 
-def fit_eager_overhead(measurements) -> dict:
+def fit_eager_overhead(measurements: Sequence[Measurement]) -> dict:
     """Fit the eager launch cost per layer on one GPU to eager plain-decoding timings.
 
     The eager step is the graph-mode step (gpt-fast's fixed cost) plus ``n_layers * layer``, with
@@ -131,7 +137,7 @@ def _gpu_key(hardware: Hardware) -> str:
     return ""
 
 
-def base_calibration(hardware) -> Calibration:
+def base_calibration(hardware: Hardware) -> Calibration:
     """The hardware terms a profile starts from on a GPU, before the engine's fixed cost.
 
     A100s, the RTX 3090 and the L40S take :data:`specdec.calibration.A100_CALIBRATION`; H100, H200
@@ -209,10 +215,10 @@ class EngineProfile:
     launch: str
     measurements: tuple
     derivation: str
-    eager_overhead: dict = None
+    eager_overhead: dict | None = None
     carry_from: str = ""
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         check_choice(self.launch, "launch", ("graphs", "eager"))
         if self.launch == "eager" and not self.eager_overhead:
             raise ValueError("eager_overhead must name at least one GPU for an eager profile")
@@ -222,9 +228,10 @@ class EngineProfile:
         if self.launch == "graphs":
             return 0.0
         check_choice(gpu, "gpu", tuple(GPU_SPECS))
+        assert self.eager_overhead is not None  # every eager profile has one
         return float(self.eager_overhead.get(gpu, self.eager_overhead[self.carry_from]))
 
-    def on(self, hardware, tp=1, *, base=None) -> Hardware:
+    def on(self, hardware: Hardware | str, tp: int = 1, *, base: Calibration | None = None) -> Hardware:
         """A :class:`specdec.roofline.hardware.Hardware` calibrated for this engine on a GPU.
 
         :func:`base_calibration` with the fixed cost ``step_overhead`` and, for an eager engine, the
@@ -269,7 +276,7 @@ class EngineProfile:
         return out.scaled(n) if n > 1 else out
 
 
-def _eager_fit(engine):
+def _eager_fit(engine: str) -> dict[str, Any]:
     return fit_eager_overhead([m for m in EAGER_MEASUREMENTS if m.engine == engine and m.role == "fit"])
 
 

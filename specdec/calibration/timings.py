@@ -149,8 +149,9 @@ _VLLM = Cited(None, "vllm-ci", "Performance Benchmark, latency tests: input 32 t
               "mean latency", "verified", "buildkite.com/vllm/performance-benchmark/builds/9515 (search-tool copy)")
 
 
-def _m(key, label, model, device, tp, batch, context, new_tokens, kind, value, unit, src, role, tolerance, engine,
-       decode_steps=0, note=""):
+def _m(key: str, label: str, model: Model, device: Hardware, tp: int, batch: int, context: int, new_tokens: int,
+       kind: str, value: float, unit: str, src: Cited, role: str, tolerance: float, engine: str,
+       decode_steps: int = 0, note: str = "") -> Measurement:
     quoted = replace(src, value={"value": value, "unit": unit}, note=note)
     fabric = "" if tp == 1 else _FABRIC_OF_ENGINE.get(engine, "hopper-nvswitch")
     return Measurement(key, label, model, device, tp, batch, context, new_tokens, kind, quoted, role, tolerance,
@@ -204,7 +205,7 @@ MEASUREMENTS: tuple[Measurement, ...] = (
 )
 
 
-def measured_time(measurement) -> float:
+def measured_time(measurement: Measurement) -> float:
     """The measurement in seconds (per decode step, per pass or per request).
 
     Defined in chapter "A calibrated roofline".
@@ -220,7 +221,7 @@ def measured_time(measurement) -> float:
     return 1.0 / v["value"] if v["unit"] == "tokens/s" else v["value"] * 1e-3
 
 
-def device_for(measurement, calibration=None) -> Hardware:
+def device_for(measurement: Measurement, calibration: Calibration | None = None) -> Hardware:
     """The hardware a measurement ran on (its GPU times its ``tp``) with ``calibration`` (``None``: the ideal roofline).
 
     Defined in chapter "A calibrated roofline".
@@ -236,7 +237,7 @@ def device_for(measurement, calibration=None) -> Hardware:
     return hw.ideal() if calibration is None else hw.calibrated(calibration)
 
 
-def model_time(measurement, calibration=None) -> float:
+def model_time(measurement: Measurement, calibration: Calibration | None = None) -> float:
     """What the roofline predicts for a measurement, in seconds.
 
     ``calibration=None`` is the ideal roofline (the lower bound). A ``"request"`` is its

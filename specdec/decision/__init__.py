@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import math
 import pathlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -29,7 +29,7 @@ from specdec._datafiles import read_data_file
 from specdec._units import TIME_UNITS, parse_time
 from specdec._units import format_number as num
 from specdec._validate import describe
-from specdec.acceptance import alpha_from_mean_acceptance_length, expected_tokens
+from specdec.acceptance import _alpha_for_expected_tokens, _expected_tokens_array, alpha_from_mean_acceptance_length
 from specdec.acceptance.engine_metrics import ENGINES, rate_reading
 from specdec.decision import _report
 from specdec.decision._measurements import (
@@ -47,7 +47,10 @@ from specdec.decision._measurements import (
 )
 from specdec.decision._report import Decision, verdict_and_reasons
 from specdec.decision.policy import WORTH_IT_SPEEDUP
-from specdec.economics import break_even_alpha, required_alpha, speedup
+from specdec.economics import _break_even_alpha, _required_alpha, _speedup
+
+if TYPE_CHECKING:
+    from specdec.acceptance.estimation import EngineReading
 
 __all__ = ["decide", "Decision", "fit_round_times", "RoundTimeFit", "read_fields", "parse_time", "TIME_UNITS",
            "TIME_TOLERANCE", "SPEEDUP_TOLERANCE", "SCHEMA_VERSION", "ENGINES"]
@@ -113,8 +116,10 @@ def _acceptance(m: Measurements) -> _Acceptance:
     k = m.k
     r = m.reading
     if r is not None:
-        per_position = None if r.per_position is None else {"unconditional": r.per_position.tolist(),
-                                                            "conditional": r.conditional.tolist()}
+        per_position = None
+        if r.per_position is not None:
+            assert r.conditional is not None  # a reading gives both or neither
+            per_position = {"unconditional": r.per_position.tolist(), "conditional": r.conditional.tolist()}
         source = (f"counters: {num(r.num_accepted_tokens, 12)} accepted of {num(r.num_draft_tokens, 12)} drafted in "
                   f"{num(r.num_drafts, 12)} rounds, mean acceptance length {r.mean_acceptance_length:.3f}")
         estimator = _ESTIMATORS[r.alpha_method]
@@ -127,11 +132,12 @@ def _acceptance(m: Measurements) -> _Acceptance:
         if m.length_source is not None:
             source = f"{m.length_source} at k = {k} (a mean only: no interval)"
         return _Acceptance(
-            alpha=float(alpha_from_mean_acceptance_length(m.length, k)),
+            alpha=float(_alpha_for_expected_tokens(m.length, k)),  # read_measurements kept it in [1, k + 1]
             source=source,
             estimator="the alpha whose E[L] at k equals the mean acceptance length (i.i.d. acceptance); no interval "
                       "without counts")
     engine = m.engine or "vllm"
+    assert m.rate is not None  # neither counters nor a length: a rate was given
     if engine in ("vllm", "sglang"):
         source = f"draft acceptance rate {num(m.rate)} at k = {k} (accepted / drafted, not alpha)"
         estimator = ("the alpha whose (E[L] - 1) / k equals the draft acceptance rate (i.i.d. acceptance, every "
@@ -143,19 +149,24 @@ def _acceptance(m: Measurements) -> _Acceptance:
         source = f"older SGLang accept rate {num(m.rate)} at k = {k} (accept len / (k + 1))"
         estimator = ("the alpha whose E[L] at k equals (k + 1) x the accept rate (i.i.d. acceptance); no interval "
                      "without counts")
-    alpha = float(m.rate) if engine == "vllm-v0" else float(alpha_from_mean_acceptance_length(m.rate_length, k))
+    if engine == "vllm-v0":
+        alpha = float(m.rate)
+    else:
+        assert m.rate_length is not None  # set with the rate for every engine but vLLM V0
+        alpha = float(alpha_from_mean_acceptance_length(m.rate_length, k))
     return _Acceptance(alpha=alpha, source=source, estimator=estimator)
 
 
-def _length_curve(acc: _Acceptance, m: Measurements, ks):
+def _length_curve(acc: _Acceptance, m: Measurements, ks: np.ndarray) -> tuple[np.ndarray, str]:
     """E[L] at each k of ``ks``: measured up to the measured k when per-position counts exist (their partial sums),
     the i.i.d. model elsewhere (scaled to pass through a measured E[L] at k), and a note saying which is which."""
     k = m.k
     alpha = acc.alpha
     ks = np.asarray(ks)
-    iid = np.asarray(expected_tokens(alpha, ks), dtype=float)
+    iid = np.asarray(_expected_tokens_array(alpha, ks), dtype=float)
     r = m.reading
     if r is not None and r.per_position is not None and r.per_position.size == k:
+        assert r.conditional is not None  # a reading gives both or neither
         measured = 1.0 + np.cumsum(r.per_position)
         c = float(r.conditional[-1]) if r.drift else alpha
         tail = r.per_position[-1]
@@ -165,8 +176,8 @@ def _length_curve(acc: _Acceptance, m: Measurements, ks):
         note = (f"E[L] up to the measured k = {k} comes from the measured per-position rates; beyond k = {k} it is "
                 f"extrapolated with {how}, {c:.3f} per further position: an assumption, not a measurement")
         return el, note
-    e_k = r.mean_acceptance_length if r is not None else float(expected_tokens(alpha, k))
-    e_iid = float(expected_tokens(alpha, k))
+    e_k = r.mean_acceptance_length if r is not None else float(_expected_tokens_array(alpha, k))
+    e_iid = float(_expected_tokens_array(alpha, k))
     if r is not None and abs(e_iid - e_k) > 1e-9 * e_k and e_iid > 1.0:
         el = 1.0 + (e_k - 1.0) * (iid - 1.0) / (e_iid - 1.0)
         note = (f"E[L] at k = {k} is the measured {e_k:.3f}; at other k the i.i.d. model is scaled to pass through "
@@ -176,18 +187,19 @@ def _length_curve(acc: _Acceptance, m: Measurements, ks):
                  f"an assumption, not a measurement")
 
 
-def _speedup_table(acc: _Acceptance, m: Measurements, model: dict, k_max: int, interval=None):
+def _speedup_table(acc: _Acceptance, m: Measurements, model: dict, k_max: int,
+                   interval: tuple[float, float] | None = None) -> tuple[tuple[Any, ...], int, float, str]:
     """Speedup at k = 1 .. k_max under a verification model (and at the ends of an alpha interval); the best k
     (first maximum) and its speedup, and the note on where E[L] came from."""
     alpha = acc.alpha
     ks = np.arange(1, k_max + 1)
-    tv = verify_at(model, ks, m.floor)
+    tv = np.asarray(verify_at(model, ks, m.floor))
     el, note = _length_curve(acc, m, ks)
     cost = m.t_draft_step * ks + tv + m.t_overhead
     s = m.t0 * el / cost
 
-    def iid(a):
-        return np.asarray(speedup(a, ks, m.t0, m.t_draft_step * ks, tv, m.t_overhead), dtype=float)
+    def iid(a: float) -> np.ndarray:
+        return np.asarray(_speedup(a, ks, m.t0, m.t_draft_step * ks, tv, m.t_overhead), dtype=float)
 
     best = int(ks[int(np.argmax(s))])  # first maximum: ties go to the smaller k
     rows = [{"k": int(k), "expected_tokens": float(e), "t_verify": float(v), "speedup": float(x)}
@@ -206,6 +218,7 @@ def _verdict_word(s_k: float, wi: float) -> str:
 def _rate_readings(m: Measurements, t_round: float, wi: float) -> str:
     """A warning for a bare rate with no engine named: every reading, its alpha, speedup and verdict at k."""
     k = m.k
+    assert m.rate is not None  # called for a bare rate only
     parts, verdicts, alphas, speedups = [], set(), [], []
     for engine in ("vllm", "vllm-v0", "sglang-legacy"):
         length = rate_reading(m.rate, k, engine)
@@ -267,7 +280,7 @@ class RoundTimeFit:
     time_unit: str
     fitted: tuple = ()
 
-    def t_verify(self, t_draft_step, t_overhead=0.0) -> dict:
+    def t_verify(self, t_draft_step: float | str, t_overhead: float | str = 0.0) -> dict:
         """Verification time at each k, ``round_time - k t_draft_step - t_overhead``, for ``decide(t_verify=...)``.
 
         The draft step (and the overhead) must come from elsewhere, e.g. a profiler trace: the line cannot
@@ -301,7 +314,8 @@ class RoundTimeFit:
                 f"{runs}; rms residual {num(self.rms_residual)} {self.time_unit})")
 
 
-def fit_round_times(tpot_on, mean_acceptance_length, time_unit="ms"):
+def fit_round_times(tpot_on: Mapping[str, Any], mean_acceptance_length: Mapping[str, Any],
+                    time_unit: str = "ms") -> RoundTimeFit:
     r"""Round times from benchmark runs at two or more k, and the line through them.
 
     :math:`T(k) = \mathrm{TPOT}_\mathrm{on}(k)\,E[L](k)` per run (e.g. ``vllm bench serve``'s "Mean
@@ -358,10 +372,15 @@ def fit_round_times(tpot_on, mean_acceptance_length, time_unit="ms"):
                         tuple(intercept + slope * k for k in ks))
 
 
-def decide(*, t0, t_verify, k=None, t_draft_step=None, t_draft_round=None, t_overhead=0.0,
-           mean_acceptance_length=None, draft_acceptance_rate=None, counters=None, counters_before=None,
-           tpot_off=None, tpot_on=None, confidence=0.95, k_max=16, worth_it=WORTH_IT_SPEEDUP,
-           time_unit="ms", engine=None, labels=None):
+def decide(*, t0: float | str, t_verify: float | str | Mapping[str, Any], k: int | None = None,
+           t_draft_step: float | str | None = None, t_draft_round: float | str | None = None,
+           t_overhead: float | str = 0.0, mean_acceptance_length: float | None = None,
+           draft_acceptance_rate: float | None = None,
+           counters: Mapping[str, Any] | str | bytes | pathlib.Path | Sequence[Any] | EngineReading | None = None,
+           counters_before: dict[str, int] | pathlib.Path | None = None, tpot_off: float | str | None = None,
+           tpot_on: float | str | None = None, confidence: float = 0.95, k_max: int = 16,
+           worth_it: float = WORTH_IT_SPEEDUP, time_unit: str = "ms", engine: str | None = None,
+           labels: dict[str, Any] | None = None) -> Decision:
     r"""Does speculative decoding pay for this service, by how much, with which k?
 
     Acceptance in any form engines print (counters, a mean acceptance length or a draft acceptance
@@ -488,19 +507,19 @@ def decide(*, t0, t_verify, k=None, t_draft_step=None, t_draft_round=None, t_ove
 
     # -- the figures at the measured k -------------------------------------
     draft_round = step * k_v
-    el_iid = float(expected_tokens(alpha, k_v))
+    el_iid = float(_expected_tokens_array(alpha, k_v))
     el = float(m.reading.mean_acceptance_length) if m.reading is not None else el_iid  # measured, when counted
     t_round = draft_round + tv_k + over_v
     s_k = t0_v * el / t_round
     c_draft = step / t0_v
     c_verify = (tv_k + over_v) / t0_v
     s_interval = None if acc.interval is None else tuple(
-        float(speedup(a, k_v, t0_v, draft_round, tv_k, over_v)) * el / el_iid for a in acc.interval)
-    be = float(break_even_alpha(k_v, c_draft, c_verify))
+        float(_speedup(a, k_v, t0_v, draft_round, tv_k, over_v)) * el / el_iid for a in acc.interval)
+    be = float(_break_even_alpha(k_v, c_draft, c_verify))
     be_length = k_v * c_draft + c_verify  # E[L] must exceed the round's cost in target steps
     be_rate = (be_length - 1.0) / k_v if math.isfinite(be) else float("nan")
     margin = alpha - be if math.isfinite(be) else float("nan")
-    wi_alpha = float(required_alpha(wi, k_v, c_draft, c_verify))
+    wi_alpha = float(_required_alpha(wi, k_v, c_draft, c_verify))
 
     # -- best k under the verification model (and the other model, with one k) --
     rows, best_k, best_s, curve_note = _speedup_table(acc, m, m.model, km, acc.interval)

@@ -16,11 +16,13 @@ from __future__ import annotations
 import math
 import numbers
 import os
+import pathlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from specdec._units import TIME_UNITS, parse_time, printed_half_unit
 from specdec._units import format_number as num
@@ -120,7 +122,8 @@ def _rate(value: Any) -> float:
     return x
 
 
-def _read_counters(counters: Any, before: Any, k_hint: int | None, conf: float, labels):
+def _read_counters(counters: Any, before: Any, k_hint: int | None, conf: float,
+                   labels: dict[str, Any] | None) -> tuple[EngineReading | None, EngineSource | None]:
     """The counters through the one reader (impossible per-position counts as warnings, strict=False), or the
     mean of a form without counts: (reading or None, EngineSource or None)."""
     if isinstance(counters, EngineReading):
@@ -148,10 +151,10 @@ def _read_counters(counters: Any, before: Any, k_hint: int | None, conf: float, 
     return reading, src
 
 
-def _measured_k(k: Any, points: dict, reading: EngineReading | None) -> int:
+def _measured_k(k: Any, points: dict, reading: EngineReading | None, checked: bool = False) -> int:
     """The k at which acceptance was measured: given, or the only k of t_verify, or from the counters."""
     if k is not None:
-        return whole_number(k, "k", minimum=1, maximum=K_LIMIT)
+        return k if checked else whole_number(k, "k", minimum=1, maximum=K_LIMIT)
     if len(points) == 1 and 0 not in points:
         return next(iter(points))
     if reading is not None and (reading.fixed_k or reading.accepted_per_position is not None):
@@ -159,7 +162,7 @@ def _measured_k(k: Any, points: dict, reading: EngineReading | None) -> int:
     raise ValueError("k is required: the number of draft tokens per round when acceptance was measured")
 
 
-def _draft_step(step_v, round_v, k: int, t0: float, u: str, warnings: list) -> float:
+def _draft_step(step_v: float | None, round_v: float | None, k: int, t0: float, u: str, warnings: list) -> float:
     """One draft step's time; a round and a step given together are cross-checked (the round wins)."""
     if step_v is not None and round_v is not None:
         expected_round = k * step_v
@@ -171,6 +174,7 @@ def _draft_step(step_v, round_v, k: int, t0: float, u: str, warnings: list) -> f
                             f"= {num(expected_round)} {u}{hint}; using the measured round, "
                             f"{num(round_v)} {u} ({num(round_v / k)} {u} per step)")
     step = round_v / k if round_v is not None else step_v
+    assert step is not None  # read_measurements requires a draft step or a draft round
     if step >= t0:
         hint = ("; was the whole round's draft time passed as t_draft_step?"
                 if round_v is None and k > 1 else "")
@@ -179,7 +183,7 @@ def _draft_step(step_v, round_v, k: int, t0: float, u: str, warnings: list) -> f
     return step
 
 
-def fit_line(ks, ts) -> tuple[float, float, float]:
+def fit_line(ks: ArrayLike, ts: ArrayLike) -> tuple[float, float, float]:
     """Least-squares line ``t = intercept + slope k`` through two or more points: (intercept, slope, rms residual)."""
     ks = np.asarray(ks, dtype=float)
     ts = np.asarray(ts, dtype=float)
@@ -215,12 +219,12 @@ def _fit_verification(points: dict[int, float], unit: str, warnings: list) -> di
             "measured": dict(points), "description": desc}
 
 
-def verify_at(model: dict, k, floor: float):
+def verify_at(model: dict, k: ArrayLike, floor: float) -> float | np.ndarray:
     """The verification model's time at ``k`` (array-like), never below ``floor``."""
     return np.maximum(model["intercept"] + model["slope"] * np.asarray(k, dtype=float), floor)
 
 
-def _verification(points: dict, k: int, t0: float, u: str, warnings: list):
+def _verification(points: dict, k: int, t0: float, u: str, warnings: list) -> tuple[dict[str, Any], float, float]:
     """The verification model, the time at the measured k, and the model's floor."""
     for kk, tv in points.items():
         if tv < t0:
@@ -240,7 +244,7 @@ def _verification(points: dict, k: int, t0: float, u: str, warnings: list):
                      f"time at k = {k}, or at a second k so that it can be fitted")
 
 
-def _check_length_against_rate(length: float, rate: float, k: int, warnings: list, engine=None) -> None:
+def _check_length_against_rate(length: float, rate: float, k: int, warnings: list, engine: str | None = None) -> None:
     """A mean acceptance length and a draft acceptance rate agree at k when L = 1 + rate * k (within rounding),
     or, for a named engine, when L is the length that engine's rate stands for."""
     if engine not in (None, "vllm", "sglang"):
@@ -280,7 +284,8 @@ def _check_length_against_rate(length: float, rate: float, k: int, warnings: lis
     warnings.append(text + "; alpha is taken from the mean acceptance length")
 
 
-def _check_counters_against_metrics(reading: EngineReading, length_in, rate_in, warnings: list) -> None:
+def _check_counters_against_metrics(reading: EngineReading, length_in: float | None, rate_in: float | None,
+                                    warnings: list) -> None:
     """Counters and printed metrics of the same window agree within the printed rounding."""
     a, n, d = (num(x, 12) for x in (reading.num_accepted_tokens, reading.num_drafts, reading.num_draft_tokens))
     if length_in is not None and abs(reading.mean_acceptance_length - length_in) > printed_half_unit(length_in):
@@ -374,9 +379,12 @@ class Measurements:
     length_source: str | None = None
 
 
-def read_measurements(*, t0, t_verify, k, t_draft_step, t_draft_round, t_overhead, mean_acceptance_length,
-                      draft_acceptance_rate, counters, counters_before, tpot_off, tpot_on, confidence,
-                      unit, engine=None, labels=None) -> Measurements:
+def read_measurements(*, t0: float | str, t_verify: float | str | Mapping[str, Any], k: int | None,
+                      t_draft_step: float | str | None, t_draft_round: float | str | None, t_overhead: float | str,
+                      mean_acceptance_length: float | None, draft_acceptance_rate: float | None, counters: Any,
+                      counters_before: dict[str, int] | pathlib.Path | None, tpot_off: float | str | None,
+                      tpot_on: float | str | None, confidence: float, unit: str, engine: str | None = None,
+                      labels: dict[str, Any] | None = None) -> Measurements:
     """Validate every measurement of :func:`specdec.decision.decide` and check them against each other.
 
     Defined in chapter "Decide for your service".
@@ -439,7 +447,9 @@ counters, counters_before, tpot_off, tpot_on, engine, labels
     detected = src.engine if src is not None else (None if reading is None else reading.engine)
     if engine_given is not None and detected is not None and detected != engine_given and not (
             detected == "sglang?" and engine_given.startswith("sglang")):
-        raise ValueError(f"engine is {engine_given!r}, but the counters are {src.form if src else reading.form} "
+        shown = src if src else reading
+        assert shown is not None  # detected comes from one of them
+        raise ValueError(f"engine is {engine_given!r}, but the counters are {shown.form} "
                          f"({detected}); give the engine that printed them, or leave engine out")
     engine_v = engine_given or (None if detected is None else detected.rstrip("?"))
     tpot_from_file = None if src is None else src.tpot_on_ms
@@ -455,7 +465,7 @@ counters, counters_before, tpot_off, tpot_on, engine, labels
                          "together (time per output token with speculation off and on)")
     tpot = None if tpot_off is None else (duration(tpot_off, "tpot_off", u, positive=True),
                                           duration(tpot_on, "tpot_on", u, positive=True))
-    k_v = _measured_k(k_hint, points, reading)
+    k_v = _measured_k(k_hint, points, reading, checked=k is not None)  # a k given was checked above
     if reading is not None:
         if reading.k != k_v:
             raise ValueError(f"counters were read with k = {reading.k} draft positions, but k = {k_v}")

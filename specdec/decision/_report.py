@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from specdec._units import TIME_UNITS
 from specdec._units import format_number as num
-from specdec.acceptance import expected_tokens
+from specdec.acceptance import _expected_tokens_array
 from specdec.acceptance.engine_metrics import printed_figures
 from specdec.acceptance.estimation import EngineReading
 from specdec.decision.policy import RETUNE_GAIN
@@ -36,11 +38,11 @@ CSV_FIELDS = ("schema_version", "verdict", "engine", "k", "alpha", "alpha_low", 
 
 
 #: The row of :func:`specdec.acceptance.engine_metrics.printed_figures` that each engine calls its acceptance rate.
-_RATE_ROW = {"vllm-v0": ("vLLM V0 (up to 0.9)", "Draft acceptance rate"),
+_RATE_ROW: dict[str | None, tuple[str, str]] = {"vllm-v0": ("vLLM V0 (up to 0.9)", "Draft acceptance rate"),
              "sglang-legacy": ("SGLang, older (commit 78ac30c2)", "accept rate")}
 
 
-def _printed_rate(engine, alpha, k) -> str:
+def _printed_rate(engine: str | None, alpha: float, k: int) -> str:
     """The acceptance rate ``engine`` prints at ``alpha`` (i.i.d., ``k`` drafts): its name and value, as words."""
     wanted = _RATE_ROW.get(engine, ("vLLM V1", "Avg Draft acceptance rate"))
     _, printed_as, definition, value = next(row for row in printed_figures(alpha, k) if row[:2] == wanted)
@@ -157,6 +159,7 @@ class Decision:
         return text + f", from {self.alpha_source}"
 
     def _mle_line(self) -> str:
+        assert self.alpha_mle is not None  # the line is written only when the counts give one
         a, lo, hi = self.alpha_mle
         return (f"maximum-likelihood alpha from the per-position counts (accepted / (accepted + rounds that stopped "
                 f"before k)): {a:.3f} ({self.confidence:.0%} Wilson interval {lo:.3f} .. {hi:.3f})")
@@ -289,13 +292,13 @@ class Decision:
     # -- JSON ---------------------------------------------------------------
     def to_dict(self) -> dict:
         """The report as plain Python data (floats, ints, str, lists, dicts; ``nan`` as None)."""
-        def f(x):
+        def f(x: float | None) -> float | None:
             if x is None:
                 return None
             x = float(x)
             return None if math.isnan(x) else x
 
-        def pair(p):
+        def pair(p: tuple[float, float] | None) -> list[float | None] | None:
             return None if p is None else [f(p[0]), f(p[1])]
 
         to_ms = 10.0 ** (TIME_UNITS[self.time_unit] + 3)
@@ -382,7 +385,7 @@ class Decision:
                       best_k_within_measured=None if bw is None else bw[0],
                       best_speedup_within_measured=None if bw is None else bw[1])
 
-        def cell(v):
+        def cell(v: str | float | None) -> str:
             if v is None or (isinstance(v, float) and math.isnan(v)):
                 return ""
             return f"{v:.{digits}g}" if isinstance(v, float) else str(v)
@@ -399,7 +402,7 @@ class Decision:
         if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= 17:
             raise ValueError(f"digits must be a whole number in [1, 17]; got {digits!r}")
 
-        def rounded(obj):
+        def rounded(obj: Mapping) -> Any:
             if isinstance(obj, float):
                 return float(f"{obj:.{digits}g}")
             if isinstance(obj, dict):
@@ -412,8 +415,10 @@ class Decision:
 
 
 
-def verdict_and_reasons(*, k, alpha, s_k, s_interval, best_k, best_s, be, be_length, margin, wi, wi_alpha, t_round_steps,
-             sensitivity, conf, unit, drift, measured_k=None):
+def verdict_and_reasons(*, k: int, alpha: float, s_k: float, s_interval: tuple[float, ...] | None, best_k: int,
+                        best_s: float, be: float, be_length: float, margin: float, wi: float, wi_alpha: float,
+                        t_round_steps: float, sensitivity: dict[str, float] | None, conf: float, unit: str, drift: bool,
+                        measured_k: int | None = None) -> tuple[str, list[str]]:
     """The verdict and its reasons, from the figures at the measured k and the best k.
 
     ``"speculate"`` when the speedup at ``k`` reaches the ``worth_it`` rule;
@@ -451,7 +456,7 @@ def verdict_and_reasons(*, k, alpha, s_k, s_interval, best_k, best_s, be, be_len
                        f"length {be_length:.2f}): margin {margin:+.3f}")
     if math.isfinite(wi_alpha) and wi_alpha > 0 and verdict != "do not speculate":
         reasons.append(f"the {wi:g}x rule needs alpha >= {wi_alpha:.3f} at k = {k} "
-                       f"(mean acceptance length {float(expected_tokens(wi_alpha, k)):.2f})")
+                       f"(mean acceptance length {float(_expected_tokens_array(wi_alpha, k)):.2f})")
     if s_interval is not None and s_interval[0] < 1.0 <= s_interval[1]:
         reasons.append(f"uncertain: over the {conf:.0%} alpha interval the speedup ranges {s_interval[0]:.2f} .. "
                        f"{s_interval[1]:.2f}, across break-even; collect more rounds")

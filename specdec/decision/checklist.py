@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 import math
 from dataclasses import dataclass, field, fields
+from typing import Any
 
 from specdec._validate import (
     check_integer,
@@ -22,10 +23,10 @@ from specdec._validate import (
     check_scalar,
     describe,
 )
-from specdec.acceptance import expected_tokens
+from specdec.acceptance import _expected_tokens_array
 from specdec.decision.policy import CHECKLIST_THRESHOLDS, WORTH_IT_SPEEDUP
-from specdec.economics import WORKED_EXAMPLE, costs_from_times, quick_estimate, round_time, speedup
-from specdec.economics.request import break_even_output_length, decode_time, request_speedup
+from specdec.economics import WORKED_EXAMPLE, _costs_from_times, _quick_estimate, _speedup, round_time
+from specdec.economics.request import _break_even_output_length, _decode_time, _request_speedup
 from specdec.tables import Table
 
 __all__ = [
@@ -134,24 +135,24 @@ class Workload:
     @property
     def t_round(self) -> float:
         """Round time ``t_draft + t_verify + t_overhead`` (:func:`specdec.economics.round_time`)."""
-        return round_time(self.t_draft, self.t_verify, self.t_overhead)
+        return float(round_time(self.t_draft, self.t_verify, self.t_overhead))
 
     @property
     def c_draft(self) -> float:
         """One draft step as a fraction of ``t0``: ``t_draft / (k * t0)`` (:func:`specdec.economics.costs_from_times`)."""
-        return costs_from_times(self.k, self.t0, self.t_draft, self.t_verify, self.t_overhead)[0]
+        return float(_costs_from_times(self.k, self.t0, self.t_draft, self.t_verify, self.t_overhead)[0])
 
     @property
     def c_verify(self) -> float:
         """Verification plus overhead as a fraction of ``t0`` (:func:`specdec.economics.costs_from_times`)."""
-        return costs_from_times(self.k, self.t0, self.t_draft, self.t_verify, self.t_overhead)[1]
+        return float(_costs_from_times(self.k, self.t0, self.t_draft, self.t_verify, self.t_overhead)[1])
 
     @property
     def decode_time(self) -> float:
         """Decode time of a mean request, :func:`specdec.economics.request.decode_time`."""
-        return decode_time(self.tpot, self.mean_output_tokens)
+        return float(_decode_time(self.tpot, self.mean_output_tokens))
 
-    def replace(self, **changes) -> Workload:
+    def replace(self, **changes: Any) -> Workload:
         """Return a copy with some fields changed (validated again)."""
         values = {f.name: getattr(self, f.name) for f in fields(self)}
         values.update(changes)
@@ -274,7 +275,7 @@ class Assessment:
         return (f"worth a benchmark: speedup {self.speedup:.2f} clears the {t:g} rule, "
                 f"but check(s) {', '.join(self.failed)} fail")
 
-    def _rows(self):
+    def _rows(self) -> list[tuple[str, str, str]]:
         rows = [(c.question, "pass" if c.passed else "FAIL", c.reason) for c in self.checks]
         rows.append(("Exact speedup (T0 E[L] / T_round)", "pass" if self.worth_it else "FAIL",
                      f"{self.speedup:.2f} against the {self.worth_it_threshold:g} rule"))
@@ -286,7 +287,7 @@ class Assessment:
                          if math.isfinite(self.break_even_output_length) else "no output length pays off")))
         return rows
 
-    def table(self):
+    def table(self) -> Table:
         """The checklist as a :class:`specdec.tables.Table` (check, result, why)."""
         return Table(("check", "result", "why"), tuple(self._rows()), ("l", "c", "l"))
 
@@ -309,9 +310,11 @@ class Assessment:
         return self.to_markdown()
 
 
-def assess(workload, *, decode_ratio=CHECKLIST_THRESHOLDS["decode_ratio"], max_batch=CHECKLIST_THRESHOLDS["max_batch"],
-           min_alpha=CHECKLIST_THRESHOLDS["min_alpha"], draft_fraction=CHECKLIST_THRESHOLDS["draft_fraction"],
-           min_output_tokens=CHECKLIST_THRESHOLDS["min_output_tokens"], worth_it=WORTH_IT_SPEEDUP):
+def assess(workload: Workload, *, decode_ratio: float = CHECKLIST_THRESHOLDS["decode_ratio"],
+           max_batch: float = CHECKLIST_THRESHOLDS["max_batch"], min_alpha: float = CHECKLIST_THRESHOLDS["min_alpha"],
+           draft_fraction: float = CHECKLIST_THRESHOLDS["draft_fraction"],
+           min_output_tokens: float = CHECKLIST_THRESHOLDS["min_output_tokens"],
+           worth_it: float = WORTH_IT_SPEEDUP) -> Assessment:
     """Apply the first source's decision checklist to a measured workload.
 
     The five checks, in the source's order (thresholds by keyword):
@@ -407,12 +410,13 @@ def assess(workload, *, decode_ratio=CHECKLIST_THRESHOLDS["decode_ratio"], max_b
               f"{_fmt(w.mean_output_tokens)} tokens {'>' if w.mean_output_tokens > mo else '<='} {mo:g}",
               "Fixed overheads dominate short outputs."),
     )
-    e_l = expected_tokens(w.alpha, w.k)
-    s = speedup(w.alpha, w.k, w.t0, w.t_draft, w.t_verify, w.t_overhead)
-    q = quick_estimate(w.alpha, w.k, w.t0, w.t_draft, w.t_verify)
-    req = request_speedup(w.mean_output_tokens, s, w.tpot, w.t_setup, w.ttft)
-    n_star = break_even_output_length(w.t_setup, w.tpot, s)
-    return Assessment(w, checks, e_l, s, q, req, n_star, wi)
+    # The workload was validated when it was made: the kernels below check nothing again.
+    e_l = _expected_tokens_array(w.alpha, w.k)
+    s = _speedup(w.alpha, w.k, w.t0, w.t_draft, w.t_verify, w.t_overhead)
+    q = _quick_estimate(w.alpha, w.k, w.t0, w.t_draft, w.t_verify)
+    req = _request_speedup(w.mean_output_tokens, s, w.tpot, w.t_setup, w.ttft)
+    n_star = _break_even_output_length(w.t_setup, w.tpot, s)
+    return Assessment(w, checks, float(e_l), float(s), float(q), float(req), float(n_star), wi)
 
 
 @dataclass(frozen=True, repr=False)
@@ -427,7 +431,7 @@ class AssessmentTable:
 
     assessments: tuple = field(default_factory=tuple)
 
-    def _grid(self):
+    def _grid(self) -> tuple[list[str], list[Any]]:
         names = [a.workload.name or f"workload {i + 1}" for i, a in enumerate(self.assessments)]
         rows = []
         for j, check in enumerate(self.assessments[0].checks):
@@ -440,7 +444,7 @@ class AssessmentTable:
         rows.append(("Verdict", [a.verdict for a in self.assessments]))
         return names, rows
 
-    def table(self):
+    def table(self) -> Table:
         """The comparison as a :class:`specdec.tables.Table`."""
         names, rows = self._grid()
         return Table(("check", *names), tuple((q, *cells) for q, cells in rows), ("l",) * (1 + len(names)))
@@ -460,7 +464,7 @@ class AssessmentTable:
         return self.to_markdown()
 
 
-def assessment_table(*assessments):
+def assessment_table(*assessments: Any) -> AssessmentTable:
     """Put several :class:`Assessment` results side by side for a chapter.
 
     Defined in chapter "The decision checklist".

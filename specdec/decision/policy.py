@@ -25,6 +25,7 @@ Examples
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from specdec._validate import check_positive, describe, is_scalar_input, to_output
 
@@ -67,7 +68,7 @@ HELPS, NEUTRAL, HURTS = 1, 0, -1
 REGIME_NAMES = {HELPS: "helps", NEUTRAL: "neutral", HURTS: "hurts"}
 
 
-def check_thresholds(helps_above, hurts_below) -> tuple[float, float]:
+def check_thresholds(helps_above: float, hurts_below: float) -> tuple[float, float]:
     """Validate a pair of regime thresholds and return them as floats.
 
     Defined in chapter "When not to use it".
@@ -98,7 +99,8 @@ def check_thresholds(helps_above, hurts_below) -> tuple[float, float]:
     return ha, hb
 
 
-def classify_speedup(speedup, helps_above=HELPS_ABOVE, hurts_below=HURTS_BELOW):
+def classify_speedup(speedup: ArrayLike, helps_above: float = HELPS_ABOVE,
+                     hurts_below: float = HURTS_BELOW) -> int | np.ndarray:
     """Classify speedups as helps (1), neutral (0) or hurts (-1).
 
     ``1`` where ``speedup > helps_above``, ``-1`` where ``speedup < hurts_below``,

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from specdec._validate import (
     as_float_array,
@@ -66,7 +67,7 @@ MEDUSA_TOP1_SOURCE = ("FasterDecoding/Medusa repository (Cai et al. 2024), file 
                       "against the dataset's tokens)")
 
 
-def verify_cost_linear(k, base=1.0, per_draft=0.1):
+def verify_cost_linear(k: ArrayLike, base: ArrayLike = 1.0, per_draft: ArrayLike = 0.1) -> float | np.ndarray:
     r"""A stated linear model of the verification pass: :math:`c_v(k) = c_0 + \beta k`.
 
     One target weight read (``base``) plus arithmetic proportional to the
@@ -106,7 +107,8 @@ def verify_cost_linear(k, base=1.0, per_draft=0.1):
     return to_output(b + beta * kk, is_scalar_input(k, base, per_draft))
 
 
-def speedup_grid(alphas, ks, c_draft, base=1.0, per_draft=0.0):
+def speedup_grid(alphas: ArrayLike, ks: ArrayLike, c_draft: float, base: float = 1.0,
+                 per_draft: float = 0.0) -> np.ndarray:
     r"""Speedup over an (alpha, k) grid with :math:`c_v(k) = c_0 + \beta k`.
 
     ``result[i, j] = E[L](alphas[i], ks[j]) / (ks[j] c_draft + c_v(ks[j]))``.
@@ -148,7 +150,7 @@ def speedup_grid(alphas, ks, c_draft, base=1.0, per_draft=0.0):
     return expected_tokens(a[:, None], kk[None, :]) / np.asarray(round_cost(kk, float(cd), cv))[None, :]
 
 
-def toy_draft_alpha(size_ratio, alpha_ref=0.8, ratio_ref=0.1):
+def toy_draft_alpha(size_ratio: ArrayLike, alpha_ref: float = 0.8, ratio_ref: float = 0.1) -> float | np.ndarray:
     r"""TOY MODEL: acceptance of a separate draft model as a function of its size.
 
     .. math:: \alpha(r) = r^{s}, \qquad s = \ln \alpha_\text{ref} / \ln r_\text{ref}
@@ -189,7 +191,8 @@ def toy_draft_alpha(size_ratio, alpha_ref=0.8, ratio_ref=0.1):
     return to_output(np.exp(s * np.log(r)), is_scalar_input(size_ratio, alpha_ref, ratio_ref))
 
 
-def separate_draft_speedup(size_ratio, k, c_verify=1.0, alpha_ref=0.8, ratio_ref=0.1, draft_overhead=0.0):
+def separate_draft_speedup(size_ratio: ArrayLike, k: ArrayLike, c_verify: ArrayLike = 1.0, alpha_ref: float = 0.8,
+                           ratio_ref: float = 0.1, draft_overhead: ArrayLike = 0.0) -> float | np.ndarray:
     r"""Speedup of a separate draft model of relative size ``r`` (toy acceptance).
 
     ``c_draft = r + draft_overhead`` (a bandwidth-bound draft step reads its
@@ -235,8 +238,8 @@ def separate_draft_speedup(size_ratio, k, c_verify=1.0, alpha_ref=0.8, ratio_ref
     return to_output(result, is_scalar_input(size_ratio, k, c_verify, draft_overhead))
 
 
-def optimal_draft_ratio(k, c_verify=1.0, alpha_ref=0.8, ratio_ref=0.1, draft_overhead=0.0,
-                        ratios=None):
+def optimal_draft_ratio(k: int, c_verify: float = 1.0, alpha_ref: float = 0.8, ratio_ref: float = 0.1,
+                        draft_overhead: float = 0.0, ratios: ArrayLike | None = None) -> tuple[float, ...]:
     """The draft size (over the target's) that maximizes :func:`separate_draft_speedup`.
 
     A grid search over ``ratios`` (default: 2001 log-spaced points from
@@ -274,7 +277,7 @@ def optimal_draft_ratio(k, c_verify=1.0, alpha_ref=0.8, ratio_ref=0.1, draft_ove
     return float(grid[i]), float(s[i])
 
 
-def medusa_head_params(d_model, vocab_size, n_resblocks=1):
+def medusa_head_params(d_model: int, vocab_size: int, n_resblocks: int = 1) -> int:
     """Parameters of one Medusa head: ``n_resblocks`` residual blocks and a vocabulary projection.
 
     Each residual block is a ``d_model x d_model`` linear layer with bias;
@@ -309,7 +312,7 @@ def medusa_head_params(d_model, vocab_size, n_resblocks=1):
     return n * (d * d + d) + d * v
 
 
-def multi_head_draft_cost(head_params, target_params):
+def multi_head_draft_cost(head_params: ArrayLike, target_params: ArrayLike) -> float | np.ndarray:
     """``c_draft`` of one prediction head: its weight read over the target's.
 
     In a bandwidth-bound decode the heads' extra cost is reading their own
@@ -343,7 +346,7 @@ def multi_head_draft_cost(head_params, target_params):
     return to_output(h / t, is_scalar_input(head_params, target_params))
 
 
-def self_speculation_draft_cost(layer_fraction, shared_fraction=0.0):
+def self_speculation_draft_cost(layer_fraction: ArrayLike, shared_fraction: ArrayLike = 0.0) -> float | np.ndarray:
     r"""``c_draft`` when the draft is a fraction of the target's own layers.
 
     .. math:: c_d = \text{shared} + f\,(1 - \text{shared})
@@ -384,7 +387,7 @@ def self_speculation_draft_cost(layer_fraction, shared_fraction=0.0):
     return to_output(s + f * (1.0 - s), is_scalar_input(layer_fraction, shared_fraction))
 
 
-def conditional_rates_from_marginals(accuracies, assumption="independent"):
+def conditional_rates_from_marginals(accuracies: ArrayLike, assumption: str = "independent") -> np.ndarray:
     r"""Per-position acceptance rates from each head's own (marginal) accuracy.
 
     The marginals :math:`a_i = P(A_i)` do not fix :math:`P(A_1 \cap \dots \cap A_i)`; two
@@ -424,7 +427,7 @@ def conditional_rates_from_marginals(accuracies, assumption="independent"):
     return rates
 
 
-def equivalent_alpha(alphas):
+def equivalent_alpha(alphas: ArrayLike) -> float | np.ndarray:
     """The constant acceptance rate giving the same E[L] as per-position rates.
 
     Solves ``expected_tokens(alpha, k) = expected_tokens_per_position(alphas)``
@@ -492,7 +495,7 @@ class DraftArrangement:
     c_verify: float = 1.0
     per_draft: float = 0.0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         check_nonnegative(self.c_draft, "c_draft", "(fraction of a target step)")
         a = check_probability(self.alphas, "alphas")
         if a.ndim != 1 or a.size == 0:
@@ -506,36 +509,36 @@ class DraftArrangement:
         """Largest ``k`` the arrangement supports (number of listed positions)."""
         return len(self.alphas)
 
-    def _ks(self, k):
+    def _ks(self, k: ArrayLike) -> np.ndarray:
         return check_integer(k, "k", minimum=1, maximum=self.k_max)
 
-    def expected_tokens(self, k):
+    def expected_tokens(self, k: ArrayLike) -> float | np.ndarray:
         """E[L] with the first ``k`` positions (``k`` may be an array)."""
         kk = self._ks(k)
         prods = np.concatenate([[1.0], np.cumprod(self.alphas)])
         cums = np.cumsum(prods)  # cums[j] = 1 + sum_{i<=j} prod
         return to_output(cums[kk], np.ndim(k) == 0)
 
-    def c_verify_at(self, k):
+    def c_verify_at(self, k: ArrayLike) -> float | np.ndarray:
         """Verification cost at ``k`` drafts: ``c_verify + per_draft * k``."""
         self._ks(k)
         return verify_cost_linear(k, self.c_verify, self.per_draft)
 
-    def round_cost(self, k):
+    def round_cost(self, k: ArrayLike) -> float | np.ndarray:
         """Cost of one round, ``k c_draft + c_v(k)``, in target steps (:func:`specdec.economics.round_cost`)."""
         kk = self._ks(k)
         return round_cost(k if np.ndim(k) == 0 else kk, self.c_draft, self.c_verify_at(k))
 
-    def speedup(self, k):
+    def speedup(self, k: ArrayLike) -> float | np.ndarray:
         """E[L] over the round cost at ``k`` drafts."""
         return to_output(np.asarray(self.expected_tokens(k)) / np.asarray(self.round_cost(k)), np.ndim(k) == 0)
 
-    def equivalent_alpha(self, k):
+    def equivalent_alpha(self, k: int) -> float | np.ndarray:
         """Constant alpha with the same E[L] as the first ``k`` positions (scalar ``k``)."""
         kk = int(self._ks(k))
         return equivalent_alpha(np.asarray(self.alphas[:kk]))
 
-    def break_even_alpha(self, k):
+    def break_even_alpha(self, k: ArrayLike) -> float | np.ndarray:
         """Constant-alpha threshold at this arrangement's costs (``k`` may be an array)."""
         kk = self._ks(k)
         return break_even_alpha(kk if np.ndim(k) else int(kk), self.c_draft,

@@ -9,6 +9,7 @@ the fixed cost per pass, and adds two all-reduces per layer.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,13 +22,13 @@ __all__ = ["DraftTpChoice", "draft_tp_cost", "draft_tp_choice"]
 _CHAPTER = "Drafts in today's engines"
 
 
-def _single_int(value, name, minimum=1, maximum=None):
+def _single_int(value: int, name: str, minimum: int = 1, maximum: int | None = None) -> int:
     if np.ndim(value) != 0:
         raise TypeError(f"{name} must be a single whole number")
     return int(check_integer(value, name, minimum=minimum, maximum=maximum))
 
 
-def _check(draft, target, hardware):
+def _check(draft: Model, target: Model, hardware: Hardware) -> None:
     for value, name, kind in ((draft, "draft", Model), (target, "target", Model), (hardware, "hardware", Hardware)):
         if not isinstance(value, kind):
             raise TypeError(f"{name} must be a specdec.roofline.hardware.{kind.__name__}; got {type(value).__name__}")
@@ -36,7 +37,8 @@ def _check(draft, target, hardware):
                          f"{hardware.tp}")
 
 
-def draft_tp_cost(draft, target, hardware, target_tp, draft_tp, batch=1, context=0):
+def draft_tp_cost(draft: Model, target: Model, hardware: Hardware, target_tp: int, draft_tp: int, batch: int = 1,
+                  context: int = 0) -> float:
     """``c_d`` of a separate draft run tensor-parallel over ``draft_tp`` of the target's ``target_tp`` devices.
 
     ``T_draft`` is :func:`specdec.roofline.hardware.step_time` of the draft on
@@ -106,7 +108,8 @@ class DraftTpChoice:
     draft_ms: dict
 
 
-def draft_tp_choice(draft, target, hardware, target_tp, batch=1, context=0, allowed=None):
+def draft_tp_choice(draft: Model, target: Model, hardware: Hardware, target_tp: int, batch: int = 1, context: int = 0,
+                    allowed: Sequence[int] | None = None) -> DraftTpChoice:
     """Which tensor-parallel size makes a separate draft's step cheapest.
 
     Defined in chapter "Drafts in today's engines".
@@ -145,4 +148,4 @@ def draft_tp_choice(draft, target, hardware, target_tp, batch=1, context=0, allo
         times[td] = float(step_time(draft, hardware.scaled(td), batch, context)) * 1e3
     if not costs:
         raise ValueError("the draft fits in none of the allowed sizes")
-    return DraftTpChoice(c_draft=costs, best=min(costs, key=costs.get), draft_ms=times)
+    return DraftTpChoice(c_draft=costs, best=min(costs, key=lambda td: costs[td]), draft_ms=times)

@@ -11,8 +11,10 @@ lookup simulations of :mod:`specdec.drafts.lookup` are re-exported here.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 # All imports from other specdec modules are in this one block, so that they
 # can be repointed when the package is restructured.
@@ -245,7 +247,7 @@ VLLM_SUFFIX_DEFAULTS = Cited(
 # --------------------------------------------------------------------------
 
 
-def leviathan_bigram_check(decimals=2):
+def leviathan_bigram_check(decimals: int = 2) -> dict[str, Any]:
     """Reproduce Leviathan et al.'s bigram example: alpha = 0.2, gamma = 3, c = 0 gives 1.25x.
 
     Theorem 3.8 at ``c = 0`` is :math:`(1 - \\alpha^{\\gamma+1}) / (1 - \\alpha)`;
@@ -280,7 +282,7 @@ def leviathan_bigram_check(decimals=2):
             "rounds_to_quoted": abs(round(computed, d) - v["speedup"]) < 1e-9}
 
 
-def implied_round_cost(mean_accepted_tokens, speedup):
+def implied_round_cost(mean_accepted_tokens: ArrayLike, speedup: ArrayLike) -> float | np.ndarray:
     """Round cost in target decode steps implied by a measured acceptance length and speedup.
 
     ``cost = E[L] / speedup``: draft steps, verification and every overhead in one number (the
@@ -320,7 +322,7 @@ DRAFT_STRUCTURE = {"SAMD[EAGLE2]": "tree", "EAGLE3": "tree", "EAGLE2": "tree", "
 STRUCTURES = ("chain", "tree")
 
 
-def chain_equivalent_alpha(mean_accepted_tokens):
+def chain_equivalent_alpha(mean_accepted_tokens: ArrayLike) -> float | np.ndarray:
     r"""The per-position acceptance rate an unlimited chain needs to emit ``E[L]`` tokens per round.
 
     :math:`\alpha_\text{chain} = 1 - 1/E[L]` solves :math:`E[L] = 1/(1 - \alpha)`,
@@ -349,7 +351,7 @@ def chain_equivalent_alpha(mean_accepted_tokens):
     return to_output(1.0 - 1.0 / e, is_scalar_input(mean_accepted_tokens))
 
 
-def alpha_lower_bound(mean_accepted_tokens, structure="chain"):
+def alpha_lower_bound(mean_accepted_tokens: ArrayLike, structure: str = "chain") -> float | np.ndarray:
     r"""Smallest per-position acceptance rate of a *chain* draft consistent with its mean acceptance length.
 
     :math:`\alpha \ge 1 - 1/E[L]`, since :math:`E[L](\alpha, k) < 1 / (1 - \alpha)` for every ``k``.
@@ -390,7 +392,7 @@ def alpha_lower_bound(mean_accepted_tokens, structure="chain"):
     return to_output(1.0 - 1.0 / e, is_scalar_input(mean_accepted_tokens))
 
 
-def spec_bench_table(model="vicuna-7b"):
+def spec_bench_table(model: str = "vicuna-7b") -> dict[str, Any]:
     """Spec-Bench's A100 leaderboard with the implied round cost and alpha bound of each method.
 
     Defined in chapter "Drafts in today's engines".
@@ -444,7 +446,7 @@ _FAMILY = {"SAMD[EAGLE2]": "head + retrieval", "EAGLE3": "head", "EAGLE2": "head
            "REST": "n-gram / retrieval", "Lookahead": "n-gram (Jacobi)", "SpS": "separate small model"}
 
 
-def draft_catalogue():
+def draft_catalogue() -> list[dict[str, Any]]:
     """One row per draft method with its cited acceptance length and speedup and the implied round cost.
 
     Every Spec-Bench A100 method on Vicuna-7B (EAGLE-3 on Vicuna-13B, the only model it is reported
@@ -488,7 +490,7 @@ def draft_catalogue():
     return rows
 
 
-def mtp_expected_tokens(acceptance):
+def mtp_expected_tokens(acceptance: ArrayLike) -> float | np.ndarray:
     """Tokens per round of a depth-1 multi-token-prediction draft (DeepSeek-V3 style).
 
     One extra token is predicted per step and accepted with probability
@@ -537,7 +539,7 @@ class MtpRound:
     speedup: float
 
 
-def mtp_reuse_round(first_accept, decay, k, c_draft, c_verify):
+def mtp_reuse_round(first_accept: float, decay: float, k: int, c_draft: float, c_verify: float) -> MtpRound:
     r"""One depth-1 MTP module run ``k`` times in a chain, with an acceptance that falls per position.
 
     Position ``i`` is accepted (given the earlier ones) with :math:`a_i = a_1 \, d^{\,i-1}`, an
@@ -591,7 +593,7 @@ def mtp_reuse_round(first_accept, decay, k, c_draft, c_verify):
 
 
 
-def medusa_rank_accept():
+def medusa_rank_accept() -> np.ndarray:
     """Per-depth, per-rank acceptance of Vicuna 7B's Medusa heads (rows: heads 1-5, columns: ranks 1-5).
 
     ``specdec.drafts.drafters.MEDUSA_TOPK_VICUNA_7B`` through :func:`specdec.verification.trees.rank_accept_from_topk`.

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from specdec._validate import (
     check_integer,
@@ -56,7 +57,8 @@ class NgramRound:
     speedup: Any
 
 
-def ngram_round(match_prob, first_accept, continue_prob, k, c_verify=1.0, lookup_cost=0.0):
+def ngram_round(match_prob: ArrayLike, first_accept: ArrayLike, continue_prob: ArrayLike, k: int, c_verify: float = 1.0,
+                lookup_cost: float = 0.0) -> NgramRound:
     r"""Tokens per round and speedup of a prompt-lookup (n-gram) draft.
 
     A round finds a match with probability ``m`` and proposes ``k`` tokens (else it is a plain
@@ -119,7 +121,8 @@ def _count(value: Any, name: str, minimum: int = 1, maximum: int | None = None) 
     return int(check_integer(value, name, minimum=minimum, maximum=maximum))
 
 
-def synthetic_copy_text(n_tokens, vocab, copy_prob, mean_copy_length, rng):
+def synthetic_copy_text(n_tokens: int, vocab: int, copy_prob: float, mean_copy_length: float,
+                        rng: np.random.Generator | int) -> np.ndarray:
     """A token sequence that sometimes repeats earlier spans (a model of code edits, RAG, summaries).
 
     Built left to right: at each position outside a copy, with probability
@@ -181,7 +184,7 @@ def synthetic_copy_text(n_tokens, vocab, copy_prob, mean_copy_length, rng):
     return out
 
 
-def prompt_lookup_proposal(tokens, max_ngram=3, num_pred=10):
+def prompt_lookup_proposal(tokens: ArrayLike, max_ngram: int = 3, num_pred: int = 10) -> np.ndarray:
     """The tokens a prompt-lookup draft proposes after ``tokens`` (Spec-Bench's PLD rule).
 
     For ``n = max_ngram, ..., 1``: find the earlier positions where the last
@@ -243,7 +246,7 @@ def _first_match(t: np.ndarray, tail: np.ndarray, last: int) -> int | None:
     return int(hits[0]) if hits.size else None
 
 
-def vllm_ngram_proposal(tokens, min_ngram, max_ngram, num_pred):
+def vllm_ngram_proposal(tokens: ArrayLike, min_ngram: int, max_ngram: int, num_pred: int) -> np.ndarray:
     """The tokens vLLM's ``ngram`` proposer drafts after ``tokens``.
 
     vLLM's rule (``vllm/v1/spec_decode/ngram_proposer.py``,
@@ -339,7 +342,7 @@ class PromptLookupRun:
         """Share of rounds in which the lookup proposed something (the model's ``m``)."""
         return float((self.proposed > 0).mean())
 
-    def speedup(self, c_verify) -> float:
+    def speedup(self, c_verify: ArrayLike) -> float:
         """Tokens per plain decode step when a round verifying ``j`` proposals costs ``c_verify[j - 1]``.
 
         A round without a proposal is a plain step (cost 1); the lookup
@@ -354,7 +357,8 @@ class PromptLookupRun:
         return float((self.accepted + 1).sum() / cost.sum())
 
 
-def simulate_prompt_lookup(text, prompt_tokens, max_ngram=3, num_pred=10, *, rule="spec-bench", min_ngram=1):
+def simulate_prompt_lookup(text: ArrayLike, prompt_tokens: int, max_ngram: int = 3, num_pred: int = 10, *,
+                           rule: str = "spec-bench", min_ngram: int = 1) -> PromptLookupRun:
     """Run prompt-lookup drafting with greedy verification over a fixed text.
 
     The text is the target's greedy output: after ``prompt_tokens``, each round proposes with
@@ -416,8 +420,9 @@ def simulate_prompt_lookup(text, prompt_tokens, max_ngram=3, num_pred=10, *, rul
     return PromptLookupRun(proposed=np.array(proposed, dtype=np.int64), accepted=np.array(accepted, dtype=np.int64))
 
 
-def prompt_lookup_run(copy_prob=0.1, mean_copy_length=20.0, num_pred=10, max_ngram=3, n_tokens=8000,
-                      prompt_tokens=1000, vocab=32000, rng=0, *, rule="spec-bench", min_ngram=1):
+def prompt_lookup_run(copy_prob: float = 0.1, mean_copy_length: float = 20.0, num_pred: int = 10, max_ngram: int = 3,
+                      n_tokens: int = 8000, prompt_tokens: int = 1000, vocab: int = 32000, rng: int = 0, *,
+                      rule: str = "spec-bench", min_ngram: int = 1) -> PromptLookupRun:
     """The chapter's prompt-lookup run: a synthetic text with copies, then prompt lookup over it.
 
     Arguments as in :func:`specdec.drafts.drafters.synthetic_copy_text` and :func:`specdec.drafts.drafters.simulate_prompt_lookup`

@@ -13,7 +13,10 @@ Defined in chapter "Drafts in today's engines".
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from specdec._validate import check_nonnegative, check_positive, check_tokens_per_round, is_scalar_input, to_output
 from specdec.drafts.drafters import VLLM_SUFFIX_DEFAULTS
@@ -52,7 +55,8 @@ SUFFIX_VLLM_MTBENCH = Cited(
          "the example script's defaults, not stated in the description")
 
 
-def suffix_max_spec(match_length, max_spec_factor=None, offset=0.0):
+def suffix_max_spec(match_length: ArrayLike, max_spec_factor: float | None = None,
+                    offset: float = 0.0) -> float | np.ndarray:
     """Most tokens suffix decoding proposes after a match of ``match_length`` tokens.
 
     ``max_spec = max_spec_factor * match_length + offset`` (ArcticInference's
@@ -89,7 +93,7 @@ def suffix_max_spec(match_length, max_spec_factor=None, offset=0.0):
     return to_output(np.maximum(fa * m + float(offset), 0.0), is_scalar_input(match_length, f))
 
 
-def suffix_speedup(expected_tokens, c_verify, lookup_cost=0.0):
+def suffix_speedup(expected_tokens: ArrayLike, c_verify: ArrayLike, lookup_cost: ArrayLike = 0.0) -> float | np.ndarray:
     """Speedup of a model-free draft: ``E[L] / (c_v + c_lookup)``.
 
     Defined in chapter "Drafts in today's engines".
@@ -119,7 +123,7 @@ def suffix_speedup(expected_tokens, c_verify, lookup_cost=0.0):
     return to_output(e / (cv + lc), is_scalar_input(expected_tokens, c_verify, lookup_cost))
 
 
-def model_free_tokens(speedup, c_verify, lookup_cost=0.0):
+def model_free_tokens(speedup: ArrayLike, c_verify: float, lookup_cost: float = 0.0) -> float | np.ndarray:
     """Tokens per round a model-free draft must average to reach a measured speedup.
 
     The inverse of :func:`suffix_speedup`: ``E[L] = S (c_v + c_lookup)``.
@@ -150,7 +154,7 @@ def model_free_tokens(speedup, c_verify, lookup_cost=0.0):
     return to_output(s * (cv + lc), is_scalar_input(speedup, c_verify, lookup_cost))
 
 
-def measured_speedups():
+def measured_speedups() -> dict[str, Any]:
     """Each method's throughput over no speculation in ArcticInference's table, per workload.
 
     Defined in chapter "Drafts in today's engines".

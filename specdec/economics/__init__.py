@@ -11,7 +11,11 @@ See chapters "The speedup formula" and "The break-even condition".
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from specdec._validate import (
     check_broadcast,
@@ -25,7 +29,7 @@ from specdec._validate import (
     is_scalar_input,
     to_output,
 )
-from specdec.acceptance import alpha_for_expected_tokens, expected_tokens
+from specdec.acceptance import _alpha_for_expected_tokens, _expected_tokens_array
 from specdec.sources import Cited
 
 __all__ = [
@@ -59,7 +63,7 @@ WORKED_EXAMPLE = Cited(
          "engine are not stated")
 
 
-def round_time(t_draft, t_verify, t_overhead=0.0):
+def round_time(t_draft: ArrayLike, t_verify: ArrayLike, t_overhead: ArrayLike = 0.0) -> float | np.ndarray:
     """Wall-clock time of one speculative round, ``T_draft + T_verify + T_overhead``.
 
     Defined in chapter "The speedup formula".
@@ -92,7 +96,7 @@ def round_time(t_draft, t_verify, t_overhead=0.0):
     return to_output(td + tv + to, is_scalar_input(t_draft, t_verify, t_overhead))
 
 
-def round_cost(k, c_draft, c_verify):
+def round_cost(k: ArrayLike, c_draft: ArrayLike, c_verify: ArrayLike) -> float | np.ndarray:
     r"""Cost of one speculative round in target decode steps, :math:`k\,c_d + c_v`.
 
     The denominator of :func:`speedup_from_costs`: ``k`` draft steps of
@@ -130,7 +134,8 @@ def round_cost(k, c_draft, c_verify):
     return to_output(kk * cd + cv, is_scalar_input(k, c_draft, c_verify))
 
 
-def speedup(alpha, k, t0, t_draft, t_verify, t_overhead=0.0):
+def speedup(alpha: ArrayLike, k: ArrayLike, t0: ArrayLike, t_draft: ArrayLike, t_verify: ArrayLike,
+            t_overhead: ArrayLike = 0.0) -> float | np.ndarray:
     r"""Speedup of speculative decoding over plain decoding, time form.
 
     .. math:: S = \frac{T_0 \, E[L]}{T_\text{draft} + T_\text{verify} + T_\text{overhead}}
@@ -172,11 +177,16 @@ def speedup(alpha, k, t0, t_draft, t_verify, t_overhead=0.0):
     tv = check_positive(t_verify, "t_verify", "(time)")
     to = check_nonnegative(t_overhead, "t_overhead", "(time)")
     check_broadcast(alpha=a, k=kk, t0=t0a, t_draft=td, t_verify=tv, t_overhead=to)
-    result = t0a * expected_tokens(a, kk) / (td + tv + to)
-    return to_output(result, is_scalar_input(alpha, k, t0, t_draft, t_verify, t_overhead))
+    return to_output(_speedup(a, kk, t0a, td, tv, to), is_scalar_input(alpha, k, t0, t_draft, t_verify, t_overhead))
 
 
-def speedup_from_costs(alpha, k, c_draft, c_verify):
+def _speedup(a: float | np.ndarray, kk: float | np.ndarray, t0: float | np.ndarray, td: float | np.ndarray,
+             tv: float | np.ndarray, to: float | np.ndarray) -> float | np.ndarray:
+    """:func:`speedup` of validated inputs (no checks): the kernel internal callers use after their own checks."""
+    return t0 * _expected_tokens_array(a, kk) / (td + tv + to)
+
+
+def speedup_from_costs(alpha: ArrayLike, k: ArrayLike, c_draft: ArrayLike, c_verify: ArrayLike) -> float | np.ndarray:
     r"""Speedup of speculative decoding, cost-fraction form.
 
     .. math:: S = \frac{E[L]}{k\,c_d + c_v}
@@ -211,11 +221,11 @@ def speedup_from_costs(alpha, k, c_draft, c_verify):
     cd = check_nonnegative(c_draft, "c_draft", "(fraction of a target step)")
     cv = check_positive(c_verify, "c_verify", "(fraction of a target step)")
     check_broadcast(alpha=a, k=kk, c_draft=cd, c_verify=cv)
-    result = expected_tokens(a, kk) / (kk * cd + cv)
-    return to_output(result, is_scalar_input(alpha, k, c_draft, c_verify))
+    return to_output(_expected_tokens_array(a, kk) / (kk * cd + cv), is_scalar_input(alpha, k, c_draft, c_verify))
 
 
-def costs_from_times(k, t0, t_draft, t_verify, t_overhead=0.0):
+def costs_from_times(k: ArrayLike, t0: ArrayLike, t_draft: ArrayLike, t_verify: ArrayLike,
+                     t_overhead: ArrayLike = 0.0) -> tuple[float | np.ndarray, ...]:
     """Convert the time form to the cost-fraction form.
 
     ``c_draft = t_draft / (k * t0)`` (``t_draft`` covers ``k`` steps) and
@@ -250,10 +260,18 @@ def costs_from_times(k, t0, t_draft, t_verify, t_overhead=0.0):
     to = check_nonnegative(t_overhead, "t_overhead", "(time)")
     check_broadcast(k=kk, t0=t0a, t_draft=td, t_verify=tv, t_overhead=to)
     scalar = is_scalar_input(k, t0, t_draft, t_verify, t_overhead)
-    return to_output(td / (kk * t0a), scalar), to_output((tv + to) / t0a, scalar)
+    c_draft, c_verify = _costs_from_times(kk, t0a, td, tv, to)
+    return to_output(c_draft, scalar), to_output(c_verify, scalar)
 
 
-def times_from_costs(k, t0, c_draft, c_verify):
+def _costs_from_times(kk: float | np.ndarray, t0: float | np.ndarray, td: float | np.ndarray,
+                      tv: float | np.ndarray, to: float | np.ndarray) -> tuple[float | np.ndarray, float | np.ndarray]:
+    """:func:`costs_from_times` of validated inputs (no checks): ``(c_draft, c_verify)``."""
+    return td / (kk * t0), (tv + to) / t0
+
+
+def times_from_costs(k: ArrayLike, t0: ArrayLike, c_draft: ArrayLike,
+                     c_verify: ArrayLike) -> tuple[float | np.ndarray, ...]:
     """Convert the cost-fraction form back to times: ``(t_draft, t_verify)``.
 
     ``t_draft = k * c_draft * t0`` and ``t_verify = c_verify * t0`` (any
@@ -290,7 +308,8 @@ def times_from_costs(k, t0, c_draft, c_verify):
     return to_output(kk * cd * t0a, scalar), to_output(cv * t0a, scalar)
 
 
-def quick_estimate(alpha, k, t0, t_draft, t_verify):
+def quick_estimate(alpha: ArrayLike, k: ArrayLike, t0: ArrayLike, t_draft: ArrayLike,
+                   t_verify: ArrayLike) -> float | np.ndarray:
     r"""The first source's "quick estimation" formula, exactly as printed.
 
     .. math:: \hat S = \frac{E[L]}{1 + T_\text{draft}/T_0 + T_\text{verify}/T_0}
@@ -323,11 +342,17 @@ def quick_estimate(alpha, k, t0, t_draft, t_verify):
     td = check_nonnegative(t_draft, "t_draft", "(time)")
     tv = check_positive(t_verify, "t_verify", "(time)")
     check_broadcast(alpha=a, k=kk, t0=t0a, t_draft=td, t_verify=tv)
-    result = expected_tokens(a, kk) / (1.0 + td / t0a + tv / t0a)
-    return to_output(result, is_scalar_input(alpha, k, t0, t_draft, t_verify))
+    return to_output(_quick_estimate(a, kk, t0a, td, tv), is_scalar_input(alpha, k, t0, t_draft, t_verify))
 
 
-def quick_estimate_costs(k, t0, t_draft, t_verify):
+def _quick_estimate(a: float | np.ndarray, kk: float | np.ndarray, t0: float | np.ndarray, td: float | np.ndarray,
+                    tv: float | np.ndarray) -> float | np.ndarray:
+    """:func:`quick_estimate` of validated inputs (no checks)."""
+    return _expected_tokens_array(a, kk) / (1.0 + td / t0 + tv / t0)
+
+
+def quick_estimate_costs(k: ArrayLike, t0: ArrayLike, t_draft: ArrayLike,
+                         t_verify: ArrayLike) -> tuple[float | np.ndarray, ...]:
     r"""The round costs the first source's quick estimate implicitly assumes.
 
     :func:`quick_estimate` is :func:`speedup_from_costs` with
@@ -371,7 +396,7 @@ def quick_estimate_costs(k, t0, t_draft, t_verify):
     return to_output(td / (kk * t0a), scalar), to_output(1.0 + tv / t0a, scalar)
 
 
-def break_even_alpha(k, c_draft, c_verify):
+def break_even_alpha(k: ArrayLike, c_draft: ArrayLike, c_verify: ArrayLike) -> float | np.ndarray:
     r"""Smallest acceptance rate at which speculation beats plain decoding.
 
     Solves :math:`k\,c_d + c_v = E[L](\alpha) = 1 + \alpha + \dots + \alpha^k`
@@ -409,15 +434,21 @@ def break_even_alpha(k, c_draft, c_verify):
     kk = check_whole(k, "k", minimum=1)
     cd = check_nonnegative(c_draft, "c_draft", "(fraction of a target step)")
     cv = check_positive(c_verify, "c_verify", "(fraction of a target step)")
-    shape = check_broadcast(k=kk, c_draft=cd, c_verify=cv)
+    check_broadcast(k=kk, c_draft=cd, c_verify=cv)
+    return to_output(_break_even_alpha(kk, cd, cv), is_scalar_input(k, c_draft, c_verify))
+
+
+def _break_even_alpha(k: float | np.ndarray, cd: float | np.ndarray, cv: float | np.ndarray) -> np.ndarray:
+    """:func:`break_even_alpha` of validated inputs that broadcast (no checks)."""
+    kk = np.asarray(k, dtype=np.float64)
+    shape = np.broadcast_shapes(kk.shape, np.shape(cd), np.shape(cv))
     kk, cost = np.broadcast_to(kk, shape), np.broadcast_to(kk * cd + cv, shape)
     feasible = (cost > 1.0) & (cost < kk + 1.0)
-    root = alpha_for_expected_tokens(np.where(feasible, cost, 1.0), kk)
-    out = np.where(cost <= 1.0, 0.0, np.where(cost >= kk + 1.0, np.nan, root))
-    return to_output(out, is_scalar_input(k, c_draft, c_verify))
+    root = _alpha_for_expected_tokens(np.where(feasible, cost, 1.0), kk)
+    return np.where(cost <= 1.0, 0.0, np.where(cost >= kk + 1.0, np.nan, root))
 
 
-def _verify_cost_over_k(c_verify, ks: np.ndarray) -> np.ndarray:
+def _verify_cost_over_k(c_verify: Any, ks: np.ndarray) -> np.ndarray:
     """Validated ``c_verify`` as an array whose last axis runs over ``ks`` (or broadcasts against it)."""
     k_max = ks.size
     if callable(c_verify):
@@ -437,7 +468,8 @@ def _verify_cost_over_k(c_verify, ks: np.ndarray) -> np.ndarray:
     return cv[..., None]  # the same cost at every k
 
 
-def optimal_k(alpha, c_draft, c_verify=1.0, k_max=64):
+def optimal_k(alpha: ArrayLike, c_draft: ArrayLike, c_verify: ArrayLike | Callable[..., Any] = 1.0,
+              k_max: int = 64) -> int | np.ndarray:
     r"""Number of drafts per round that maximizes :func:`speedup_from_costs`.
 
     Evaluates :math:`E[L](\alpha, k) / (k\,c_d + c_v(k))` for every ``k`` in
@@ -489,13 +521,14 @@ def optimal_k(alpha, c_draft, c_verify=1.0, k_max=64):
     cv = _verify_cost_over_k(c_verify, ks)
     shape = check_broadcast(alpha=a, c_draft=cd, c_verify=cv[..., 0])
     check_size(float(np.prod(shape)) * km, "k_max", "the speedup at every k")
-    s = expected_tokens(a[..., None], ks) / (ks * cd[..., None] + cv)
+    s = _expected_tokens_array(a[..., None], ks) / (ks * cd[..., None] + cv)
     best = ks[np.argmax(np.broadcast_to(s, shape + (km,)), axis=-1)]
     scalar = is_scalar_input(alpha, c_draft) and len(shape) == 0
     return to_output(best, scalar, kind=int)
 
 
-def lowest_break_even_alpha(c_draft, c_verify=1.0, k_max=64):
+def lowest_break_even_alpha(c_draft: ArrayLike, c_verify: ArrayLike | Callable[..., Any] = 1.0,
+                            k_max: int = 64) -> tuple[Any, ...]:
     r"""The ``k`` whose break-even acceptance rate is lowest, and that rate.
 
     Scans :func:`break_even_alpha` over ``k = 1 .. k_max`` and returns the
@@ -539,7 +572,7 @@ def lowest_break_even_alpha(c_draft, c_verify=1.0, k_max=64):
     cv = _verify_cost_over_k(c_verify, ks)
     shape = check_broadcast(c_draft=cd, c_verify=cv[..., 0])
     check_size(float(np.prod(shape)) * km, "k_max", "the threshold at every k")
-    be = np.broadcast_to(np.asarray(break_even_alpha(ks, cd[..., None], cv), dtype=float), shape + (km,))
+    be = np.broadcast_to(_break_even_alpha(ks, cd[..., None], cv), shape + (km,))
     none = np.isnan(be).all(axis=-1)
     i = np.argmin(np.where(np.isnan(be), np.inf, be), axis=-1)
     k_best = np.where(none, 0, ks[i])
@@ -548,7 +581,8 @@ def lowest_break_even_alpha(c_draft, c_verify=1.0, k_max=64):
     return to_output(k_best, scalar, kind=int), to_output(alpha_best, scalar)
 
 
-def required_alpha(target_speedup, k, c_draft, c_verify):
+def required_alpha(target_speedup: ArrayLike, k: ArrayLike, c_draft: ArrayLike,
+                   c_verify: ArrayLike) -> float | np.ndarray:
     r"""Smallest acceptance rate at which a round reaches a given speedup.
 
     Solves :math:`E[L](\alpha) = S^\ast\,(k\,c_d + c_v)`: the speedup
@@ -592,11 +626,16 @@ def required_alpha(target_speedup, k, c_draft, c_verify):
     cd = check_nonnegative(c_draft, "c_draft", "(fraction of a target step)")
     cv = check_positive(c_verify, "c_verify", "(fraction of a target step)")
     check_broadcast(target_speedup=s, k=kk, c_draft=cd, c_verify=cv)
-    out = break_even_alpha(kk, s * cd, s * cv)
-    return to_output(out, is_scalar_input(target_speedup, k, c_draft, c_verify))
+    return to_output(_required_alpha(s, kk, cd, cv), is_scalar_input(target_speedup, k, c_draft, c_verify))
 
 
-def improvement_factor(alpha, k, c):
+def _required_alpha(s: float | np.ndarray, k: float | np.ndarray, cd: float | np.ndarray,
+                    cv: float | np.ndarray) -> np.ndarray:
+    """:func:`required_alpha` of validated inputs (no checks)."""
+    return _break_even_alpha(k, s * cd, s * cv)
+
+
+def improvement_factor(alpha: ArrayLike, k: ArrayLike, c: ArrayLike) -> float | np.ndarray:
     r"""Leviathan et al. (2023), Theorem 3.8: expected walltime improvement.
 
     .. math:: \frac{1 - \alpha^{k+1}}{(1 - \alpha)(k c + 1)} = \frac{E[L]}{k c + 1}
@@ -630,11 +669,11 @@ def improvement_factor(alpha, k, c):
     kk = check_whole(k, "k", minimum=1)
     ca = check_nonnegative(c, "c", "(ratio of draft to target step time)")
     check_broadcast(alpha=a, k=kk, c=ca)
-    result = expected_tokens(a, kk) / (kk * ca + 1.0)
+    result = _expected_tokens_array(a, kk) / (kk * ca + 1.0)
     return to_output(result, is_scalar_input(alpha, k, c))
 
 
-def operations_factor(alpha, k, c_hat):
+def operations_factor(alpha: ArrayLike, k: ArrayLike, c_hat: ArrayLike) -> float | np.ndarray:
     r"""Leviathan et al. (2023), Theorem 3.11: expected increase in arithmetic.
 
     .. math:: \frac{(1 - \alpha)(k \hat c + k + 1)}{1 - \alpha^{k+1}}
@@ -669,11 +708,11 @@ def operations_factor(alpha, k, c_hat):
     kk = check_whole(k, "k", minimum=1)
     ch = check_nonnegative(c_hat, "c_hat", "(ratio of draft to target arithmetic)")
     check_broadcast(alpha=a, k=kk, c_hat=ch)
-    result = (kk * ch + kk + 1.0) / expected_tokens(a, kk)
+    result = (kk * ch + kk + 1.0) / _expected_tokens_array(a, kk)
     return to_output(result, is_scalar_input(alpha, k, c_hat))
 
 
-def source_bisection_break_even_alpha(k, c_draft, c_verify):
+def source_bisection_break_even_alpha(k: int, c_draft: float, c_verify: float) -> float:
     """The second source's break-even search, reimplemented for comparison only.
 
     Halves ``[0, 0.9999]`` 40 times on ``k*c_draft + c_verify < E[L](alpha)`` and returns the
@@ -719,7 +758,9 @@ def source_bisection_break_even_alpha(k, c_draft, c_verify):
     return high
 
 
-def round_times_vs_k(k, k_ref, t_draft, t_verify, verify_slope=0.0, t_verify_floor=None):
+def round_times_vs_k(k: ArrayLike, k_ref: ArrayLike, t_draft: ArrayLike, t_verify: ArrayLike,
+                     verify_slope: ArrayLike = 0.0,
+                     t_verify_floor: ArrayLike | None = None) -> tuple[float | np.ndarray, ...]:
     r"""Draft and verification times at other ``k``, from times measured at ``k_ref``.
 
     .. math:: T_\text{draft}(k) = \frac{T_\text{draft}}{k_\text{ref}}\,k, \qquad

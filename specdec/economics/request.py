@@ -12,6 +12,7 @@ See chapters "When speculation does not help" and "When not to use it".
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from specdec._validate import (
     check_broadcast,
@@ -26,7 +27,7 @@ from specdec._validate import (
 __all__ = ["decode_time", "end_to_end_speedup", "request_speedup", "break_even_output_length", "setup_time_for_break_even"]
 
 
-def decode_time(tpot, mean_output_tokens):
+def decode_time(tpot: ArrayLike, mean_output_tokens: ArrayLike) -> float | np.ndarray:
     """Decode time of a request: every output token after the first costs one TPOT.
 
     ``decode_time = tpot * (mean_output_tokens - 1)``; the first token comes
@@ -55,17 +56,23 @@ def decode_time(tpot, mean_output_tokens):
     tp = check_positive(tpot, "tpot", "(time)")
     n = _check_output_tokens(mean_output_tokens, "mean_output_tokens")
     check_broadcast(tpot=tp, mean_output_tokens=n)
-    return to_output(tp * (n - 1.0), is_scalar_input(tpot, mean_output_tokens))
+    return to_output(_decode_time(tp, n), is_scalar_input(tpot, mean_output_tokens))
 
 
-def _check_output_tokens(value, name):
+def _decode_time(tp: float | np.ndarray, n: float | np.ndarray) -> float | np.ndarray:
+    """:func:`decode_time` of validated inputs (no checks)."""
+    return tp * (n - 1.0)
+
+
+def _check_output_tokens(value: ArrayLike, name: str) -> np.ndarray:
     n = check_positive(value, name, "(tokens)")
     if (n < 1).any():
         raise ValueError(f"{name} must be >= 1 (the first token comes with the prefill); got {describe(n[n < 1].flat[0])}")
     return n
 
 
-def end_to_end_speedup(decode_speedup, prefill_share, setup_share=0.0):
+def end_to_end_speedup(decode_speedup: ArrayLike, prefill_share: ArrayLike,
+                       setup_share: ArrayLike = 0.0) -> float | np.ndarray:
     r"""Speedup of a whole request when only its decode phase speeds up (Amdahl's law).
 
     With a share ``p`` of the request's plain time spent in prefill, the rest
@@ -109,12 +116,13 @@ def end_to_end_speedup(decode_speedup, prefill_share, setup_share=0.0):
     return to_output(_amdahl(s, p, o), is_scalar_input(decode_speedup, prefill_share, setup_share))
 
 
-def _amdahl(s, p, o):
+def _amdahl(s: float | np.ndarray, p: float | np.ndarray, o: float | np.ndarray) -> float | np.ndarray:
     """Amdahl's law with a one-off share ``o``: the kernel both public functions call, unchecked."""
     return 1.0 / (p + o + (1.0 - p) / s)
 
 
-def request_speedup(n_output_tokens, speedup, tpot, t_setup=0.0, ttft=0.0):
+def request_speedup(n_output_tokens: ArrayLike, speedup: ArrayLike, tpot: ArrayLike, t_setup: ArrayLike = 0.0,
+                    ttft: ArrayLike = 0.0) -> float | np.ndarray:
     r"""Speedup of a whole request when speculation costs a fixed setup time.
 
     .. math:: S_\text{req}(N) = \frac{\text{TTFT} + (N-1)\,\text{TPOT}}
@@ -158,14 +166,19 @@ def request_speedup(n_output_tokens, speedup, tpot, t_setup=0.0, ttft=0.0):
     ts = check_nonnegative(t_setup, "t_setup", "(time)")
     tf = check_nonnegative(ttft, "ttft", "(time)")
     check_broadcast(n_output_tokens=n, speedup=s, tpot=tp, t_setup=ts, ttft=tf)
+    return to_output(_request_speedup(n, s, tp, ts, tf), is_scalar_input(n_output_tokens, speedup, tpot, t_setup, ttft))
+
+
+def _request_speedup(n: float | np.ndarray, s: float | np.ndarray, tp: float | np.ndarray, ts: float | np.ndarray,
+                     tf: float | np.ndarray) -> np.ndarray:
+    """:func:`request_speedup` of validated inputs (no checks)."""
     plain = tf + tp * (n - 1.0)
     safe = np.where(plain > 0, plain, 1.0)
-    out = np.where(plain > 0, _amdahl(s, tf / safe, ts / safe),
-                   np.where(ts > 0, 0.0, 1.0))   # N = 1 and no TTFT: only the setup is left, or nothing
-    return to_output(out, is_scalar_input(n_output_tokens, speedup, tpot, t_setup, ttft))
+    return np.where(plain > 0, _amdahl(s, tf / safe, ts / safe),
+                    np.where(ts > 0, 0.0, 1.0))   # N = 1 and no TTFT: only the setup is left, or nothing
 
 
-def break_even_output_length(t_setup, tpot, speedup):
+def break_even_output_length(t_setup: ArrayLike, tpot: ArrayLike, speedup: ArrayLike) -> float | np.ndarray:
     r"""Output length below which speculation makes a request slower.
 
     Speculation wins when ``t_setup + (N-1) TPOT / S < (N-1) TPOT``, i.e. for
@@ -207,14 +220,18 @@ def break_even_output_length(t_setup, tpot, speedup):
     tp = check_positive(tpot, "tpot", "(time)")
     s = check_positive(speedup, "speedup")
     check_broadcast(t_setup=ts, tpot=tp, speedup=s)
+    return to_output(_break_even_output_length(ts, tp, s), is_scalar_input(t_setup, tpot, speedup))
+
+
+def _break_even_output_length(ts: float | np.ndarray, tp: float | np.ndarray, s: float | np.ndarray) -> np.ndarray:
+    """:func:`break_even_output_length` of validated inputs (no checks)."""
     saving = 1.0 - 1.0 / s  # fraction of each decode token's time saved
     with np.errstate(divide="ignore", invalid="ignore"):
         n = 1.0 + ts / (tp * saving)
-    n = np.where(saving > 0, np.where(ts == 0, 1.0, n), np.inf)
-    return to_output(n, is_scalar_input(t_setup, tpot, speedup))
+    return np.where(saving > 0, np.where(ts == 0, 1.0, n), np.inf)
 
 
-def setup_time_for_break_even(n_output_tokens, tpot, speedup):
+def setup_time_for_break_even(n_output_tokens: ArrayLike, tpot: ArrayLike, speedup: ArrayLike) -> float | np.ndarray:
     r"""The setup cost that makes ``N`` output tokens the break-even length.
 
     Inverse of :func:`break_even_output_length`:

@@ -11,6 +11,8 @@ Defined in chapter "Expected tokens per round".
 
 from __future__ import annotations
 
+from typing import Any
+
 import sympy as sp
 
 from specdec._validate import check_integer, check_nonnegative, check_positive, check_scalar
@@ -40,7 +42,7 @@ C_D = sp.Symbol("c_d", nonnegative=True)
 C_V = sp.Symbol("c_v", positive=True)
 
 
-def symbols():
+def symbols() -> tuple[Any, ...]:
     """The symbols ``(alpha, k, n)`` used by every derivation here.
 
     Defined in chapter "Expected tokens per round".
@@ -54,7 +56,7 @@ def symbols():
     return ALPHA, K, N
 
 
-def accepted_pmf():
+def accepted_pmf() -> Any:
     r"""P(N = n) for the number of accepted drafts ``N`` (so ``L = N + 1``).
 
     Each draft is accepted with probability ``alpha`` until the first
@@ -78,7 +80,7 @@ def accepted_pmf():
     )
 
 
-def pmf_total():
+def pmf_total() -> Any:
     r"""The probabilities of ``N = 0 .. k`` summed and simplified (it is 1).
 
     Defined in chapter "Expected tokens per round".
@@ -93,7 +95,7 @@ def pmf_total():
     return sp.simplify(sp.piecewise_fold(total))
 
 
-def expected_tokens_as_sum():
+def expected_tokens_as_sum() -> Any:
     r"""E[L] written as an (unevaluated) expectation over the distribution of N.
 
     .. math:: E[L] = \sum_{n=0}^{k-1} (n + 1)\,\alpha^n (1 - \alpha) + (k + 1)\,\alpha^k
@@ -109,7 +111,7 @@ def expected_tokens_as_sum():
     return sp.Sum((N + 1) * ALPHA**N * (1 - ALPHA), (N, 0, K - 1)) + (K + 1) * ALPHA**K
 
 
-def expected_tokens_derived():
+def expected_tokens_derived() -> Any:
     r"""The sum of :func:`expected_tokens_as_sum` evaluated by sympy and simplified.
 
     sympy returns a piecewise result: ``k + 1`` when ``alpha = 1`` and
@@ -126,7 +128,7 @@ def expected_tokens_derived():
     return sp.simplify(expected_tokens_as_sum().doit())
 
 
-def expected_tokens_closed_form():
+def expected_tokens_closed_form() -> Any:
     r"""The closed form as both sources print it, :math:`(1 - \alpha^{k+1})/(1 - \alpha)`.
 
     Defined in chapter "Expected tokens per round".
@@ -140,7 +142,7 @@ def expected_tokens_closed_form():
     return (1 - ALPHA ** (K + 1)) / (1 - ALPHA)
 
 
-def geometric_series_form():
+def geometric_series_form() -> Any:
     r"""E[L] as the tail sum :math:`\sum_{i=0}^{k} \alpha^i` (``P(L > i) = alpha**i``).
 
     Defined in chapter "Expected tokens per round".
@@ -155,7 +157,7 @@ def geometric_series_form():
     return sp.Sum(ALPHA**i, (i, 0, K))
 
 
-def _generic_branch(expr):
+def _generic_branch(expr: Any) -> Any:
     """The ``alpha != 1`` branch of a piecewise result (the expression itself otherwise)."""
     expr = sp.piecewise_fold(expr)
     if isinstance(expr, sp.Piecewise):
@@ -180,7 +182,7 @@ def closed_form_matches_derivation() -> bool:
     return sp.simplify(derived - closed) == 0 and sp.simplify(series - closed) == 0
 
 
-def limit_at_alpha_one():
+def limit_at_alpha_one() -> Any:
     """The limit of the closed form as ``alpha -> 1`` (it is ``k + 1``).
 
     Defined in chapter "Expected tokens per round".
@@ -194,7 +196,7 @@ def limit_at_alpha_one():
     return sp.limit(expected_tokens_closed_form(), ALPHA, 1)
 
 
-def marginal_gain():
+def marginal_gain() -> Any:
     r"""Tokens gained per round by one more draft: :math:`E[L](k+1) - E[L](k) = \alpha^{k+1}`.
 
     The gain shrinks geometrically in ``k``: diminishing returns.
@@ -211,7 +213,7 @@ def marginal_gain():
     return sp.simplify(closed.subs(K, K + 1) - closed)
 
 
-def derivative_in_k():
+def derivative_in_k() -> Any:
     r"""Derivative of the closed form with respect to a continuous ``k``.
 
     :math:`-\alpha^{k+1}\ln\alpha / (1 - \alpha)`: positive (more drafts
@@ -230,7 +232,7 @@ def derivative_in_k():
     return sp.simplify(sp.diff(closed, kc)).subs(kc, K)
 
 
-def break_even_condition():
+def break_even_condition() -> tuple[Any, ...]:
     r"""The break-even condition as a polynomial inequality in ``alpha``.
 
     Starting from :math:`k c_d + c_v < (1 - \alpha^{k+1})/(1 - \alpha)` and
@@ -268,7 +270,7 @@ def _rational(value: float) -> sp.Rational:
     return sp.Rational(repr(float(value)))
 
 
-def break_even_polynomial(k, c_draft, c_verify):
+def break_even_polynomial(k: int, c_draft: float, c_verify: float) -> sp.Poly:
     r"""The polynomial :math:`\sum_{i=0}^{k}\alpha^i - (k c_d + c_v)` for numeric inputs.
 
     Its unique root in (0, 1), when there is one, is the break-even
@@ -305,7 +307,7 @@ def break_even_polynomial(k, c_draft, c_verify):
     return sp.Poly(sum(ALPHA**i for i in range(kk + 1)) - cost, ALPHA)
 
 
-def break_even_root(k, c_draft, c_verify, digits: int = 30):
+def break_even_root(k: int, c_draft: float, c_verify: float, digits: int = 30) -> Any:
     """The break-even alpha from the exact polynomial, to ``digits`` significant digits.
 
     An independent reference for :func:`specdec.economics.break_even_alpha`: the

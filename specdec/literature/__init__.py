@@ -18,7 +18,10 @@ engines print".
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from specdec._validate import (
     check_broadcast,
@@ -67,7 +70,7 @@ __all__ = [
     "rounding_interval", "leviathan_table3",
 ]
 
-def leviathan_table3(tolerance=0.01):
+def leviathan_table3(tolerance: float = 0.01) -> dict[str, Any]:
     """Leviathan et al.'s Table 3: alpha of every model pair at T = 0 and T = 1, with the direction of change.
 
     The values are printed to two decimals, so a difference of at most
@@ -123,7 +126,7 @@ def _t5_column(name: str) -> np.ndarray:
 # --------------------------------------------------------------------------
 
 
-def leviathan_table1(c=0.0, c_hat=0.0, decimals=2):
+def leviathan_table1(c: float = 0.0, c_hat: float = 0.0, decimals: int = 2) -> dict[str, Any]:
     """Recompute Leviathan et al.'s Table 1: speed and arithmetic for six (alpha, gamma) cases.
 
     Speed is :func:`specdec.economics.improvement_factor` (their Theorem 3.8) and
@@ -183,7 +186,8 @@ def leviathan_table1(c=0.0, c_hat=0.0, decimals=2):
     }
 
 
-def rounding_interval(alpha, k, c, alpha_half_width=0.005, c_half_width=0.005):
+def rounding_interval(alpha: ArrayLike, k: ArrayLike, c: ArrayLike, alpha_half_width: float = 0.005,
+                      c_half_width: float = 0.005) -> tuple[float | np.ndarray, ...]:
     """Range of Theorem 3.8's improvement factor over inputs printed to two decimals.
 
     The factor increases with ``alpha`` and decreases with ``c``, so its
@@ -227,7 +231,7 @@ def rounding_interval(alpha, k, c, alpha_half_width=0.005, c_half_width=0.005):
     return to_output(low, scalar), to_output(high, scalar)
 
 
-def leviathan_t5_expected(printed_decimals=1):
+def leviathan_t5_expected(printed_decimals: int = 1) -> dict[str, Any]:
     """Recompute the "expected" column of Leviathan et al.'s T5-XXL results (Table 4).
 
     Uses the printed alpha, gamma and c of each row in Theorem 3.8 and
@@ -273,7 +277,7 @@ def leviathan_t5_expected(printed_decimals=1):
     }
 
 
-def leviathan_optimal_gamma(alpha, c, k_max=64):
+def leviathan_optimal_gamma(alpha: ArrayLike, c: ArrayLike, k_max: int = 64) -> int | np.ndarray:
     """Optimal gamma for Leviathan et al.'s walltime model (their Figure 3).
 
     Maximizes Theorem 3.8's improvement factor over ``gamma = 1 .. k_max``,
@@ -305,7 +309,7 @@ def leviathan_optimal_gamma(alpha, c, k_max=64):
     return optimal_k(alpha, c, 1.0, k_max)
 
 
-def leviathan_minimum_speedup(alpha, c):
+def leviathan_minimum_speedup(alpha: ArrayLike, c: ArrayLike) -> float | np.ndarray:
     """Leviathan et al.'s Corollary 3.9: with alpha > c, gamma = 1 already gives (1 + alpha)/(1 + c).
 
     Theorem 3.8 at ``gamma = 1`` is exactly ``(1 + alpha) / (1 + c)``, which
@@ -343,7 +347,7 @@ def leviathan_minimum_speedup(alpha, c):
 # --------------------------------------------------------------------------
 
 
-def chen_speedups_from_times(decimals=2):
+def chen_speedups_from_times(decimals: int = 2) -> dict[str, Any]:
     """Speedups implied by Chen et al.'s printed mean token times, beside the printed speedups.
 
     Defined in chapter "Published results, recomputed".
@@ -383,7 +387,8 @@ def chen_speedups_from_times(decimals=2):
     }
 
 
-def implied_alpha(speedup, k, c_draft, c_verify=1.0):
+def implied_alpha(speedup: ArrayLike, k: ArrayLike, c_draft: ArrayLike,
+                  c_verify: ArrayLike = 1.0) -> float | np.ndarray:
     """The acceptance rate that makes the i.i.d. model reproduce a measured speedup.
 
     Solves ``E[L](alpha, k) = speedup * (k * c_draft + c_verify)`` for alpha
@@ -434,7 +439,8 @@ def implied_alpha(speedup, k, c_draft, c_verify=1.0):
     return to_output(alpha_for_expected_tokens(needed, kk), is_scalar_input(speedup, k, c_draft, c_verify))
 
 
-def implied_draft_cost(speedup, alpha, k, c_verify=1.0):
+def implied_draft_cost(speedup: ArrayLike, alpha: ArrayLike, k: ArrayLike,
+                       c_verify: ArrayLike = 1.0) -> float | np.ndarray:
     r"""The draft cost at which the i.i.d. model reproduces a measured speedup.
 
     Solves :math:`S = E[L](\alpha, k) / (k\,c_d + c_v)` for :math:`c_d`:
@@ -489,7 +495,7 @@ def implied_draft_cost(speedup, alpha, k, c_verify=1.0):
     return to_output(c, is_scalar_input(speedup, alpha, k, c_verify))
 
 
-def chen_implied_alpha(c_draft=None, c_verify=1.0, use="printed"):
+def chen_implied_alpha(c_draft: float | None = None, c_verify: float = 1.0, use: str = "printed") -> np.ndarray:
     """Implied alpha for each row of Chen et al.'s Table 1 under the i.i.d. model.
 
     Defined in chapter "Published results, recomputed".
@@ -534,7 +540,7 @@ def chen_implied_alpha(c_draft=None, c_verify=1.0, use="printed"):
 # --------------------------------------------------------------------------
 
 
-def medusa_speedup(acceleration_rate, overhead):
+def medusa_speedup(acceleration_rate: ArrayLike, overhead: ArrayLike) -> float | np.ndarray:
     """Medusa's decomposition: speedup = acceleration rate / overhead.
 
     The acceleration rate is tokens per target forward pass (our E[L]); the
@@ -569,7 +575,7 @@ def medusa_speedup(acceleration_rate, overhead):
     return to_output(r / o, is_scalar_input(acceleration_rate, overhead))
 
 
-def medusa_check(decimals=2):
+def medusa_check(decimals: int = 2) -> dict[str, Any]:
     """Check Medusa's identity, speedup = acceleration rate / overhead, on their Table 1.
 
     The four Medusa-2 rows of Table 1 (``MEDUSA_RATE_OVERHEAD`` and
@@ -620,7 +626,7 @@ def medusa_check(decimals=2):
 # --------------------------------------------------------------------------
 
 
-def bonus_token_error(alpha, k, c_draft, c_verify=1.0):
+def bonus_token_error(alpha: ArrayLike, k: ArrayLike, c_draft: ArrayLike, c_verify: ArrayLike = 1.0) -> dict[str, Any]:
     """How much a calculator that omits the target's token understates the speedup.
 
     Defined in chapter "Published results, recomputed".

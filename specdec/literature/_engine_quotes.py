@@ -12,7 +12,10 @@ Defined in chapter "What serving engines print".
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from specdec._validate import check_broadcast, check_integer, check_probability, is_scalar_input, to_output
 from specdec.acceptance import alpha_for_expected_tokens, draft_acceptance_rate, expected_tokens, mean_acceptance_length
@@ -137,7 +140,7 @@ SGLANG_DEFINITIONS = {
 # --------------------------------------------------------------------------
 
 
-def metric_readings(alpha, k):
+def metric_readings(alpha: ArrayLike, k: ArrayLike) -> dict[str, Any]:
     """The numbers an engine would print for a given alpha and k, side by side.
 
     Defined in chapter "What serving engines print".
@@ -179,7 +182,7 @@ def metric_readings(alpha, k):
     }
 
 
-def misread_alphas(reading):
+def misread_alphas(reading: EngineReading) -> dict[str, Any]:
     """The alphas a reader gets from an engine reading by each common misreading.
 
     Defined in chapter "What serving engines print".

@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from specdec import acceptance, economics, literature
 from specdec._validate import describe
@@ -94,7 +95,7 @@ class Erratum:
     chapter: str
     summary: str = ""
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.source not in SOURCES:
             raise ValueError(f"source must be one of {sorted(SOURCES)}; got {describe(self.source)}")
         if self.kind not in KINDS:
@@ -121,14 +122,14 @@ def _example_speedup() -> float:
     return float(economics.speedup(w["alpha"], w["k"], w["t0"], w["t_draft"], w["t_verify"], w["t_overhead"]))
 
 
-def _hw():
+def _hw() -> tuple[Any, ...]:
     """The chapters' model: the 70B target on eight calibrated H100s (so an entry states what its chapter shows)."""
     from specdec.roofline import hardware
 
     return hardware, hardware.LLAMA_70B, hardware.H100.scaled(8)
 
 
-def _hw_ideal():
+def _hw_ideal() -> tuple[Any, ...]:
     """The ideal roofline of the same GPUs, for the entries whose point is the bound itself (named in their text)."""
     from specdec.roofline import hardware
 
@@ -274,7 +275,7 @@ def _temperature() -> dict:
     from specdec.verification import synthetic
 
     zt, zd = synthetic.synthetic_logit_pair("flat", vocab=200, n_contexts=32)
-    low, high = synthetic.acceptance_vs_temperature(zt, zd, [0.1, 2.0])
+    low, high = np.asarray(synthetic.acceptance_vs_temperature(zt, zd, [0.1, 2.0]))
     t5 = {key: np.asarray(literature.LEVIATHAN_T5[key].value) for key in ("task", "draft", "temperature", "alpha")}
     cold = {(t, d): a for t, d, T, a in zip(t5["task"], t5["draft"], t5["temperature"], t5["alpha"], strict=True) if T == 0}
     hot = {(t, d): a for t, d, T, a in zip(t5["task"], t5["draft"], t5["temperature"], t5["alpha"], strict=True) if T == 1}
@@ -684,7 +685,7 @@ _THRESHOLD_ORDER = ("The verification pass", "The acceptance rate", "The break-e
                     "Latency", "When not to use")
 
 
-def _order(e: Erratum):
+def _order(e: Erratum) -> tuple[str, int, str]:
     if e.source == "threshold":
         rank = next((i for i, p in enumerate(_THRESHOLD_ORDER) if e.section.startswith(p)), len(_THRESHOLD_ORDER))
         return (e.source, rank, "")
@@ -714,7 +715,7 @@ def _chapter_link(docname: str) -> str:
     return f"[{CHAPTER_TITLES[docname]}](../{docname.removeprefix('book/')}.ipynb)"
 
 
-def table(source: str | None = None):
+def table(source: str | None = None) -> list[dict[str, Any]]:
     """The errata as a list of row dicts, our values computed now.
 
     Defined in chapter "Errata of the sources".

@@ -19,8 +19,10 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from specdec._validate import (
     check_choice,
@@ -38,6 +40,10 @@ from specdec.roofline import catalogue
 from specdec.roofline.hardware import GPUS, Hardware, Model, gpu_preset, model_preset, step_time
 from specdec.roofline.presets import head_preset
 from specdec.verification.trees import tree_depths
+
+if TYPE_CHECKING:
+    from specdec.calibration.fit_uncertainty import Replicate
+    from specdec.roofline.catalogue import ModelSpec, WeightFormat
 
 __all__ = ["DRAFT_KINDS", "PARALLELISMS", "Prediction", "RoundPlan", "head_model", "model_presets", "one_layer_module", "predict_speedup",
            "round_plan"]
@@ -83,7 +89,7 @@ class RoundPlan:
     depth: int
 
 
-def _level_sizes(parents) -> list:
+def _level_sizes(parents: np.ndarray) -> tuple[int, list[int]]:
     """Nodes per depth (1..D) of a tree, and per depth the nodes that have children."""
     par = np.asarray(parents)
     depths = tree_depths(par)
@@ -96,7 +102,9 @@ def _level_sizes(parents) -> list:
     return d_max, expanded
 
 
-def round_plan(kind, *, k=None, tree=None, n_nodes=None, depth=None, width=None, tau=1.0, lookahead=None):
+def round_plan(kind: str, *, k: int | None = None, tree: ArrayLike | None = None, n_nodes: int | None = None,
+               depth: int | None = None, width: int | None = None, tau: float = 1.0,
+               lookahead: tuple[int, int, int] | None = None) -> RoundPlan:
     """The passes of one round of a draft kind: tokens per draft pass and tokens verified.
 
     Give exactly one proposal: a chain of ``k`` drafts, a ``tree`` (its
@@ -294,7 +302,7 @@ def model_presets() -> dict:
     return {key: model_preset(key) for key in catalogue.MODEL_SPECS}
 
 
-def head_model(target, kind, n_heads=4) -> Model:
+def head_model(target: str, kind: str, n_heads: int = 4) -> Model:
     """The draft head of a kind for a catalogue target, as a :class:`~specdec.roofline.hardware.Model` to price.
 
     * ``"eagle"``, ``"eagle2"``: :func:`specdec.roofline.catalogue.eagle_head` version 1/2;
@@ -333,7 +341,7 @@ def head_model(target, kind, n_heads=4) -> Model:
     return head_preset(target, kind, check_count(n_heads, "n_heads", 1, 16) if kind == "medusa" else 4)
 
 
-def one_layer_module(spec, weights="bf16", *, name="one-layer module") -> Model:
+def one_layer_module(spec: ModelSpec, weights: str = "bf16", *, name: str = "one-layer module") -> Model:
     """A ``2d -> d`` projection, one decoder layer of the target and its LM head, as a model to price.
 
     The layout of an EAGLE-1 head and of an MTP module (DeepSeek-V3's report, section 2.2), with the
@@ -366,7 +374,7 @@ def one_layer_module(spec, weights="bf16", *, name="one-layer module") -> Model:
     if spec.is_moe:
         sparse = spec.n_layers - spec.dense_layers
         mlp_e = 3 * d * spec.expert_intermediate
-        attn_norms = (spec.n_params - outside - spec.dense_layers * 3 * d * spec.intermediate
+        attn_norms: float = (spec.n_params - outside - spec.dense_layers * 3 * d * spec.intermediate
                       - sparse * (spec.shared_experts * mlp_e + d * spec.n_experts) - spec.routed_expert_params)
         attn_norms /= spec.n_layers
         routed = spec.routed_expert_params / sparse
@@ -381,7 +389,7 @@ def one_layer_module(spec, weights="bf16", *, name="one-layer module") -> Model:
                  kv_dim=spec.kv_dim if spec.kv_lora_rank else None)
 
 
-def _weight_format(weights):
+def _weight_format(weights: str | WeightFormat) -> WeightFormat:
     """A catalogue WeightFormat from a key or a WeightFormat."""
     if isinstance(weights, catalogue.WeightFormat):
         return weights
@@ -391,7 +399,8 @@ def _weight_format(weights):
     return catalogue.WEIGHT_FORMATS[weights]
 
 
-def _resolve_model(value, name: str, weights: str = "bf16"):
+def _resolve_model(value: Any, name: str,
+                   weights: str = "bf16") -> tuple[Model, str | None]:
     """(Model, catalogue key or None) from a Model or a catalogue key."""
     if isinstance(value, Model):
         return value, None
@@ -403,7 +412,8 @@ def _resolve_model(value, name: str, weights: str = "bf16"):
     raise TypeError(f"{name} must be a specdec.roofline.hardware.Model or a catalogue key; got {describe(value)}")
 
 
-def _check_tau(tau, acceptance, plan_depth_bound):
+def _check_tau(tau: float | None, acceptance: ArrayLike | None,
+               plan_depth_bound: int | None) -> tuple[float, int | None]:
     if (tau is None) == (acceptance is None):
         raise ValueError("give exactly one of tau (mean acceptance length) or acceptance (per-position rates)")
     if acceptance is not None:
@@ -426,7 +436,7 @@ class _Engine:
     name: str
 
 
-def _engine(gpu, engine, number_format: str) -> _Engine:
+def _engine(gpu: Any, engine: str | None, number_format: str) -> _Engine:
     """The GPU with the engine profile's calibration (or the preset's own, without an engine)."""
     if isinstance(gpu, str):
         if gpu not in catalogue.GPU_SPECS:
@@ -455,7 +465,7 @@ def _engine(gpu, engine, number_format: str) -> _Engine:
 _FIXED_KEY = {"sglang": "SGLang", "vllm": "vLLM"}
 
 
-def _replicate_engine(replicate, engine: str, ideal_gpu: Hardware, name: str) -> _Engine:
+def _replicate_engine(replicate: Replicate, engine: str, ideal_gpu: Hardware, name: str) -> _Engine:
     """The engine's hardware with one bootstrap replicate's terms (:func:`specdec.calibration.fit_uncertainty.bootstrap`).
 
     The GPU family's terms come from the replicate (Ampere and Ada: its A100
@@ -500,7 +510,9 @@ def _medusa_heads(target: Model, head: Model) -> Model:
     return replace(target, n_params=target.n_params + head.n_params, name=f"{target.name} + Medusa heads")
 
 
-def _priced(eng, base, target, draft, head, plan, n_gpus, parallelism, batch, context, draft_tp, lookup_time):
+def _priced(eng: _Engine, base: _Engine, target: Model, draft: str | Model, head: Model | None, plan: RoundPlan,
+            n_gpus: int, parallelism: str, batch: int, context: int, draft_tp: int,
+            lookup_time: float) -> tuple[float, float, float, float]:
     """(T0, T_draft, T_verify, T_overhead) of a round on ``eng``, with T0 on the baseline engine ``base``."""
     t0, t_draft, t_verify = _round_times(target, draft, head, plan, eng, n_gpus, parallelism, batch, context,
                                          draft_tp, lookup_time)
@@ -509,10 +521,15 @@ def _priced(eng, base, target, draft, head, plan, n_gpus, parallelism, batch, co
     return t0, t_draft, t_verify, 0.0
 
 
-def _round_times(target, draft, head, plan, eng, n_gpus, parallelism, batch, context, draft_tp, lookup_time):
+def _round_times(target: Model, draft: str | Model, head: Model | None, plan: RoundPlan, eng: _Engine, n_gpus: int,
+                 parallelism: str, batch: int, context: int, draft_tp: int,
+                 lookup_time: float) -> tuple[float, float, float]:
     one, args = eng.one, (batch, context)
     t0 = _pass_time(target, one, n_gpus, parallelism, *args, 1)
-    verify_model = _medusa_heads(target, head) if draft == "medusa" else target
+    verify_model = target
+    if draft == "medusa":
+        assert head is not None  # predict_speedup resolves the heads of a Medusa draft
+        verify_model = _medusa_heads(target, head)
     t_verify = _pass_time(verify_model, one, n_gpus, parallelism, *args, plan.verify_tokens)
     t_draft = 0.0
     if draft == "medusa":
@@ -522,6 +539,7 @@ def _round_times(target, draft, head, plan, eng, n_gpus, parallelism, batch, con
         t_draft = lookup_time
     elif isinstance(draft, Model) or draft in _HEAD_KINDS:
         model = draft if isinstance(draft, Model) else head
+        assert model is not None  # predict_speedup resolves the head of a head draft
         if parallelism == "layers":        # the draft (or head) on one GPU of the split
             d_gpus, d_par = 1, "tp"
         else:
@@ -530,10 +548,15 @@ def _round_times(target, draft, head, plan, eng, n_gpus, parallelism, batch, con
     return t0, t_draft, t_verify
 
 
-def predict_speedup(target, draft, *, tau=None, acceptance=None, k=None, tree=None, n_nodes=None, depth=None,
-                    width=None, gpu="h100-sxm", n_gpus=1, parallelism="tp", batch=1, context=0, engine=None,
-                    head=None, draft_tp=None, lookup_time=0.0, lookahead=None, weights="bf16", baseline_engine=None,
-                    confidence=0.9):
+def predict_speedup(target: Model | str, draft: Model | str, *, tau: float | None = None,
+                    acceptance: ArrayLike | None = None, k: int | None = None,
+                    tree: ArrayLike | None = None, n_nodes: int | None = None,
+                    depth: int | None = None, width: int | None = None, gpu: str | Hardware = "h100-sxm",
+                    n_gpus: int = 1, parallelism: str = "tp", batch: int = 1, context: int = 0,
+                    engine: str | None = None, head: Model | None = None, draft_tp: int | None = None,
+                    lookup_time: float = 0.0, lookahead: tuple[int, int, int] | None = None,
+                    weights: str | WeightFormat = "bf16", baseline_engine: str | None = None,
+                    confidence: float = 0.9) -> Prediction:
     r"""Predict the speedup of one speculative configuration, with an interval and the round's parts.
 
     .. math:: S = \frac{\tau\, T_0}{T_\text{draft} + T_\text{verify} + T_\text{overhead}}
@@ -660,7 +683,11 @@ def predict_speedup(target, draft, *, tau=None, acceptance=None, k=None, tree=No
         if head is None and target_key is None:
             raise ValueError(f"draft {kind!r} needs head (a specdec.roofline.hardware.Model of the head) when the target "
                              f"is not a catalogue key")
-        head = head_model(target_key, kind) if head is None else check_instance(head, Model, "head")
+        if head is None:
+            assert target_key is not None  # refused just above otherwise
+            head = head_model(target_key, kind)
+        else:
+            head = check_instance(head, Model, "head")
     elif head is not None:
         raise ValueError(f"head applies to the kinds {', '.join(_HEAD_KINDS + ('medusa',))}; got draft {kind!r}")
     if kind not in _LOOKUP_KINDS and lookup_time:

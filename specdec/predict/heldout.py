@@ -43,7 +43,9 @@ from __future__ import annotations
 import functools
 import re
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from specdec._validate import check_instance
 from specdec.calibration.profiles import EAGER_MEASUREMENTS, FITTED
@@ -52,6 +54,9 @@ from specdec.predict.validation_rows import VALIDATION_ROWS, PublishedSpeedup
 from specdec.roofline import catalogue
 from specdec.roofline.presets import head_preset
 from specdec.tables import Table, records_table
+
+if TYPE_CHECKING:
+    from specdec.roofline.catalogue import ModelSpec
 
 __all__ = ["HeldOutCheck", "prediction_inputs", "check_rows", "median_absolute_error",
            "heldout_table", "fit_table"]
@@ -65,7 +70,7 @@ _SUFFIX = re.compile(r"(-v\d+\.\d+|-chat-hf|-chat|-hf|-instruct)+$")
 _LOOKAHEAD = re.compile(r"N=(\d+), W=(\d+), G=(\d+)")
 
 
-def _spec(name: str):
+def _spec(name: str) -> ModelSpec:
     key = _SUFFIX.sub("", name)
     key = catalogue.MODEL_ALIASES.get(key, key)
     if key in catalogue.MODEL_SPECS:
@@ -73,7 +78,7 @@ def _spec(name: str):
     raise ValueError(f"target {name!r} has no catalogue entry (looked up as {key!r})")
 
 
-def prediction_inputs(row) -> dict:
+def prediction_inputs(row: PublishedSpeedup) -> dict:
     """The keyword arguments of :func:`specdec.predict.predict_speedup` for a held-out row.
 
     Applies the mapping rules M1 to M8 of :mod:`specdec.predict.validation_rows`
@@ -114,7 +119,9 @@ def prediction_inputs(row) -> dict:
     else:
         args["draft"] = kind
     if kind == "lookahead":
-        n, w, g = (int(x) for x in _LOOKAHEAD.search(row.note).groups())
+        found = _LOOKAHEAD.search(row.note)
+        assert found is not None  # every lookahead row notes its (N, W, G)
+        n, w, g = (int(x) for x in found.groups())
         args["lookahead"] = (w, n, g)
         return args
     if row.tree_tokens is not None:
@@ -122,6 +129,7 @@ def prediction_inputs(row) -> dict:
     else:
         args["k"] = row.k
     if kind == "medusa":
+        assert row.tree_depth is not None  # every Medusa row gives its tree
         args["head"] = head_preset(spec.key, "medusa", row.tree_depth)
     elif kind in ("eagle", "eagle2", "mtp") and weights == "nvfp4":   # D4: the head in the target's nvfp4
         args["head"] = one_layer_module(spec, weights, name="MTP module" if kind == "mtp" else "EAGLE head")
@@ -147,7 +155,7 @@ class HeldOutCheck:
     error: float
 
 
-def check_rows(rows=None) -> tuple:
+def check_rows(rows: Sequence[PublishedSpeedup] | None = None) -> tuple:
     """Predict every held-out row and compare it with its measured speedup.
 
     Defined in chapter "Predicting a published setup".
@@ -178,7 +186,7 @@ def _default_checks() -> tuple:
     return _checks(VALIDATION_ROWS)
 
 
-def _checks(rows) -> tuple:
+def _checks(rows: tuple[PublishedSpeedup, ...]) -> tuple:
     out = []
     for row in rows:
         args = prediction_inputs(row)
@@ -188,7 +196,7 @@ def _checks(rows) -> tuple:
     return tuple(out)
 
 
-def median_absolute_error(checks) -> float:
+def median_absolute_error(checks: Sequence[HeldOutCheck]) -> float:
     """The median of ``|predicted / measured - 1|`` over checks.
 
     Defined in chapter "Predicting a published setup".
@@ -219,12 +227,12 @@ def _short(where: str) -> str:
     return re.split(r"[,;(]", where, maxsplit=1)[0].strip()
 
 
-def _setup(row) -> str:
+def _setup(row: PublishedSpeedup) -> str:
     par = "" if row.gpu_count == 1 else f" x{row.gpu_count} ({row.parallelism})"
     return f"{row.gpu}{par}, batch {row.batch}, {row.engine}"
 
 
-def heldout_table(checks) -> Table:
+def heldout_table(checks: Sequence[HeldOutCheck]) -> Table:
     """The held-out rows as a Markdown table: citation, setup, tau, measured, predicted with interval, error.
 
     Defined in chapter "Predicting a published setup".

@@ -161,6 +161,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from specdec._validate import check_bool, check_choice, check_count, check_instance, check_positive, describe
 from specdec.sources import Cited
@@ -188,7 +189,7 @@ METRICS = ("latency", "throughput")
 
 _PARALLELISM = re.compile(r"^(none|layer-split|tp[1-9][0-9]*)$")
 
-def _optional_count(value, name, minimum=1):
+def _optional_count(value: int | None, name: str, minimum: int = 1) -> int | None:
     return None if value is None else check_count(value, name, minimum=minimum)
 
 
@@ -296,7 +297,7 @@ class PublishedSpeedup:
     coverage: bool = False
     note: str = ""
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for name in ("key", "target", "dataset", "baseline"):
             value = getattr(self, name)
             if not isinstance(value, str) or not value:
@@ -398,7 +399,8 @@ _SB_METHODS = {
 }
 
 
-def _specbench(table, method, tau, speedup, *, also=(), coverage=False):
+def _specbench(table: str, method: str, tau: float, speedup: float, *, also: tuple[Any, ...] | tuple[str] = (),
+               coverage: bool = False) -> PublishedSpeedup:
     where, gpu, target = _SB_TABLES[table]
     kind, draft, k, tokens, depth, topk, engine, shape = _SB_METHODS[method]
     quoted = Cited({"#Mean Accepted Tokens": tau, "Overall": speedup}, "xia2024specbench",
@@ -453,7 +455,7 @@ _EAGLE_TABLE7 = {
 }
 
 
-def _eagle_table7(model, batch):
+def _eagle_table7(model: str, batch: int) -> PublishedSpeedup:
     target, gpu, count, par, tau, speedups, hardware = _EAGLE_TABLE7[model]
     speedup = speedups[batch - 1]
     quoted = Cited({"speedup": speedup, "tau": tau, "batch": batch}, "li2024eagle",
@@ -483,7 +485,7 @@ _SDB_WHERE = ("index.md, 'Tree vs. Chain Verification' (text and Figure 2 captio
               "1 GPU for 8B models)")
 
 
-def _sdb(shape, speedup, tau, **tree):
+def _sdb(shape: str, speedup: float, tau: float, **tree: Any) -> PublishedSpeedup:
     quoted = Cited({"speedup": speedup, "accepted_length": tau}, "specdecode-bench",
                           _SDB_WHERE + f", the {shape} sentence values", "verified", _SDB_CHECKED,
                           note="'1.65x -> 1.85x for EAGLE on Qwen3-8B/GSM8K going from chain k=3 to tree k=21'; "
@@ -510,7 +512,7 @@ _MTP_CHECKED = ("GitHub lm-sys/lm-sys.github.io blog/2025-07-17-mtp.md at commit
                 "0947bdc01aea3a453e27f0e0e1c290404c0232ed (search-tool copy, file id 46323046939)")
 
 
-def _mtp(window, tau, speedup, tps):
+def _mtp(window: int, tau: float, speedup: float, tps: float) -> PublishedSpeedup:
     quoted = Cited({"speedup": speedup, "tokens_per_s_per_rank": tps, "baseline_tokens_per_s_per_rank": 51.0,
                            "average_acceptance_length": tau}, "lmsys-mtp",
                           "'Case Study 1: Small-Scale Deployment' (text and table): two decoding nodes, 16 H200 in "
@@ -542,7 +544,7 @@ _TRT_CHECKED = ("GitHub NVIDIA/TensorRT-LLM docs/source/blogs/tech_blog/blog1_Pu
                 "(search-tool copy, file id 2829766764)")
 
 
-def _trt_mtp(layers, tau, speedup, tps):
+def _trt_mtp(layers: int, tau: float, speedup: float, tps: int) -> PublishedSpeedup:
     quoted = Cited({"Acceptance Rate": tau, "TPS/User": tps, "TPS/User Speedup": speedup,
                            "TPS/User without MTP": 111}, "trtllm-blog-r1-b200",
                           f"'Key Optimizations' > 'MTP' > 'Autoregressive MTP Layers' table, row 'MTP {layers}'; "

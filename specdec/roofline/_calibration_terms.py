@@ -91,7 +91,7 @@ class Calibration:
     gemm_tile: int = 1
     name: str = "ideal"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         set_ = object.__setattr__
         for attr in _FRACTIONS + _TIMES + ("overlap",):
             value = getattr(self, attr)

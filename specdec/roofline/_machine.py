@@ -9,7 +9,9 @@ import contextlib
 import ctypes
 import math
 import os
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from specdec._validate import check_integer, check_positive
 
@@ -72,7 +74,7 @@ class CacheSize:
         return self.source.startswith("assumed")
 
 
-def last_level_cache(sysfs=_SYSFS_CACHE) -> CacheSize:
+def last_level_cache(sysfs: str = _SYSFS_CACHE) -> CacheSize:
     """Size of the largest (last-level) data or unified cache of this machine.
 
     Read from Linux's ``/sys/devices/system/cpu/cpu0/cache/index*/``, else from
@@ -132,7 +134,8 @@ def last_level_cache(sysfs=_SYSFS_CACHE) -> CacheSize:
                      source="assumed: the machine reports no cache size (FALLBACK_CACHE_BYTES)")
 
 
-def matrix_size_for_cache(cache_bytes, factor=CACHE_FACTOR, bytes_per_elem=4, multiple=256, d_max=16384):
+def matrix_size_for_cache(cache_bytes: float, factor: float = CACHE_FACTOR, bytes_per_elem: float = 4,
+                          multiple: int = 256, d_max: int = 16384) -> int:
     """Smallest ``d``, a multiple of ``multiple``, with ``bytes_per_elem * d**2 >= factor * cache_bytes``.
 
     Capped at ``d_max`` (16384 float32 numbers a side are 1 GiB);
@@ -194,7 +197,7 @@ class BlasThreads:
     source: str
 
 
-def _threadpoolctl():
+def _threadpoolctl() -> Any:
     try:
         import threadpoolctl
     except ImportError:
@@ -202,7 +205,7 @@ def _threadpoolctl():
     return threadpoolctl
 
 
-def _openblas():
+def _openblas() -> tuple[Callable[..., Any], Callable[..., Any], str] | None:
     """(get, set, path) of the OpenBLAS that numpy loaded, found in /proc/self/maps (Linux), or None."""
     try:
         with open("/proc/self/maps") as f:
@@ -272,7 +275,7 @@ def blas_threads() -> BlasThreads:
 
 
 @contextlib.contextmanager
-def blas_thread_limit(threads=None):
+def blas_thread_limit(threads: int | None = None) -> Iterator[BlasThreads]:
     """Run the enclosed products with ``threads`` BLAS threads; yield the :class:`BlasThreads` in force.
 
     ``None`` keeps the current count; the previous count is restored on exit. Where the count cannot
@@ -305,7 +308,9 @@ def blas_thread_limit(threads=None):
         with tpc.threadpool_limits(limits=want, user_api="blas"):
             yield BlasThreads(want, now.library, True, now.source)
         return
-    get, put, _ = _openblas()
+    found = _openblas()
+    assert found is not None  # controllable, not through threadpoolctl: the OpenBLAS blas_threads found
+    get, put, _ = found
     put(want)
     try:
         yield BlasThreads(int(get()), now.library, True, now.source)
@@ -313,7 +318,7 @@ def blas_thread_limit(threads=None):
         put(now.threads)
 
 
-def check_threads(threads) -> int:
+def check_threads(threads: int | None) -> int:
     """``threads`` as an int in [1, 1024], or the BLAS library's count for ``None``."""
     if threads is None:
         return blas_threads().threads

@@ -72,7 +72,7 @@ class GpuSpec:
     link_bandwidth: float
     cited: Cited
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         check_choice(self.interconnect, "interconnect", _INTERCONNECTS)
         check_instance(self.cited, Cited, "cited")
 
@@ -84,8 +84,9 @@ class GpuSpec:
         return float(self.flops[number_format])
 
 
-def _gpu(key, name, memory_gb, bandwidth_gbs, flops_t, interconnect, link_gbs, source, where, status, checked,
-         note=""):
+def _gpu(key: str, name: str, memory_gb: int, bandwidth_gbs: int, flops_t: dict[str, int] | dict[str, float],
+         interconnect: str, link_gbs: int, source: str, where: str, status: str, checked: str,
+         note: str = "") -> GpuSpec:
     flops = {fmt: v * 1e12 for fmt, v in flops_t.items()}
     value = {"memory_GB": memory_gb, "bandwidth_GB/s": bandwidth_gbs, "dense_TFLOPS": dict(flops_t),
              "interconnect": interconnect, "link_GB/s_per_direction": link_gbs}
@@ -205,7 +206,7 @@ class ModelSpec:
     v_head_dim: int = 0
     extra: dict = field(default_factory=dict)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not self.head_dim:
             object.__setattr__(self, "head_dim", self.hidden // self.n_heads)
         check_instance(self.cited, Cited, "cited")
@@ -266,12 +267,14 @@ class ModelSpec:
         return 2 * self.n_kv_heads * self.head_dim
 
 
-def _hf(where, status="verified", checked="the configuration as printed in the model's Hugging Face repository "
-        "(and restated in the package's earlier presets)", note=""):
+def _hf(where: str, status: str = "verified",
+        checked: str = "the configuration as printed in the model's Hugging Face repository "
+        "(and restated in the package's earlier presets)", note: str = "") -> Cited:
     return Cited({"config.json": where}, "hf-configs", where, status, checked, note)
 
 
-def _llama(key, name, layers, hidden, heads, kv, inter, vocab, tied, repo, status="verified", checked=None, note=""):
+def _llama(key: str, name: str, layers: int, hidden: int, heads: int, kv: int, inter: int, vocab: int, tied: bool,
+           repo: str, status: str = "verified", checked: str | None = None, note: str = "") -> ModelSpec:
     cfg = (f"{repo}/config.json: num_hidden_layers {layers}, hidden_size {hidden}, num_attention_heads {heads}, "
            f"num_key_value_heads {kv}, intermediate_size {inter}, vocab_size {vocab}, tie_word_embeddings {tied}")
     cited = _hf(cfg, status, checked, note) if checked else _hf(cfg, status, note=note)
@@ -355,7 +358,7 @@ def model_spec(key: str) -> ModelSpec:
     return MODEL_SPECS[check_choice(key, "key", tuple(MODEL_SPECS))]
 
 
-def distinct_experts(n_experts, experts_per_token, tokens) -> float:
+def distinct_experts(n_experts: int, experts_per_token: int, tokens: float) -> float:
     r"""Expected distinct experts that ``tokens`` tokens touch in one layer, under uniform routing.
 
     .. math:: E\left[1 - \left(1 - \frac{a}{E}\right)^{n}\right]

@@ -27,7 +27,10 @@ Defined in chapters "The roofline model" and "A calibrated roofline".
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from specdec._validate import (
     check_bool,
@@ -40,7 +43,7 @@ from specdec._validate import (
     to_output,
 )
 from specdec.roofline._calibration_terms import A100_CALIBRATION, H100_CALIBRATION
-from specdec.roofline.kernels import overlapped_time, padded_tokens
+from specdec.roofline.kernels import _overlapped, _padded_tokens
 from specdec.roofline.presets import Hardware, Model, gpu_preset, model_preset
 
 __all__ = [
@@ -93,15 +96,16 @@ GPUS = {"h100-sxm": H100, "a100-80gb": A100, "h200-sxm": H200}
 IDEAL_GPUS = {"h100-sxm": H100_IDEAL, "a100-80gb": A100_IDEAL, "h200-sxm": H200_IDEAL}
 
 
-def _check_model(model, name="model") -> Model:
+def _check_model(model: Any, name: str = "model") -> Model:
     return check_instance(model, Model, name)
 
 
-def _check_hardware(hardware, name="hardware") -> Hardware:
+def _check_hardware(hardware: Any, name: str = "hardware") -> Hardware:
     return check_instance(hardware, Hardware, name)
 
 
-def validate_setup(target, draft, hardware):
+def validate_setup(target: Model, draft: Model | None,
+                   hardware: Hardware) -> tuple[Model, Model | None, Hardware]:
     """Check a target model, an optional draft model and the hardware, in one call.
 
     The explorers and the deployment functions take these three together;
@@ -126,7 +130,8 @@ def validate_setup(target, draft, hardware):
     return target, draft, hardware
 
 
-def _shape_args(batch, context, new_tokens):
+def _shape_args(batch: ArrayLike, context: ArrayLike,
+                new_tokens: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     b = check_integer(batch, "batch", minimum=1).astype(float)
     c = check_integer(context, "context", minimum=0).astype(float)
     n = check_integer(new_tokens, "new_tokens", minimum=1).astype(float)
@@ -134,14 +139,14 @@ def _shape_args(batch, context, new_tokens):
     return b, c, n
 
 
-def _kv_flag(kv_write, hardware: Hardware) -> bool:
+def _kv_flag(kv_write: int | None, hardware: Hardware) -> bool:
     """``kv_write`` of a step function: None takes the hardware's calibration default."""
     if kv_write is None:
         return bool(hardware.calibration.kv_write) if hardware.calibration is not None else False
     return check_bool(kv_write, "kv_write")
 
 
-def _read_params(model: Model, tokens):
+def _read_params(model: Model, tokens: float | np.ndarray) -> float | np.ndarray:
     """Parameters a pass over ``tokens`` routed tokens reads (all of them for a dense model)."""
     if not model.n_experts:
         return model.n_params
@@ -149,7 +154,8 @@ def _read_params(model: Model, tokens):
     return model.n_params - model.expert_params + model.expert_params * share
 
 
-def _bytes(model: Model, b, c, n, kv_write: bool, replication: float = 1.0):
+def _bytes(model: Model, b: float | np.ndarray, c: float | np.ndarray, n: float | np.ndarray, kv_write: bool,
+           replication: float = 1.0) -> float | np.ndarray:
     kv = model.kv_bytes_per_token if replication == 1.0 else model.kv_bytes_per_token * replication
     weights = model.weight_bytes if not model.n_experts else _read_params(model, b * n) * model.bytes_per_param
     total = weights + b * c * kv
@@ -158,7 +164,8 @@ def _bytes(model: Model, b, c, n, kv_write: bool, replication: float = 1.0):
     return total
 
 
-def _attention_flops(model: Model, b, c, n, causal: bool = False, ancestors=None):
+def _attention_flops(model: Model, b: float | np.ndarray, c: float | np.ndarray, n: float | np.ndarray,
+                     causal: bool = False, ancestors: float | np.ndarray | None = None) -> float | np.ndarray:
     if ancestors is not None:  # a tree: each new token attends to its own ancestors in the pass (and itself)
         return b * n * 4.0 * model.n_layers * model.d_attn * (c + ancestors)
     if causal:  # new token i (1..n) also attends to the i new positions up to itself
@@ -166,7 +173,8 @@ def _attention_flops(model: Model, b, c, n, causal: bool = False, ancestors=None
     return b * n * 4.0 * model.n_layers * model.d_attn * c
 
 
-def _flops(model: Model, b, c, n, causal: bool = False, ancestors=None):
+def _flops(model: Model, b: float | np.ndarray, c: float | np.ndarray, n: float | np.ndarray, causal: bool = False,
+           ancestors: float | np.ndarray | None = None) -> float | np.ndarray:
     return b * n * 2.0 * model.active_params + _attention_flops(model, b, c, n, causal, ancestors)
 
 
@@ -174,7 +182,7 @@ def _flops(model: Model, b, c, n, causal: bool = False, ancestors=None):
 _ACT_BYTES = 2.0
 
 
-def _rates(model: Model, hw: Hardware):
+def _rates(model: Model, hw: Hardware) -> tuple[float, float, float]:
     """Achievable bandwidth and FLOP/s, and the KV replication when tp exceeds the KV heads."""
     cal = hw.calibration
     if hw.is_ideal:
@@ -185,19 +193,21 @@ def _rates(model: Model, hw: Hardware):
     return hw.bandwidth * cal.bw_efficiency, hw.flops * cal.flops_efficiency, rep
 
 
-def _compute(model: Model, hw: Hardware, b, c, n, fl, ancestors=None):
+def _compute(model: Model, hw: Hardware, b: float | np.ndarray, c: float | np.ndarray, n: float | np.ndarray, fl: float,
+             ancestors: float | None = None) -> tuple[float | np.ndarray, float | np.ndarray]:
     """(compute time with the GEMM rows padded to whole tiles, the first tile's GEMM time) of a calibrated pass."""
     cal = hw.calibration
     tile = cal.gemm_tile
     attn = _attention_flops(model, b, c, n, cal.causal_attention, ancestors) / fl
     if tile == 1:
         return b * n * 2.0 * model.active_params / fl + attn, 0.0 * attn
-    rows = np.asarray(padded_tokens(np.maximum(b * n, 1.0), tile), dtype=float)
+    rows = np.asarray(_padded_tokens(np.maximum(b * n, 1.0), tile), dtype=float)
     per_row = 2.0 * model.active_params / fl
     return rows * per_row + attn, np.minimum(rows, tile) * per_row + 0.0 * attn
 
 
-def _parts(model: Model, hw: Hardware, b, c, n, kv_write: bool, ancestors=None):
+def _parts(model: Model, hw: Hardware, b: float | np.ndarray, c: float | np.ndarray, n: float | np.ndarray,
+           kv_write: bool, ancestors: float | None = None) -> tuple[float | np.ndarray, ...]:
     """(memory time, compute time, fixed time, communication time, hidden compute) of one pass, seconds."""
     bw, fl, rep = _rates(model, hw)
     mem = _bytes(model, b, c, n, kv_write, rep) / bw
@@ -213,15 +223,23 @@ def _parts(model: Model, hw: Hardware, b, c, n, kv_write: bool, ancestors=None):
     return mem, comp, fixed, comm, hidden
 
 
-def _step(model: Model, hw: Hardware, b, c, n, kv_write: bool, ancestors=None):
+def _step(model: Model, hw: Hardware, b: float | np.ndarray, c: float | np.ndarray, n: float | np.ndarray,
+          kv_write: bool, ancestors: float | None = None) -> float | np.ndarray:
     if hw.is_ideal:
         return np.maximum(_bytes(model, b, c, n, kv_write) / hw.bandwidth, _flops(model, b, c, n) / hw.flops)
     mem, comp, fixed, comm, hidden = _parts(model, hw, b, c, n, kv_write, ancestors)
-    core = overlapped_time(mem, comp, hidden, hw.calibration.overlap)
+    core = _overlapped(mem, comp, hidden, hw.calibration.overlap)
     return fixed + core + comm
 
 
-def step_bytes(model, batch=1, context=0, new_tokens=1, *, kv_write=False):
+def _step_time(model: Model, hw: Hardware, b: float | np.ndarray, c: float | np.ndarray, n: float | np.ndarray,
+               kv_write: bool | None) -> float | np.ndarray:
+    """:func:`step_time` of validated inputs (no checks); ``kv_write`` None takes the hardware's default."""
+    return _step(model, hw, b, c, n, _kv_flag(kv_write, hw) if kv_write is None else kv_write)
+
+
+def step_bytes(model: Model, batch: ArrayLike = 1, context: ArrayLike = 0, new_tokens: ArrayLike = 1, *,
+               kv_write: bool = False) -> float | np.ndarray:
     r"""Bytes one forward pass moves: the weights plus the KV cache it reads.
 
     .. math:: \text{bytes} = W + B\,C\,m_\text{KV}
@@ -264,7 +282,7 @@ def step_bytes(model, batch=1, context=0, new_tokens=1, *, kv_write=False):
     return to_output(_bytes(model, b, c, n, kv_write) + 0 * n, is_scalar_input(batch, context, new_tokens))
 
 
-def step_flops(model, batch=1, context=0, new_tokens=1):
+def step_flops(model: Model, batch: ArrayLike = 1, context: ArrayLike = 0, new_tokens: ArrayLike = 1) -> float:
     r"""Arithmetic of one forward pass: matrix products plus attention.
 
     .. math:: \text{FLOPs} = B\,n\,\left(2N + 4\,n_\text{layers}\,d_\text{attn}\,C\right)
@@ -292,7 +310,8 @@ def step_flops(model, batch=1, context=0, new_tokens=1):
     return to_output(_flops(model, b, c, n), is_scalar_input(batch, context, new_tokens))
 
 
-def arithmetic_intensity(model, batch=1, context=0, new_tokens=1, *, kv_write=False):
+def arithmetic_intensity(model: Model, batch: ArrayLike = 1, context: ArrayLike = 0, new_tokens: ArrayLike = 1, *,
+                         kv_write: bool = False) -> float:
     """FLOPs per byte moved by one forward pass.
 
     A pass is compute-bound when its intensity exceeds the hardware's
@@ -317,7 +336,8 @@ def arithmetic_intensity(model, batch=1, context=0, new_tokens=1, *, kv_write=Fa
                      is_scalar_input(batch, context, new_tokens))
 
 
-def step_time(model, hardware, batch=1, context=0, new_tokens=1, *, kv_write=None):
+def step_time(model: Model, hardware: Hardware, batch: ArrayLike = 1, context: ArrayLike = 0, new_tokens: ArrayLike = 1,
+              *, kv_write: bool | None = None) -> float | np.ndarray:
     r"""Roofline time of one forward pass, in seconds.
 
     .. math:: T = \max\left(\frac{\text{bytes}}{BW}, \frac{\text{FLOPs}}{F}\right)
@@ -363,7 +383,8 @@ def step_time(model, hardware, batch=1, context=0, new_tokens=1, *, kv_write=Non
     return to_output(_step(model, hardware, b, c, n, kv_write), is_scalar_input(batch, context, new_tokens))
 
 
-def step_time_parts(model, hardware, batch=1, context=0, new_tokens=1, *, kv_write=None):
+def step_time_parts(model: Model, hardware: Hardware, batch: ArrayLike = 1, context: ArrayLike = 0,
+                    new_tokens: ArrayLike = 1, *, kv_write: bool | None = None) -> dict[str, float]:
     """The terms of :func:`step_time`: memory, compute, overlap, fixed cost and communication.
 
     ``total = fixed + max(memory, compute) + (1 - overlap) * min(memory,
@@ -403,7 +424,8 @@ def step_time_parts(model, hardware, batch=1, context=0, new_tokens=1, *, kv_wri
                                ("total", total))}
 
 
-def verify_cost(model, hardware, k, batch=1, context=0, *, kv_write=None, ancestors=None):
+def verify_cost(model: Model, hardware: Hardware, k: ArrayLike, batch: ArrayLike = 1, context: ArrayLike = 0, *,
+                kv_write: bool | None = None, ancestors: float | None = None) -> float | np.ndarray:
     r"""``c_verify``: a verification pass over ``k`` drafts, in target decode steps.
 
     .. math:: c_v(k) = \frac{T(B, C, n = k + 1)}{T(B, C, n = 1)}
@@ -461,7 +483,9 @@ def verify_cost(model, hardware, k, batch=1, context=0, *, kv_write=None, ancest
     return to_output(out, is_scalar_input(k, batch, context))
 
 
-def draft_cost(draft, target, hardware, batch=1, context=0, *, draft_hardware=None, kv_write=None, kv_budget=None):
+def draft_cost(draft: Model, target: Model, hardware: Hardware, batch: ArrayLike = 1, context: ArrayLike = 0, *,
+               draft_hardware: Hardware | None = None, kv_write: bool | None = None,
+               kv_budget: int | None = None) -> float | np.ndarray:
     r"""``c_draft``: one draft decode step as a fraction of one target decode step.
 
     .. math:: c_d = \frac{T_\text{draft}(B, \min(C, \text{budget}), 1)}{T_\text{target}(B, C, 1)}
@@ -523,7 +547,7 @@ def draft_cost(draft, target, hardware, batch=1, context=0, *, draft_hardware=No
     return to_output(out, is_scalar_input(batch, context))
 
 
-def ridge_batch(model, hardware):
+def ridge_batch(model: Model, hardware: Hardware) -> float:
     r"""Tokens per step at which a weights-only pass turns compute-bound.
 
     .. math:: B^\ast = \frac{F}{BW}\cdot\frac{\text{bytes\_per\_param}}{2}
@@ -547,7 +571,8 @@ def ridge_batch(model, hardware):
     return float(fl / bw * model.bytes_per_param / 2.0)
 
 
-def crossover_batch(model, hardware, context=0, new_tokens=1, *, kv_write=None):
+def crossover_batch(model: Model, hardware: Hardware, context: ArrayLike = 0, new_tokens: ArrayLike = 1, *,
+                    kv_write: bool | None = None) -> float | np.ndarray:
     r"""Batch at which a pass turns compute-bound, KV-cache traffic included.
 
     Bytes and FLOPs both grow linearly in the batch ``B``:
@@ -588,7 +613,8 @@ def crossover_batch(model, hardware, context=0, new_tokens=1, *, kv_write=None):
     return to_output(out, is_scalar_input(context, new_tokens))
 
 
-def utilization(model, hardware, batch, new_tokens=1, context=0, *, kv_write=None):
+def utilization(model: Model, hardware: Hardware, batch: ArrayLike, new_tokens: ArrayLike = 1, context: ArrayLike = 0,
+                *, kv_write: bool | None = None) -> float | np.ndarray:
     """Fraction of the hardware's peak FLOP/s a pass uses.
 
     ``FLOPs / (step_time * flops)``: equals 1 when compute-bound, and

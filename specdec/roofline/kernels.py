@@ -12,13 +12,14 @@ Defined in chapter "A calibrated roofline".
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from specdec._validate import check_integer, check_nonnegative, check_positive, is_scalar_input, to_output
 
 __all__ = ["padded_tokens", "tile_efficiency", "overlapped_time", "gemm_time"]
 
 
-def padded_tokens(tokens, tile=64):
+def padded_tokens(tokens: ArrayLike, tile: int = 64) -> float | np.ndarray:
     """Tokens a tiled GEMM computes: ``tokens`` rounded up to a whole number of ``tile``-row tiles.
 
     Defined in chapter "A calibrated roofline".
@@ -45,10 +46,15 @@ def padded_tokens(tokens, tile=64):
     if (m < 1).any():
         raise ValueError(f"tokens must be >= 1; got {float(m[m < 1].flat[0])!r}")
     t = int(check_integer(tile, "tile", minimum=1))
-    return to_output(t * np.ceil(m / t - 1e-12), is_scalar_input(tokens))
+    return to_output(_padded_tokens(m, t), is_scalar_input(tokens))
 
 
-def tile_efficiency(tokens, tile=64):
+def _padded_tokens(m: float | np.ndarray, t: int) -> float | np.ndarray:
+    """:func:`padded_tokens` of validated rows ``m >= 1`` and tile ``t >= 1`` (no checks)."""
+    return t * np.ceil(m / t - 1e-12)
+
+
+def tile_efficiency(tokens: ArrayLike, tile: int = 64) -> float | np.ndarray:
     """Share of a tiled GEMM's multiply-adds that are useful: ``tokens / padded_tokens(tokens, tile)``.
 
     Defined in chapter "A calibrated roofline".
@@ -75,7 +81,8 @@ def tile_efficiency(tokens, tile=64):
     return to_output(m / np.asarray(padded_tokens(m, tile)), is_scalar_input(tokens))
 
 
-def overlapped_time(memory, compute, hidden=0.0, overlap=1.0):
+def overlapped_time(memory: ArrayLike, compute: ArrayLike, hidden: ArrayLike = 0.0,
+                    overlap: float = 1.0) -> float | np.ndarray:
     r"""Time of a pass whose memory traffic and arithmetic partly overlap.
 
     .. math:: T = \max(t_m, t_c) + (1 - o)\,\min\bigl(t_m, \max(t_c - t_h, 0)\bigr)
@@ -116,11 +123,12 @@ def overlapped_time(memory, compute, hidden=0.0, overlap=1.0):
     return to_output(out, is_scalar_input(memory, compute, hidden))
 
 
-def _overlapped(tm, tc, th, o):
+def _overlapped(tm: float | np.ndarray, tc: float | np.ndarray, th: float | np.ndarray, o: float) -> float | np.ndarray:
     return np.maximum(tm, tc) + (1.0 - o) * np.minimum(tm, np.maximum(tc - th, 0.0))
 
 
-def gemm_time(tokens, params, bandwidth, flops, *, bytes_per_param=2.0, tile=64, overlap=0.0):
+def gemm_time(tokens: ArrayLike, params: float, bandwidth: float, flops: float, *, bytes_per_param: float = 2.0,
+              tile: int = 64, overlap: float = 0.0) -> float | np.ndarray:
     """Seconds to multiply ``params`` weights by ``tokens`` activation rows with a tiled kernel.
 
     Reads the weights once (``params * bytes_per_param / bandwidth``),

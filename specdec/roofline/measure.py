@@ -14,10 +14,13 @@ import math
 import os
 import textwrap
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from specdec._validate import (
     check_broadcast,
@@ -75,27 +78,27 @@ BOUND_TOLERANCE = 0.10
 _DTYPES = {"float32": np.float32, "float64": np.float64}
 
 
-def _check_dtype(dtype) -> np.dtype:
+def _check_dtype(dtype: str) -> np.dtype:
     name = np.dtype(dtype).name if not isinstance(dtype, str) else dtype
     if name not in _DTYPES:
         raise ValueError(f"dtype must be one of {sorted(_DTYPES)}; got {describe(dtype)}")
     return np.dtype(_DTYPES[name])
 
 
-def _check_timer(timer):
+def _check_timer(timer: Callable[..., Any]) -> Callable[..., Any]:
     if not callable(timer):
         raise TypeError(f"timer must be a callable returning seconds, got {describe(timer)}")
     return timer
 
 
-def _check_tokens(tokens) -> np.ndarray:
+def _check_tokens(tokens: ArrayLike) -> np.ndarray:
     t = check_integer(tokens, "tokens", minimum=1, maximum=4096)
     if t.ndim != 1 or t.size == 0:
         raise ValueError(f"tokens must be a non-empty 1-D sequence of whole numbers >= 1; got shape {t.shape}")
     return t
 
 
-def _time_repeats(fn, repeats: int, timer, warm: bool = True) -> np.ndarray:
+def _time_repeats(fn: Callable[..., Any], repeats: int, timer: Callable[..., Any], warm: bool = True) -> np.ndarray:
     """Call ``fn`` once untimed (warm-up, unless ``warm`` is False), then ``repeats`` timed calls; the durations."""
     if warm:
         fn()
@@ -107,7 +110,7 @@ def _time_repeats(fn, repeats: int, timer, warm: bool = True) -> np.ndarray:
     return out
 
 
-def matmul_bytes(d, tokens, bytes_per_elem=4):
+def matmul_bytes(d: ArrayLike, tokens: ArrayLike, bytes_per_elem: float = 4) -> float | np.ndarray:
     """Bytes a ``(d x d) @ (d x t)`` product must move: ``bytes_per_elem * (d*d + 2*d*t)``.
 
     Defined in chapter "Measure your machine".
@@ -136,7 +139,7 @@ def matmul_bytes(d, tokens, bytes_per_elem=4):
     return to_output(b * (dd * dd + 2 * dd * t), is_scalar_input(d, tokens, bytes_per_elem))
 
 
-def matmul_flops(d, tokens):
+def matmul_flops(d: ArrayLike, tokens: ArrayLike) -> float | np.ndarray:
     """FLOPs of a ``(d x d) @ (d x t)`` product: ``2 * d * d * t``.
 
     Defined in chapter "Measure your machine".
@@ -162,7 +165,8 @@ def matmul_flops(d, tokens):
     return to_output(2 * dd * dd * t, is_scalar_input(d, tokens))
 
 
-def predict_matmul_time(d, tokens, hardware, bytes_per_elem=4):
+def predict_matmul_time(d: ArrayLike, tokens: ArrayLike, hardware: Hardware,
+                        bytes_per_elem: float = 4) -> float | np.ndarray:
     r"""Roofline time of a ``(d x d) @ (d x t)`` product on ``hardware``, seconds.
 
     .. math:: T(t) = \max\left(\frac{b\,(d^2 + 2 d t)}{BW}, \frac{2 d^2 t}{F}\right)
@@ -199,7 +203,7 @@ def predict_matmul_time(d, tokens, hardware, bytes_per_elem=4):
     return to_output(out, is_scalar_input(d, tokens, bytes_per_elem))
 
 
-def matmul_knee(d, hardware, bytes_per_elem=4):
+def matmul_knee(d: ArrayLike, hardware: Hardware, bytes_per_elem: float = 4) -> float | np.ndarray:
     r"""Tokens at which the predicted product time turns from memory- to compute-bound.
 
     Setting ``b (d^2 + 2 d t) / BW = 2 d^2 t / F`` gives
@@ -242,8 +246,9 @@ def matmul_knee(d, hardware, bytes_per_elem=4):
 # ---------------------------------------------------------------------------
 # the measurements
 # ---------------------------------------------------------------------------
-def time_matmul(d=4096, tokens=DEFAULT_TOKENS, repeats=5, dtype="float32", seed=0, threads=None,
-                timer=time.perf_counter, *, between=None):
+def time_matmul(d: int = 4096, tokens: ArrayLike = DEFAULT_TOKENS, repeats: int = 5, dtype: str = "float32",
+                seed: int = 0, threads: int | None = None, timer: Callable[..., Any] = time.perf_counter, *,
+                between: Callable[..., Any] | None = None) -> np.ndarray:
     """Fastest seconds per ``(d x d) @ (d x t)`` product for each token count ``t``.
 
     After an untimed warm-up, ``repeats`` passes time every token count once in turn (weights from
@@ -308,7 +313,8 @@ def time_matmul(d=4096, tokens=DEFAULT_TOKENS, repeats=5, dtype="float32", seed=
     return result
 
 
-def measure_bandwidth(n_bytes=256e6, repeats=5, threads=None, timer=time.perf_counter):
+def measure_bandwidth(n_bytes: float = 256e6, repeats: int = 5, threads: int | None = None,
+                      timer: Callable[..., Any] = time.perf_counter) -> float:
     """Memory bandwidth, bytes/s, of a streaming read of an ``n_bytes`` buffer (best of ``repeats``).
 
     A float32 buffer in ``threads`` contiguous parts, each reduced to its maximum by its own thread
@@ -352,7 +358,8 @@ def measure_bandwidth(n_bytes=256e6, repeats=5, threads=None, timer=time.perf_co
     return float(buffer.nbytes / best)
 
 
-def measure_peak_flops(n=2048, repeats=3, dtype="float32", threads=None, timer=time.perf_counter):
+def measure_peak_flops(n: int = 2048, repeats: int = 3, dtype: str = "float32", threads: int | None = None,
+                       timer: Callable[..., Any] = time.perf_counter) -> float:
     """Peak FLOP/s from an ``n x n`` product (``2 n^3`` FLOPs; best of ``repeats``), with ``threads`` BLAS threads.
 
     Defined in chapter "Measure your machine".
@@ -395,7 +402,7 @@ def measure_peak_flops(n=2048, repeats=3, dtype="float32", threads=None, timer=t
 class _MachineProbe:
     """One streaming read and one square product per call, keeping the fastest of each (for measure_matmul)."""
 
-    def __init__(self, n_bytes, n, dtype, threads, timer):
+    def __init__(self, n_bytes: float, n: int, dtype: np.dtype, threads: int, timer: Callable[..., Any]) -> None:
         self.buffer = np.ones(int(n_bytes // 4), dtype=np.float32)
         self.parts = np.array_split(self.buffer, threads)
         self.pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
@@ -405,12 +412,12 @@ class _MachineProbe:
         self.out = np.empty((n, n), dtype=dtype)
         self.n, self.timer, self.read_best, self.product_best = n, timer, math.inf, math.inf
 
-    def read(self):
+    def read(self) -> Any:
         if self.pool is None:
             return np.maximum.reduce(self.buffer)
         return list(self.pool.map(np.maximum.reduce, self.parts))
 
-    def __call__(self):
+    def __call__(self) -> None:
         if math.isinf(self.read_best):      # first call: warm both up, untimed
             self.read()
             np.matmul(self.a, self.b, out=self.out)
@@ -418,7 +425,7 @@ class _MachineProbe:
         product = _time_repeats(lambda: np.matmul(self.a, self.b, out=self.out), 1, self.timer, warm=False)
         self.product_best = min(self.product_best, float(product[0]))
 
-    def hardware(self, memory):
+    def hardware(self, memory: Any) -> Any:
         if self.pool is not None:
             self.pool.shutdown()
         return Hardware(bandwidth=self.buffer.nbytes / self.read_best, flops=2.0 * self.n**3 / self.product_best,
@@ -432,8 +439,9 @@ def _physical_memory() -> float:
         return 8e9
 
 
-def measure_machine(n_bytes=256e6, n=2048, repeats=3, dtype="float32", memory=None, threads=None,
-                    timer=time.perf_counter):
+def measure_machine(n_bytes: float = 256e6, n: int = 2048, repeats: int = 3, dtype: str = "float32",
+                    memory: float | None = None, threads: int | None = None,
+                    timer: Callable[..., Any] = time.perf_counter) -> Hardware:
     """This machine as a :class:`specdec.roofline.hardware.Hardware`: :func:`measure_bandwidth` and :func:`measure_peak_flops`.
 
     Defined in chapter "Measure your machine".
@@ -463,7 +471,7 @@ def measure_machine(n_bytes=256e6, n=2048, repeats=3, dtype="float32", memory=No
     return Hardware(bandwidth=bw, flops=fl, memory=mem, name="this machine (measured)")
 
 
-def fit_roofline(tokens, seconds):
+def fit_roofline(tokens: ArrayLike, seconds: ArrayLike) -> tuple[float, ...]:
     """Fit ``T(t) = max(T_flat, s * t)`` to measured times; return ``(T_flat, s, knee)``.
 
     Every split of the sorted token counts into a flat part (mean ``T_flat``) and a proportional part
@@ -584,7 +592,7 @@ class RooflineCheck:
         """The bound holds and the times are flat, then rising."""
         return self.holds and self.flat_then_rising
 
-    def verdict(self, width=None) -> str:
+    def verdict(self, width: int | None = None) -> str:
         """The result in sentences computed from the numbers (so never a claim they contradict).
 
         ``width`` (an int >= 20) wraps the text to lines of at most that many characters.
@@ -693,7 +701,7 @@ class MatmulMeasurement:
         """Measured seconds per product divided by the tokens it handled."""
         return self.seconds / self.tokens
 
-    def check(self, tolerance=BOUND_TOLERANCE) -> RooflineCheck:
+    def check(self, tolerance: float = BOUND_TOLERANCE) -> RooflineCheck:
         """Compare the measurement with its prediction: :class:`RooflineCheck`.
 
         Parameters
@@ -737,8 +745,9 @@ class MatmulMeasurement:
             cache_ratio=cache_ratio)
 
 
-def measure_matmul(d=None, tokens=DEFAULT_TOKENS, repeats=5, dtype="float32", hardware=None, seed=0, threads=None,
-                   cache=None, timer=time.perf_counter):
+def measure_matmul(d: int | None = None, tokens: Sequence[int] = DEFAULT_TOKENS, repeats: int = 5,
+                   dtype: str = "float32", hardware: Hardware | None = None, seed: int = 0, threads: int | None = None,
+                   cache: CacheSize | None = None, timer: Callable[..., Any] = time.perf_counter) -> MatmulMeasurement:
     """Time the products and predict them from this machine's measured roofline.
 
     Unless ``hardware`` is given, the bandwidth (a read as large as the weights) and the peak (a
@@ -788,6 +797,7 @@ def measure_matmul(d=None, tokens=DEFAULT_TOKENS, repeats=5, dtype="float32", ha
         seconds = time_matmul(dd, t, repeats, dt.name, seed, n_threads, timer, between=probe)
         if probe is not None:
             hardware = probe.hardware(_physical_memory())
+    assert hardware is not None  # given, or measured by the probe
     predicted = np.asarray(predict_matmul_time(dd, t, hardware, dt.itemsize), dtype=float)
     return MatmulMeasurement(d=dd, dtype=dt.name, tokens=t, seconds=seconds, hardware=hardware,
                              predicted=predicted, threads=n_threads, cache=cache, blas=blas)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from specdec._validate import (
     check_broadcast,
@@ -57,27 +58,27 @@ class MemoryFootprint:
     """
 
     weights: float
-    extra: object
-    batch: np.ndarray
-    tokens_per_sequence: np.ndarray
+    extra: float | np.ndarray
+    batch: float | np.ndarray
+    tokens_per_sequence: float | np.ndarray
     kv_bytes_per_token: float
 
     @property
-    def kv_cache(self):
+    def kv_cache(self) -> float | np.ndarray:
         """KV-cache bytes, ``batch * (context + k) * kv_bytes_per_token``."""
         return self.batch * self.tokens_per_sequence * self.kv_bytes_per_token
 
     @property
-    def total(self):
+    def total(self) -> float | np.ndarray:
         """All bytes, ``weights + extra + kv_cache``."""
         return self.weights + self.extra + self.batch * self.tokens_per_sequence * self.kv_bytes_per_token
 
-    def fits(self, memory):
+    def fits(self, memory: float) -> np.ndarray | bool:
         """Whether ``total <= memory`` (bytes): a ``bool``, or a boolean array."""
         out = np.asarray(self.total <= memory)
         return bool(out) if out.ndim == 0 else out
 
-    def max_batch(self, memory):
+    def max_batch(self, memory: float) -> float | np.ndarray:
         """Most sequences that fit in ``memory`` bytes: ``floor((memory - weights - extra) / per sequence)``, >= 0."""
         free = memory - self.weights - self.extra
         per_sequence = self.tokens_per_sequence * self.kv_bytes_per_token
@@ -85,7 +86,8 @@ class MemoryFootprint:
         return int(out) if out.ndim == 0 else out
 
 
-def memory_footprint(target, batch, context, *, draft=None, k=0, extra_bytes=0.0):
+def memory_footprint(target: Model, batch: ArrayLike, context: ArrayLike, *, draft: Model | None = None,
+                     k: ArrayLike = 0, extra_bytes: ArrayLike = 0.0) -> MemoryFootprint:
     r"""Bytes a batch of sequences holds in memory, weights included.
 
     .. math:: M_\text{used} = W + W_d + E + B\,(C + k)\,(m_\text{KV} + m_{\text{KV},d})
@@ -144,7 +146,7 @@ def memory_footprint(target, batch, context, *, draft=None, k=0, extra_bytes=0.0
                            kv_bytes_per_token=per_token)
 
 
-def kv_cache_bytes(model, batch, context):
+def kv_cache_bytes(model: Model, batch: ArrayLike, context: ArrayLike) -> float | np.ndarray:
     """KV-cache bytes held by ``batch`` sequences of ``context`` tokens.
 
     ``batch * context * model.kv_bytes_per_token`` (the KV part of
@@ -177,7 +179,7 @@ def kv_cache_bytes(model, batch, context):
     return to_output(out, is_scalar_input(batch, context))
 
 
-def candidate_kv_bytes(model, batch, k):
+def candidate_kv_bytes(model: Model, batch: ArrayLike, k: ArrayLike) -> float | np.ndarray:
     """KV-cache bytes written for the draft candidates of one round: ``B * k * m_KV``.
 
     The first source's "candidate KV cache memory ``B x gamma x m_KV/token``":
@@ -215,7 +217,8 @@ def candidate_kv_bytes(model, batch, k):
     return to_output(out, is_scalar_input(batch, k))
 
 
-def max_concurrent_sequences(model, hardware, context, draft=None, extra_bytes=0, *, k=0):
+def max_concurrent_sequences(model: Model, hardware: Hardware, context: ArrayLike, draft: Model | None = None,
+                             extra_bytes: ArrayLike = 0, *, k: ArrayLike = 0) -> int | np.ndarray:
     """How many sequences of ``context`` tokens fit in memory after the weights.
 
     .. math:: \\left\\lfloor \\frac{M - W - W_d - E}{(C + k)(m_\\text{KV} + m_{\\text{KV},d})} \\right\\rfloor
@@ -265,7 +268,8 @@ def max_concurrent_sequences(model, hardware, context, draft=None, extra_bytes=0
     return to_output(fp.max_batch(hardware.memory), is_scalar_input(context, extra_bytes, k), kind=int)
 
 
-def concurrency_lost_to_draft(model, hardware, context, draft=None, extra_bytes=0, *, k=0):
+def concurrency_lost_to_draft(model: Model, hardware: Hardware, context: int, draft: Model | None = None,
+                              extra_bytes: int = 0, *, k: int = 0) -> int | np.ndarray:
     """Sequences that no longer fit once a draft (or heads) shares the memory.
 
     ``max_concurrent_sequences(model, hardware, context)`` minus the same

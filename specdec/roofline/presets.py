@@ -26,13 +26,13 @@ from specdec.roofline._calibration_terms import Calibration
 __all__ = ["Model", "Hardware", "model_preset", "head_preset", "gpu_preset", "IDEAL_TAG", "CALIBRATED_TAG"]
 
 
-def _scalar_positive(value, name: str, unit: str) -> float:
+def _scalar_positive(value: Any, name: str, unit: str) -> float:
     if np.ndim(value) != 0:
         raise TypeError(f"{name} must be a single number, got an array of shape {np.shape(value)}")
     return float(check_positive(value, name, unit))
 
 
-def _scalar_int(value, name: str, minimum: int = 1) -> int:
+def _scalar_int(value: float, name: str, minimum: int = 1) -> int:
     if np.ndim(value) != 0:
         raise TypeError(f"{name} must be a single whole number, got an array of shape {np.shape(value)}")
     return int(check_integer(value, name, minimum=minimum))
@@ -42,7 +42,7 @@ def _scalar_int(value, name: str, minimum: int = 1) -> int:
 IDEAL_TAG, CALIBRATED_TAG = ", ideal roofline (lower bound)", " (calibrated)"
 
 
-def _check_name(value) -> str:
+def _check_name(value: Any) -> str:
     if not isinstance(value, str):
         raise TypeError(f"name must be a string, got {describe(value)}")
     return value
@@ -116,7 +116,7 @@ class Model:
     expert_params: float = 0.0
     kv_dim: int | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         set_ = object.__setattr__
         set_(self, "n_params", _scalar_positive(self.n_params, "n_params", "(parameters)"))
         for attr in ("n_layers", "d_model", "n_kv_heads", "head_dim"):
@@ -131,6 +131,7 @@ class Model:
             set_(self, "n_heads", self.d_model // self.head_dim)
         else:
             set_(self, "n_heads", _scalar_int(self.n_heads, "n_heads"))
+        assert self.n_heads is not None  # set just above
         if self.n_kv_heads > self.n_heads:
             raise ValueError(f"n_kv_heads must be in [1, n_heads = {self.n_heads}]; got {self.n_kv_heads}")
         set_(self, "n_experts", _scalar_int(self.n_experts, "n_experts", minimum=0))
@@ -168,6 +169,7 @@ class Model:
     @property
     def d_attn(self) -> int:
         """Width of attention, ``n_heads * head_dim``."""
+        assert self.n_heads is not None  # resolved by __post_init__
         return self.n_heads * self.head_dim
 
 
@@ -212,7 +214,7 @@ class Hardware:
     link_bandwidth: float = math.inf
     calibration: Any = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         set_ = object.__setattr__
         set_(self, "bandwidth", _scalar_positive(self.bandwidth, "bandwidth", "(bytes/s)"))
         set_(self, "flops", _scalar_positive(self.flops, "flops", "(FLOP/s)"))
@@ -255,7 +257,7 @@ class Hardware:
         return replace(self, bandwidth=self.bandwidth * n, flops=self.flops * n, memory=self.memory * n,
                        name=f"{n}x {self.name}" if self.name else f"{n}x", tp=self.tp * n)
 
-    def calibrated(self, calibration, **changes) -> Hardware:
+    def calibrated(self, calibration: Calibration | None, **changes: Any) -> Hardware:
         """The same hardware with a calibration, optionally changed field by field.
 
         ``changes`` replace fields of ``calibration``, e.g. ``step_overhead=2e-3``; :meth:`ideal` goes
@@ -290,7 +292,7 @@ class Hardware:
         return replace(self, calibration=None, name=name)
 
 
-def model_preset(key, weights="bf16", *, name=None) -> Model:
+def model_preset(key: str, weights: str = "bf16", *, name: str | None = None) -> Model:
     """A :class:`Model` built from the catalogue's shape of a model (:data:`specdec.roofline.catalogue.MODEL_SPECS`).
 
     Defined in chapter "A calibrated roofline".
@@ -328,7 +330,7 @@ def model_preset(key, weights="bf16", *, name=None) -> Model:
                  kv_dim=spec.kv_dim if spec.kv_lora_rank else None)
 
 
-def head_preset(target, kind="eagle", n_heads=4, *, name=None) -> Model:
+def head_preset(target: str, kind: str = "eagle", n_heads: int = 4, *, name: str | None = None) -> Model:
     """A draft head of the catalogue for a target, as a :class:`Model` to price: the one builder of head models.
 
     ``"eagle"``, ``"eagle2"``, ``"eagle3"``: :func:`specdec.roofline.catalogue.eagle_head`
@@ -362,7 +364,7 @@ def head_preset(target, kind="eagle", n_heads=4, *, name=None) -> Model:
     >>> int(sd.presets.head_preset("vicuna-7b", "medusa").n_params)
     591413248
     """
-    kinds = {"eagle": 1, "eagle2": 2, "eagle3": 3, "medusa": None}
+    kinds: dict[str, int | None] = {"eagle": 1, "eagle2": 2, "eagle3": 3, "medusa": None}
     if kind not in kinds:
         raise ValueError(f"kind must be one of {sorted(kinds)}; got {describe(kind)}")
     spec = catalogue.model_spec(target)
@@ -371,13 +373,15 @@ def head_preset(target, kind="eagle", n_heads=4, *, name=None) -> Model:
         label = f"{heads['n_heads']} Medusa heads" if name is None else name
         return Model(n_params=heads["params"], n_layers=1, d_model=spec.hidden, n_kv_heads=spec.n_kv_heads,
                      head_dim=spec.head_dim, n_heads=spec.n_heads, name=_check_name(label))
-    h = catalogue.eagle_head(target, kinds[kind])
-    label = f"EAGLE-{kinds[kind]} head" if name is None else name
+    version = kinds[kind]
+    assert version is not None  # Medusa returned above
+    h = catalogue.eagle_head(target, version)
+    label = f"EAGLE-{version} head" if name is None else name
     return Model(n_params=h["read_params"], n_layers=h["n_layers"], d_model=h["d_model"], n_kv_heads=h["n_kv_heads"],
                  head_dim=h["head_dim"], n_heads=h["n_heads"], name=_check_name(label))
 
 
-def gpu_preset(key, number_format="bf16") -> Hardware:
+def gpu_preset(key: str, number_format: str = "bf16") -> Hardware:
     """One GPU of the catalogue (:data:`specdec.roofline.catalogue.GPU_SPECS`) on the ideal roofline.
 
     ``number_format`` picks the peak FLOP/s (the ``compute`` of a

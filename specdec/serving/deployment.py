@@ -8,10 +8,13 @@ latency and throughput with and without speculation, whether the batch fits
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from specdec._validate import (
+    check_bool,
     check_broadcast,
     check_instance,
     check_integer,
@@ -21,9 +24,12 @@ from specdec._validate import (
     is_scalar_input,
     to_output,
 )
-from specdec.acceptance import expected_tokens
-from specdec.roofline.hardware import Hardware, draft_cost, step_time, validate_setup
+from specdec.acceptance import _expected_tokens_array
+from specdec.roofline.hardware import Hardware, _step_time, draft_cost, validate_setup
 from specdec.roofline.memory import max_concurrent_sequences, memory_footprint
+
+if TYPE_CHECKING:
+    from specdec.roofline.presets import Model
 
 __all__ = [
     "SpeculativeCosts",
@@ -84,27 +90,27 @@ class SpeculativeCosts:
     fits_baseline: np.ndarray
 
     @property
-    def t_round(self):
+    def t_round(self) -> float | np.ndarray:
         """Seconds per round, ``t_draft + t_verify + t_overhead``."""
         return self.t_draft + self.t_verify + self.t_overhead
 
     @property
-    def latency_baseline(self):
+    def latency_baseline(self) -> float | np.ndarray:
         """Seconds per output token per sequence without speculation (``t0``)."""
         return self.t0
 
     @property
-    def latency_speculative(self):
+    def latency_speculative(self) -> float | np.ndarray:
         """Seconds per output token per sequence with speculation, ``t_round / E[L]``."""
         return self.t_round / self.expected_tokens
 
     @property
-    def throughput_baseline(self):
+    def throughput_baseline(self) -> float | np.ndarray:
         """Tokens/s per replica without speculation, ``batch / t0``."""
         return self.batch / self.t0
 
     @property
-    def throughput_speculative(self):
+    def throughput_speculative(self) -> float | np.ndarray:
         """Tokens/s per replica with speculation, ``batch * E[L] / t_round``."""
         return self.batch * self.expected_tokens / self.t_round
 
@@ -119,19 +125,21 @@ class Comparison:
     Defined in chapter "The roofline model".
     """
 
-    baseline: object
-    speculative: object
+    baseline: float | np.ndarray
+    speculative: float | np.ndarray
 
     @property
-    def ratio(self):
+    def ratio(self) -> float | np.ndarray:
         """``speculative / baseline``."""
         if np.ndim(self.baseline) == 0 and np.ndim(self.speculative) == 0:
             return float(self.speculative) / float(self.baseline)
         return np.asarray(self.speculative) / np.asarray(self.baseline)
 
 
-def speculative_costs(target, draft, hardware, alpha, k, batch=1, context=0, *, t_overhead=0.0,
-                      draft_cost_override=None, draft_hardware=None, extra_bytes=0.0, kv_write=None):
+def speculative_costs(target: Model, draft: Model | None, hardware: Hardware, alpha: ArrayLike, k: ArrayLike,
+                      batch: ArrayLike = 1, context: ArrayLike = 0, *, t_overhead: ArrayLike = 0.0,
+                      draft_cost_override: ArrayLike | None = None, draft_hardware: Hardware | None = None,
+                      extra_bytes: float = 0.0, kv_write: bool | None = None) -> SpeculativeCosts:
     r"""Round costs, speedup, latency and throughput of speculation at a batch and context.
 
     The target runs a plain decode step in ``t0 = T(B, C, 1)`` and verifies in
@@ -204,8 +212,10 @@ def speculative_costs(target, draft, hardware, alpha, k, batch=1, context=0, *, 
                             fits_baseline=np.array(arrays[10]))
 
 
-def _speculative_core(target, draft, hardware, alpha, k, batch, context, t_overhead, draft_cost_override,
-                      draft_hardware, extra_bytes, kv_write) -> dict:
+def _speculative_core(target: Model, draft: Model | None, hardware: Hardware, alpha: ArrayLike, k: ArrayLike,
+                      batch: ArrayLike, context: ArrayLike, t_overhead: ArrayLike,
+                      draft_cost_override: ArrayLike | None, draft_hardware: Hardware | None, extra_bytes: float,
+                      kv_write: bool | None) -> dict:
     """Validated inputs and un-broadcast cost arrays shared by the speculative_* functions."""
     validate_setup(target, draft, hardware)
     if draft_hardware is not None:
@@ -217,8 +227,10 @@ def _speculative_core(target, draft, hardware, alpha, k, batch, context, t_overh
     to = check_nonnegative(t_overhead, "t_overhead", "(seconds)")
     e = float(check_scalar(extra_bytes, "extra_bytes", check_nonnegative, "(bytes)"))
     check_broadcast(alpha=a, k=kk, batch=b, context=c, t_overhead=to)
-    t0 = np.asarray(step_time(target, hardware, b, c, 1, kv_write=kv_write))
-    t_verify = np.asarray(step_time(target, hardware, b, c, kk + 1.0, kv_write=kv_write))
+    kv = None if kv_write is None else check_bool(kv_write, "kv_write")
+    # everything is checked: the step times below use the roofline's kernel
+    t0 = np.asarray(_step_time(target, hardware, b, c, 1.0, kv))
+    t_verify = np.asarray(_step_time(target, hardware, b, c, kk + 1.0, kv))
     if draft_cost_override is not None:
         cd = check_nonnegative(draft_cost_override, "draft_cost_override", "(fraction of a target step)")
         check_broadcast(alpha=a, k=kk, batch=b, context=c, draft_cost_override=cd)
@@ -227,18 +239,20 @@ def _speculative_core(target, draft, hardware, alpha, k, batch, context, t_overh
         if draft is None:
             raise ValueError("draft must be a Model unless draft_cost_override is given")
         dhw = hardware if draft_hardware is None else draft_hardware
-        cd = np.asarray(step_time(draft, dhw, b, c, 1, kv_write=kv_write)) / t0
+        cd = np.asarray(_step_time(draft, dhw, b, c, 1.0, kv)) / t0
         # a draft on separate hardware does not share the target's memory
         shared_draft = draft if draft_hardware is None else None
     cv = (t_verify + to) / t0
-    et = np.asarray(expected_tokens(a, kk))
+    et = _expected_tokens_array(a, kk)
     s = et / (kk * cd + cv)
     return dict(target=target, hardware=hardware, t0=t0, tv=t_verify, to=to, cd=cd, cv=cv, et=et, s=s, b=b, c=c,
                 k=kk, shared_draft=shared_draft, extra=e)
 
 
-def speculative_throughput(target, draft, hardware, alpha, k, batch, context=0, draft_cost_override=None, *,
-                           t_overhead=0.0, draft_hardware=None, kv_write=None):
+def speculative_throughput(target: Model, draft: Model, hardware: Hardware, alpha: ArrayLike, k: ArrayLike,
+                           batch: ArrayLike, context: ArrayLike = 0, draft_cost_override: ArrayLike | None = None, *,
+                           t_overhead: float = 0.0, draft_hardware: Hardware | None = None,
+                           kv_write: bool | None = None) -> Comparison:
     """Tokens/s per replica with and without speculation at one batch and context.
 
     Baseline ``batch / t0``; speculative ``batch * E[L] / t_round`` (see
@@ -268,12 +282,15 @@ def speculative_throughput(target, draft, hardware, alpha, k, batch, context=0, 
     """
     r = speculative_costs(target, draft, hardware, alpha, k, batch, context, t_overhead=t_overhead,
                           draft_cost_override=draft_cost_override, draft_hardware=draft_hardware, kv_write=kv_write)
-    scalar = is_scalar_input(alpha, k, batch, context, t_overhead) and np.ndim(draft_cost_override) == 0
+    scalar = is_scalar_input(alpha, k, batch, context, t_overhead) and (
+        draft_cost_override is None or np.ndim(draft_cost_override) == 0)
     return Comparison(to_output(r.throughput_baseline, scalar), to_output(r.throughput_speculative, scalar))
 
 
-def speculative_latency(target, draft, hardware, alpha, k, batch=1, context=0, draft_cost_override=None, *,
-                        t_overhead=0.0, draft_hardware=None, kv_write=None):
+def speculative_latency(target: Model, draft: Model, hardware: Hardware, alpha: ArrayLike, k: ArrayLike,
+                        batch: ArrayLike = 1, context: ArrayLike = 0, draft_cost_override: ArrayLike | None = None, *,
+                        t_overhead: float = 0.0, draft_hardware: Hardware | None = None,
+                        kv_write: bool | None = None) -> Comparison:
     """Seconds per output token (per sequence) with and without speculation.
 
     Baseline ``t0``; speculative ``t_round / E[L]`` (see :func:`speculative_costs`).
@@ -303,12 +320,15 @@ def speculative_latency(target, draft, hardware, alpha, k, batch=1, context=0, d
     """
     r = speculative_costs(target, draft, hardware, alpha, k, batch, context, t_overhead=t_overhead,
                           draft_cost_override=draft_cost_override, draft_hardware=draft_hardware, kv_write=kv_write)
-    scalar = is_scalar_input(alpha, k, batch, context, t_overhead) and np.ndim(draft_cost_override) == 0
+    scalar = is_scalar_input(alpha, k, batch, context, t_overhead) and (
+        draft_cost_override is None or np.ndim(draft_cost_override) == 0)
     return Comparison(to_output(r.latency_baseline, scalar), to_output(r.latency_speculative, scalar))
 
 
-def speculative_speedup(target, draft, hardware, alpha, k, batch=1, context=0, *, t_overhead=0.0,
-                        draft_cost_override=None, draft_hardware=None, kv_write=None):
+def speculative_speedup(target: Model, draft: Model | None, hardware: Hardware, alpha: ArrayLike, k: ArrayLike,
+                        batch: ArrayLike = 1, context: ArrayLike = 0, *, t_overhead: float = 0.0,
+                        draft_cost_override: ArrayLike | None = None, draft_hardware: Hardware | None = None,
+                        kv_write: bool | None = None) -> float | np.ndarray:
     """Speedup of speculation with roofline costs at a batch and context.
 
     :func:`specdec.economics.speedup_from_costs` with ``c_draft`` from :func:`specdec.roofline.hardware.draft_cost`
@@ -339,14 +359,17 @@ def speculative_speedup(target, draft, hardware, alpha, k, batch=1, context=0, *
     """
     r = _speculative_core(target, draft, hardware, alpha, k, batch, context, t_overhead, draft_cost_override,
                           draft_hardware, 0.0, kv_write)
-    scalar = is_scalar_input(alpha, k, batch, context, t_overhead) and np.ndim(draft_cost_override) == 0
+    scalar = is_scalar_input(alpha, k, batch, context, t_overhead) and (
+        draft_cost_override is None or np.ndim(draft_cost_override) == 0)
     s = r["s"]
     shape = np.broadcast_shapes(np.shape(s), np.shape(r["t0"]), np.shape(r["cd"]))
     return to_output(np.broadcast_to(s, shape) if np.shape(s) != shape else s, scalar)
 
 
-def break_even_batch(target, draft, hardware, alpha, k, context=0, *, t_overhead=0.0, draft_cost_override=None,
-                     draft_hardware=None, batch_max=4096, kv_write=None):
+def break_even_batch(target: Model, draft: Model, hardware: Hardware, alpha: ArrayLike, k: int,
+                     context: int = 0, *, t_overhead: float = 0.0, draft_cost_override: ArrayLike | None = None,
+                     draft_hardware: Hardware | None = None, batch_max: int = 4096,
+                     kv_write: bool | None = None) -> float:
     """Smallest batch at which speculation's speedup falls below 1.
 
     Scans ``batch = 1 .. batch_max`` with :func:`speculative_speedup`: ``nan`` when the speedup
@@ -390,7 +413,7 @@ def break_even_batch(target, draft, hardware, alpha, k, context=0, *, t_overhead
     return float(batches[below[0]]) if below.size else float("nan")
 
 
-def batch_grid(batch_max=1024, n_points=160):
+def batch_grid(batch_max: int = 1024, n_points: int = 160) -> np.ndarray:
     """Whole batches from 1 to ``batch_max``, log-spaced, each once.
 
     ``n_points`` log-spaced values rounded to whole numbers, duplicates removed
@@ -421,7 +444,8 @@ def batch_grid(batch_max=1024, n_points=160):
     return np.unique(np.round(np.geomspace(1, bmax, n)).astype(np.int64))
 
 
-def latency_throughput_in_memory(target, draft, hardware, alpha, k, batches, context=0):
+def latency_throughput_in_memory(target: Model, draft: Model, hardware: Hardware, alpha: float, k: int,
+                                 batches: ArrayLike, context: int = 0) -> dict[str, Any]:
     """Seconds per token and tokens/s against batch, with and without speculation, while memory holds.
 
     :func:`speculative_costs` over ``batches``, with ``nan`` wherever the batch
@@ -475,7 +499,8 @@ def latency_throughput_in_memory(target, draft, hardware, alpha, k, batches, con
             "throughput_speculative": r.throughput_speculative * spec}
 
 
-def speedup_up_to_capacity(target, draft, hardware, alpha, k, context, kv_budget=None, batch_max=512):
+def speedup_up_to_capacity(target: Model, draft: Model, hardware: Hardware, alpha: float, k: int, context: int,
+                           kv_budget: float | None = None, batch_max: int = 512) -> tuple[np.ndarray, np.ndarray]:
     """Speedup at every batch from 1 until the target's memory is full, optionally with a capped draft KV cache.
 
     The batches are ``1 .. min(batch_max, max_concurrent_sequences(target, hardware, context))``

@@ -16,10 +16,12 @@ decode step costing 1; speedup is total tokens over total cost, pooled over requ
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 # All imports from other specdec modules are in this one block, so that they
 # can be repointed when the package is restructured.
@@ -54,7 +56,7 @@ __all__ = [
 #: Hugging Face transformers' ``"heuristic"`` schedule as read in the code (see the
 #: module docstring for the commits): start value, increase after a round whose
 #: drafts all matched, decrease otherwise, and the floor.
-HF_HEURISTIC = Cited(
+HF_HEURISTIC: Cited = Cited(
     {"start": 20.0, "increase": 2.0, "decrease": 1.0, "minimum": 1.0}, "hf-transformers",
     "candidate_generator.py, AssistedCandidateGenerator.update_candidate_strategy; default num_assistant_tokens "
     "in configuration_utils.py", "verified",
@@ -81,7 +83,7 @@ def _count(value: Any, name: str, minimum: int = 1, maximum: int | None = None) 
 # --------------------------------------------------------------------------
 
 
-def oracle_expected_tokens(alpha):
+def oracle_expected_tokens(alpha: ArrayLike) -> float | np.ndarray:
     r"""Expected tokens per target call with an oracle for gamma: :math:`1 / (1 - \alpha)`.
 
     Leviathan et al., section 3.5: ``N + 1`` tokens per round with :math:`P(N \ge n) = \alpha^n`,
@@ -111,7 +113,7 @@ def oracle_expected_tokens(alpha):
     return to_output(out, is_scalar_input(alpha))
 
 
-def oracle_improvement_factor(alpha, c):
+def oracle_improvement_factor(alpha: ArrayLike, c: ArrayLike) -> float | np.ndarray:
     r"""Walltime improvement with an oracle gamma, counting the draft's cost.
 
     A round costs ``N c + 1`` target steps for ``N + 1`` tokens; the improvement is the ratio of
@@ -152,7 +154,7 @@ def oracle_improvement_factor(alpha, c):
     return to_output(out, is_scalar_input(alpha, c))
 
 
-def oracle_gain(alpha, c, k_max=64):
+def oracle_gain(alpha: ArrayLike, c: ArrayLike, k_max: int = 64) -> float | np.ndarray:
     """How much an oracle gamma beats the best fixed gamma: the paper's "up to ~60%".
 
     :func:`oracle_improvement_factor` divided by Theorem 3.8's improvement at
@@ -197,7 +199,8 @@ def oracle_gain(alpha, c, k_max=64):
 # --------------------------------------------------------------------------
 
 
-def hf_heuristic_update(num_assistant_tokens, num_matches, num_candidates):
+def hf_heuristic_update(num_assistant_tokens: ArrayLike, num_matches: ArrayLike,
+                        num_candidates: ArrayLike) -> float | np.ndarray:
     """One step of HF assisted generation's ``"heuristic"`` schedule.
 
     ``num_assistant_tokens + 2`` when every candidate matched
@@ -245,7 +248,7 @@ def hf_heuristic_update(num_assistant_tokens, num_matches, num_candidates):
 # --------------------------------------------------------------------------
 
 
-def beta_alphas(n_requests, mean, concentration, rng):
+def beta_alphas(n_requests: int, mean: float, concentration: float, rng: np.random.Generator | int) -> np.ndarray:
     r"""Per-request acceptance rates drawn from a Beta distribution.
 
     :math:`\alpha \sim \mathrm{Beta}(m \kappa, (1 - m) \kappa)`: mean ``m``,
@@ -283,7 +286,8 @@ def beta_alphas(n_requests, mean, concentration, rng):
     return check_rng(rng).beta(m * k, (1.0 - m) * k, size=n)
 
 
-def regime_alphas(n_requests, n_segments, alphas, switch_prob, rng):
+def regime_alphas(n_requests: int, n_segments: int, alphas: ArrayLike, switch_prob: float,
+                  rng: np.random.Generator | int) -> np.ndarray:
     """Acceptance that switches between regimes inside each request (a Markov chain).
 
     The first segment's regime is uniform; each next one keeps it with probability ``1 -
@@ -396,7 +400,7 @@ class ScheduleRun:
         return float(self.accepted.sum() / d) if d else float("nan")
 
 
-def _cost_table(c_draft, c_verify, k_max):
+def _cost_table(c_draft: float, c_verify: ArrayLike, k_max: int) -> tuple[np.ndarray, float, np.ndarray]:
     """cost[k] of a round drafting k tokens, k = 0 .. k_max (k = 0 is a plain step)."""
     cd = float(check_nonnegative(c_draft, "c_draft", "(target decode steps)")) if np.ndim(c_draft) == 0 else None
     if cd is None:
@@ -420,7 +424,7 @@ def _best_k(alpha: np.ndarray, cd: float, cv: np.ndarray, k_max: int) -> np.ndar
     return ks[np.argmax(s, axis=-1)]
 
 
-def _alpha_inputs(alpha, segment_tokens):
+def _alpha_inputs(alpha: ArrayLike, segment_tokens: int | None) -> tuple[np.ndarray, int | None]:
     a = check_probability(alpha, "alpha")
     if a.ndim == 1:
         if segment_tokens is not None:
@@ -433,8 +437,9 @@ def _alpha_inputs(alpha, segment_tokens):
     raise ValueError(f"alpha must be 1-D (one rate per request) or 2-D (requests x segments); got shape {a.shape}")
 
 
-def simulate_schedule(alpha, n_tokens, policy, rng, *, k=5, start=HF_HEURISTIC.value["start"], k_max=64,
-                      c_draft=0.0, c_verify=1.0, segment_tokens=None):
+def simulate_schedule(alpha: ArrayLike, n_tokens: int, policy: str, rng: np.random.Generator | int, *, k: int = 5,
+                      start: float = HF_HEURISTIC.value["start"], k_max: int = 64, c_draft: float = 0.0,
+                      c_verify: ArrayLike = 1.0, segment_tokens: int | None = None) -> ScheduleRun:
     """Simulate a draft-length policy on requests whose acceptance rate varies.
 
     A round drafts ``k_r`` tokens and emits ``N + 1`` with ``N = min(G, k_r)``,
@@ -528,6 +533,7 @@ def simulate_schedule(alpha, n_tokens, policy, rng, *, k=5, start=HF_HEURISTIC.v
         elif policy == "hf-heuristic":
             kr = np.minimum(state[active].astype(np.int64), km)
         elif policy == "per-request-optimal":
+            assert best_per_segment is not None
             kr = best_per_segment[active, seg_idx]
         else:
             kr = run.copy()
@@ -549,8 +555,10 @@ def simulate_schedule(alpha, n_tokens, policy, rng, *, k=5, start=HF_HEURISTIC.v
     return ScheduleRun(policy=policy, tokens=emitted, rounds=rounds, drafted=drafted, accepted=accepted, cost=cost)
 
 
-def compare_schedules(alpha, n_tokens, rng, *, k=5, start=HF_HEURISTIC.value["start"], k_max=64, c_draft=0.0,
-                      c_verify=1.0, segment_tokens=None, policies=POLICIES):
+def compare_schedules(alpha: ArrayLike, n_tokens: int, rng: int | np.random.Generator, *, k: int = 5,
+                      start: float = HF_HEURISTIC.value["start"], k_max: int = 64, c_draft: float = 0.0,
+                      c_verify: float = 1.0, segment_tokens: int | None = None,
+                      policies: Sequence[str] = POLICIES) -> dict[str, Any]:
     """Run several draft-length policies on the same workload.
 
     Each policy gets a fresh generator with the same seed from ``rng``.

@@ -14,10 +14,12 @@ as a pass of its own (a chunk folded into a decode pass would share its weight r
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 # All imports from other specdec modules are in this one block, so that they
 # can be repointed when the package is restructured.
@@ -65,7 +67,7 @@ def _count(value: Any, name: str, minimum: int = 1, maximum: int | None = None) 
     return int(check_integer(value, name, minimum=minimum, maximum=maximum))
 
 
-def _scalar(value: Any, name: str, check, *args) -> float:
+def _scalar(value: Any, name: str, check: Callable[..., Any], *args: Any) -> float:
     if np.ndim(value) != 0:
         raise TypeError(f"{name} must be a single number, got an array of shape {np.shape(value)}")
     return float(check(value, name, *args))
@@ -76,7 +78,8 @@ def _scalar(value: Any, name: str, check, *args) -> float:
 # --------------------------------------------------------------------------
 
 
-def output_lengths(n_requests, mean, rng, distribution="geometric", *, sigma=1.0, max_tokens=32_768):
+def output_lengths(n_requests: int, mean: float, rng: np.random.Generator | int, distribution: str = "geometric", *,
+                   sigma: float = 1.0, max_tokens: int = 32_768) -> np.ndarray:
     """Output lengths (tokens) of a sample of requests.
 
     ``"constant"``: ``round(mean)``; ``"geometric"``: :math:`P(n) = (1 - 1/m)^{n-1} / m`;
@@ -156,13 +159,14 @@ class LatencyProfile:
         """Pooled ``sum(tokens) / sum(rounds)``: what sets throughput."""
         return float(self.tokens.sum() / self.rounds.sum())
 
-    def tpot_factor(self, quantile=0.5) -> float:
+    def tpot_factor(self, quantile: float = 0.5) -> float:
         """Quantile of ``rounds / tokens`` over requests (numpy's linear interpolation)."""
         q = _scalar(quantile, "quantile", check_probability)
         return float(np.quantile(self.rounds_per_token, q))
 
 
-def latency_profile(output_lengths, tokens_pmf=None, rng=0):
+def latency_profile(output_lengths: ArrayLike, tokens_pmf: ArrayLike | None = None,
+                    rng: np.random.Generator | int = 0) -> LatencyProfile:
     """Simulate how many rounds each request needs when a round emits a random number of tokens.
 
     Each round gives ``L`` tokens drawn from ``tokens_pmf`` (entry ``j`` is ``P(L = j + 1)``)
@@ -258,7 +262,8 @@ class ServingCurve:
     fits: np.ndarray
 
 
-def serving_curve(batches, round_time, profile, quantile=0.5, fits=None):
+def serving_curve(batches: ArrayLike, round_time: ArrayLike, profile: LatencyProfile, quantile: float = 0.5,
+                  fits: ArrayLike | None = None) -> ServingCurve:
     """Throughput and TPOT quantile at each batch, from round times and a latency profile.
 
     ``tpot = round_time * profile.tpot_factor(quantile)`` and
@@ -335,7 +340,7 @@ class Goodput:
     tpot: float
 
 
-def goodput(curve, tpot_target):
+def goodput(curve: ServingCurve, tpot_target: float) -> Goodput:
     """Largest throughput among the batches whose TPOT quantile meets the target.
 
     A batch qualifies when it fits in memory and its TPOT quantile is at most ``tpot_target``
@@ -375,7 +380,7 @@ def goodput(curve, tpot_target):
                    throughput=float(curve.throughput[j]), tpot=float(curve.tpot[j]))
 
 
-def goodput_curve(curve, tpot_targets):
+def goodput_curve(curve: ServingCurve, tpot_targets: ArrayLike) -> np.ndarray:
     """Goodput (tokens/s) for each of several TPOT targets.
 
     Defined in chapter "Throughput at a latency target".
@@ -434,7 +439,8 @@ class RooflineServing:
     fits_speculative: np.ndarray
 
 
-def roofline_serving(target, draft, hardware, k, batches, context, *, t_overhead=0.0, draft_cost_override=None):
+def roofline_serving(target: Model, draft: Model, hardware: Hardware, k: int, batches: ArrayLike, context: int, *,
+                     t_overhead: float = 0.0, draft_cost_override: ArrayLike | None = None) -> RooflineServing:
     """Roofline round times of plain and speculative decoding at each batch.
 
     From :func:`specdec.serving.deployment.speculative_costs` at the given average context, KV
@@ -522,15 +528,17 @@ class EqualLatencyComparison:
     @property
     def capacity_throughput_ratio(self) -> float:
         """Speculative over baseline throughput when each runs its largest fitting batch."""
-        def at_cap(curve, cap):
+        def at_cap(curve: ServingCurve, cap: int) -> float:
             j = np.flatnonzero(curve.batch == cap)
             return float(curve.throughput[j[0]]) if j.size else float("nan")
         return at_cap(self.speculative_curve, self.capacity_batch_speculative) / at_cap(
             self.baseline_curve, self.capacity_batch_baseline)
 
 
-def compare_at_equal_latency(target, draft, hardware, alpha, k, context, tpot_target, lengths, *, quantile=0.5,
-                             rng=0, batch_max=None, t_overhead=0.0, draft_cost_override=None):
+def compare_at_equal_latency(target: Model, draft: Model, hardware: Hardware, alpha: ArrayLike, k: int, context: int,
+                             tpot_target: float, lengths: ArrayLike, *, quantile: float = 0.5,
+                             rng: np.random.Generator | int = 0, batch_max: int | None = None, t_overhead: float = 0.0,
+                             draft_cost_override: ArrayLike | None = None) -> EqualLatencyComparison:
     """Goodput of plain decoding and of speculation at the same TPOT target (roofline costs).
 
     Both setups at every batch ``1 .. batch_max`` (default: the most sequences the target alone
@@ -615,7 +623,8 @@ def compare_at_equal_latency(target, draft, hardware, alpha, k, context, tpot_ta
 # --------------------------------------------------------------------------
 
 
-def prefill_time(target, hardware, prompt_tokens, hit_rate=0.0, *, draft=None):
+def prefill_time(target: Model, hardware: Hardware, prompt_tokens: int, hit_rate: float = 0.0, *,
+                 draft: Model | None = None) -> float:
     """Seconds of prefill work one request brings: its uncached prompt tokens in one roofline pass.
 
     ``step_time(model, hardware, 1, context=c, new_tokens=u)`` with ``c = round(hit_rate *
@@ -678,7 +687,7 @@ class PrefillServing:
     request_rate: np.ndarray
 
 
-def with_prefill(curve, prefill_time, mean_output):
+def with_prefill(curve: ServingCurve, prefill_time: float, mean_output: float) -> PrefillServing:
     r"""Add to every step the prefill work of the requests that replace the finished ones.
 
     ``B Lbar / nbar`` requests finish and are prefilled per step:
@@ -718,7 +727,7 @@ def with_prefill(curve, prefill_time, mean_output):
     return PrefillServing(curve=out, prefill_per_step=budget, duty=budget / step, request_rate=out.throughput / n)
 
 
-def _load_args(curve, prefill_time, mean_output):
+def _load_args(curve: Any, prefill_time: float, mean_output: float) -> tuple[float, float]:
     if not isinstance(curve, ServingCurve):
         raise TypeError(f"curve must be a ServingCurve (from serving_curve); got {type(curve).__name__}")
     n = _scalar(mean_output, "mean_output", check_positive, "(tokens)")
@@ -752,7 +761,8 @@ class RateCheck:
     reason: str
 
 
-def check_request_rate(curve, request_rate, prefill_time, mean_output, *, tpot_target=None, strict=False):
+def check_request_rate(curve: ServingCurve, request_rate: float, prefill_time: float, mean_output: float, *,
+                       tpot_target: float | None = None, strict: bool = False) -> RateCheck:
     r"""Whether a request rate's prefill work plus its decode work fit in the wall time.
 
     Per second the replica prefills ``lambda`` prompts and decodes ``lambda

@@ -11,9 +11,12 @@ Defined in chapters "Latency, throughput and memory" and "When not to use it".
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from specdec._validate import (
     check_broadcast,
@@ -32,6 +35,9 @@ from specdec.roofline.hardware import crossover_batch
 from specdec.roofline.memory import max_concurrent_sequences
 from specdec.serving import deployment as _dep
 
+if TYPE_CHECKING:
+    from specdec.roofline.presets import Hardware, Model
+
 __all__ = [
     "prefill_share",
     "max_prefill_share",
@@ -46,7 +52,7 @@ __all__ = [
     "diagnose",
 ]
 
-def prefill_share(ttft, tpot, output_tokens):
+def prefill_share(ttft: ArrayLike, tpot: ArrayLike, output_tokens: ArrayLike) -> float | np.ndarray:
     """Share of a plain request's time spent before the first token.
 
     ``ttft / (ttft + tpot * (output_tokens - 1))``.
@@ -82,7 +88,7 @@ def prefill_share(ttft, tpot, output_tokens):
     return to_output(out, is_scalar_input(ttft, tpot, output_tokens))
 
 
-def max_prefill_share(decode_speedup, required=HELPS_ABOVE):
+def max_prefill_share(decode_speedup: ArrayLike, required: ArrayLike = HELPS_ABOVE) -> float | np.ndarray:
     r"""Largest prefill share at which the end-to-end speedup still reaches ``required``.
 
     Solving :func:`specdec.economics.request.end_to_end_speedup` ``= R`` for ``p``:
@@ -156,22 +162,23 @@ class RegimeMap:
     hurts_below: float
     settings: dict
 
-    def share(self, code):
+    def share(self, code: int) -> float:
         """Fraction of the grid's cells in regime ``code`` (1, 0 or -1)."""
         if code not in REGIME_NAMES:
             raise ValueError(f"code must be one of {sorted(REGIME_NAMES)}; got {describe(code)}")
         return float(np.mean(self.regime == code))
 
 
-def _grid_1d(values, name, check):
+def _grid_1d(values: ArrayLike, name: str, check: Callable[..., Any]) -> np.ndarray:
     arr = check(values, name)
     if arr.ndim != 1 or arr.size < 1:
         raise ValueError(f"{name} must be a non-empty 1-D array; got shape {arr.shape}")
     return arr
 
 
-def batch_alpha_map(target, draft, hardware, alphas, batches, k=5, context=0, *, helps_above=HELPS_ABOVE,
-                    hurts_below=HURTS_BELOW, draft_cost_override=None, t_overhead=0.0):
+def batch_alpha_map(target: Model, draft: Model, hardware: Hardware, alphas: ArrayLike, batches: ArrayLike, k: int = 5,
+                    context: int = 0, *, helps_above: float = HELPS_ABOVE, hurts_below: float = HURTS_BELOW,
+                    draft_cost_override: ArrayLike | None = None, t_overhead: float = 0.0) -> RegimeMap:
     """Regimes of speculation over (acceptance rate, batch) on the roofline model.
 
     :func:`specdec.serving.deployment.speculative_speedup` over the grid, then
@@ -224,8 +231,10 @@ def batch_alpha_map(target, draft, hardware, alphas, batches, k=5, context=0, *,
     return RegimeMap(a, b.astype(np.int64), "batch", s, np.asarray(classify_speedup(s, ha, hb)), ha, hb, settings)
 
 
-def prefill_alpha_map(target, draft, hardware, alphas, prefill_shares, k=5, batch=1, context=0, *,
-                      helps_above=HELPS_ABOVE, hurts_below=HURTS_BELOW, draft_cost_override=None, t_overhead=0.0):
+def prefill_alpha_map(target: Model, draft: Model, hardware: Hardware, alphas: ArrayLike, prefill_shares: ArrayLike,
+                      k: int = 5, batch: int = 1, context: int = 0, *, helps_above: float = HELPS_ABOVE,
+                      hurts_below: float = HURTS_BELOW, draft_cost_override: ArrayLike | None = None,
+                      t_overhead: float = 0.0) -> RegimeMap:
     """Regimes of speculation over (acceptance rate, prefill share of request time).
 
     The decode speedup comes from :func:`specdec.serving.deployment.speculative_speedup`
@@ -292,42 +301,43 @@ class CapacityComparison:
         The speedup at the speculative batch (what a same-batch test measures).
     """
 
-    batch_baseline: object
-    batch_speculative: object
-    throughput_baseline: object
-    throughput_speculative: object
-    latency_baseline: object
-    latency_speculative: object
-    speedup_at_speculative_batch: object
+    batch_baseline: float | np.ndarray
+    batch_speculative: float | np.ndarray
+    throughput_baseline: float | np.ndarray
+    throughput_speculative: float | np.ndarray
+    latency_baseline: float | np.ndarray
+    latency_speculative: float | np.ndarray
+    speedup_at_speculative_batch: float | np.ndarray
 
     @property
-    def throughput_ratio(self):
+    def throughput_ratio(self) -> float | np.ndarray:
         """Speculative over baseline tokens/s per replica at capacity."""
         return _ratio(self.throughput_speculative, self.throughput_baseline)
 
     @property
-    def latency_ratio(self):
+    def latency_ratio(self) -> float | np.ndarray:
         """Speculative over baseline seconds per token at capacity (< 1: faster tokens)."""
         return _ratio(self.latency_speculative, self.latency_baseline)
 
     @property
-    def memory_factor(self):
+    def memory_factor(self) -> float | np.ndarray:
         """Share of the baseline's throughput kept at the smaller batch: ``throughput_ratio / speedup``."""
         return _ratio(self.throughput_ratio, self.speedup_at_speculative_batch)
 
     @property
-    def lost_sequences(self):
+    def lost_sequences(self) -> int:
         """``batch_baseline - batch_speculative``."""
         out = np.asarray(self.batch_baseline) - np.asarray(self.batch_speculative)
         return int(out) if out.ndim == 0 else out
 
 
-def _ratio(a, b):
+def _ratio(a: float | np.ndarray, b: float | np.ndarray) -> float | np.ndarray:
     out = np.asarray(a, dtype=float) / np.asarray(b, dtype=float)
     return float(out) if out.ndim == 0 else out
 
 
-def capacity_comparison(target, draft, hardware, alpha, k, context, *, t_overhead=0.0, extra_bytes=0.0):
+def capacity_comparison(target: Model, draft: Model, hardware: Hardware, alpha: ArrayLike, k: int, context: ArrayLike,
+                        *, t_overhead: float = 0.0, extra_bytes: float = 0.0) -> CapacityComparison:
     """Throughput and latency of a full replica (memory-limited batch), with and without a draft.
 
     Each side runs its :func:`specdec.roofline.memory.max_concurrent_sequences` batch (the
@@ -435,7 +445,8 @@ class CapacityPlan:
         return self.served_by_mistaken / self.demand
 
 
-def capacity_plan(demand, throughput_baseline, throughput_speculative, latency_speedup):
+def capacity_plan(demand: float, throughput_baseline: float, throughput_speculative: float,
+                  latency_speedup: float) -> CapacityPlan:
     """Replicas for a token demand, planned right and planned with a latency speedup.
 
     Defined in chapter "Latency, throughput and memory".
@@ -528,8 +539,9 @@ class Diagnosis:
         return REGIME_NAMES[self.regime]
 
 
-def diagnose(target, draft, hardware, alpha, k, batch=1, context=0, prefill_share=0.0, *,
-             helps_above=HELPS_ABOVE, hurts_below=HURTS_BELOW):
+def diagnose(target: Model, draft: Model, hardware: Hardware, alpha: float, k: int, batch: int = 1, context: int = 0,
+             prefill_share: float = 0.0, *, helps_above: float = HELPS_ABOVE,
+             hurts_below: float = HURTS_BELOW) -> Diagnosis:
     """Place one deployment on the regime maps and say which of the three reasons apply.
 
     Defined in chapter "When not to use it".

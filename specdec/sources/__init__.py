@@ -90,7 +90,7 @@ class Cited:
     checked_in: str = ""
     note: str = ""
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.status not in ("verified", "secondary", "unverified"):
             raise ValueError(f"status must be 'verified', 'secondary' or 'unverified'; got {describe(self.status)}")
         if self.source not in SOURCES:

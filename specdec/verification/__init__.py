@@ -20,6 +20,7 @@ import math
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 # All imports from other specdec modules are in this one block, so that they
 # can be repointed when the package is restructured.
@@ -78,7 +79,7 @@ def _check_rule(rule: Any) -> str:
     return rule
 
 
-def _pair(p, q, q_name="q"):
+def _pair(p: ArrayLike, q: ArrayLike, q_name: str = "q") -> tuple[np.ndarray, np.ndarray]:
     pa = check_distribution(p, "p")
     qa = check_distribution(q, q_name)
     if pa.shape[-1] != qa.shape[-1]:
@@ -91,7 +92,7 @@ def _pair(p, q, q_name="q"):
     return pa, qa
 
 
-def _typical_args(epsilon, delta, log_offset):
+def _typical_args(epsilon: float, delta: float, log_offset: float) -> tuple[float, float, float]:
     eps = float(check_probability(epsilon, "epsilon")) if np.ndim(epsilon) == 0 else None
     dl = float(check_nonnegative(delta, "delta")) if np.ndim(delta) == 0 else None
     off = float(check_nonnegative(log_offset, "log_offset")) if np.ndim(log_offset) == 0 else None
@@ -100,7 +101,7 @@ def _typical_args(epsilon, delta, log_offset):
     return eps, dl, off
 
 
-def entropy(p, log_offset=0.0):
+def entropy(p: ArrayLike, log_offset: float = 0.0) -> float | np.ndarray:
     r"""Entropy of a distribution in nats, :math:`H(p) = -\sum_x p(x) \log(p(x) + c)`.
 
     ``log_offset = 0`` is the Shannon entropy (``0 log 0 = 0``); Medusa's code uses
@@ -135,7 +136,8 @@ def entropy(p, log_offset=0.0):
     return to_output(-terms.sum(axis=-1), pa.ndim == 1)
 
 
-def typical_threshold(p, epsilon=MEDUSA_EPSILON, delta=MEDUSA_DELTA, log_offset=MEDUSA_LOG_OFFSET):
+def typical_threshold(p: ArrayLike, epsilon: float = MEDUSA_EPSILON, delta: float = MEDUSA_DELTA,
+                      log_offset: float = MEDUSA_LOG_OFFSET) -> float | np.ndarray:
     r"""Medusa's typical-acceptance threshold, :math:`\min(\epsilon, \delta\, e^{-H(p)})`.
 
     A draft token ``x`` is accepted when ``p(x)`` is strictly above it.
@@ -173,8 +175,8 @@ def typical_threshold(p, epsilon=MEDUSA_EPSILON, delta=MEDUSA_DELTA, log_offset=
     return to_output(np.minimum(eps, dl * np.exp(-h)), pa.ndim == 1)
 
 
-def acceptance_probability(p, q, rule="rejection", *, epsilon=MEDUSA_EPSILON, delta=MEDUSA_DELTA,
-                           log_offset=MEDUSA_LOG_OFFSET):
+def acceptance_probability(p: ArrayLike, q: ArrayLike, rule: str = "rejection", *, epsilon: float = MEDUSA_EPSILON,
+                           delta: float = MEDUSA_DELTA, log_offset: float = MEDUSA_LOG_OFFSET) -> float | np.ndarray:
     r"""Probability that a draft token is accepted under each verification rule.
 
     ======================  ==============================================
@@ -241,7 +243,7 @@ def _check_one_hot(qa: np.ndarray) -> None:
                          "proposes one token deterministically")
 
 
-def one_hot_residual(p, token):
+def one_hot_residual(p: ArrayLike, token: int) -> np.ndarray:
     """The distribution a rejected deterministic proposal is replaced from: ``p`` without ``token``.
 
     ``norm(max(p - onehot(token), 0))``, computed both that way and as ``p`` with ``token`` removed
@@ -286,8 +288,9 @@ def one_hot_residual(p, token):
     return removed
 
 
-def emitted_distribution(p, q, rule="rejection", *, correction="target", epsilon=MEDUSA_EPSILON,
-                         delta=MEDUSA_DELTA, log_offset=MEDUSA_LOG_OFFSET):
+def emitted_distribution(p: ArrayLike, q: ArrayLike, rule: str = "rejection", *, correction: str = "target",
+                         epsilon: float = MEDUSA_EPSILON, delta: float = MEDUSA_DELTA,
+                         log_offset: float = MEDUSA_LOG_OFFSET) -> np.ndarray:
     r"""Exact distribution of the token one verified position emits, under each rule.
 
     * ``"rejection"``, ``"one-hot"``: ``p`` (the residual correction).
@@ -352,7 +355,8 @@ def emitted_distribution(p, q, rule="rejection", *, correction="target", epsilon
     return np.maximum(passed + (1.0 - passed.sum()) * c, 0.0)
 
 
-def compare_rules(p, q, *, epsilon=MEDUSA_EPSILON, delta=MEDUSA_DELTA):
+def compare_rules(p: ArrayLike, q: ArrayLike, *, epsilon: float = MEDUSA_EPSILON,
+                  delta: float = MEDUSA_DELTA) -> dict[str, Any]:
     """Every rule of :data:`RULES` on one position: what it accepts, what it emits, how far that is from ``p``.
 
     The draft proposes from ``q``, except under ``"one-hot"`` (``q`` one-hot at ``argmax q``).
@@ -390,15 +394,16 @@ def compare_rules(p, q, *, epsilon=MEDUSA_EPSILON, delta=MEDUSA_DELTA):
     out = {}
     for rule in RULES:
         draft = greedy_draft if rule == "one-hot" else qa
-        kw = {"epsilon": epsilon, "delta": delta} if rule == "typical" else {}
+        kw: dict[str, Any] = {"epsilon": epsilon, "delta": delta} if rule == "typical" else {}
         emitted = emitted_distribution(pa, draft, rule, **kw)
         out[rule] = {"acceptance": float(acceptance_probability(pa, draft, rule, **kw)), "emitted": emitted,
                      "total_variation": float(total_variation(pa, emitted))}
     return out
 
 
-def verify_step(p, q, size, rng, rule="rejection", *, correction="target", epsilon=MEDUSA_EPSILON,
-                delta=MEDUSA_DELTA, log_offset=MEDUSA_LOG_OFFSET):
+def verify_step(p: ArrayLike, q: ArrayLike, size: int, rng: np.random.Generator | int, rule: str = "rejection", *,
+                correction: str = "target", epsilon: float = MEDUSA_EPSILON, delta: float = MEDUSA_DELTA,
+                log_offset: float = MEDUSA_LOG_OFFSET) -> tuple[np.ndarray, np.ndarray]:
     """Simulate ``size`` independent single-position verifications under a rule.
 
     The draft token is drawn from ``q`` (one-hot for ``"one-hot"``, which is checked);
@@ -479,7 +484,7 @@ def verify_step(p, q, size, rng, rule="rejection", *, correction="target", epsil
 # --------------------------------------------------------------------------
 
 
-def _check_pq(p, q):
+def _check_pq(p: ArrayLike, q: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     pa = check_distribution(p, "p")
     qa = check_distribution(q, "q")
     if pa.ndim != 1 or qa.ndim != 1 or pa.shape != qa.shape:
@@ -488,7 +493,7 @@ def _check_pq(p, q):
     return pa, qa
 
 
-def _residual_chain(pa, qa, m):
+def _residual_chain(pa: np.ndarray, qa: np.ndarray, m: int) -> np.ndarray:
     """r_0 = p, r_{i+1} = residual(r_i, q): the targets candidate i is checked against."""
     out = [pa]
     for _ in range(m):
@@ -497,7 +502,7 @@ def _residual_chain(pa, qa, m):
     return np.array(out)
 
 
-def multi_draft_accept_probabilities(p, q, n_candidates):
+def multi_draft_accept_probabilities(p: ArrayLike, q: ArrayLike, n_candidates: int) -> np.ndarray:
     r"""Probability that candidate ``j`` is the one accepted, for ``m`` i.i.d. candidates from ``q``.
 
     Recursive rejection sampling checks candidate ``j`` against
@@ -542,7 +547,8 @@ def _sample_rows(probs: np.ndarray, u: np.ndarray) -> np.ndarray:
     return np.minimum(idx, probs.shape[1] - 1)
 
 
-def multi_draft_step(p, q, n_candidates, size, rng, *, replacement=True, residual="recursive"):
+def multi_draft_step(p: ArrayLike, q: ArrayLike, n_candidates: int, size: int, rng: np.random.Generator | int, *,
+                     replacement: bool = True, residual: str = "recursive") -> tuple[np.ndarray, np.ndarray]:
     """Simulate one position verified against several draft candidates.
 
     ``n_candidates`` tokens are drawn from ``q`` (independently, or without
@@ -682,7 +688,7 @@ def _upper_gamma_q(a: float, x: float) -> float:
     return math.exp(log_front) * h
 
 
-def chi_square_test(tokens, p):
+def chi_square_test(tokens: ArrayLike, p: ArrayLike) -> dict[str, Any]:
     """Pearson's goodness-of-fit test of sampled tokens against a distribution.
 
     The statistic is :math:`\\sum_x (n_x - N p(x))^2 / (N p(x))` over the
@@ -730,8 +736,8 @@ def chi_square_test(tokens, p):
     return {"statistic": stat, "dof": dof, "p_value": p_value}
 
 
-def mean_acceptance(target_logits, draft_logits, temperature, rule="rejection", *, epsilon=MEDUSA_EPSILON,
-                    delta=MEDUSA_DELTA):
+def mean_acceptance(target_logits: ArrayLike, draft_logits: ArrayLike, temperature: ArrayLike, rule: str = "rejection",
+                    *, epsilon: float = MEDUSA_EPSILON, delta: float = MEDUSA_DELTA) -> float | np.ndarray:
     """Average acceptance probability over many contexts at a sampling temperature.
 
     Both models' logits are tempered (softmax of ``logits / temperature``). ``"one-hot"``: the

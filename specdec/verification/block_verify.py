@@ -29,8 +29,10 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from specdec._validate import check_integer, check_rng
 from specdec.sources import Cited
@@ -59,7 +61,8 @@ BLOCK_EXAMPLE = Cited(
 RULES = ("token", "block")
 
 
-def _rows(p, q, draft):
+def _rows(p: ArrayLike, q: ArrayLike,
+          draft: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     pa = np.asarray(p, dtype=float)
     qa = np.asarray(q, dtype=float)
     if pa.ndim != 2 or qa.ndim != 2 or pa.shape[0] != qa.shape[0] + 1 or pa.shape[1] != qa.shape[1]:
@@ -77,7 +80,7 @@ def _rows(p, q, draft):
     return pa, qa, x
 
 
-def _weights(pa, qa, x):
+def _weights(pa: np.ndarray, qa: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     k = x.size
     b = np.ones(k + 1)
     for i in range(1, k + 1):
@@ -91,7 +94,7 @@ def _weights(pa, qa, x):
     return b, h
 
 
-def block_weights(p, q, draft):
+def block_weights(p: ArrayLike, q: ArrayLike, draft: ArrayLike) -> tuple[np.ndarray, ...]:
     """The prefix weights ``b_0 .. b_k`` and acceptance probabilities ``h_1 .. h_k`` of a block.
 
     Defined in chapter "Verification rules".
@@ -124,7 +127,7 @@ def block_weights(p, q, draft):
     return _weights(*_rows(p, q, draft))
 
 
-def _residual_row(pa, qa, b, i):
+def _residual_row(pa: np.ndarray, qa: np.ndarray, b: np.ndarray, i: int) -> np.ndarray:
     if i == qa.shape[0]:
         return pa[i]
     res = np.maximum(b[i] * pa[i] - qa[i], 0.0)
@@ -132,7 +135,8 @@ def _residual_row(pa, qa, b, i):
     return pa[i] if tot <= 0.0 else res / tot  # tot = 0 only where tau = i has probability 0
 
 
-def block_verify(p, q, draft, rng):
+def block_verify(p: ArrayLike, q: ArrayLike, draft: ArrayLike,
+                 rng: np.random.Generator | int) -> tuple[int, ...]:
     """One round of block verification: how many drafts are kept, and the token the target adds.
 
     Draw ``eta_1 .. eta_k`` uniform, keep ``x_1 .. x_tau`` with ``tau`` the
@@ -169,7 +173,8 @@ def block_verify(p, q, draft, rng):
     return tau, int(g.choice(row.size, p=row))
 
 
-def token_verify(p, q, draft, rng):
+def token_verify(p: ArrayLike, q: ArrayLike, draft: ArrayLike,
+                 rng: np.random.Generator | int) -> tuple[int, ...]:
     """One round of token-wise verification (accept ``x_i`` with ``min(1, p/q)``, stop at the first rejection).
 
     Defined in chapter "Verification rules".
@@ -205,7 +210,7 @@ def token_verify(p, q, draft, rng):
     return tau, int(g.choice(row.size, p=row))
 
 
-def _outcomes(pa, qa, x, rule):
+def _outcomes(pa: np.ndarray, qa: np.ndarray, x: np.ndarray, rule: str) -> tuple[np.ndarray, list[np.ndarray]]:
     """Exact P(tau = i) for i = 0..k and the row the added token is drawn from."""
     k = x.size
     if rule == "block":
@@ -228,13 +233,14 @@ def _outcomes(pa, qa, x, rule):
     return probs, rows
 
 
-def _check_rule(rule):
+def _check_rule(rule: str) -> str:
     if rule not in RULES:
         raise ValueError(f"rule must be one of {RULES}; got {rule!r}")
     return rule
 
 
-def round_distribution(target, draft, vocab, k, rule="block"):
+def round_distribution(target: Callable[..., Any], draft: Callable[..., Any], vocab: int, k: int,
+                       rule: str = "block") -> dict[str, Any]:
     """Exact law of the tokens one round emits, by enumerating every draft of ``k`` tokens.
 
     ``target(prefix)`` and ``draft(prefix)`` return next-token distributions after a tuple of
@@ -293,7 +299,8 @@ def round_distribution(target, draft, vocab, k, rule="block"):
     return law
 
 
-def expected_accepted(target, draft, vocab, k, rule="block"):
+def expected_accepted(target: Callable[..., Any], draft: Callable[..., Any], vocab: int, k: int,
+                      rule: str = "block") -> float:
     """Expected drafts kept per round (``E[L] - 1``), exactly, from :func:`round_distribution`.
 
     Defined in chapter "Verification rules".
@@ -321,7 +328,7 @@ def expected_accepted(target, draft, vocab, k, rule="block"):
     return float(sum(prob * (len(seq) - 1) for seq, prob in law.items()))
 
 
-def context_free(distribution) -> Callable:
+def context_free(distribution: ArrayLike) -> Callable:
     """A next-token model that ignores the prefix: ``prefix -> distribution`` (for the exact enumerations).
 
     Defined in chapter "Verification rules".

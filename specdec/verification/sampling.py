@@ -10,10 +10,12 @@ Probability vectors may be float16, float32 or float64; everything is computed i
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from specdec._validate import (
     check_bool,
@@ -75,7 +77,7 @@ def _sample(probs: np.ndarray, u: np.ndarray) -> np.ndarray:
     if cdf.ndim == 1 and cdf.size <= 64:
         # small vocabulary: count the thresholds below u, one vectorized pass per
         # token (branch-free, about 3x faster than a binary search per draw)
-        idx = np.zeros(u.shape, dtype=np.uint8)
+        idx: np.ndarray = np.zeros(u.shape, dtype=np.uint8)
         for c in cdf[:-1]:
             np.add(idx, u >= c, out=idx, casting="unsafe")
         return idx.astype(np.int64)
@@ -100,7 +102,7 @@ def _residual(p: np.ndarray, q: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------------
 
 
-def residual_distribution(p, q, normalize=True):
+def residual_distribution(p: ArrayLike, q: ArrayLike, normalize: bool = True) -> np.ndarray:
     r"""The residual distribution a rejected draft is replaced from.
 
     .. math:: r(x) = \frac{\max(p(x) - q(x), 0)}{\sum_y \max(p(y) - q(y), 0)}
@@ -139,7 +141,7 @@ def residual_distribution(p, q, normalize=True):
     return _residual(pa, qa) if norm else np.maximum(pa - qa, 0.0)
 
 
-def accepted_mass(p, q):
+def accepted_mass(p: ArrayLike, q: ArrayLike) -> np.ndarray:
     r"""Probability that token ``x`` is both proposed and accepted: :math:`\min(p(x), q(x))`.
 
     Its sum is the acceptance rate (:func:`specdec.acceptance.acceptance_rate`).
@@ -166,7 +168,7 @@ def accepted_mass(p, q):
     return np.minimum(pa, qa)
 
 
-def emitted_token_distribution(p, q, correction="residual"):
+def emitted_token_distribution(p: ArrayLike, q: ArrayLike, correction: str = "residual") -> np.ndarray:
     r"""Exact distribution of the token one position emits.
 
     .. math:: P(\text{emit } x) = \min(p(x), q(x)) + (1 - \alpha)\, c(x),
@@ -207,7 +209,7 @@ def emitted_token_distribution(p, q, correction="residual"):
     return m + reject * c
 
 
-def total_variation(p, q):
+def total_variation(p: ArrayLike, q: ArrayLike) -> float | np.ndarray:
     r"""Total-variation distance between distributions, ``sum(|p - q|) / 2``.
 
     ``1 - total_variation(p, q)`` is the acceptance rate ``sum(min(p, q))``.
@@ -236,7 +238,7 @@ def total_variation(p, q):
     return to_output(out, pa.ndim == 1 and qa.ndim == 1)
 
 
-def running_frequencies(tokens, vocab, sizes):
+def running_frequencies(tokens: ArrayLike, vocab: int, sizes: ArrayLike) -> np.ndarray:
     """Empirical token frequencies of the first ``n`` samples, for each ``n`` in ``sizes``.
 
     Defined in chapter "Why a decode step wastes arithmetic, and the verification pass".
@@ -273,7 +275,8 @@ def running_frequencies(tokens, vocab, sizes):
     return counts / n[:, None]
 
 
-def convergence_to_target(p, q, sizes, rng):
+def convergence_to_target(p: ArrayLike, q: ArrayLike, sizes: ArrayLike,
+                          rng: np.random.Generator | int) -> dict[str, Any]:
     """Empirical emitted-token frequencies of three schemes as the sample grows.
 
     One simulation of ``max(sizes)`` trials per scheme, through :func:`running_frequencies`:
@@ -320,7 +323,8 @@ def convergence_to_target(p, q, sizes, rng):
     return out
 
 
-def _step(pa: np.ndarray, qa: np.ndarray, size: int, rng: np.random.Generator, correction: str):
+def _step(pa: np.ndarray, qa: np.ndarray, size: int, rng: np.random.Generator,
+          correction: str) -> tuple[np.ndarray, np.ndarray]:
     x = _sample(qa, rng.random(size))
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(qa > 0, np.minimum(pa / qa, 1.0), 0.0)
@@ -336,7 +340,8 @@ def _step(pa: np.ndarray, qa: np.ndarray, size: int, rng: np.random.Generator, c
     return tokens, accepted
 
 
-def speculative_step(p, q, size, rng):
+def speculative_step(p: ArrayLike, q: ArrayLike, size: int,
+                     rng: np.random.Generator | int) -> tuple[np.ndarray, np.ndarray]:
     r"""Run ``size`` independent single-position speculative sampling trials.
 
     Draw ``x ~ q``, accept with probability ``min(1, p(x) / q(x))``, else emit from
@@ -375,7 +380,8 @@ def speculative_step(p, q, size, rng):
     return _step(pa, qa, n, check_rng(rng), "residual")
 
 
-def flawed_speculative_step(p, q, size, rng, flaw="correction-from-target"):
+def flawed_speculative_step(p: ArrayLike, q: ArrayLike, size: int, rng: np.random.Generator | int,
+                            flaw: str = "correction-from-target") -> tuple[np.ndarray, np.ndarray]:
     """A deliberately wrong speculative step, to show what exactness rules out.
 
     ``flaw="correction-from-target"`` redraws a rejected token from ``p`` instead of the residual;
@@ -460,7 +466,8 @@ class RoundSimulation:
         return int(self.n_accepted.shape[0])
 
 
-def _run_rounds(p_rows, q_rows, k: int, n: int, rng: np.random.Generator, context: np.ndarray | None):
+def _run_rounds(p_rows: Callable[..., Any], q_rows: Callable[..., Any], k: int, n: int, rng: np.random.Generator,
+                context: np.ndarray | None) -> RoundSimulation:
     """Shared engine. ``p_rows(i, prev, idx)`` / ``q_rows(i, prev, idx)`` give the
     target/draft distribution at draft position ``i`` (0-based; ``i == k`` is
     the bonus position) for the rounds ``idx`` whose previous token is ``prev``;
@@ -505,7 +512,8 @@ def _run_rounds(p_rows, q_rows, k: int, n: int, rng: np.random.Generator, contex
     return RoundSimulation(tokens=tokens, draft_tokens=draft, n_accepted=n_acc, bonus=bonus, k=k)
 
 
-def simulate_rounds(p, q, k, n_rounds, rng):
+def simulate_rounds(p: ArrayLike, q: ArrayLike, k: int, n_rounds: int,
+                    rng: np.random.Generator | int) -> RoundSimulation:
     """Simulate independent speculative rounds with fixed per-position distributions.
 
     At draft position ``i`` (1..k) the draft proposes from ``q[i]`` and the
@@ -555,16 +563,16 @@ def simulate_rounds(p, q, k, n_rounds, rng):
     if pa.ndim > 2 or qa.ndim > 2:
         raise ValueError(f"p and q must be 1-D or 2-D; got shapes {pa.shape} and {qa.shape}")
 
-    def p_rows(i, prev, idx):
+    def p_rows(i: int, prev: np.ndarray | None, idx: ArrayLike) -> np.ndarray:
         return pa if pa.ndim == 1 else pa[i]
 
-    def q_rows(i, prev, idx):
+    def q_rows(i: int, prev: ArrayLike | None, idx: ArrayLike) -> np.ndarray:
         return qa if qa.ndim == 1 else qa[min(i, kk - 1)]
 
     return _run_rounds(p_rows, q_rows, kk, n, check_rng(rng), None)
 
 
-def _check_tables(target, draft):
+def _check_tables(target: ArrayLike, draft: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     pa, qa = check_distribution_pair(target, draft, "target", "draft")
     if pa.ndim != 2 or pa.shape[0] != pa.shape[1] or qa.shape != pa.shape:
         raise ValueError(
@@ -574,7 +582,8 @@ def _check_tables(target, draft):
     return pa, qa
 
 
-def simulate_bigram_rounds(target, draft, k, n_rounds, rng, context=None):
+def simulate_bigram_rounds(target: ArrayLike, draft: ArrayLike, k: int, n_rounds: int, rng: np.random.Generator | int,
+                           context: ArrayLike | None = None) -> RoundSimulation:
     """Simulate independent speculative rounds on a bigram model pair.
 
     The draft proposes ``k`` tokens autoregressively from its table after a context token; the
@@ -614,6 +623,7 @@ def simulate_bigram_rounds(target, draft, k, n_rounds, rng, context=None):
     n = check_count(n_rounds, "n_rounds")
     check_size(n * (2.0 * kk + 2.0), "n_rounds", "the simulated rounds (n_rounds x (2k + 2) tokens)")
     v = pa.shape[0]
+    ctx: np.ndarray | None
     ctx = np.zeros(n, dtype=np.int64) if context is None else check_integer(context, "context", 0, v - 1)
     ctx = np.broadcast_to(ctx, (n,)).astype(np.int64) if ctx.ndim == 0 or ctx.shape == (n,) else None
     if ctx is None:
@@ -621,7 +631,8 @@ def simulate_bigram_rounds(target, draft, k, n_rounds, rng, context=None):
     return _run_rounds(lambda i, prev, idx: pa[prev], lambda i, prev, idx: qa[prev], kk, n, check_rng(rng), ctx)
 
 
-def generate_bigram(target, draft, k, n_tokens, n_sequences, rng, start=0):
+def generate_bigram(target: ArrayLike, draft: ArrayLike, k: int, n_tokens: int, n_sequences: int,
+                    rng: np.random.Generator | int, start: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Generate text with speculative rounds on a bigram pair, many sequences at once.
 
     Rounds back to back (each round's context is the last emitted token) until every sequence has
@@ -689,7 +700,7 @@ def generate_bigram(target, draft, k, n_tokens, n_sequences, rng, start=0):
     return seqs, rounds
 
 
-def transition_frequencies(sequences, vocab, start=0):
+def transition_frequencies(sequences: ArrayLike, vocab: int, start: int = 0) -> np.ndarray:
     """Empirical transition table of generated token sequences.
 
     Row ``a`` is the frequency of each token right after token ``a``,

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from specdec._validate import (
     as_float_array,
@@ -64,7 +65,7 @@ EXAMPLE_TARGET = np.array([0.30, 0.22, 0.15, 0.12, 0.09, 0.06, 0.04, 0.02])
 EXAMPLE_DRAFT = np.array([0.18, 0.30, 0.20, 0.05, 0.12, 0.10, 0.00, 0.05])
 
 
-def temper_distribution(p, t):
+def temper_distribution(p: ArrayLike, t: float) -> np.ndarray:
     r"""Re-sample a distribution at temperature ``t``: ``p**(1/t)`` renormalized.
 
     Equivalent to :func:`softmax_with_temperature` of ``log p``; tokens with
@@ -99,7 +100,7 @@ def temper_distribution(p, t):
     return e / e.sum(axis=-1, keepdims=True)
 
 
-def interpolate_draft(p, q, mismatch):
+def interpolate_draft(p: ArrayLike, q: ArrayLike, mismatch: float) -> np.ndarray:
     """A draft between a perfect copy of ``p`` (``mismatch = 0``) and ``q`` (``mismatch = 1``).
 
     Returns ``(1 - mismatch) * p + mismatch * q``, the knob of the chapter's
@@ -133,7 +134,7 @@ def interpolate_draft(p, q, mismatch):
     return (1.0 - w) * pa + w * qa
 
 
-def softmax_with_temperature(logits, t):
+def softmax_with_temperature(logits: ArrayLike, t: ArrayLike) -> np.ndarray:
     r"""Softmax of ``logits / t`` along the last axis.
 
     .. math:: \mathrm{softmax}(z / t)_x = \frac{e^{z_x / t}}{\sum_y e^{z_y / t}}
@@ -177,7 +178,8 @@ def softmax_with_temperature(logits, t):
     return e / e.sum(axis=-1, keepdims=True)
 
 
-def synthetic_bigram_pair(vocab, rng, peak=2.0, noise=0.5, temperature=1.0):
+def synthetic_bigram_pair(vocab: int, rng: np.random.Generator | int, peak: float = 2.0, noise: float = 0.5,
+                          temperature: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
     """A small synthetic bigram target "language model" and a noisy draft copy.
 
     The target's logits for "next token given previous token" are
@@ -231,7 +233,8 @@ def synthetic_bigram_pair(vocab, rng, peak=2.0, noise=0.5, temperature=1.0):
 WORKLOAD_SHAPES = {"peaked": (1, 3.0, 3.0), "flat": (30, 0.5, 3.0)}
 
 
-def synthetic_logit_pair(kind="peaked", vocab=1000, n_contexts=128, noise=1.0, sharpness=1.0, rng=0):
+def synthetic_logit_pair(kind: str = "peaked", vocab: int = 1000, n_contexts: int = 128, noise: float = 1.0,
+                         sharpness: float = 1.0, rng: np.random.Generator | int = 0) -> tuple[np.ndarray, np.ndarray]:
     r"""Target logits for a synthetic workload and a draft that is a noisy copy.
 
     In each context the target's logit of the token of rank ``r`` is
@@ -293,7 +296,8 @@ def synthetic_logit_pair(kind="peaked", vocab=1000, n_contexts=128, noise=1.0, s
     return target, draft
 
 
-def acceptance_vs_temperature(target_logits, draft_logits, temperatures):
+def acceptance_vs_temperature(target_logits: ArrayLike, draft_logits: ArrayLike,
+                              temperatures: ArrayLike) -> float | np.ndarray:
     r"""Acceptance rate ``sum(min(p, q))`` when both models sample at temperature ``t``.
 
     Both logit arrays are divided by the same temperature, turned into
@@ -341,14 +345,16 @@ TEMPERATURE_GRID = np.round(np.linspace(0.1, 2.0, 20), 10)
 
 
 @lru_cache(maxsize=64)
-def _temperature_curve(kind, noise, sharpness, vocab, n_contexts, seed, temperatures):
+def _temperature_curve(kind: str, noise: float, sharpness: float, vocab: int, n_contexts: int, seed: int,
+                       temperatures: tuple[float, ...]) -> np.ndarray:
     zt, zd = synthetic_logit_pair(kind, vocab, n_contexts, noise=noise, sharpness=sharpness, rng=seed)
-    curve = acceptance_vs_temperature(zt, zd, np.asarray(temperatures))
+    curve = np.asarray(acceptance_vs_temperature(zt, zd, np.asarray(temperatures)))
     curve.setflags(write=False)
     return curve
 
 
-def temperature_curve(kind="peaked", noise=1.0, sharpness=1.0, vocab=200, n_contexts=32, seed=0, temperatures=None):
+def temperature_curve(kind: str = "peaked", noise: float = 1.0, sharpness: float = 1.0, vocab: int = 200,
+                      n_contexts: int = 32, seed: int = 0, temperatures: ArrayLike | None = None) -> np.ndarray:
     """Acceptance rate against temperature for one synthetic workload, memoized.
 
     :func:`acceptance_vs_temperature` over the logits of
@@ -401,7 +407,7 @@ def temperature_curve(kind="peaked", noise=1.0, sharpness=1.0, vocab=200, n_cont
 # ---------------------------------------------------------------------------
 
 
-def _beta_parameters(mean, concentration):
+def _beta_parameters(mean: float, concentration: float) -> tuple[float, float]:
     """Validated ``(a, b)`` of a Beta distribution with this mean and ``a + b = concentration``."""
     m = float(check_scalar(mean, "mean", check_probability))
     c = float(check_scalar(concentration, "concentration", check_positive, "(a + b of the Beta distribution)"))
@@ -451,7 +457,7 @@ class AcceptanceMixture:
     expected_tokens_at_mean: float
 
 
-def beta_acceptance_mixture(mean, concentration, k):
+def beta_acceptance_mixture(mean: float, concentration: float, k: int) -> AcceptanceMixture:
     r"""Tokens per round and the pooled alpha of a workload with Beta-distributed per-request alpha.
 
     With per-request alpha :math:`A \sim \mathrm{Beta}(a, b)`, :math:`a = m c`,
@@ -500,7 +506,8 @@ def beta_acceptance_mixture(mean, concentration, k):
                              pooled_alpha=pooled, expected_tokens_at_pooled=at_pooled, expected_tokens_at_mean=at_mean)
 
 
-def heterogeneous_alphas(mean, concentration, size, rng):
+def heterogeneous_alphas(mean: float, concentration: float, size: int | tuple[int, ...],
+                         rng: np.random.Generator | int) -> np.ndarray:
     """Per-request acceptance rates drawn from a Beta distribution with a given mean.
 
     The sampling side of :func:`beta_acceptance_mixture`: pass the result to
@@ -535,7 +542,7 @@ def heterogeneous_alphas(mean, concentration, size, rng):
     (0.8, 0.12)
     """
     a, b = _beta_parameters(mean, concentration)
-    shape = (size,) if np.ndim(size) == 0 else tuple(size)
+    shape = (size,) if np.ndim(size) == 0 else tuple(size)  # type: ignore[arg-type]
     dims = [check_count(n, "size", minimum=1) for n in shape]
     check_size(float(np.prod(dims, dtype=float)), "size")
     g = check_rng(rng)

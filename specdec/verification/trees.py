@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 # All imports from other specdec modules are in this one block, so that they
 # can be repointed when the package is restructured.
@@ -31,6 +32,9 @@ from specdec._validate import (
     to_output,
 )
 from specdec.roofline.hardware import verify_cost
+
+if TYPE_CHECKING:
+    from specdec.roofline.presets import Hardware, Model
 
 __all__ = [
     "DraftTree",
@@ -108,7 +112,8 @@ def _check_sibling_sums(par: np.ndarray, acc: np.ndarray) -> None:
             f"siblings are alternatives for the same position, so their accept must sum to at most 1")
 
 
-def _prepare(parents: Any, accept: Any):
+def _prepare(parents: Any,
+             accept: Any) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
     """Validated ``(par, acc, lead_shape)``: par (n,) or (M, n); acc (M, n)."""
     par = _check_parents(parents)
     acc = check_probability(accept, "accept")
@@ -169,7 +174,7 @@ def _path_products(par: np.ndarray, acc: np.ndarray, total: bool = False) -> np.
 # --------------------------------------------------------------------------
 
 
-def chain_parents(k):
+def chain_parents(k: int) -> np.ndarray:
     """Parents of a chain of ``k`` drafts: ``[-1, 0, 1, ..., k - 2]``.
 
     Defined in chapter "Token trees".
@@ -193,7 +198,7 @@ def chain_parents(k):
     return np.arange(-1, kk - 1, dtype=np.int64)
 
 
-def tree_depths(parents):
+def tree_depths(parents: ArrayLike) -> np.ndarray:
     """Depth of every node: 1 for a child of the root, parent's depth + 1 otherwise.
 
     Defined in chapter "Token trees".
@@ -225,7 +230,7 @@ def tree_depths(parents):
     return depth[:, 1:].reshape(par.shape)
 
 
-def tree_path_probabilities(parents, accept):
+def tree_path_probabilities(parents: ArrayLike, accept: ArrayLike) -> np.ndarray:
     r"""Probability that each node is accepted: the product of ``accept`` along its path.
 
     .. math:: P(i) = a_i \, P(\text{parent}(i)), \qquad P(\text{root}) = 1
@@ -258,7 +263,7 @@ def tree_path_probabilities(parents, accept):
     return _path_products(par, acc).reshape(lead + (acc.shape[-1],))
 
 
-def tree_expected_tokens(parents, accept, *, depth_decay=1.0):
+def tree_expected_tokens(parents: ArrayLike, accept: ArrayLike, *, depth_decay: float = 1.0) -> float | np.ndarray:
     r"""Expected tokens emitted per round by a draft tree, :math:`E[L]`.
 
     .. math:: E[L] = 1 + \sum_{i=1}^{n} \prod_{j \in \text{path}(i)} a_j
@@ -321,7 +326,7 @@ def tree_expected_tokens(parents, accept, *, depth_decay=1.0):
     return to_output(out.reshape(lead), np.ndim(parents) == 1 and np.ndim(accept) == 1)
 
 
-def tree_tokens_pmf(parents, accept):
+def tree_tokens_pmf(parents: ArrayLike, accept: ArrayLike) -> np.ndarray:
     r"""Distribution of the tokens emitted per round by a draft tree.
 
     The round ends at node ``i`` (its token accepted, none of its children)
@@ -368,7 +373,8 @@ def tree_tokens_pmf(parents, accept):
     return pmf.reshape(lead + (pmf.shape[1],))
 
 
-def random_trees(n_trees, n_nodes, rng, *, scale=1.0):
+def random_trees(n_trees: int, n_nodes: int, rng: np.random.Generator | int, *,
+                 scale: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
     """Random trees for tests and benchmarks: random shapes and valid ``accept``.
 
     Node ``i``'s parent is uniform on ``-1 .. i - 1``; siblings' ``accept`` are ``U(0, 1)`` weights
@@ -417,7 +423,7 @@ def random_trees(n_trees, n_nodes, rng, *, scale=1.0):
 # --------------------------------------------------------------------------
 
 
-def tree_new_tokens(n_nodes):
+def tree_new_tokens(n_nodes: ArrayLike) -> int | np.ndarray:
     """Tokens per sequence that the verification pass of an ``n_nodes`` tree processes.
 
     ``n_nodes + 1``: the last accepted token and every tree node, whatever the depth.
@@ -444,7 +450,8 @@ def tree_new_tokens(n_nodes):
     return to_output(n + 1, is_scalar_input(n_nodes), kind=int)
 
 
-def tree_verify_cost(model, hardware, n_nodes, batch=1, context=0, *, kv_write=None, parents=None):
+def tree_verify_cost(model: Model, hardware: Hardware, n_nodes: int, batch: int = 1, context: int = 0, *,
+                     kv_write: bool | None = None, parents: ArrayLike | None = None) -> float | np.ndarray:
     """``c_verify`` of a draft tree: :func:`specdec.roofline.hardware.verify_cost` with ``k = n_nodes``.
 
     The pass over ``n_nodes + 1`` tokens per sequence, as a fraction of one plain decode step
@@ -511,7 +518,7 @@ def _check_rank_accept(rank_accept: Any) -> np.ndarray:
     return a
 
 
-def rank_accept_from_topk(topk_accuracy):
+def rank_accept_from_topk(topk_accuracy: ArrayLike) -> np.ndarray:
     """Per-rank acceptance probabilities from cumulative top-k accuracies.
 
     ``a[d, r] = top[r] - top[r - 1]``: the ``r``-th candidate's acceptance under greedy
@@ -586,12 +593,13 @@ class DraftTree:
         return int(self.depth.max()) if self.depth.size else 0
 
 
-def _greedy_order(a: np.ndarray, n_max: int, depth_cap: int):
+def _greedy_order(a: np.ndarray, n_max: int, depth_cap: int) -> tuple[list[int], list[int], list[int], list[float]]:
     """Best-first enumeration of the candidate tree, largest path probability first.
 
     A popped node pushes its first child and next sibling; returns (parent, depth, rank, value) lists.
     """
     n_rank = a.shape[1]
+    out_value: list[float]
     out_parent, out_depth, out_rank, out_value = [], [], [], []
     heap = []
     counter = 0
@@ -617,7 +625,8 @@ def _greedy_order(a: np.ndarray, n_max: int, depth_cap: int):
     return out_parent, out_depth, out_rank, out_value
 
 
-def _prepare_search(rank_accept, max_depth, n_max):
+def _prepare_search(rank_accept: ArrayLike, max_depth: int | None,
+                    n_max: int) -> tuple[np.ndarray, np.ndarray, int]:
     a = _check_rank_accept(rank_accept)
     rows = a[None, :] if a.ndim == 1 else a
     depth_rows = rows.shape[0]
@@ -636,7 +645,8 @@ def _prepare_search(rank_accept, max_depth, n_max):
     return sorted_rows, order, cap
 
 
-def _build_tree(sorted_rows, order, parent, depth, r, value) -> DraftTree:
+def _build_tree(sorted_rows: np.ndarray, order: np.ndarray, parent: list[int], depth: list[int], r: list[int],
+                value: list[float]) -> DraftTree:
     par = np.asarray(parent, dtype=np.int64)
     dep = np.asarray(depth, dtype=np.int64)
     srt = np.asarray(r, dtype=np.int64)
@@ -647,7 +657,7 @@ def _build_tree(sorted_rows, order, parent, depth, r, value) -> DraftTree:
                      path_probability=val, expected_tokens=float(1.0 + val.sum()))
 
 
-def best_tree(n_nodes, rank_accept, max_depth=None):
+def best_tree(n_nodes: int, rank_accept: ArrayLike, max_depth: int | None = None) -> DraftTree:
     r"""The draft tree of at most ``n_nodes`` nodes with the largest expected tokens per round.
 
     Under the rank model the ``r``-th best candidate at depth ``d`` is accepted with probability
@@ -727,7 +737,8 @@ class TreeSpeedup:
         return np.maximum.accumulate(self.speedups.max(axis=0))
 
 
-def best_tree_for_speedup(rank_accept, max_nodes, c_verify, c_draft=0.0, max_depth=None):
+def best_tree_for_speedup(rank_accept: ArrayLike, max_nodes: int, c_verify: ArrayLike, c_draft: float = 0.0,
+                          max_depth: int | None = None) -> TreeSpeedup:
     r"""The draft tree that maximizes speedup when its cost grows with nodes and depth.
 
     Round cost in target decode steps: ``depth * c_draft`` (one draft pass per tree level) plus
@@ -780,7 +791,7 @@ def best_tree_for_speedup(rank_accept, max_nodes, c_verify, c_draft=0.0, max_dep
     sorted_rows, order, cap = _prepare_search(rank_accept, max_depth, n)
     et = np.ones((cap, n))
     sp = np.zeros((cap, n))
-    best = (-1.0, None)
+    best: tuple[float, tuple[int, int] | None] = (-1.0, None)
     for d in range(1, cap + 1):  # one best-first search per depth cap
         parent, depth, r, value = _greedy_order(sorted_rows, n, d)
         m = len(value)
