@@ -8,7 +8,7 @@ that are neither blank nor comment-only. Usage::
     python scripts/docstring_share.py --top 20   # only the first 20 rows
     python scripts/docstring_share.py specdec/plots
 
-``specdec/exercises`` is left out unless a path under it is named.
+``course/specdec_course`` is left out unless a path under it is named.
 """
 
 from __future__ import annotations

@@ -4,10 +4,10 @@ Loaded by both editions (``_config.yml``; ``scripts/build-student.sh`` builds
 the student edition with ``specdec_edition = "student"``). It
 
 1. **writes the check line into every exercise box**, from the registry of
-   ``specdec.exercises``: "Check your answer: ``sd.exercises.check("label",
+   ``specdec_course``: "Check your answer: ``course.check("label",
    answer)``: a float, tokens per round, to 2 decimals." A paragraph of the
    box that already starts with "Check your answer:" (the stored value of an
-   ``{eval}`sd.exercises.describe(...)``` role, which JupyterLab readers
+   ``{eval}`course.describe(...)``` role, which JupyterLab readers
    see) is replaced by it, and must say the same (else: a warning that the
    notebook needs re-executing). An exercise label the registry lacks, or a
    registered exercise no exercise box shows, is a build warning (an error
@@ -53,8 +53,8 @@ ONLY = {"full": "student-edition-only", "student": "full-edition-only"}
 
 
 def _registry():
-    import specdec.exercises as exercises
-    from specdec.exercises import _core
+    import specdec_course as exercises
+    from specdec_course import _core
 
     return exercises, _core
 
@@ -184,7 +184,7 @@ class AddCheckLines(SphinxTransform):
             seen.append(label)
             if label not in exercises.REGISTRY:
                 LOGGER.warning(f"exercise {label!r} is not in specdec's exercise registry "
-                               f"(specdec/exercises/p*_*.py): register it, or fix the label",
+                               f"(course/specdec_course/bank/p*_*.py): register it, or fix the label",
                                location=box, type="specdec", subtype="exercise")
                 continue
             call, form = core.check_line(label)
@@ -243,7 +243,7 @@ class AnswerKeyDirective(SphinxDirective):
             LOGGER.warning("the answer key is instructors' material and is not part of the student edition",
                            location=(self.env.docname, self.lineno), type="specdec", subtype="exercise")
             return []
-        from specdec.exercises import instructors
+        from specdec_course import instructors
 
         key = instructors.answer_key(self.options.get("labels"))  # the book's answers (no student's: no course key)
         table = nodes.table(classes=["specdec-answer-key"])

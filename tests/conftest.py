@@ -16,7 +16,7 @@ SPECDEC_FULL_TEST_RUN
 The fast inner loop
 -------------------
 ``python -m pytest -m core -n 2`` runs the core's unit and property tests and
-the doctests of the core modules (``specdec/`` but its plots, widgets and exercises), about a minute on two
+the doctests of the core modules (``specdec/`` but its plots and widgets), about a minute on two
 cores: the tests that need no notebook, no built book, no browser, no
 figure and no explorer. Every test of ``tests/`` is in the core unless its
 file is in ``NOT_CORE`` or the test's own code uses ``sd.plots``,
@@ -169,6 +169,9 @@ def _incomplete_run(config, files) -> str | None:
         problems.append("no specdec unit tests collected from tests/")
     if not any(ROOT / "specdec" in p.parents for p in files):
         problems.append("no doctests collected from specdec/ (run pytest with --doctest-modules specdec)")
+    if not any(ROOT / "course" / "specdec_course" in p.parents for p in files):
+        problems.append("no doctests collected from course/specdec_course/ (run pytest with --doctest-modules "
+                        "course/specdec_course)")
     for notebook in _notebooks_with_code():
         if notebook.resolve() not in files:
             problems.append(f"nbval collected nothing from {notebook.relative_to(ROOT)} (run pytest with --nbval)")
@@ -222,8 +225,8 @@ def _source_of_test(function) -> str:
 def is_core(item) -> bool:
     """Whether a collected test is in the fast loop (``-m core``): see the module docstring."""
     path = item.nodeid.split("::", 1)[0]
-    if path.startswith("specdec/"):              # a doctest: the core modules', not plots/widgets/exercises
-        return not path.startswith(("specdec/plots/", "specdec/widgets/", "specdec/exercises/"))
+    if path.startswith("specdec/"):              # a doctest: the core modules', not plots/widgets
+        return not path.startswith(("specdec/plots/", "specdec/widgets/"))
     if not path.startswith("tests/") or path in NOT_CORE:
         return False
     function = getattr(item, "function", None)

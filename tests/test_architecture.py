@@ -3,9 +3,13 @@
 The layering (specdec/__init__.py documents it): the top-level helpers (``_validate``, ``_units``,
 ``_datafiles``, ``tables``) <- ``sources`` <- ``acceptance`` <- ``economics`` <- ``roofline`` <-
 ``verification`` <- ``decision`` <- ``serving`` <- ``drafts`` <- ``calibration`` <- ``predict`` <-
-``literature`` <- ``cli``, then ``plots`` <- ``widgets`` and ``exercises`` on top. A module imports from
+``literature`` <- ``cli``, then ``plots`` <- ``widgets`` on top. A module imports from
 its own package or from a package below it. Checked by parsing every module of the package (imports
 inside functions included), and by importing each core module in a fresh interpreter.
+
+The course tooling (``course/specdec_course``, a distribution of its own) sits above all of it: it imports
+specdec, and no module of specdec imports it; its framework imports nothing of specdec (the chapters'
+exercises in ``specdec_course.bank`` do, as its data).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PKG = ROOT / "specdec"
+COURSE = ROOT / "course" / "specdec_course"
 
 #: Private names one module may import from another, with the reason. Nothing else is allowed
 #: (``specdec._validate`` is the shared private validation module and is exempt by design).
@@ -107,9 +112,9 @@ def find_cycle(graph: dict):
 #: The concept packages of the core, lowest first, then the presentation packages. Each imports only
 #: from packages before it (and from the top-level helpers, floor 0).
 PACKAGES = ("sources", "acceptance", "economics", "roofline", "verification", "decision", "serving", "drafts",
-            "calibration", "predict", "literature", "cli", "plots", "widgets", "exercises")
+            "calibration", "predict", "literature", "cli", "plots", "widgets")
 HELPERS = ("_validate", "_units", "_datafiles", "tables")
-PRESENTATION = ("plots", "widgets", "exercises")
+PRESENTATION = ("plots", "widgets")
 
 
 def package_of(name: str) -> str:
@@ -119,7 +124,7 @@ def package_of(name: str) -> str:
 
 
 #: The core: every public module of the concept packages and the top-level helpers (private modules,
-#: and plots, widgets and exercises excluded).
+#: and plots and widgets excluded).
 CORE = sorted(name for name in MODULES if package_of(name) not in PRESENTATION + ("specdec", "__main__")
               and not name.rsplit(".", 1)[-1].startswith("_"))
 
@@ -192,7 +197,7 @@ def test_allow_list_is_not_stale():
 def test_core_modules_import_without_presentation_libraries(name):
     """Importing a core module in a fresh interpreter loads neither matplotlib, ipywidgets, plots nor widgets."""
     code = (f"import sys, importlib; importlib.import_module({name!r}); "
-            "bad = [m for m in ('matplotlib', 'ipywidgets', 'specdec.plots', 'specdec.widgets', 'specdec.exercises') "
+            "bad = [m for m in ('matplotlib', 'ipywidgets', 'specdec.plots', 'specdec.widgets', 'specdec_course') "
             "if m in sys.modules]; print(','.join(bad))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "", f"{name} pulls in {out.stdout.strip()}"
@@ -201,7 +206,7 @@ def test_core_modules_import_without_presentation_libraries(name):
 def test_core_modules_do_not_import_presentation_even_lazily():
     bad = [f"{name} imports {mod}" for name in CORE for mod, _, _, _ in imports_of(name)
            if mod.split(".")[0] in ("matplotlib", "ipywidgets")
-           or mod.startswith(("specdec.plots", "specdec.widgets", "specdec.exercises"))]
+           or mod.startswith(("specdec.plots", "specdec.widgets", "specdec_course"))]
     assert not bad, "\n".join(bad)
 
 
@@ -276,4 +281,42 @@ def test_code_lines_counts_code_only():
 def test_core_modules_stay_short():
     """No module of specdec has more than MAX_CODE_LINES lines of code (docstrings and comments not counted)."""
     long = {name: code_lines(path) for name, path in MODULES.items()}
+    assert max(long.values()) <= MAX_CODE_LINES, sorted(long.items(), key=lambda kv: -kv[1])[:3]
+
+
+def _imported_modules(path: pathlib.Path) -> set[str]:
+    """Every absolute module an ``import`` or ``from ... import`` of ``path`` names (inside functions too)."""
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            out |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            out.add(node.module)
+    return out
+
+
+def test_specdec_never_imports_the_course_package():
+    """The runtime package stands without the course tooling: no module of specdec names specdec_course."""
+    bad = [f"{name} imports {mod}" for name, path in MODULES.items() for mod in _imported_modules(path)
+           if mod.split(".")[0] == "specdec_course"]
+    assert not bad, "\n".join(bad)
+    code = "import sys, specdec, specdec.plots, specdec.cli; print('specdec_course' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.strip() == "False"
+
+
+COURSE_MODULES = sorted(COURSE.rglob("*.py"))
+
+
+def test_the_course_framework_imports_nothing_of_specdec():
+    """The framework (checker, forms, variants, grader, ...) is domain-free; only the bank's exercises use specdec."""
+    assert COURSE_MODULES and (COURSE / "bank" / "p1_expected_tokens.py") in COURSE_MODULES
+    bad = [f"{path.relative_to(ROOT)} imports {mod}" for path in COURSE_MODULES if "bank" not in path.parts
+           for mod in _imported_modules(path) if mod.split(".")[0] == "specdec"]
+    assert not bad, "\n".join(bad)
+
+
+def test_course_modules_stay_short():
+    """The course package keeps the same length limit as specdec (code lines, docstrings not counted)."""
+    long = {path.relative_to(ROOT).as_posix(): code_lines(path) for path in COURSE_MODULES}
     assert max(long.values()) <= MAX_CODE_LINES, sorted(long.items(), key=lambda kv: -kv[1])[:3]

@@ -1,4 +1,4 @@
-"""Command line: ``python -m specdec.exercises {list,new-key,key,handout,grade}``.
+"""Command line: ``python -m specdec_course {list,new-key,key,handout,grade}``.
 
 ``list``     every exercise, numbered as the book numbers them;
 ``new-key``  write a new course key (a secret file; keep it away from students);
@@ -34,7 +34,7 @@ def _course(args):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m specdec.exercises", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m specdec_course", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="every exercise, by chapter")
 

@@ -1,8 +1,8 @@
-"""Graded assignments in a student's notebook: ``sd.exercises.assignment(code)``.
+"""Graded assignments in a student's notebook: ``course.assignment(code)``.
 
 An instructor's handout gives every student a line such as::
 
-    sd.exercises.assignment("sdx1.eJy...")
+    course.assignment("sdx1.eJy...")
 
 The code names the assignment and the student, and carries the *inputs* of
 the student's variants (the numbers their handout states, nothing secret) so
@@ -74,7 +74,7 @@ class Assignment:
         return f'<div class="specdec-assignment" style="font-family:sans-serif">{html.escape(str(self))}</div>'
 
 
-#: The assignment this kernel works on (set by ``sd.exercises.assignment``), or None.
+#: The assignment this kernel works on (set by ``course.assignment``), or None.
 ACTIVE: list = [None]
 
 
@@ -133,8 +133,8 @@ def assignment(code: str) -> Assignment:
 
     Examples
     --------
-    >>> import specdec as sd
-    >>> sd.exercises.assignment("not a code")  # doctest: +ELLIPSIS
+    >>> import specdec_course as course
+    >>> course.assignment("not a code")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     ValueError: code must be the assignment code from your handout, ...

@@ -1,4 +1,4 @@
-"""The checker behind ``sd.exercises.check``: compare a reader's answer to the reference.
+"""The checker behind ``course.check``: compare a reader's answer to the reference.
 
 Nothing in this module knows about speculative decoding. It compares a
 reader's answer (a number, a tuple, an array, a function or a letter) with
@@ -86,8 +86,8 @@ class CheckResult:
 
     Examples
     --------
-    >>> import specdec as sd
-    >>> result = sd.exercises.CheckResult("demo-1", True, "Correct.")
+    >>> import specdec_course as course
+    >>> result = course.CheckResult("demo-1", True, "Correct.")
     >>> bool(result), str(result)
     (True, '[correct] demo-1: Correct.')
     """
@@ -164,8 +164,8 @@ def labels() -> list[str]:
 
     Examples
     --------
-    >>> import specdec as sd
-    >>> all(isinstance(label, str) for label in sd.exercises.labels())
+    >>> import specdec_course as course
+    >>> all(isinstance(label, str) for label in course.labels())
     True
 
     Defined in chapter "Expected tokens per round".
@@ -236,10 +236,10 @@ def get(label: str) -> ExerciseInfo:
 
     Examples
     --------
-    >>> import specdec as sd
-    >>> sd.exercises.get("expected-tokens-1").kind
+    >>> import specdec_course as course
+    >>> course.get("expected-tokens-1").kind
     'numeric'
-    >>> sd.exercises.get("no-such-exercise-1")  # doctest: +ELLIPSIS
+    >>> course.get("no-such-exercise-1")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     KeyError: "no exercise is labelled 'no-such-exercise-1'..."
@@ -269,8 +269,8 @@ def hints(label: str) -> list[str]:
 
     Examples
     --------
-    >>> import specdec as sd
-    >>> all(len(sd.exercises.hints(label)) >= 1 for label in sd.exercises.labels())
+    >>> import specdec_course as course
+    >>> all(len(course.hints(label)) >= 1 for label in course.labels())
     True
 
     Defined in chapter "Expected tokens per round".
@@ -282,7 +282,7 @@ _Row = namedtuple("_Row", ["number", "label", "chapter", "kind", "question"])
 
 
 class ExerciseList(tuple):
-    """The table returned by ``sd.exercises.list()``.
+    """The table returned by ``course.list()``.
 
     A tuple of rows ``(number, label, chapter, kind, question)`` in book order
     (``number`` is "6.2" for the second exercise of chapter 6), shown as a
@@ -332,7 +332,7 @@ class ExerciseList(tuple):
 
 
 def list_exercises() -> ExerciseList:
-    """List every exercise by chapter, numbered as the book numbers them (``sd.exercises.list()``).
+    """List every exercise by chapter, numbered as the book numbers them (``course.list()``).
 
     Returns
     -------
@@ -344,8 +344,8 @@ def list_exercises() -> ExerciseList:
 
     Examples
     --------
-    >>> import specdec as sd
-    >>> table = sd.exercises.list()
+    >>> import specdec_course as course
+    >>> table = course.list()
     >>> table[0].number, table[0].label, table[0].chapter
     ('1', 'decide-for-your-service-1', 'Start here: Decide for your service')
     >>> next(row.label for row in table if row.number == "1.1")
@@ -365,7 +365,7 @@ def _call_text(exercise: Exercise, seed: Any = None) -> str:
     if isinstance(form, Function):
         name = form.signature.split("(")[0].strip() or "your_function"
     seed_part = f", seed={seed_literal(seed)}" if seed is not None else ""
-    return f'sd.exercises.check("{exercise.label}", {name}{seed_part})'
+    return f'course.check("{exercise.label}", {name}{seed_part})'
 
 
 def check_line(label: str, seed: Any = None) -> tuple[str, str]:
@@ -388,7 +388,7 @@ def describe(label: str, seed: int | str | None = None) -> str:
     Returns
     -------
     str
-        "Check your answer: sd.exercises.check("expected-tokens-1", answer):
+        "Check your answer: course.check("expected-tokens-1", answer):
         a float, tokens per round, to 2 decimals." The same line is printed
         under every exercise box of the book; the checker accepts any answer
         correct to the stated precision.
@@ -400,9 +400,9 @@ def describe(label: str, seed: int | str | None = None) -> str:
 
     Examples
     --------
-    >>> import specdec as sd
-    >>> sd.exercises.describe("expected-tokens-1")
-    'Check your answer: sd.exercises.check("expected-tokens-1", answer): a float, tokens per round, to 2 decimals.'
+    >>> import specdec_course as course
+    >>> course.describe("expected-tokens-1")
+    'Check your answer: course.check("expected-tokens-1", answer): a float, tokens per round, to 2 decimals.'
 
     Defined in chapter "Expected tokens per round".
     """
@@ -436,7 +436,7 @@ class Variant:
     statement: str
 
     def check(self, answer: Any) -> CheckResult:
-        """Check an answer to this variant: the same as ``sd.exercises.check(label, answer, seed=seed)``."""
+        """Check an answer to this variant: the same as ``course.check(label, answer, seed=seed)``."""
         return check(self.label, answer, seed=self.seed)
 
     def describe(self) -> str:
@@ -463,7 +463,7 @@ def variant(label: str, seed: int | str) -> Variant:
     label : str
         An exercise label such as ``"expected-tokens-1"``. The numeric
         exercises of the "Start here" chapter and of Parts I, II and IV (and
-        most of Part III) have variants; ``sd.exercises.get(label).has_variants``
+        most of Part III) have variants; ``course.get(label).has_variants``
         says whether one does.
     seed : int or str
         Chooses the inputs: a non-negative integer, or a string such as a
@@ -475,7 +475,7 @@ def variant(label: str, seed: int | str) -> Variant:
     Variant
         ``.statement`` (Markdown with math, to hand out), ``.params`` (the
         inputs), ``.check(answer)`` and ``.describe()``. Students can also
-        check with ``sd.exercises.check(label, answer, seed=seed)``.
+        check with ``course.check(label, answer, seed=seed)``.
 
     Raises
     ------
@@ -488,12 +488,12 @@ def variant(label: str, seed: int | str) -> Variant:
 
     Examples
     --------
-    >>> import specdec as sd
-    >>> v = sd.exercises.variant("expected-tokens-1", 7)
-    >>> v.params == sd.exercises.variant("expected-tokens-1", 7).params
+    >>> import specdec_course as course
+    >>> v = course.variant("expected-tokens-1", 7)
+    >>> v.params == course.variant("expected-tokens-1", 7).params
     True
     >>> v.describe()
-    'Check your answer: sd.exercises.check("expected-tokens-1", answer, seed=7): a float, tokens per round, to 2 decimals.'
+    'Check your answer: course.check("expected-tokens-1", answer, seed=7): a float, tokens per round, to 2 decimals.'
 
     Defined in chapter "Expected tokens per round".
     """
@@ -642,7 +642,7 @@ def _unknown_label_message(label: str) -> str:
     if close:
         text += " Did you mean " + ", ".join(repr(c) for c in close) + "?"
     else:
-        text += " Use sd.exercises.list() to see every label."
+        text += " Use course.list() to see every label."
     if IMPORT_ERRORS:
         text += " (Some exercise modules failed to import: " + ", ".join(sorted(IMPORT_ERRORS)) + ".)"
     return text
@@ -706,7 +706,7 @@ def check(label: str, answer: Any = _MISSING, seed: int | str | None = None, *,
     label : str
         The exercise label shown in the book, e.g. ``"expected-tokens-1"``.
     answer : object
-        Your answer, in the form the exercise states (``sd.exercises.describe(label)``
+        Your answer, in the form the exercise states (``course.describe(label)``
         prints it): a number, a tuple (a list or an array works too), a
         letter such as ``"b"`` for multiple-choice exercises, or the function
         itself (not called) for "write a function" exercises.
@@ -753,10 +753,10 @@ def check(label: str, answer: Any = _MISSING, seed: int | str | None = None, *,
 
     Examples
     --------
-    >>> import specdec as sd
-    >>> sd.exercises.check("expected-tokens-1", 3.29).passed
+    >>> import specdec_course as course
+    >>> course.check("expected-tokens-1", 3.29).passed
     True
-    >>> result = sd.exercises.check("no-such-exercise-1", 0.5)
+    >>> result = course.check("no-such-exercise-1", 0.5)
     >>> result.passed
     False
     >>> result.message.startswith("No exercise is labelled 'no-such-exercise-1'")
@@ -769,7 +769,7 @@ def check(label: str, answer: Any = _MISSING, seed: int | str | None = None, *,
         if not isinstance(label, str):
             return _finish(shown_label, CheckResult(shown_label, False,
                            "the first argument must be the exercise label as a string, "
-                           "e.g. sd.exercises.check('expected-tokens-1', answer).", "", "unknown-label"))
+                           "e.g. course.check('expected-tokens-1', answer).", "", "unknown-label"))
         exercise = REGISTRY.get(label) or REGISTRY.get(label.strip().lower())
         if exercise is None:
             return _finish(label, CheckResult(label, False, _unknown_label_message(label), "", "unknown-label"))

@@ -5,8 +5,8 @@ and everything a reader or an instructor is told about the answer comes from
 that one declaration:
 
 * the line under each exercise box in the book, "Check your answer:
-  ``sd.exercises.check(...)``: a float, tokens per round, to 2 decimals"
-  (a Sphinx transform writes it in both editions; ``sd.exercises.describe``
+  ``course.check(...)``: a float, tokens per round, to 2 decimals"
+  (a Sphinx transform writes it in both editions; ``course.describe``
   returns it in a notebook);
 * the tolerance of the checker, which accepts any answer correct to the
   stated precision: within half a unit of the last stated digit (an answer

@@ -1,4 +1,4 @@
-"""Grade a class's notebooks: ``python -m specdec.exercises grade DIR --course-key K --roster R ...``.
+"""Grade a class's notebooks: ``python -m specdec_course grade DIR --course-key K --roster R ...``.
 
 A notebook's stored outputs prove nothing (anyone can type "[correct]" into
 a JSON file), and neither does anything the notebook writes to a file: the
@@ -249,7 +249,7 @@ def _matplotlib_cache() -> str | None:
 def _final_code(final: dict) -> str:
     if not final:
         return "pass"
-    return f"import specdec.exercises._channel as _grader\n_grader.final({json.dumps(json.dumps(final))})"
+    return f"import specdec_course._channel as _grader\n_grader.final({json.dumps(json.dumps(final))})"
 
 
 def run_notebook(path: str | os.PathLike, final: dict | None = None, timeout: float = 300.0,
@@ -294,7 +294,7 @@ def run_notebook(path: str | os.PathLike, final: dict | None = None, timeout: fl
                   "final_timeout": 30 + sum(float(item["time_limit"]) for item in final.values())}
         log = open(work / "worker.log", "wb")
         try:
-            proc = subprocess.Popen(prefix + [sys.executable, "-m", "specdec.exercises._grade_worker"],
+            proc = subprocess.Popen(prefix + [sys.executable, "-m", "specdec_course._grade_worker"],
                                     cwd=work, env=env, stdin=config_read, stdout=log, stderr=log,
                                     pass_fds=(write_fd, status_write), start_new_session=True)
         finally:

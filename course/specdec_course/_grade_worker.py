@@ -1,4 +1,4 @@
-"""Run one submitted notebook for the grader (``python -m specdec.exercises._grade_worker``).
+"""Run one submitted notebook for the grader (``python -m specdec_course._grade_worker``).
 
 The grader (``_grade.py``) starts this module once per notebook, normally as
 the first process (pid 1) of a fresh PID namespace (``unshare --pid``), in
@@ -21,7 +21,7 @@ notebook could read them). It then
   is left of it, at most the per-cell limit), errors allowed, outputs
   counted and dropped, and optionally a limit on the kernel's address space;
 * passes the write end of the grader's pipe to the kernel, so that every
-  ``sd.exercises.check`` call is sent to the grader (``_channel``);
+  ``course.check`` call is sent to the grader (``_channel``);
 * after the last cell (or after stopping an endless one), runs the grader's
   own cell, which runs checked functions on their hidden cases;
 * reports its status over a second pipe of its own, which the kernel does

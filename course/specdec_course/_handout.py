@@ -3,7 +3,7 @@
 Each sheet states the student's keyed variant of every graded exercise (the
 inputs only), the options of every multiple-choice question, the form of
 each answer and how to check it, and the line that starts the graded
-assignment in the student's notebook (``sd.exercises.assignment(code)``).
+assignment in the student's notebook (``course.assignment(code)``).
 Exercises without graded variants are marked as self-check practice.
 
 The HTML needs no network: its math is typeset by a copy of MathJax (from
@@ -42,9 +42,9 @@ def sheet(spec: AssignmentSpec, key: CourseKey, roster: Roster, student: str) ->
             inputs[label] = keyed_inputs(REGISTRY[label], key, slot)
     code = encode(spec.title, sid, kinds, inputs)
     out = [f"# {spec.title}", "", f"Student: {name + ' ' if name else ''}({sid})", "",
-           "Work in a Jupyter notebook. Its first code cell must be:", "", "```python", "import specdec as sd",
-           f'sd.exercises.assignment("{code}")', "```", "",
-           "For the graded exercises below, `sd.exercises.check(label, answer)` then tells you whether the *form* "
+           "Work in a Jupyter notebook. Its first code cell must be:", "", "```python", "import specdec_course as course",
+           f'course.assignment("{code}")', "```", "",
+           "For the graded exercises below, `course.check(label, answer)` then tells you whether the *form* "
            "of your answer is right (type, shape, precision) and records it; it does not say whether the answer is "
            "correct. Check each answer once you are done with it (the last check of an exercise counts), save the "
            "notebook and hand it in. Your notebook is run again from top to bottom when it is graded.", ""]
@@ -69,7 +69,7 @@ def sheet(spec: AssignmentSpec, key: CourseKey, roster: Roster, student: str) ->
         if spec.parts.get(label):
             shares = ", ".join(_points(w) for w in spec.parts[label])
             out += [f"Partial credit: {shares} for the parts of the tuple, in order.", ""]
-        call = f'sd.exercises.check("{label}", answer)'
+        call = f'course.check("{label}", answer)'
         if kind == "practice":
             out += [f"Check it with `{call}`. This exercise is the same for everyone, so the checker tells you "
                     "whether you are right; it does not count towards your grade.", ""]

@@ -138,7 +138,7 @@ class Exercise:
     chapter : Chapter
         The chapter (its ``_toc.yml`` entry and title).
     question : str
-        The question in one or two sentences (``sd.exercises.list()``).
+        The question in one or two sentences (``course.list()``).
     answer : Form or callable
         The form of the answer: type, units and precision (``Float``,
         ``Integer``, ``Flag``, ``Seq``, ``Letter`` or ``Function``), or

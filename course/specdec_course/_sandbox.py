@@ -1,6 +1,6 @@
 """Run a reader's function on test cases with a time limit.
 
-A function that never returns must not hang ``sd.exercises.check``. Where
+A function that never returns must not hang ``course.check``. Where
 the operating system can fork cheaply and safely (Linux and other POSIX
 systems except macOS), the reader's function runs in a **forked child
 process**: the parent waits at most the time limit, then kills the child, so

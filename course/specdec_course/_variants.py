@@ -141,7 +141,7 @@ class CourseKey:
         lines = [line for line in lines if line]
         if len(lines) != 1 or not _KEY_LINE.match(lines[0]):
             raise ValueError(f"course_key: {str(path)!r} is not a course key file (one line of 32 to 128 hex "
-                             "digits; make one with `python -m specdec.exercises new-key FILE`)")
+                             "digits; make one with `python -m specdec_course new-key FILE`)")
         return cls(bytes.fromhex(lines[0]), str(pathlib.Path(path).resolve()))
 
     @classmethod

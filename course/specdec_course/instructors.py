@@ -1,7 +1,7 @@
 """For instructors: the course key, reference answers, the answer key, handouts and grading.
 
 Marked work needs a **course key**, a secret file the instructor keeps
-(``CourseKey.create(path)`` or ``python -m specdec.exercises new-key FILE``),
+(``CourseKey.create(path)`` or ``python -m specdec_course new-key FILE``),
 and a **roster** (a CSV file of student ids). A student's graded variants
 come from the key and their row in the roster: without the key, nothing in
 the package (this module included) computes a student's inputs, answers or
@@ -10,12 +10,12 @@ the ones the full edition prints.
 
 Command line (the same functions)::
 
-    python -m specdec.exercises new-key course.key
-    python -m specdec.exercises handout --course-key course.key \\
+    python -m specdec_course new-key course.key
+    python -m specdec_course handout --course-key course.key \\
         --roster roster.csv --assignment hw1.toml --out handouts/
-    python -m specdec.exercises key --course-key course.key \\
+    python -m specdec_course key --course-key course.key \\
         --roster roster.csv --assignment hw1.toml [--student s26001]
-    python -m specdec.exercises grade submissions/ --course-key course.key \\
+    python -m specdec_course grade submissions/ --course-key course.key \\
         --roster roster.csv --assignment hw1.toml --csv grades.csv
 
 Defined in chapter "For instructors".

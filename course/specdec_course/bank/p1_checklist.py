@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from specdec import economics
 from specdec.decision import checklist as wl
 
-from .. import economics
-from ._chapters import Chapter
-from ._forms import Flag, Float, Seq
-from ._registry import Exercise, Mistake, grid, register
+from .._chapters import Chapter
+from .._forms import Flag, Float, Seq
+from .._registry import Exercise, Mistake, grid, register
 
 CHAPTER = Chapter("book/part1-speedup-bounds/05-decision-checklist", "The decision checklist")
 
@@ -63,7 +63,7 @@ _CODE = {name: getattr(CODE_COMPLETION, name) for name in _FIELDS}
 register(Exercise(
     label="checklist-1",
     chapter=CHAPTER,
-    question=("Apply the checklist to the code-completion workload (sd.exercises.p1_checklist.CODE_COMPLETION): "
+    question=("Apply the checklist to the code-completion workload (course.p1_checklist.CODE_COMPLETION): "
               "which of the five checks pass, in the source's order?"),
     statement=_WORKLOAD_STATEMENT + (" Which of the source's five checks pass? Answer with a tuple of five flags in "
                                      "the source's order (True or 1 for pass)."),

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import acceptance
-from ._chapters import Chapter
-from ._forms import Float, Function, Integer, Seq
-from ._registry import Exercise, Mistake, grid, pick, register
+from specdec import acceptance
+
+from .._chapters import Chapter
+from .._forms import Float, Function, Integer, Seq
+from .._registry import Exercise, Mistake, grid, pick, register
 
 CHAPTER = Chapter("book/part1-speedup-bounds/01-expected-tokens", "Expected tokens per round")
 

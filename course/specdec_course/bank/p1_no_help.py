@@ -11,9 +11,9 @@ from specdec.economics import request
 from specdec.roofline import hardware as hw
 from specdec.serving import deployment
 
-from ._chapters import Chapter
-from ._forms import Float, Integer, Letter
-from ._registry import Exercise, Mistake, grid, register
+from .._chapters import Chapter
+from .._forms import Float, Integer, Letter
+from .._registry import Exercise, Mistake, grid, register
 
 CHAPTER = Chapter("book/part1-speedup-bounds/04-when-it-does-not-help", "When speculation does not help")
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import acceptance, economics
-from ._chapters import Chapter
-from ._forms import Float, Integer, Seq
-from ._registry import Exercise, Mistake, grid, register
+from specdec import acceptance, economics
+
+from .._chapters import Chapter
+from .._forms import Float, Integer, Seq
+from .._registry import Exercise, Mistake, grid, register
 
 CHAPTER = Chapter("book/part1-speedup-bounds/02-speedup-formula", "The speedup formula")
 

@@ -6,9 +6,9 @@ import numpy as np
 
 from specdec.roofline import hardware as hw
 
-from ._chapters import Chapter
-from ._forms import Flag, Float, Integer, Letter, Seq
-from ._registry import Exercise, Mistake, grid, pick, register
+from .._chapters import Chapter
+from .._forms import Flag, Float, Integer, Letter, Seq
+from .._registry import Exercise, Mistake, grid, pick, register
 
 CHAPTER = Chapter("book/part1-speedup-bounds/03-verification-cost", "Why verification is not free")
 

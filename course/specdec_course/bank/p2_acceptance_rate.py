@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from specdec import acceptance as acc
 from specdec.acceptance import estimation as est
+from specdec.acceptance import expected_tokens
 
-from .. import acceptance as acc
-from ..acceptance import expected_tokens
-from ._chapters import Chapter
-from ._forms import Float, Letter, Seq
-from ._registry import Exercise, Mistake, grid, register
+from .._chapters import Chapter
+from .._forms import Float, Letter, Seq
+from .._registry import Exercise, Mistake, grid, register
 
 CHAPTER = Chapter("book/part2-cost-accounting/02-acceptance-rate", "The acceptance rate and the tokens it yields")
 
@@ -68,7 +68,7 @@ register(Exercise(
     label="acceptance-rate-2",
     chapter=CHAPTER,
     question=("A serving log records the accepted drafts of ten rounds at k = 4: "
-              "sd.exercises.p2_acceptance_rate.SHORT_LOG. Estimate alpha by maximum likelihood, and give the width "
+              "course.p2_acceptance_rate.SHORT_LOG. Estimate alpha by maximum likelihood, and give the width "
               "of its 95% interval."),
     statement=("A log records the accepted drafts of ten rounds at $k = {{k}}$: {{log}}. Estimate $\\alpha$ by "
                "maximum likelihood, by hand and then with `sd.estimation.estimate_alpha`, and give the width "

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import drafts, economics
-from ..acceptance import expected_tokens
-from ._chapters import Chapter
-from ._forms import Float, Integer, Letter, Seq
-from ._registry import Exercise, Mistake, grid, register
+from specdec import drafts, economics
+from specdec.acceptance import expected_tokens
+
+from .._chapters import Chapter
+from .._forms import Float, Integer, Letter, Seq
+from .._registry import Exercise, Mistake, grid, register
 
 CHAPTER = Chapter("book/part2-cost-accounting/03-break-even", "The break-even condition")
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from specdec import drafts
+from specdec.acceptance import expected_tokens, expected_tokens_per_position
 from specdec.roofline import hardware
 
-from ..acceptance import expected_tokens, expected_tokens_per_position
-from ._chapters import Chapter
-from ._forms import Flag, Float, Seq
-from ._registry import Exercise, Mistake, grid, pick, register
+from .._chapters import Chapter
+from .._forms import Flag, Float, Seq
+from .._registry import Exercise, Mistake, grid, pick, register
 
 CHAPTER = Chapter("book/part2-cost-accounting/04-draft-arrangements", "Draft cost in three arrangements")
 

@@ -8,9 +8,9 @@ from specdec.roofline import memory
 from specdec.serving import deployment
 from specdec.serving import regimes as rg
 
-from ._chapters import Chapter
-from ._forms import Float, Integer, Letter, Seq
-from ._registry import Exercise, Mistake, grid, pick, register
+from .._chapters import Chapter
+from .._forms import Float, Integer, Letter, Seq
+from .._registry import Exercise, Mistake, grid, pick, register
 
 CHAPTER = Chapter("book/part2-cost-accounting/05-latency-throughput-memory", "Latency, throughput and memory")
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from specdec.acceptance import acceptance_rate
 from specdec.roofline import hardware as hw
 from specdec.verification import sampling as sm
 
-from ..acceptance import acceptance_rate
-from ._chapters import Chapter
-from ._forms import Float, Letter, Seq
-from ._registry import Exercise, Mistake, pick, register
+from .._chapters import Chapter
+from .._forms import Float, Letter, Seq
+from .._registry import Exercise, Mistake, pick, register
 
 CHAPTER = Chapter("book/part2-cost-accounting/01-verification-pass",
                   "Why a decode step wastes arithmetic, and the verification pass")
@@ -47,7 +47,7 @@ _PAIR_STATEMENT = "The target assigns $p = ({{P}})$ to five tokens and the draft
 register(Exercise(
     label="verification-pass-1",
     chapter=CHAPTER,
-    question=("For the target p = sd.exercises.p2_verification_pass.P and the draft q = ...Q, what is the "
+    question=("For the target p = course.p2_verification_pass.P and the draft q = ...Q, what is the "
               "probability that one draft token is accepted?"),
     statement=_PAIR_STATEMENT + " What is the probability that one draft token is accepted?",
     params=_PAIR,

@@ -9,9 +9,9 @@ from specdec.roofline import hardware as hw
 from specdec.serving import deployment
 from specdec.serving import regimes as rg
 
-from ._chapters import Chapter
-from ._forms import Float, Seq
-from ._registry import Exercise, Mistake, grid, pick, register
+from .._chapters import Chapter
+from .._forms import Float, Seq
+from .._registry import Exercise, Mistake, grid, pick, register
 
 CHAPTER = Chapter("book/part2-cost-accounting/06-when-not-to-use", "When not to use it")
 

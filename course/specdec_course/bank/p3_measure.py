@@ -5,9 +5,9 @@ from __future__ import annotations
 from specdec.roofline import hardware as hw
 from specdec.roofline import measure as ms
 
-from ._chapters import Chapter
-from ._forms import Float, Seq
-from ._registry import Exercise, Mistake, grid, register
+from .._chapters import Chapter
+from .._forms import Float, Seq
+from .._registry import Exercise, Mistake, grid, register
 
 CHAPTER = Chapter("book/part3-beyond/04-measure-your-machine", "Measure your machine")
 
@@ -33,7 +33,7 @@ def _vary_laptop(rng):
 register(Exercise(
     label="measure-1",
     chapter=CHAPTER,
-    question=("On the example laptop (sd.exercises.p3_measure.LAPTOP), at how many tokens t does the predicted "
+    question=("On the example laptop (course.p3_measure.LAPTOP), at how many tokens t does the predicted "
               "time of a 4096 x 4096 float32 product turn compute-bound? (Include the activations' bytes.)"),
     statement=_LAPTOP_STATEMENT + (" At how many tokens $t$ does the predicted time of a ${{d}} \\times {{d}}$ "
                                    "float32 product turn compute-bound? Include the bytes of the token vectors."),

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from .. import acceptance, economics
-from .. import literature as lit
-from ._chapters import Chapter
-from ._forms import Float
-from ._registry import Exercise, Mistake, grid, register
+from specdec import acceptance, economics
+from specdec import literature as lit
+
+from .._chapters import Chapter
+from .._forms import Float
+from .._registry import Exercise, Mistake, grid, register
 
 CHAPTER = Chapter("book/part3-beyond/02-published-results", "Published results, recomputed")
 

@@ -6,9 +6,9 @@ from specdec.roofline import hardware as hw
 from specdec.roofline import memory
 from specdec.serving import deployment
 
-from ._chapters import Chapter
-from ._forms import Float, Integer, Seq
-from ._registry import Exercise, Mistake, grid, pick, register
+from .._chapters import Chapter
+from .._forms import Float, Integer, Seq
+from .._registry import Exercise, Mistake, grid, pick, register
 
 CHAPTER = Chapter("book/part3-beyond/01-roofline-model", "The roofline model")
 

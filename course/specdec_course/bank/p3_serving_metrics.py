@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from specdec import economics
+from specdec.acceptance import (
+    alpha_from_draft_acceptance_rate,
+    alpha_from_mean_acceptance_length,
+    draft_acceptance_rate,
+)
 from specdec.acceptance.estimation import read_engine_counters
 
-from .. import economics
-from ..acceptance import alpha_from_draft_acceptance_rate, alpha_from_mean_acceptance_length, draft_acceptance_rate
-from ._chapters import Chapter
-from ._forms import Float
-from ._registry import Exercise, Mistake, grid, pick, register
+from .._chapters import Chapter
+from .._forms import Float
+from .._registry import Exercise, Mistake, grid, pick, register
 
 CHAPTER = Chapter("book/part3-beyond/03-serving-metrics", "What serving engines print")
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from specdec.roofline import hardware as hw
 from specdec.serving import deployment
 
-from ._chapters import Chapter
-from ._forms import Float, Integer, Letter, Seq
-from ._registry import Exercise, Mistake, grid, pick, register
+from .._chapters import Chapter
+from .._forms import Float, Integer, Letter, Seq
+from .._registry import Exercise, Mistake, grid, pick, register
 
 CHAPTER = Chapter("book/part4-engines/01-calibrated-roofline", "A calibrated roofline")
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from specdec.serving import dynamic
 
-from ._chapters import Chapter
-from ._forms import Float, Integer, Seq
-from ._registry import Exercise, Mistake, grid, pick, register
+from .._chapters import Chapter
+from .._forms import Float, Integer, Seq
+from .._registry import Exercise, Mistake, grid, pick, register
 
 CHAPTER = Chapter("book/part4-engines/05-dynamic-k", "Dynamic speculation length")
 

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+from specdec import calibration as cal
 from specdec import economics
+from specdec.acceptance import expected_tokens
 from specdec.drafts import drafters
 from specdec.roofline import hardware as hw
 
-from .. import calibration as cal
-from ..acceptance import expected_tokens
-from ._chapters import Chapter
-from ._forms import Float, Seq
-from ._registry import Exercise, Mistake, grid, pick, register
+from .._chapters import Chapter
+from .._forms import Float, Seq
+from .._registry import Exercise, Mistake, grid, pick, register
 
 CHAPTER = Chapter("book/part4-engines/02-engine-drafts", "Drafts in today's engines")
 

@@ -6,13 +6,13 @@ import functools
 
 import numpy as np
 
+from specdec.acceptance import accepted_tokens_pmf
 from specdec.roofline import hardware as hw
 from specdec.serving import goodput
 
-from ..acceptance import accepted_tokens_pmf
-from ._chapters import Chapter
-from ._forms import Float, Letter, Seq
-from ._registry import Exercise, Mistake, grid, pick, register
+from .._chapters import Chapter
+from .._forms import Float, Letter, Seq
+from .._registry import Exercise, Mistake, grid, pick, register
 
 CHAPTER = Chapter("book/part4-engines/06-goodput", "Throughput at a latency target")
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from .. import predict
-from ._chapters import Chapter
-from ._forms import Float, Letter
-from ._registry import Exercise, Mistake, grid, pick, register
+from specdec import predict
+
+from .._chapters import Chapter
+from .._forms import Float, Letter
+from .._registry import Exercise, Mistake, grid, pick, register
 
 CHAPTER = Chapter("book/part4-engines/07-predict", "Predicting a published setup")
 

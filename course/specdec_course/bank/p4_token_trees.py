@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from specdec import calibration as cal
 from specdec import verification
 from specdec.drafts import drafters
 from specdec.roofline import hardware as hw
 from specdec.verification import trees
 
-from .. import calibration as cal
-from ._chapters import Chapter
-from ._forms import Float
-from ._registry import Exercise, Mistake, grid, pick, register
+from .._chapters import Chapter
+from .._forms import Float
+from .._registry import Exercise, Mistake, grid, pick, register
 
 CHAPTER = Chapter("book/part4-engines/04-token-trees", "Token trees")
 

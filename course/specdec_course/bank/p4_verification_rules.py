@@ -7,9 +7,9 @@ import numpy as np
 from specdec import verification
 from specdec.verification import sampling, synthetic
 
-from ._chapters import Chapter
-from ._forms import Float, Letter, Seq
-from ._registry import Exercise, Mistake, grid, pick, register
+from .._chapters import Chapter
+from .._forms import Float, Letter, Seq
+from .._registry import Exercise, Mistake, grid, pick, register
 
 CHAPTER = Chapter("book/part4-engines/03-verification-rules", "Verification rules")
 

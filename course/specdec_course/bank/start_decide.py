@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..acceptance import expected_tokens
-from ..decision import decide, fit_round_times
-from ._chapters import Chapter
-from ._forms import Float
-from ._registry import Exercise, Mistake, grid, pick, register
+from specdec.acceptance import expected_tokens
+from specdec.decision import decide, fit_round_times
+
+from .._chapters import Chapter
+from .._forms import Float
+from .._registry import Exercise, Mistake, grid, pick, register
 
 CHAPTER = Chapter("book/start/decide-for-your-service", "Decide for your service")
 
