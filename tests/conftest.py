@@ -33,7 +33,6 @@ import pathlib
 import threading
 
 import pytest
-import yaml
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -49,21 +48,10 @@ def html_dir() -> pathlib.Path:
 
 @functools.cache
 def toc_docnames() -> tuple[str, ...]:
-    """Every document in ``_toc.yml``, in reading order (root first)."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    names = [toc["root"]]
+    """Every document in ``_toc.yml``, in reading order (root first): scripts/book_toc.py, the one reader."""
+    import book_toc
 
-    def walk(entries):
-        for entry in entries or []:
-            if "file" in entry:
-                names.append(entry["file"])
-            walk(entry.get("sections"))
-            walk(entry.get("chapters"))
-
-    for part in toc.get("parts", []):
-        walk(part.get("chapters"))
-    walk(toc.get("chapters"))
-    return tuple(names)
+    return book_toc.documents(ROOT)
 
 
 def source_of(docname: str) -> pathlib.Path | None:

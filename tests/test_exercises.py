@@ -36,9 +36,9 @@ import sys
 import time
 import warnings
 
+import book_toc
 import numpy as np
 import pytest
-import yaml
 
 import specdec as sd
 import specdec_course as course
@@ -60,18 +60,9 @@ check = course.check
 # The book's chapters, read independently of the package
 # ==========================================================================
 def _toc_chapters() -> list[tuple[str, int | None]]:
-    """(docname, number) of every chapter, numbered the way Jupyter Book does (continuously through
-    numbered parts; unnumbered parts use no numbers)."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    out, number = [], 0
-    for part in toc.get("parts", []):
-        for entry in part.get("chapters", []):
-            if part.get("numbered"):
-                number += 1
-                out.append((entry["file"], number))
-            else:
-                out.append((entry["file"], None))
-    return out
+    """(docname, number) of every chapter, numbered the way Jupyter Book does (scripts/book_toc.py, the one
+    reader of the table of contents; tests/test_book_toc.py checks its rule on a table of its own)."""
+    return [(c.docname, c.number) for c in book_toc.chapters(ROOT)]
 
 
 CHAPTER_NUMBERS = dict(_toc_chapters())
@@ -630,34 +621,6 @@ def test_list_numbers_chapters_as_the_book_does(test_exercises):
     assert "<table" in table._repr_html_() and course.labels() == [row.label for row in table]
     assert course.list is course.list_exercises
     assert builtins.list((1, 2)) == [1, 2]
-
-
-def test_numbering_follows_the_toc_with_unnumbered_parts(tmp_path):
-    """The numbering reader: an unnumbered part (Start here) uses no number; numbered parts count on."""
-    from specdec_course import _chapters
-    toc = tmp_path / "_toc.yml"
-    toc.write_text("format: jb-book\nroot: intro\nparts:\n"
-                   "  - caption: Start here\n    chapters:\n      - file: book/start/decide\n"
-                   "  - caption: Part I\n    numbered: true\n    chapters:\n      - file: a\n        sections:\n"
-                   "          - file: a/sub\n      - file: b\n"
-                   "  - caption: Part IV\n    numbered: true\n    chapters:\n      - file: c\n"
-                   "  - caption: Appendix\n    chapters:\n      - file: z\n")
-    expected = {"a": 1, "b": 2, "c": 3}
-    assert _chapters.toc_numbers(toc) == expected
-    assert _chapters._numbers_from.__wrapped__(str(toc), 0.0) == expected
-    assert {d: n for d, n in _numbers_plain(toc.read_text()).items()} == expected
-
-
-def _numbers_plain(text):
-    from specdec_course import _chapters
-    parsed = _chapters._parse_toc_plain(text)
-    out, n = {}, 0
-    for part in parsed["parts"]:
-        for entry in part["chapters"]:
-            if part.get("numbered"):
-                n += 1
-                out[entry["file"]] = n
-    return out
 
 
 def test_broken_chapter_module_is_reported(monkeypatch):
