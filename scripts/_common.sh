@@ -45,11 +45,12 @@ setup_python() {
       || die "pip install -r requirements.txt failed"
     echo "$want" > "$stamp"
   fi
-  python -c 'import specdec' || die "specdec does not import; see the error above"
-  # Bytecode for specdec (installed in place, `pip install -e`): where PYTHONDONTWRITEBYTECODE is set
-  # (it is on the machines this book is tested on), Python never writes it, and each of the test run's
-  # hundreds of kernels and subprocesses would compile the package again. compileall writes it anyway.
-  python -m compileall -q -j 0 "$ROOT/specdec" >/dev/null || die "python -m compileall specdec failed"
+  python -c 'import specdec, specdec_course' || die "specdec or specdec_course does not import; see the error above"
+  # Bytecode for specdec and specdec_course (installed in place, `pip install -e`): where PYTHONDONTWRITEBYTECODE
+  # is set (it is on the machines this book is tested on), Python never writes it, and each of the test run's
+  # hundreds of kernels and subprocesses would compile the packages again. compileall writes it anyway.
+  python -m compileall -q -j 0 "$ROOT/specdec" "$ROOT/course/specdec_course" >/dev/null \
+    || die "python -m compileall specdec course/specdec_course failed"
 }
 
 fetch_assets() {

@@ -65,9 +65,7 @@ def files(targets: list[str]) -> list[pathlib.Path]:
         if path.is_file():
             found.append(path)
             continue
-        explicit = "exercises" in path.relative_to(ROOT).parts
-        found += [p for p in sorted(path.rglob("*.py"))
-                  if explicit or "exercises" not in p.relative_to(ROOT).parts]
+        found += sorted(path.rglob("*.py"))
     return found
 
 

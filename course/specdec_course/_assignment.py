@@ -6,7 +6,7 @@ An instructor's handout gives every student a line such as::
 
 The code names the assignment and the student, and carries the *inputs* of
 the student's variants (the numbers their handout states, nothing secret) so
-that :func:`specdec.exercises.check` can tell whether an answer has the right
+that :func:`specdec_course.check` can tell whether an answer has the right
 form: its type, shape, whole numbers, precision. It carries no answer, and
 nothing in it lets the package compute one: the variants were drawn with the
 instructor's course key. After this call, ``check`` for an exercise of the
@@ -33,7 +33,7 @@ _PREFIX = "sdx1."
 
 @dataclass(frozen=True)
 class Assignment:
-    """A graded assignment as a student's kernel knows it (see :func:`specdec.exercises.assignment`).
+    """A graded assignment as a student's kernel knows it (see :func:`specdec_course.assignment`).
 
     Attributes
     ----------
