@@ -33,8 +33,8 @@ the student edition with ``specdec_edition = "student"``). It
    (for the instructors' page of the full edition; in the student edition it
    is an error).
 5. **numbers the exercises as Sphinx numbers the chapters**: once Sphinx has
-   numbered the toctrees (``env.toc_secnumbers``), the chapter numbers are
-   handed to the course package (``specdec_course._chapters.number_chapters``),
+   numbered the toctrees (``env.toc_secnumbers``, at the consistency check and
+   when pages are written), the chapter numbers are handed to the course package (``specdec_course._chapters.number_chapters``),
    so that the answer key (built when the pages are written) uses Sphinx's own
    numbers; a number that differs from the package's shipped numbering
    (``_book.json``, written by ``scripts/book_toc.py``) is a build warning.
@@ -231,9 +231,17 @@ def sphinx_chapter_numbers(env) -> dict[str, int]:
     return numbers
 
 
-def _hand_numbering(app, env):
-    """After Sphinx has numbered the toctrees: hand the chapter numbers to the course package, and warn where
-    they differ from the numbering it ships (``_book.json``, stale: run ``python scripts/book_toc.py --write``)."""
+def _hand_numbering(env) -> None:
+    """Hand the course package the chapter numbers Sphinx gave (once it has numbered the toctrees: from the
+    consistency check on, and when pages are written)."""
+    from specdec_course import _chapters
+
+    _chapters.number_chapters(sphinx_chapter_numbers(env))
+
+
+def _check_numbering(env) -> None:
+    """Warn where Sphinx numbers a chapter otherwise than the numbering the course package ships (``_book.json``,
+    then stale: run ``python scripts/book_toc.py --write``)."""
     from specdec_course import _chapters
 
     numbers = sphinx_chapter_numbers(env)
@@ -244,11 +252,11 @@ def _hand_numbering(app, env):
             LOGGER.warning(f"{docname}: Sphinx numbers this chapter {numbers.get(docname)}, the course package's "
                            f"data {shipped.get(docname)} (run python scripts/book_toc.py --write)",
                            type="specdec", subtype="exercise")
-    _chapters.number_chapters(numbers)
-    return []
+    _hand_numbering(env)
 
 
 def _check_consistency(app, env):
+    _check_numbering(env)   # Sphinx has numbered the toctrees by now (env-get-updated runs before)
     if not app.config.specdec_require_all_exercises:
         return
     exercises, _core = _registry()
@@ -286,7 +294,10 @@ class AnswerKeyDirective(SphinxDirective):
 
 def _fill_answer_keys(app, doctree, docname):
     """Replace each answer-key placeholder by the table, numbered as Sphinx numbered the chapters."""
-    for node in list(doctree.findall(answer_key_node)):
+    keys = list(doctree.findall(answer_key_node))
+    if keys:
+        _hand_numbering(app.env)
+    for node in keys:
         node.replace_self(_answer_key_table(node.get("labels")))
 
 
@@ -349,7 +360,6 @@ def setup(app):
     app.connect("env-before-read-docs", _init_env)
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)
-    app.connect("env-updated", _hand_numbering)
     app.connect("env-check-consistency", _check_consistency)
     app.connect("doctree-resolved", _fill_answer_keys)
     app.connect("missing-reference", _omitted_reference)

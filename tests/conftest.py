@@ -188,7 +188,7 @@ def _start_order(item) -> int:
 #: Test files outside the fast loop: they read the notebooks or the built book, start a browser, JupyterLab,
 #: a kernel or a fresh venv, draw figures or explorers, or exercise the course tooling (exercises, grading).
 NOT_CORE = frozenset(f"tests/{name}.py" for name in (
-    "test_browser", "test_built_html", "test_docstrings", "test_errata", "test_exercises", "test_exercises_leaks",
+    "test_book_toc", "test_browser", "test_built_html", "test_docstrings", "test_errata", "test_exercises", "test_exercises_leaks",
     "test_grading", "test_grading_attacks", "test_grading_container", "test_grading_variants", "test_handouts",
     "test_jupyterlab", "test_live_explorers", "test_measure", "test_notebooks_meta", "test_packaging",
     "test_plots_legible", "test_plots_published", "test_plots_screens", "test_plots_widgets_part1",

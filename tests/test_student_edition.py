@@ -541,3 +541,48 @@ def test_extension_answer_key_is_refused_in_the_student_edition(tmp_path):
     (tmp_path / "index.md").write_text("# Index\n\n```{specdec-answer-key}\n```\n\n```{toctree}\nmini\n```\n")
     proc = _build(tmp_path)
     assert proc.returncode != 0 and "not part of the student edition" in proc.stderr
+
+
+def _numbered_project(root, first):
+    """A numbered toctree with ``first`` and then the first chapter of the book (by its docname), and a page with
+    the answer key of that chapter's first exercise."""
+    chapter = "book/part1-speedup-bounds/01-expected-tokens"
+    (root / chapter).parent.mkdir(parents=True)
+    (root / f"{chapter}.md").write_text("# Expected tokens per round\n\nText.\n", encoding="utf-8")
+    (root / "other.md").write_text("# Other\n\nText.\n", encoding="utf-8")
+    (root / "key.md").write_text("# Key\n\n```{specdec-answer-key}\n:labels: expected-tokens-1\n```\n",
+                                 encoding="utf-8")
+    entries = "\n".join(dict.fromkeys([first, chapter]))
+    (root / "index.md").write_text(f"# Index\n\n```{{toctree}}\n:numbered:\n{entries}\n```\n\n"
+                                   "```{toctree}\n:hidden:\nkey\n```\n", encoding="utf-8")
+    (root / "conf.py").write_text(
+        f"import sys\nsys.path.insert(0, {str(ROOT / 'scripts')!r})\n"
+        "extensions = ['myst_nb', 'sphinx_exercise', 'sphinx_exercises']\n"
+        "nb_execution_mode = 'off'\nexclude_patterns = ['_build']\nspecdec_require_all_exercises = False\n"
+        + ("exclude_patterns.append('other.md')\n" if first != "other" else ""), encoding="utf-8")
+
+
+def _key_number(root) -> str:
+    page = (root / "_build" / "key.html").read_text(encoding="utf-8")
+    row = re.search(r"<tr[^>]*>\s*<td[^>]*><p>([^<]*)</p>\s*</td>\s*<td[^>]*><p><code[^>]*><span[^>]*>"
+                    r"expected-tokens-1", page)
+    assert row, page[-3000:]
+    return row.group(1)
+
+
+def test_extension_numbers_exercises_as_sphinx_numbers_the_chapters(tmp_path):
+    """The answer key takes Sphinx's chapter numbers; they agree with the package's shipped ones (no warning)."""
+    _numbered_project(tmp_path, "book/part1-speedup-bounds/01-expected-tokens")
+    proc = _build(tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert _key_number(tmp_path) == "1.1"
+
+
+def test_extension_warns_when_sphinx_numbers_a_chapter_otherwise(tmp_path):
+    """A chapter Sphinx numbers 2 while the shipped numbering says 1: a warning (an error under -W), and the
+    answer key follows Sphinx."""
+    _numbered_project(tmp_path, "other")
+    proc = _build(tmp_path)
+    assert proc.returncode != 0 and "Sphinx numbers this chapter 2, the course package's data 1" in proc.stderr
+    assert _build(tmp_path, warnings_are_errors=False).returncode == 0
+    assert _key_number(tmp_path) == "2.1"
