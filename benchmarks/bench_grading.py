@@ -19,6 +19,7 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "course"))  # the course package, where it is not installed
 
 import nbformat  # noqa: E402
 
