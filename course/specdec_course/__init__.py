@@ -35,7 +35,7 @@ is right (type, shape, precision) and records it, and the grader decides
 whether it is correct; exercises without graded variants stay self-check
 practice and say so on the handout.
 
-Each chapter's exercises live in a module of :mod:`specdec_course.bank` named after the chapter
+Each chapter's exercises live in a module of ``specdec_course.bank`` named after the chapter
 (``start_decide.py``, ``p1_expected_tokens.py``, ...), imported here; a chapter module that fails
 to import does not break the others (it is reported as a warning and named
 by :func:`check` for an unknown label).
