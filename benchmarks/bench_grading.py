@@ -1,7 +1,7 @@
 """How long grading takes: one notebook, and a class (``python benchmarks/bench_grading.py [--class N] [--jobs J]``).
 
 Each submission is an honest notebook of a four-exercise assignment (two numeric variants, a function on hidden
-cases, a choice question), graded exactly as ``python -m specdec.exercises grade`` does (its own PID, mount and
+cases, a choice question), graded exactly as ``python -m specdec_course grade`` does (its own PID, mount and
 network namespace where ``unshare`` works). Prints seconds per notebook (kernel start and ``import specdec``
 included) and the wall time for the class; the machine's load is printed too, as it dominates on shared cores.
 """
@@ -19,14 +19,15 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "course"))  # the course package, where it is not installed
 
 import nbformat  # noqa: E402
 
-from specdec.exercises import REGISTRY  # noqa: E402
-from specdec.exercises._course import Roster, parse_labels  # noqa: E402
-from specdec.exercises._grade import grade, isolation_available  # noqa: E402
-from specdec.exercises._handout import sheet  # noqa: E402
-from specdec.exercises._variants import CourseKey, keyed_inputs  # noqa: E402
+from specdec_course import REGISTRY  # noqa: E402
+from specdec_course._course import Roster, parse_labels  # noqa: E402
+from specdec_course._grade import grade, isolation_available  # noqa: E402
+from specdec_course._handout import sheet  # noqa: E402
+from specdec_course._variants import CourseKey, keyed_inputs  # noqa: E402
 
 LABELS = "1.1:2,1.2:3,1.5:2,4.1"
 
@@ -35,13 +36,13 @@ def _notebook(key, roster, spec, sid):
     code = re.search(r'assignment\("([^"]+)"\)', sheet(spec, key, roster, sid)).group(1)
     p1 = keyed_inputs(REGISTRY["expected-tokens-1"], key, roster.slot(sid))
     p2 = keyed_inputs(REGISTRY["expected-tokens-2"], key, roster.slot(sid))
-    cells = [f"import numpy as np\nimport specdec as sd\nsd.exercises.assignment({code!r})",
-             f"sd.exercises.check('expected-tokens-1', sd.expected_tokens({p1['alpha']!r}, {p1['k']!r}))",
+    cells = [f"import numpy as np\nimport specdec as sd\nimport specdec_course as course\ncourse.assignment({code!r})",
+             f"course.check('expected-tokens-1', sd.expected_tokens({p1['alpha']!r}, {p1['k']!r}))",
              f"pmf = sd.accepted_tokens_pmf({p2['alpha']!r}, {p2['k']!r})\n"
-             "sd.exercises.check('expected-tokens-2', (pmf, int(np.argmax(pmf)) + 1))",
+             "course.check('expected-tokens-2', (pmf, int(np.argmax(pmf)) + 1))",
              "def f(alpha, k):\n    return float(np.sum(np.arange(1, k + 2) * sd.accepted_tokens_pmf(alpha, k)))\n"
-             "sd.exercises.check('expected-tokens-5', f)",
-             "sd.exercises.check('no-help-1', 'd')"]
+             "course.check('expected-tokens-5', f)",
+             "course.check('no-help-1', 'd')"]
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nb.cells = [nbformat.v4.new_code_cell(c) for c in cells]

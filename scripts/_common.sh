@@ -3,7 +3,7 @@
 # Python environment: if a virtual environment is already active ($VIRTUAL_ENV),
 # it is used as is; otherwise a repo-local ./.venv is created (once) and used.
 # requirements.txt (which pins every tool and installs specdec with `pip install -e .`)
-# is installed whenever requirements.txt, constraints.txt or pyproject.toml changed
+# is installed whenever requirements.txt, constraints.txt, pyproject.toml or course/pyproject.toml changed
 # since the last install into that environment (a hash is stored in the venv).
 # Set SPECDEC_SKIP_INSTALL=1 to skip the pip step (e.g. an environment you manage).
 
@@ -33,7 +33,7 @@ setup_python() {
     || die "Python >= 3.10 is required (found $(python --version 2>&1))"
 
   local want stamp
-  want="$(cat requirements.txt constraints.txt pyproject.toml | sha256sum | cut -d' ' -f1)"
+  want="$(cat requirements.txt constraints.txt pyproject.toml course/pyproject.toml | sha256sum | cut -d' ' -f1)"
   stamp="$VIRTUAL_ENV/.specdec-requirements.sha256"
   if [[ "${SPECDEC_SKIP_INSTALL:-0}" == "1" ]]; then
     log "SPECDEC_SKIP_INSTALL=1: not installing requirements.txt"
@@ -45,11 +45,12 @@ setup_python() {
       || die "pip install -r requirements.txt failed"
     echo "$want" > "$stamp"
   fi
-  python -c 'import specdec' || die "specdec does not import; see the error above"
-  # Bytecode for specdec (installed in place, `pip install -e`): where PYTHONDONTWRITEBYTECODE is set
-  # (it is on the machines this book is tested on), Python never writes it, and each of the test run's
-  # hundreds of kernels and subprocesses would compile the package again. compileall writes it anyway.
-  python -m compileall -q -j 0 "$ROOT/specdec" >/dev/null || die "python -m compileall specdec failed"
+  python -c 'import specdec, specdec_course' || die "specdec or specdec_course does not import; see the error above"
+  # Bytecode for specdec and specdec_course (installed in place, `pip install -e`): where PYTHONDONTWRITEBYTECODE
+  # is set (it is on the machines this book is tested on), Python never writes it, and each of the test run's
+  # hundreds of kernels and subprocesses would compile the packages again. compileall writes it anyway.
+  python -m compileall -q -j 0 "$ROOT/specdec" "$ROOT/course/specdec_course" >/dev/null \
+    || die "python -m compileall specdec course/specdec_course failed"
 }
 
 fetch_assets() {

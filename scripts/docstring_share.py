@@ -8,7 +8,7 @@ that are neither blank nor comment-only. Usage::
     python scripts/docstring_share.py --top 20   # only the first 20 rows
     python scripts/docstring_share.py specdec/plots
 
-``specdec/exercises`` is left out unless a path under it is named.
+``course/specdec_course`` is left out unless a path under it is named.
 """
 
 from __future__ import annotations
@@ -65,9 +65,7 @@ def files(targets: list[str]) -> list[pathlib.Path]:
         if path.is_file():
             found.append(path)
             continue
-        explicit = "exercises" in path.relative_to(ROOT).parts
-        found += [p for p in sorted(path.rglob("*.py"))
-                  if explicit or "exercises" not in p.relative_to(ROOT).parts]
+        found += sorted(path.rglob("*.py"))
     return found
 
 

@@ -42,18 +42,18 @@ rm -f "$student_log"
 if [[ $student_status != 0 ]]; then build_status=$student_status; fi
 
 test_status=0
-log "ruff (the rules of pyproject.toml) over specdec, tests, scripts and benchmarks (their notebooks too)"
-ruff check specdec tests scripts benchmarks || test_status=1
+log "ruff (the rules of pyproject.toml) over specdec, course, tests, scripts and benchmarks (their notebooks too)"
+ruff check specdec course tests scripts benchmarks || test_status=1
 log "mypy (the settings of pyproject.toml [tool.mypy]) over the core: every function annotated and type-checked"
 mypy || test_status=1
 
-log "Running pytest: unit tests, specdec's doctests, nbval over book/, built-HTML checks, browser tests"
+log "Running pytest: unit tests, the doctests of specdec and specdec_course, nbval over book/, built-HTML checks, browser tests"
 start=$SECONDS
 # pytest-xdist: one worker per core (at most 4; each may start a Chromium). The
 # scheduler in tests/conftest.py keeps a notebook's cells on one worker and
 # spreads every other test. SPECDEC_TEST_WORKERS=0 runs everything in one process.
 # --durations=20: every run ends with its 20 slowest tests.
-SPECDEC_FULL_TEST_RUN=1 python -m pytest tests book specdec \
+SPECDEC_FULL_TEST_RUN=1 python -m pytest tests book specdec course/specdec_course \
   --doctest-modules --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
   -n "${SPECDEC_TEST_WORKERS:-auto}" --maxprocesses 4 \
   -p no:cacheprovider -q -ra --durations=20 "$@" || test_status=$?

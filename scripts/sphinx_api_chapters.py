@@ -4,19 +4,17 @@ Every public ``specdec`` docstring names the chapter that teaches it, by the
 chapter's title: ``Defined in chapter "The break-even condition".`` (the habit
 of d2l's "Defined in section ..."). On the API pages that sentence becomes
 ``Defined in chapter 8, The break-even condition`` with a link to the
-chapter, the number taken from ``_toc.yml`` the way Jupyter Book numbers the
-chapters (continuously through the numbered parts). A pointer to a title that
+chapter, the number taken from ``_toc.yml`` (``scripts/book_toc.py``, the one reader) the way
+Jupyter Book numbers the chapters (continuously through the numbered parts). A pointer to a title that
 no chapter has is a build warning (an error under ``-W``), so a renamed
 chapter cannot leave stale pointers behind.
 """
 
 from __future__ import annotations
 
-import json
 import pathlib
 import re
 
-import yaml
 from sphinx.application import Sphinx
 from sphinx.util import logging
 
@@ -26,35 +24,15 @@ LOGGER = logging.getLogger(__name__)
 POINTER = re.compile(r'\b(Defined in|See|Used in|Introduced in) chapters? "([^"]+)"(\s*\((?:Part [IVX]+, )?chapters? [^)]*\))?')
 
 
-def _title(path: pathlib.Path) -> str | None:
-    """The first level-1 heading of a notebook or Markdown page."""
-    if path.suffix == ".ipynb":
-        cells = json.loads(path.read_text()).get("cells", [])
-        text = "\n".join("".join(c.get("source", [])) for c in cells if c.get("cell_type") == "markdown")
-    else:
-        text = path.read_text()
-    match = re.search(r"^# (.+)$", text, re.M)
-    return match.group(1).strip() if match else None
-
-
 def chapters(root: pathlib.Path) -> dict[str, tuple[str, int | None]]:
-    """Map chapter title -> (docname, number or None) from ``_toc.yml``."""
-    toc = yaml.safe_load((root / "_toc.yml").read_text())
+    """Map chapter title -> (docname, number or None), from the table of contents (scripts/book_toc.py)."""
+    import book_toc
+
     found: dict[str, tuple[str, int | None]] = {}
-    number = 0
-    for part in toc.get("parts", []):
-        for entry in part.get("chapters", []):
-            docname = entry.get("file")
-            if not docname:
-                continue
-            path = next((root / f"{docname}{s}" for s in (".ipynb", ".md") if (root / f"{docname}{s}").exists()), None)
-            if path is None:
-                continue
-            if part.get("numbered"):
-                number += 1
-            title = _title(path)
-            if title:
-                found[title] = (docname, number if part.get("numbered") else None)
+    for chapter in book_toc.chapters(root):
+        title = book_toc.title(chapter.docname, root)
+        if title:
+            found[title] = (chapter.docname, chapter.number)
     return found
 
 

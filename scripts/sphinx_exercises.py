@@ -4,10 +4,10 @@ Loaded by both editions (``_config.yml``; ``scripts/build-student.sh`` builds
 the student edition with ``specdec_edition = "student"``). It
 
 1. **writes the check line into every exercise box**, from the registry of
-   ``specdec.exercises``: "Check your answer: ``sd.exercises.check("label",
+   ``specdec_course``: "Check your answer: ``course.check("label",
    answer)``: a float, tokens per round, to 2 decimals." A paragraph of the
    box that already starts with "Check your answer:" (the stored value of an
-   ``{eval}`sd.exercises.describe(...)``` role, which JupyterLab readers
+   ``{eval}`course.describe(...)``` role, which JupyterLab readers
    see) is replaced by it, and must say the same (else: a warning that the
    notebook needs re-executing). An exercise label the registry lacks, or a
    registered exercise no exercise box shows, is a build warning (an error
@@ -32,6 +32,12 @@ the student edition with ``specdec_edition = "student"``). It
    exercise with its form and its reference answer, computed at build time
    (for the instructors' page of the full edition; in the student edition it
    is an error).
+5. **numbers the exercises as Sphinx numbers the chapters**: once Sphinx has
+   numbered the toctrees (``env.toc_secnumbers``, at the consistency check and
+   when pages are written), the chapter numbers are handed to the course package (``specdec_course._chapters.number_chapters``),
+   so that the answer key (built when the pages are written) uses Sphinx's own
+   numbers; a number that differs from the package's shipped numbering
+   (``_book.json``, written by ``scripts/book_toc.py``) is a build warning.
 """
 
 from __future__ import annotations
@@ -53,10 +59,10 @@ ONLY = {"full": "student-edition-only", "student": "full-edition-only"}
 
 
 def _registry():
-    import specdec.exercises as exercises
-    from specdec.exercises import _core
+    import specdec_course as course
+    from specdec_course import _core
 
-    return exercises, _core
+    return course, _core
 
 
 # --------------------------------------------------------------------------
@@ -184,7 +190,7 @@ class AddCheckLines(SphinxTransform):
             seen.append(label)
             if label not in exercises.REGISTRY:
                 LOGGER.warning(f"exercise {label!r} is not in specdec's exercise registry "
-                               f"(specdec/exercises/p*_*.py): register it, or fix the label",
+                               f"(course/specdec_course/bank/p*_*.py): register it, or fix the label",
                                location=box, type="specdec", subtype="exercise")
                 continue
             call, form = core.check_line(label)
@@ -214,7 +220,43 @@ def _init_env(app, env, docnames):
         env.specdec_exercise_labels = {}
 
 
+def sphinx_chapter_numbers(env) -> dict[str, int]:
+    """``{docname: number}`` of every chapter Sphinx numbers as a whole (a document whose own title carries a
+    one-level section number, "6" for chapter 6), from its toctree numbering."""
+    numbers = {}
+    for docname, secnumbers in getattr(env, "toc_secnumbers", {}).items():
+        number = tuple(secnumbers.get("", ()))
+        if len(number) == 1:
+            numbers[docname] = int(number[0])
+    return numbers
+
+
+def _hand_numbering(env) -> None:
+    """Hand the course package the chapter numbers Sphinx gave (once it has numbered the toctrees: from the
+    consistency check on, and when pages are written)."""
+    from specdec_course import _chapters
+
+    _chapters.number_chapters(sphinx_chapter_numbers(env))
+
+
+def _check_numbering(env) -> None:
+    """Warn where Sphinx numbers a chapter otherwise than the numbering the course package ships (``_book.json``,
+    then stale: run ``python scripts/book_toc.py --write``)."""
+    from specdec_course import _chapters
+
+    numbers = sphinx_chapter_numbers(env)
+    _chapters.number_chapters(None)
+    shipped = _chapters.numbering()
+    for docname in sorted(set(numbers) | set(shipped)):
+        if docname in env.found_docs and numbers.get(docname) != shipped.get(docname):
+            LOGGER.warning(f"{docname}: Sphinx numbers this chapter {numbers.get(docname)}, the course package's "
+                           f"data {shipped.get(docname)} (run python scripts/book_toc.py --write)",
+                           type="specdec", subtype="exercise")
+    _hand_numbering(env)
+
+
 def _check_consistency(app, env):
+    _check_numbering(env)   # Sphinx has numbered the toctrees by now (env-get-updated runs before)
     if not app.config.specdec_require_all_exercises:
         return
     exercises, _core = _registry()
@@ -231,6 +273,10 @@ def _check_consistency(app, env):
 # --------------------------------------------------------------------------
 # 4. The answer key
 # --------------------------------------------------------------------------
+class answer_key_node(nodes.General, nodes.Element):  # noqa: N801 (docutils node naming)
+    """Where the answer key goes; filled when the page is written, once Sphinx has numbered the chapters."""
+
+
 class AnswerKeyDirective(SphinxDirective):
     """``{specdec-answer-key}``: every exercise, its computed reference answer and its form (the questions are
     in the chapters; ``instructors.answer_key()`` has them too)."""
@@ -243,33 +289,47 @@ class AnswerKeyDirective(SphinxDirective):
             LOGGER.warning("the answer key is instructors' material and is not part of the student edition",
                            location=(self.env.docname, self.lineno), type="specdec", subtype="exercise")
             return []
-        from specdec.exercises import instructors
+        return [answer_key_node(labels=self.options.get("labels"))]
 
-        key = instructors.answer_key(self.options.get("labels"))  # the book's answers (no student's: no course key)
-        table = nodes.table(classes=["specdec-answer-key"])
-        group = nodes.tgroup(cols=4)
-        table += group
-        for width in (8, 22, 22, 48):
-            group += nodes.colspec(colwidth=width)
 
-        def row(cells, literal_columns=()):
-            out = nodes.row()
-            for i, text in enumerate(cells):
-                entry = nodes.entry()
-                para = nodes.paragraph()
-                para += nodes.literal(text, text) if i in literal_columns else nodes.Text(text)
-                entry += para
-                out += entry
-            return out
+def _fill_answer_keys(app, doctree, docname):
+    """Replace each answer-key placeholder by the table, numbered as Sphinx numbered the chapters."""
+    keys = list(doctree.findall(answer_key_node))
+    if keys:
+        _hand_numbering(app.env)
+    for node in keys:
+        node.replace_self(_answer_key_table(node.get("labels")))
 
-        head = nodes.thead()
-        head += row(["Exercise", "Label", "Answer", "Form of the answer"])
-        group += head
-        body = nodes.tbody()
-        for number, label, _question, form, answer in key:
-            body += row([number, label, answer, form], literal_columns=(1, 2))
-        group += body
-        return [table]
+
+def _answer_key_table(labels) -> nodes.table:
+    """The answer key as a table: number, label, reference answer, form."""
+    from specdec_course import instructors
+
+    key = instructors.answer_key(labels)  # the book's answers (no student's: no course key)
+    table = nodes.table(classes=["specdec-answer-key"])
+    group = nodes.tgroup(cols=4)
+    table += group
+    for width in (8, 22, 22, 48):
+        group += nodes.colspec(colwidth=width)
+
+    def row(cells, literal_columns=()):
+        out = nodes.row()
+        for i, text in enumerate(cells):
+            entry = nodes.entry()
+            para = nodes.paragraph()
+            para += nodes.literal(text, text) if i in literal_columns else nodes.Text(text)
+            entry += para
+            out += entry
+        return out
+
+    head = nodes.thead()
+    head += row(["Exercise", "Label", "Answer", "Form of the answer"])
+    group += head
+    body = nodes.tbody()
+    for number, label, _question, form, answer in key:
+        body += row([number, label, answer, form], literal_columns=(1, 2))
+    group += body
+    return table
 
 
 def _student_config(app, config):
@@ -290,6 +350,7 @@ def setup(app):
     app.add_config_value("specdec_omitted_docs", [], "env")
     app.add_config_value("specdec_require_all_exercises", True, "env")
     app.add_node(hidden_solution_marker, html=(_skip, None), latex=(_skip, None), text=(_skip, None))
+    app.add_node(answer_key_node, html=(_skip, None), latex=(_skip, None), text=(_skip, None))
     app.add_directive("solution-start", _make_solution_start(), override=True)
     app.add_directive("specdec-answer-key", AnswerKeyDirective)
     app.add_transform(RemoveHiddenGatedSolutions)
@@ -300,5 +361,6 @@ def setup(app):
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)
     app.connect("env-check-consistency", _check_consistency)
+    app.connect("doctree-resolved", _fill_answer_keys)
     app.connect("missing-reference", _omitted_reference)
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "2"}

@@ -41,8 +41,9 @@ package           its modules (short names) and what they hold
 At the top level beside them: ``tables`` (the one writer of Markdown and HTML tables), ``cli`` (``python -m
 specdec ...``) and the private helpers ``_validate``, ``_units``, ``_datafiles``. Presentation
 sits on top and imports the core, never the other way: ``plots`` (matplotlib figures), ``widgets``
-(ipywidgets explorers), ``exercises`` (self-check exercises). ``tests/test_architecture.py``
-checks the order.
+(ipywidgets explorers). ``tests/test_architecture.py`` checks the order. The course tooling
+(exercises, assignments, the grader) is a distribution of its own, ``specdec_course``
+(``course/`` in the repository), which imports specdec and is never imported by it.
 """
 
 from __future__ import annotations
@@ -109,8 +110,8 @@ _SUBMODULES = {
     "literature": "literature", "errata": "literature.errata",
     # cited works; shared tables; the command line
     "sources": "sources", "tables": "tables", "cli": "cli",
-    # presentation and exercises
-    "plots": "plots", "widgets": "widgets", "exercises": "exercises",
+    # presentation
+    "plots": "plots", "widgets": "widgets",
 }
 
 # Functions at the top level that live in a submodule loaded on first use

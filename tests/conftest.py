@@ -16,7 +16,7 @@ SPECDEC_FULL_TEST_RUN
 The fast inner loop
 -------------------
 ``python -m pytest -m core -n 2`` runs the core's unit and property tests and
-the doctests of the core modules (``specdec/`` but its plots, widgets and exercises), about a minute on two
+the doctests of the core modules (``specdec/`` but its plots and widgets), about a minute on two
 cores: the tests that need no notebook, no built book, no browser, no
 figure and no explorer. Every test of ``tests/`` is in the core unless its
 file is in ``NOT_CORE`` or the test's own code uses ``sd.plots``,
@@ -33,7 +33,6 @@ import pathlib
 import threading
 
 import pytest
-import yaml
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -49,21 +48,10 @@ def html_dir() -> pathlib.Path:
 
 @functools.cache
 def toc_docnames() -> tuple[str, ...]:
-    """Every document in ``_toc.yml``, in reading order (root first)."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    names = [toc["root"]]
+    """Every document in ``_toc.yml``, in reading order (root first): scripts/book_toc.py, the one reader."""
+    import book_toc
 
-    def walk(entries):
-        for entry in entries or []:
-            if "file" in entry:
-                names.append(entry["file"])
-            walk(entry.get("sections"))
-            walk(entry.get("chapters"))
-
-    for part in toc.get("parts", []):
-        walk(part.get("chapters"))
-    walk(toc.get("chapters"))
-    return tuple(names)
+    return book_toc.documents(ROOT)
 
 
 def source_of(docname: str) -> pathlib.Path | None:
@@ -169,6 +157,9 @@ def _incomplete_run(config, files) -> str | None:
         problems.append("no specdec unit tests collected from tests/")
     if not any(ROOT / "specdec" in p.parents for p in files):
         problems.append("no doctests collected from specdec/ (run pytest with --doctest-modules specdec)")
+    if not any(ROOT / "course" / "specdec_course" in p.parents for p in files):
+        problems.append("no doctests collected from course/specdec_course/ (run pytest with --doctest-modules "
+                        "course/specdec_course)")
     for notebook in _notebooks_with_code():
         if notebook.resolve() not in files:
             problems.append(f"nbval collected nothing from {notebook.relative_to(ROOT)} (run pytest with --nbval)")
@@ -197,7 +188,7 @@ def _start_order(item) -> int:
 #: Test files outside the fast loop: they read the notebooks or the built book, start a browser, JupyterLab,
 #: a kernel or a fresh venv, draw figures or explorers, or exercise the course tooling (exercises, grading).
 NOT_CORE = frozenset(f"tests/{name}.py" for name in (
-    "test_browser", "test_built_html", "test_docstrings", "test_errata", "test_exercises", "test_exercises_leaks",
+    "test_book_toc", "test_browser", "test_built_html", "test_docstrings", "test_errata", "test_exercises", "test_exercises_leaks",
     "test_grading", "test_grading_attacks", "test_grading_container", "test_grading_variants", "test_handouts",
     "test_jupyterlab", "test_live_explorers", "test_measure", "test_notebooks_meta", "test_packaging",
     "test_plots_legible", "test_plots_published", "test_plots_screens", "test_plots_widgets_part1",
@@ -222,8 +213,8 @@ def _source_of_test(function) -> str:
 def is_core(item) -> bool:
     """Whether a collected test is in the fast loop (``-m core``): see the module docstring."""
     path = item.nodeid.split("::", 1)[0]
-    if path.startswith("specdec/"):              # a doctest: the core modules', not plots/widgets/exercises
-        return not path.startswith(("specdec/plots/", "specdec/widgets/", "specdec/exercises/"))
+    if path.startswith("specdec/"):              # a doctest: the core modules', not plots/widgets
+        return not path.startswith(("specdec/plots/", "specdec/widgets/"))
     if not path.startswith("tests/") or path in NOT_CORE:
         return False
     function = getattr(item, "function", None)

@@ -3,9 +3,13 @@
 The layering (specdec/__init__.py documents it): the top-level helpers (``_validate``, ``_units``,
 ``_datafiles``, ``tables``) <- ``sources`` <- ``acceptance`` <- ``economics`` <- ``roofline`` <-
 ``verification`` <- ``decision`` <- ``serving`` <- ``drafts`` <- ``calibration`` <- ``predict`` <-
-``literature`` <- ``cli``, then ``plots`` <- ``widgets`` and ``exercises`` on top. A module imports from
+``literature`` <- ``cli``, then ``plots`` <- ``widgets`` on top. A module imports from
 its own package or from a package below it. Checked by parsing every module of the package (imports
 inside functions included), and by importing each core module in a fresh interpreter.
+
+The course tooling (``course/specdec_course``, a distribution of its own) sits above all of it: it imports
+specdec, and no module of specdec imports it; its framework imports nothing of specdec (the chapters'
+exercises in ``specdec_course.bank`` do, as its data).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PKG = ROOT / "specdec"
+COURSE = ROOT / "course" / "specdec_course"
 
 #: Private names one module may import from another, with the reason. Nothing else is allowed
 #: (``specdec._validate`` is the shared private validation module and is exempt by design).
@@ -133,9 +138,9 @@ def find_cycle(graph: dict):
 #: The concept packages of the core, lowest first, then the presentation packages. Each imports only
 #: from packages before it (and from the top-level helpers, floor 0).
 PACKAGES = ("sources", "acceptance", "economics", "roofline", "verification", "decision", "serving", "drafts",
-            "calibration", "predict", "literature", "cli", "plots", "widgets", "exercises")
+            "calibration", "predict", "literature", "cli", "plots", "widgets")
 HELPERS = ("_validate", "_units", "_datafiles", "tables")
-PRESENTATION = ("plots", "widgets", "exercises")
+PRESENTATION = ("plots", "widgets")
 
 
 def package_of(name: str) -> str:
@@ -145,7 +150,7 @@ def package_of(name: str) -> str:
 
 
 #: The core: every public module of the concept packages and the top-level helpers (private modules,
-#: and plots, widgets and exercises excluded).
+#: and plots and widgets excluded).
 CORE = sorted(name for name in MODULES if package_of(name) not in PRESENTATION + ("specdec", "__main__")
               and not name.rsplit(".", 1)[-1].startswith("_"))
 
@@ -218,7 +223,7 @@ def test_allow_list_is_not_stale():
 def test_core_modules_import_without_presentation_libraries(name):
     """Importing a core module in a fresh interpreter loads neither matplotlib, ipywidgets, plots nor widgets."""
     code = (f"import sys, importlib; importlib.import_module({name!r}); "
-            "bad = [m for m in ('matplotlib', 'ipywidgets', 'specdec.plots', 'specdec.widgets', 'specdec.exercises') "
+            "bad = [m for m in ('matplotlib', 'ipywidgets', 'specdec.plots', 'specdec.widgets', 'specdec_course') "
             "if m in sys.modules]; print(','.join(bad))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "", f"{name} pulls in {out.stdout.strip()}"
@@ -227,7 +232,7 @@ def test_core_modules_import_without_presentation_libraries(name):
 def test_core_modules_do_not_import_presentation_even_lazily():
     bad = [f"{name} imports {mod}" for name in CORE for mod, _, _, _ in imports_of(name)
            if mod.split(".")[0] in ("matplotlib", "ipywidgets")
-           or mod.startswith(("specdec.plots", "specdec.widgets", "specdec.exercises"))]
+           or mod.startswith(("specdec.plots", "specdec.widgets", "specdec_course"))]
     assert not bad, "\n".join(bad)
 
 
@@ -347,9 +352,9 @@ def test_the_package_reads_no_book_file():
     file (a wheel install has no book around it) or reads the table of contents; the chapter titles it shows
     are data (``sd.errata.CHAPTER_TITLES``, checked against the notebooks in tests/test_errata.py).
 
-    ``specdec.exercises`` is the course tooling, which is leaving the runtime package (issue 27, item 4)."""
-    offenders = {name: found for name, path in MODULES.items()
-                 if not name.startswith("specdec.exercises") and (found := paths_above_the_package(path))}
+    The course tooling (``specdec_course``, its own distribution) is not part of ``specdec``; its chapter
+    numbers are package data written by ``scripts/book_toc.py`` (tests/test_book_toc.py)."""
+    offenders = {name: found for name, path in MODULES.items() if (found := paths_above_the_package(path))}
     assert offenders == {}
 
 
@@ -364,3 +369,47 @@ def test_the_book_file_check_can_fail(text, expected):
     """The check above catches a module two levels down (``specdec/literature/``) that leaves the package,
     and lets one that stays inside it pass."""
     assert paths_above_the_package(PKG / "literature" / "probe.py", text) == expected
+
+
+def _imported_modules(path: pathlib.Path) -> set[str]:
+    """Every absolute module an ``import`` or ``from ... import`` of ``path`` names (inside functions too)."""
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            out |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            out.add(node.module)
+    return out
+
+
+def test_specdec_never_imports_the_course_package():
+    """The runtime package stands without the course tooling: no module of specdec names specdec_course."""
+    bad = [f"{name} imports {mod}" for name, path in MODULES.items() for mod in _imported_modules(path)
+           if mod.split(".")[0] == "specdec_course"]
+    assert not bad, "\n".join(bad)
+    code = "import sys, specdec, specdec.plots, specdec.cli; print('specdec_course' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.strip() == "False"
+
+
+COURSE_MODULES = sorted(COURSE.rglob("*.py"))
+
+
+#: What the course framework may take from specdec: the one table writer (a domain-free helper), so that the
+#: exercise list and the answer key are written like every other table.
+FRAMEWORK_MAY_IMPORT = {"specdec.tables"}
+
+
+def test_the_course_framework_imports_nothing_of_specdec():
+    """The framework (checker, forms, variants, grader, ...) is domain-free; only the bank's exercises use specdec
+    (the framework takes only the table writer, ``FRAMEWORK_MAY_IMPORT``)."""
+    assert COURSE_MODULES and (COURSE / "bank" / "p1_expected_tokens.py") in COURSE_MODULES
+    bad = [f"{path.relative_to(ROOT)} imports {mod}" for path in COURSE_MODULES if "bank" not in path.parts
+           for mod in _imported_modules(path) if mod.split(".")[0] == "specdec" and mod not in FRAMEWORK_MAY_IMPORT]
+    assert not bad, "\n".join(bad)
+
+
+def test_course_modules_stay_short():
+    """The course package keeps the same length limit as specdec (code lines, docstrings not counted)."""
+    long = {path.relative_to(ROOT).as_posix(): code_lines(path) for path in COURSE_MODULES}
+    assert max(long.values()) <= MAX_CODE_LINES, sorted(long.items(), key=lambda kv: -kv[1])[:3]

@@ -12,17 +12,16 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import inspect
-import json
 import pathlib
 import re
 
+import book_toc
 import pytest
-import yaml
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PKG = ROOT / "specdec"
 
-PRESENTATION = ("plots", "widgets", "exercises")
+PRESENTATION = ("plots", "widgets")
 
 
 def _module_name(path: pathlib.Path) -> str:
@@ -46,35 +45,14 @@ TITLE = re.compile(r'"([^"]+)"')
 OLD_NUMBERING = re.compile(r"\(Part [IV]+, chapters? [\d ,and]+\)")
 
 
-def toc_files() -> list[str]:
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    files = [toc["root"]]
-
-    def walk(entries):
-        for entry in entries or []:
-            if "file" in entry:
-                files.append(entry["file"])
-            walk(entry.get("sections"))
-
-    for part in toc.get("parts", []):
-        walk(part.get("chapters"))
-    return files
-
-
 def chapter_titles() -> dict:
-    """First '# ' heading of every notebook in the table of contents -> its file."""
+    """First '# ' heading of every notebook in the table of contents -> its file (scripts/book_toc.py)."""
     titles = {}
-    for file in toc_files():
-        path = ROOT / f"{file}.ipynb"
-        if not path.exists():
-            continue
-        for cell in json.loads(path.read_text())["cells"]:
-            if cell["cell_type"] != "markdown":
-                continue
-            heads = [line[2:].strip() for line in "".join(cell["source"]).splitlines() if line.startswith("# ")]
-            if heads:
-                titles[heads[0]] = file
-                break
+    for file in book_toc.documents(ROOT):
+        if (ROOT / f"{file}.ipynb").exists():
+            heading = book_toc.title(file, ROOT)
+            if heading:
+                titles[heading] = file
     return titles
 
 
@@ -142,6 +120,33 @@ def test_every_public_function_and_class_of_the_core_points_at_a_chapter(module_
         if not pointers(inspect.getdoc(obj) or ""):
             missing.append(qual)
     assert not missing, "no 'Defined in chapter' / 'See chapter' pointer:\n" + "\n".join(missing)
+
+
+#: The course package (course/specdec_course): its framework modules and the chapters' exercise modules.
+COURSE = sorted(["specdec_course"] + [f"specdec_course.{p.stem}" for p in (ROOT / "course" / "specdec_course").glob(
+    "*.py") if p.stem not in ("__init__", "__main__")] + [f"specdec_course.bank.{p.stem}" for p in (
+    ROOT / "course" / "specdec_course" / "bank").glob("*.py") if p.stem != "__init__"])
+
+
+@pytest.mark.parametrize("module_name", COURSE)
+def test_the_course_package_points_at_chapters_by_their_titles(module_name):
+    """The course package's pointers ("Defined in chapter ...") name chapters (or the instructors' page, a
+    Markdown page) as the book titles them."""
+    source = _source(module_name)
+    pages = set(TITLES) | {book_toc.title(d, ROOT) for d in book_toc.documents(ROOT)}
+    bad = [title for title in pointers(source) if title not in pages] + OLD_NUMBERING.findall(source)
+    assert not bad, f"{module_name}: pointers to no chapter of _toc.yml: {bad}"
+
+
+def test_every_exercise_chapter_is_a_chapter_of_the_book_by_its_title():
+    """Each chapter an exercise module declares is a chapter of the table of contents, titled as its heading."""
+    from specdec_course import REGISTRY
+
+    declared = {e.chapter.docname: e.chapter.declared_title for e in REGISTRY.values()
+                if not e.label.startswith("zz-")}
+    assert len(declared) >= 20
+    bad = {docname: title for docname, title in declared.items() if TITLES.get(title) != docname}
+    assert not bad, f"declared chapters whose title is not their notebook's heading: {bad}"
 
 
 def test_the_pointer_pattern_itself():

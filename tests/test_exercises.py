@@ -1,4 +1,4 @@
-"""Tests of ``specdec.exercises``: the checker, the answer forms, the registry, variants and the book.
+"""Tests of ``specdec_course``: the checker, the answer forms, the registry, variants and the book.
 
 Three parts:
 
@@ -36,15 +36,16 @@ import sys
 import time
 import warnings
 
+import book_toc
 import numpy as np
 import pytest
-import yaml
 
 import specdec as sd
-from specdec.exercises import _core, _sandbox, _variants, instructors
-from specdec.exercises._chapters import Chapter
-from specdec.exercises._forms import Flag, Float, Function, Integer, Letter, Seq
-from specdec.exercises._registry import LABEL_RE, REGISTRY, Exercise, Mistake, register
+import specdec_course as course
+from specdec_course import _core, _sandbox, _variants, instructors
+from specdec_course._chapters import Chapter
+from specdec_course._forms import Flag, Float, Function, Integer, Letter, Seq
+from specdec_course._registry import LABEL_RE, REGISTRY, Exercise, Mistake, register
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
@@ -52,25 +53,16 @@ BOOK = ROOT / "book"
 ALL_LABELS = sorted(REGISTRY)
 ALL_MISTAKES = [(label, m.name) for label in ALL_LABELS for m in REGISTRY[label].mistakes]
 VARIANT_LABELS = [label for label in ALL_LABELS if REGISTRY[label].has_variants]
-check = sd.exercises.check
+check = course.check
 
 
 # ==========================================================================
 # The book's chapters, read independently of the package
 # ==========================================================================
 def _toc_chapters() -> list[tuple[str, int | None]]:
-    """(docname, number) of every chapter, numbered the way Jupyter Book does (continuously through
-    numbered parts; unnumbered parts use no numbers)."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    out, number = [], 0
-    for part in toc.get("parts", []):
-        for entry in part.get("chapters", []):
-            if part.get("numbered"):
-                number += 1
-                out.append((entry["file"], number))
-            else:
-                out.append((entry["file"], None))
-    return out
+    """(docname, number) of every chapter, numbered the way Jupyter Book does (scripts/book_toc.py, the one
+    reader of the table of contents; tests/test_book_toc.py checks its rule on a table of its own)."""
+    return [(c.docname, c.number) for c in book_toc.chapters(ROOT)]
 
 
 CHAPTER_NUMBERS = dict(_toc_chapters())
@@ -87,7 +79,7 @@ def _source(cell):
 
 _DIRECTIVE_RE = re.compile(r"^(?P<fence>`{3,}|:{3,})\{(?P<name>[a-z-]+)\}[ \t]*(?P<arg>[^\n]*)\n"
                            r"(?P<opts>(?:[ \t]*:[\w-]+:[^\n]*\n)*)", re.MULTILINE)
-_CHECK_RE = re.compile(r"""exercises\.check\(\s*(['"])(?P<label>[^'"]+)\1""")
+_CHECK_RE = re.compile(r"""\bcourse\.check\(\s*(['"])(?P<label>[^'"]+)\1""")
 
 
 def _directives(text):
@@ -239,11 +231,11 @@ def test_result_text_shows_hint_on_failure_only(test_exercises):
 
 def test_result_html_escapes_and_colours():
     """The HTML box escapes text and is green on success, red on failure."""
-    result = sd.exercises.CheckResult("x<1>", False, "a < b & c", "use <b>")
+    result = course.CheckResult("x<1>", False, "a < b & c", "use <b>")
     text = result._repr_html_()
     assert "x&lt;1&gt;" in text and "a &lt; b &amp; c" in text and "use &lt;b&gt;" in text
     assert "specdec-check-fail" in text and "#c62828" in text
-    assert "specdec-check-pass" in sd.exercises.CheckResult("x", True, "ok")._repr_html_()
+    assert "specdec-check-pass" in course.CheckResult("x", True, "ok")._repr_html_()
 
 
 # ==========================================================================
@@ -316,7 +308,7 @@ def test_count_question_has_an_integer_answer():
 
 def test_flags_accept_booleans_lists_and_arrays():
     """Ex 5.1's natural answer, tuple(c.passed for c in ...), passes; so do 1/0, lists and arrays."""
-    w = sd.exercises.p1_checklist.CODE_COMPLETION
+    w = course.p1_checklist.CODE_COMPLETION
     natural = tuple(c.passed for c in sd.checklist.assess(w).checks)
     assert check("checklist-1", natural), check("checklist-1", natural)
     assert check("checklist-1", [int(x) for x in natural])
@@ -509,10 +501,10 @@ def test_function_that_kills_its_process_is_reported(test_exercises):
 
 def test_time_limit_in_a_script():
     """The same bound holds in a plain script (a fresh interpreter)."""
-    code = ("import time, specdec as sd\n"
+    code = ("import time\nimport specdec_course as course\n"
             "def forever(alpha, k):\n    while True:\n        pass\n"
             "t = time.perf_counter()\n"
-            "r = sd.exercises.check('expected-tokens-5', forever, time_limit=1)\n"
+            "r = course.check('expected-tokens-5', forever, time_limit=1)\n"
             "print(r.passed, r.reason, round(time.perf_counter() - t, 1))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     passed, reason, seconds = done.stdout.split()
@@ -525,10 +517,10 @@ def test_time_limit_in_a_notebook(tmp_path):
     nbclient = pytest.importorskip("nbclient")
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(
-        "import time, specdec as sd\n"
+        "import time\nimport specdec_course as course\n"
         "def forever(alpha, k):\n    while True:\n        pass\n"
         "t = time.perf_counter()\n"
-        "r = sd.exercises.check('expected-tokens-5', forever, time_limit=1)\n"
+        "r = course.check('expected-tokens-5', forever, time_limit=1)\n"
         "print(r.passed, r.reason, round(time.perf_counter() - t, 1))")]
     nbclient.NotebookClient(nb, kernel_name="python3", timeout=60).execute()
     text = "".join(o.get("text", "") for o in nb.cells[0].outputs)
@@ -560,7 +552,7 @@ def test_unknown_label_lists_close_labels(test_exercises):
     result = check("zz-tset-1", 1.0)
     assert not result.passed and result.reason == "unknown-label"
     assert result.message.startswith("No exercise is labelled 'zz-tset-1'.") and "'zz-test-1'" in result.message
-    assert "sd.exercises.list()" in check("completely-unrelated-label", 1.0).message
+    assert "course.list()" in check("completely-unrelated-label", 1.0).message
 
 
 def test_bad_label_type_missing_answer_and_bad_seed(test_exercises):
@@ -574,30 +566,30 @@ def test_bad_label_type_missing_answer_and_bad_seed(test_exercises):
 
 def test_get_returns_no_answer(test_exercises):
     """get() describes an exercise without its reference or mistakes; the instructors' module has them."""
-    info = sd.exercises.get("zz-test-1")
-    assert isinstance(info, sd.exercises.ExerciseInfo)
+    info = course.get("zz-test-1")
+    assert isinstance(info, course.ExerciseInfo)
     assert (info.label, info.kind, info.form, info.hints) == ("zz-test-1", "numeric",
                                                                "a float, tokens per round, to 3 decimals",
                                                                ("Sum the geometric series.",))
     assert not hasattr(info, "reference") and not hasattr(info, "mistakes")
     assert instructors.reference("zz-test-1") == _ref_scalar()
     with pytest.raises(KeyError, match="zz-test-1"):
-        sd.exercises.get("zz-test-01")
+        course.get("zz-test-01")
     with pytest.raises(TypeError, match="label"):
-        sd.exercises.get(1)
-    assert sd.exercises.hints("zz-test-1") == ["Sum the geometric series."]
+        course.get(1)
+    assert course.hints("zz-test-1") == ["Sum the geometric series."]
 
 
 def test_readers_api_does_not_advertise_answers():
-    """sd.exercises' public names (what the API page documents) hand out no answers."""
-    public = set(sd.exercises.__all__)
+    """course' public names (what the API page documents) hand out no answers."""
+    public = set(course.__all__)
     assert {"check", "describe", "variant", "list", "get", "labels", "hints"} <= public
     assert not public & {"REGISTRY", "Exercise", "Mistake", "register", "instructors", "reference"}
     for name in public:
-        doc = getattr(sd.exercises, name).__doc__ or ""
+        doc = getattr(course, name).__doc__ or ""
         assert "reference()" not in doc and "instructors" not in doc, name
-    assert "instructors" not in (sd.exercises.__doc__ or "") and "reference(" not in (sd.exercises.__doc__ or "")
-    variant = sd.exercises.variant(VARIANT_LABELS[0], 1)
+    assert "instructors" not in (course.__doc__ or "") and "reference(" not in (course.__doc__ or "")
+    variant = course.variant(VARIANT_LABELS[0], 1)
     assert not any(hasattr(variant, name) for name in ("reference", "answer", "expected"))
 
 
@@ -614,7 +606,7 @@ def test_register_rejects_duplicates_and_bad_exercises(test_exercises):
 
 def test_list_numbers_chapters_as_the_book_does(test_exercises):
     """list(): 'Chapter 6. ...' and exercise '6.2' where the book shows them; chapters outside the book last."""
-    table = sd.exercises.list()
+    table = course.list()
     by_label = {row.label: row for row in table}
     for label, exercise in REGISTRY.items():
         number = CHAPTER_NUMBERS.get(exercise.chapter.docname)
@@ -626,42 +618,14 @@ def test_list_numbers_chapters_as_the_book_does(test_exercises):
     assert [row.label for row in table if row.label.startswith("zz-")] == [
         "zz-test-2", "zz-test-3", "zz-test-4", "zz-test-6", "zz-test-7", "zz-test-8", "zz-test-9",
         "zz-test-1", "zz-test-5"]
-    assert "<table" in table._repr_html_() and sd.exercises.labels() == [row.label for row in table]
-    assert sd.exercises.list is sd.exercises.list_exercises
+    assert "<table" in table._repr_html_() and course.labels() == [row.label for row in table]
+    assert course.list is course.list_exercises
     assert builtins.list((1, 2)) == [1, 2]
-
-
-def test_numbering_follows_the_toc_with_unnumbered_parts(tmp_path):
-    """The numbering reader: an unnumbered part (Start here) uses no number; numbered parts count on."""
-    from specdec.exercises import _chapters
-    toc = tmp_path / "_toc.yml"
-    toc.write_text("format: jb-book\nroot: intro\nparts:\n"
-                   "  - caption: Start here\n    chapters:\n      - file: book/start/decide\n"
-                   "  - caption: Part I\n    numbered: true\n    chapters:\n      - file: a\n        sections:\n"
-                   "          - file: a/sub\n      - file: b\n"
-                   "  - caption: Part IV\n    numbered: true\n    chapters:\n      - file: c\n"
-                   "  - caption: Appendix\n    chapters:\n      - file: z\n")
-    expected = {"a": 1, "b": 2, "c": 3}
-    assert _chapters.toc_numbers(toc) == expected
-    assert _chapters._numbers_from.__wrapped__(str(toc), 0.0) == expected
-    assert {d: n for d, n in _numbers_plain(toc.read_text()).items()} == expected
-
-
-def _numbers_plain(text):
-    from specdec.exercises import _chapters
-    parsed = _chapters._parse_toc_plain(text)
-    out, n = {}, 0
-    for part in parsed["parts"]:
-        for entry in part["chapters"]:
-            if part.get("numbered"):
-                n += 1
-                out[entry["file"]] = n
-    return out
 
 
 def test_broken_chapter_module_is_reported(monkeypatch):
     """A chapter module that fails to import warns and is recorded, without breaking the others."""
-    import specdec.exercises as ex
+    import specdec_course as ex
 
     class Info:
         name = "p9_broken"
@@ -683,7 +647,7 @@ def test_broken_chapter_module_is_reported(monkeypatch):
 # Every registered exercise (generated over the registry)
 # ==========================================================================
 def test_chapter_modules_import_cleanly():
-    assert sd.exercises.IMPORT_ERRORS == {}
+    assert course.IMPORT_ERRORS == {}
     assert len(REGISTRY) >= 50
 
 
@@ -760,10 +724,10 @@ def test_each_mistake_fails_with_its_message(label, name):
 def test_describe_states_the_call_and_the_form(label):
     """describe(label) is the exact check call with the label and the answer's form."""
     exercise = REGISTRY[label]
-    text = sd.exercises.describe(label)
-    assert text.startswith(f'Check your answer: sd.exercises.check("{label}", ')
+    text = course.describe(label)
+    assert text.startswith(f'Check your answer: course.check("{label}", ')
     assert text.endswith(f": {exercise.form().describe()}.")
-    assert sd.exercises.get(label).form == exercise.form().describe()
+    assert course.get(label).form == exercise.form().describe()
     form = exercise.form()
     if isinstance(form, (Float, Seq)) and exercise.kind == "numeric":
         values = form.values(exercise.reference(exercise.inputs()))
@@ -898,7 +862,7 @@ def _assert_odd_answers_fail_quietly(label):
         warnings.simplefilter("error")  # the checker must not emit warnings either
         for answer in odd:
             result = check(label, answer)
-            assert isinstance(result, sd.exercises.CheckResult)
+            assert isinstance(result, course.CheckResult)
             assert not result.passed, f"{label}: {answer!r} passed"
             assert result.reason != "internal-error", str(result)
             assert str(result) and result._repr_html_()
@@ -939,7 +903,7 @@ def test_multi_part_questions_check_every_part():
     assert not check("verification-cost-1", (ratio, not inside, roofline))
     assert not check("verification-cost-1", (ratio, inside, roofline + 1))
     alpha, width = instructors.reference("acceptance-rate-2")
-    fit = sd.estimation.estimate_alpha(sd.exercises.p2_acceptance_rate.SHORT_LOG, 4)
+    fit = sd.estimation.estimate_alpha(course.p2_acceptance_rate.SHORT_LOG, 4)
     assert alpha == pytest.approx(27 / 32) and width == pytest.approx(fit.high - fit.low)
     assert not check("acceptance-rate-2", (alpha, width * 2))
 
@@ -980,15 +944,15 @@ def test_numeric_exercises_of_start_here_and_part_four_have_variants():
 def test_start_here_is_listed_first_and_numbered_as_its_boxes():
     """ "Start here" (unnumbered, before Part I in _toc.yml) comes first in list(); its boxes read "Exercise 1", ...;
     a chapter number selects only that chapter (never the unnumbered one); Part IV is chapters 16-21."""
-    from specdec.exercises._grade import select_labels
+    from specdec_course._grade import select_labels
     unnumbered = [docname for docname, number in _toc_chapters() if number is None and docname in
                   {e.chapter.docname for e in REGISTRY.values()}]
     assert unnumbered == ["book/start/decide-for-your-service"]
-    table = sd.exercises.list()
+    table = course.list()
     first = [row for row in table if row.label.startswith("decide-for-your-service-")]
     assert list(table[:len(first)]) == first and [row.number for row in first] == ["1", "2", "3", "4"]
     assert first[0].chapter == "Start here: Decide for your service"
-    assert select_labels("1") == [label for label in sd.exercises.labels() if label.startswith("expected-tokens-")]
+    assert select_labels("1") == [label for label in course.labels() if label.startswith("expected-tokens-")]
     assert select_labels("decide-for-your-service-*") == [row.label for row in first]
     part4 = sorted({REGISTRY[label].chapter.number for label in REGISTRY if label.split("-")[0] in
                     ("calibrated", "engine", "verification", "token", "dynamic", "goodput")
@@ -1000,16 +964,16 @@ def test_start_here_is_listed_first_and_numbered_as_its_boxes():
 def test_variants_differ_by_seed_and_state_their_inputs(label):
     """Different seeds give different inputs (none the book's); the statement is rendered Markdown."""
     exercise = REGISTRY[label]
-    variants = [sd.exercises.variant(label, seed) for seed in range(10)]
+    variants = [course.variant(label, seed) for seed in range(10)]
     distinct = {json.dumps(dict(v.params), sort_keys=True, default=str) for v in variants}
     assert len(distinct) >= 3, f"{label}: only {len(distinct)} different variants among 10 seeds"
     assert all(dict(v.params) != dict(exercise.params) for v in variants)
     for v in variants[:3]:
         assert "{{" not in v.statement and v.statement.strip()
         assert f'seed={v.seed})' in v.describe()
-    again = sd.exercises.variant(label, 3)
+    again = course.variant(label, 3)
     assert again.params == variants[3].params and again.statement == variants[3].statement
-    assert sd.exercises.variant(label, "7").params == variants[7].params   # a roster's "7" is the seed 7
+    assert course.variant(label, "7").params == variants[7].params   # a roster's "7" is the seed 7
 
 
 _SAMPLE_SEEDS = [0, 1, 17, 123456, "s1234", "alice@example.org"]
@@ -1020,7 +984,7 @@ def test_variant_accepts_its_own_reference_and_rejects_a_wrong_value(label):
     """For a sample of seeds: the variant's reference passes (check(seed=) and .check), a wrong value fails."""
     exercise = REGISTRY[label]
     for seed in _SAMPLE_SEEDS:
-        v = sd.exercises.variant(label, seed)
+        v = course.variant(label, seed)
         expected = exercise.reference(v.params)
         assert check(label, expected, seed=seed), f"{label} seed {seed!r}: {check(label, expected, seed=seed)}"
         assert v.check(expected)
@@ -1044,7 +1008,7 @@ def test_book_answer_does_not_pass_a_variant_that_differs():
         exercise = REGISTRY[label]
         book = exercise.reference(exercise.inputs())
         for seed in range(5):
-            v = sd.exercises.variant(label, seed)
+            v = course.variant(label, seed)
             theirs = exercise.reference(v.params)
             if not exercise.form(v.params).accepts(book, theirs):
                 assert not v.check(book)
@@ -1054,23 +1018,23 @@ def test_book_answer_does_not_pass_a_variant_that_differs():
 def test_exercises_without_variants_say_so():
     label = next(label for label, e in REGISTRY.items() if e.kind == "choice")
     with pytest.raises(ValueError, match="no variants"):
-        sd.exercises.variant(label, 1)
+        course.variant(label, 1)
     assert check(label, "A", seed=1).reason == "no-variants"
 
 
 def test_handout_and_answer_key():
     """A keyed handout states each graded variant; the key lists every exercise with its formatted answer,
     and a student's key needs the course key and the roster."""
-    from specdec.exercises._course import Roster
-    from specdec.exercises._variants import CourseKey, keyed_inputs
+    from specdec_course._course import Roster
+    from specdec_course._variants import CourseKey, keyed_inputs
     course_key, roster = CourseKey(bytes(range(32))), Roster.of(["s1234", "s5678"])
     sheet = instructors.handout("1.1,1.5,4.3", "s1234", course_key=course_key, roster=roster)
     params = keyed_inputs(REGISTRY["expected-tokens-1"], course_key, 0)
     assert "## Exercise 1.1 (1 point)" in sheet and "## Exercise 1.5" in sheet and "{{" not in sheet
     assert f"$\\alpha = {params['alpha']:g}$ and $k = {params['k']}$" in sheet
-    assert 'sd.exercises.assignment("sdx1.' in sheet and "seed=" not in sheet
+    assert 'course.assignment("sdx1.' in sheet and "seed=" not in sheet
     key = instructors.answer_key()
-    assert [row[1] for row in key] == sd.exercises.labels()
+    assert [row[1] for row in key] == course.labels()
     row = next(r for r in key if r[1] == "expected-tokens-1")
     assert row[4] == "3.29" and row[3] == "a float, tokens per round, to 2 decimals"
     mine = instructors.answer_key("1.1", seed="s1234", course_key=course_key, roster=roster)[0][4]
@@ -1119,9 +1083,9 @@ def test_every_book_exercise_has_a_checked_solution():
                     solutions.append(arg)
         for label in labels:
             assert label in solutions, f"{path.name}: exercise {label!r} has no solution directive"
-            calls = [c for c in code if re.search(r"""exercises\.check\(\s*['"]""" + re.escape(label) + r"""['"]""",
+            calls = [c for c in code if re.search(r"""\bcourse\.check\(\s*['"]""" + re.escape(label) + r"""['"]""",
                                                   _source(c))]
-            assert calls, f"{path.name}: no code cell calls sd.exercises.check({label!r}, ...)"
+            assert calls, f"{path.name}: no code cell calls course.check({label!r}, ...)"
             stored = " ".join(_output_text(o) for c in calls for o in c.get("outputs", []))
             assert f"[correct] {label}:" in stored, f"{path.name}: the stored output of {label!r}'s check is not 'correct'"
 
@@ -1147,9 +1111,9 @@ def test_instructors_page_examples_are_real_output():
     mistake = next(m for m in exercise.mistakes if m.name == "forgot-bonus")
     assert str(check("expected-tokens-1", mistake.compute(exercise.inputs()))) in page
     assert str(check("expected-tokens-1", exercise.reference(exercise.inputs()))) in page
-    assert sd.exercises.describe("expected-tokens-1").replace('sd.exercises.check("expected-tokens-1", answer)',
-                                                              '`sd.exercises.check("expected-tokens-1", answer)`') in page
-    assert "{specdec-answer-key}" in page and "specdec.exercises.instructors" in page
+    assert course.describe("expected-tokens-1").replace('course.check("expected-tokens-1", answer)',
+                                                              '`course.check("expected-tokens-1", answer)`') in page
+    assert "{specdec-answer-key}" in page and "specdec_course.instructors" in page
 
 
 def test_a_sympy_or_fraction_answer_counts_as_its_number():
@@ -1158,10 +1122,10 @@ def test_a_sympy_or_fraction_answer_counts_as_its_number():
 
     import sympy as sp
 
-    from specdec.exercises import instructors
+    from specdec_course import instructors
 
     exact = instructors.reference("expected-tokens-1")          # 3.2880859375, a dyadic fraction
     for answer in (sp.Float(exact), sp.nsimplify(exact), fractions.Fraction(exact)):
-        assert str(sd.exercises.check("expected-tokens-1", answer)).startswith("[correct]"), type(answer)
-    assert "Your answer is a Symbol" in str(sd.exercises.check("expected-tokens-1", sp.Symbol("alpha")))
-    assert "too high" in str(sd.exercises.check("expected-tokens-1", sp.Float(exact) + 1))
+        assert str(course.check("expected-tokens-1", answer)).startswith("[correct]"), type(answer)
+    assert "Your answer is a Symbol" in str(course.check("expected-tokens-1", sp.Symbol("alpha")))
+    assert "too high" in str(course.check("expected-tokens-1", sp.Float(exact) + 1))

@@ -28,8 +28,8 @@ import sys
 
 import pytest
 
-from specdec.exercises import REGISTRY
-from specdec.exercises._forms import Flag, Float, Integer
+from specdec_course import REGISTRY
+from specdec_course._forms import Flag, Float, Integer
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))

@@ -1,4 +1,4 @@
-"""Grading a class end to end: ``python -m specdec.exercises grade DIR --course-key K --roster R ...`` (issue 26).
+"""Grading a class end to end: ``python -m specdec_course grade DIR --course-key K --roster R ...`` (issue 26).
 
 One grading run (two notebooks at a time) of a roster of nine students:
 
@@ -37,11 +37,11 @@ import time
 
 import pytest
 
-from specdec.exercises import REGISTRY
-from specdec.exercises._course import Roster, read_assignment
-from specdec.exercises._grade import grade, isolation_available
-from specdec.exercises._handout import sheet
-from specdec.exercises._variants import CourseKey, keyed_inputs
+from specdec_course import REGISTRY
+from specdec_course._course import Roster, read_assignment
+from specdec_course._grade import grade, isolation_available
+from specdec_course._handout import sheet
+from specdec_course._variants import CourseKey, keyed_inputs
 
 nbformat = pytest.importorskip("nbformat")
 pytest.importorskip("nbclient")
@@ -61,8 +61,8 @@ ASSIGNMENT = """title = "Homework 1"
 """
 RIGHT_5 = ("def expected_from_pmf(alpha, k):\n"
            "    return float(np.sum(np.arange(1, k + 2) * sd.accepted_tokens_pmf(alpha, k)))\n"
-           "sd.exercises.check('expected-tokens-5', expected_from_pmf)")
-RIGHT_41 = f"sd.exercises.check('no-help-1', {REGISTRY['no-help-1'].reference(REGISTRY['no-help-1'].inputs())!r})"
+           "course.check('expected-tokens-5', expected_from_pmf)")
+RIGHT_41 = f"course.check('no-help-1', {REGISTRY['no-help-1'].reference(REGISTRY['no-help-1'].inputs())!r})"
 
 
 def _notebook(cells, fake_correct=False):
@@ -78,7 +78,7 @@ def _notebook(cells, fake_correct=False):
 
 
 def _code(text):
-    return re.search(r'sd\.exercises\.assignment\("([^"]+)"\)', text).group(1)
+    return re.search(r'course\.assignment\("([^"]+)"\)', text).group(1)
 
 
 def _honest_cells(course, sid, wrong_mode=False, wrong_first=False):
@@ -88,10 +88,10 @@ def _honest_cells(course, sid, wrong_mode=False, wrong_first=False):
     p2 = keyed_inputs(REGISTRY["expected-tokens-2"], key, roster.slot(sid))
     first = f"sd.expected_tokens({p1['alpha']!r}, {p1['k']!r})" + (" + 0.5" if wrong_first else "")
     mode = "int(np.argmax(pmf)) + 1" + (" + 1" if wrong_mode else "")
-    return [f"import numpy as np\nimport specdec as sd\nsd.exercises.assignment({_code(sheet(spec, key, roster, sid))!r})",
-            f"sd.exercises.check('expected-tokens-1', {first})",
+    return [f"import numpy as np\nimport specdec as sd\nimport specdec_course as course\ncourse.assignment({_code(sheet(spec, key, roster, sid))!r})",
+            f"course.check('expected-tokens-1', {first})",
             f"pmf = sd.accepted_tokens_pmf({p2['alpha']!r}, {p2['k']!r})\n"
-            f"sd.exercises.check('expected-tokens-2', (pmf, {mode}))",
+            f"course.check('expected-tokens-2', (pmf, {mode}))",
             RIGHT_5, RIGHT_41]
 
 
@@ -114,7 +114,7 @@ def submissions(course, tmp_path_factory):
     write("lastname_123_s26001.ipynb", _notebook(_honest_cells(course, "s26001")))
     for hostile in ("saboteur_s26002", "parentkiller_s26003", "forger_s26004"):
         shutil.copyfile(DATA / f"{hostile}.ipynb", folder / f"{hostile}.ipynb")
-    write("s26005.ipynb", _notebook(["import specdec as sd\nsd.exercises.check('expected-tokens-1', 1.0)"]))
+    write("s26005.ipynb", _notebook(["import specdec as sd\nimport specdec_course as course\ncourse.check('expected-tokens-1', 1.0)"]))
     write("s26005-1.ipynb", _notebook(["for _ in range(40):\n    print('x' * 2**20)"] + _honest_cells(course, "s26005")))
     write("s26006.ipynb", _notebook(_honest_cells(course, "s26006", wrong_mode=True, wrong_first=True)))
     cells = _honest_cells(course, "s26007")
@@ -261,7 +261,7 @@ def test_a_killed_run_keeps_what_it_graded_and_resumes(course, submissions, tmp_
     honest = _honest_cells((course[0], Roster.of(["s26001", "s26005"]), course[2]), "s26005")
     nbformat.write(_notebook(honest + ["import time\ntime.sleep(120)"]), str(folder / "s26005-1.ipynb"))
     (tmp_path / "hw1.toml").write_text(ASSIGNMENT)
-    command = [sys.executable, "-m", "specdec.exercises", "grade", str(folder), "--course-key", str(key_file),
+    command = [sys.executable, "-m", "specdec_course", "grade", str(folder), "--course-key", str(key_file),
                "--roster", str(tmp_path / "roster.csv"), "--assignment", str(tmp_path / "hw1.toml"),
                "--csv", str(tmp_path / "grades.csv"), "--cell-timeout", "200", "--timeout", "200"]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
@@ -285,24 +285,24 @@ def test_a_killed_run_keeps_what_it_graded_and_resumes(course, submissions, tmp_
 
 
 def test_command_line_needs_the_key_and_roster(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "specdec.exercises", "grade", str(tmp_path), "--labels", "1.1",
+    done = subprocess.run([sys.executable, "-m", "specdec_course", "grade", str(tmp_path), "--labels", "1.1",
                            "--csv", str(tmp_path / "g.csv")], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "--course-key" in done.stderr
     key = tmp_path / "k"
-    subprocess.run([sys.executable, "-m", "specdec.exercises", "new-key", str(key)], check=True, timeout=120,
+    subprocess.run([sys.executable, "-m", "specdec_course", "new-key", str(key)], check=True, timeout=120,
                    capture_output=True)
     (tmp_path / "r.csv").write_text("id\na\n")
-    bad = subprocess.run([sys.executable, "-m", "specdec.exercises", "grade", str(tmp_path), "--labels", "99.9",
+    bad = subprocess.run([sys.executable, "-m", "specdec_course", "grade", str(tmp_path), "--labels", "99.9",
                           "--course-key", str(key), "--roster", str(tmp_path / "r.csv"), "--csv",
                           str(tmp_path / "g.csv")], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "no exercise matches '99.9'" in bad.stderr
-    again = subprocess.run([sys.executable, "-m", "specdec.exercises", "new-key", str(key)], capture_output=True,
+    again = subprocess.run([sys.executable, "-m", "specdec_course", "new-key", str(key)], capture_output=True,
                            text=True, timeout=120)
     assert again.returncode == 2 and "never overwritten" in again.stderr
 
 
 def test_instructors_page_describes_the_workflow_and_trust_boundary():
     page = (ROOT / "book" / "appendix" / "instructors.md").read_text(encoding="utf-8")
-    for needed in ("--course-key", "--roster", "new-key", "sd.exercises.assignment(", "trust boundary",
+    for needed in ("--course-key", "--roster", "new-key", "course.assignment(", "trust boundary",
                    "unshare", "docker run --rm --network none", "progress.jsonl"):
         assert needed in page, needed

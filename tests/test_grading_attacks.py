@@ -16,12 +16,12 @@ import sys
 import numpy as np
 import pytest
 
-import specdec as sd
-from specdec.exercises import REGISTRY, _core, instructors
-from specdec.exercises._course import Roster, parse_labels
-from specdec.exercises._forms import _decimals_given
-from specdec.exercises._handout import sheet
-from specdec.exercises._variants import CourseKey, graded_kind, keyed_cases, keyed_inputs
+import specdec_course as course
+from specdec_course import REGISTRY, _core, instructors
+from specdec_course._course import Roster, parse_labels
+from specdec_course._forms import _decimals_given
+from specdec_course._handout import sheet
+from specdec_course._variants import CourseKey, graded_kind, keyed_cases, keyed_inputs
 
 ROSTER = Roster.of(["s26001", "s26002", "s26003", "alice@example.org"])
 #: The graded numeric exercises. Two unrelated computations (a guessed key, a public seed) agree with a student's
@@ -62,15 +62,15 @@ def test_the_package_does_not_hand_out_a_students_answer(course_key):
 
 
 def test_the_key_command_needs_the_course_key(course_key, tmp_path):
-    """Attack: ``python -m specdec.exercises key --seed my_id`` printed the student's answers."""
-    done = subprocess.run([sys.executable, "-m", "specdec.exercises", "key", "--seed", "s26001", "--labels", "1.1"],
+    """Attack: ``python -m specdec_course key --seed my_id`` printed the student's answers."""
+    done = subprocess.run([sys.executable, "-m", "specdec_course", "key", "--seed", "s26001", "--labels", "1.1"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "--course-key" in done.stderr and not done.stdout
     wrong_key = tmp_path / "guess.key"
     wrong_key.write_text("00" * 32 + "\n")
     roster = tmp_path / "roster.csv"
     roster.write_text("id\n" + "\n".join(ROSTER.ids) + "\n")
-    guess = subprocess.run([sys.executable, "-m", "specdec.exercises", "key", "--student", "s26001", "--labels",
+    guess = subprocess.run([sys.executable, "-m", "specdec_course", "key", "--student", "s26001", "--labels",
                             ",".join(WIDE), "--course-key", str(wrong_key), "--roster", str(roster)],
                            capture_output=True, text=True, timeout=120)
     assert guess.returncode == 0
@@ -93,7 +93,7 @@ def test_the_registry_and_the_public_cases_do_not_give_graded_answers(course_key
     hits = []
     for label in WIDE:
         exercise, mine = _graded_answer(label, course_key, "s26001")
-        public = exercise.reference(sd.exercises.variant(label, "s26001").params)
+        public = exercise.reference(course.variant(label, "s26001").params)
         if _same(exercise, public, mine):
             hits.append(label)
     assert len(hits) <= CHANCE, hits   # chance agreements only (see the guessed key above)
@@ -119,7 +119,7 @@ def test_graded_check_is_no_oracle(course_key):
     spec = parse_labels("1.1,1.4,2.1,6.1")
     code = re.search(r'assignment\("([^"]+)"\)', sheet(spec, course_key, ROSTER, "s26002")).group(1)
     try:
-        sd.exercises.assignment(code)
+        course.assignment(code)
         for label in spec.labels:
             exercise, mine = _graded_answer(label, course_key, "s26002")
             if exercise.kind != "numeric" or not isinstance(mine, (float, int)):
@@ -127,7 +127,7 @@ def test_graded_check_is_no_oracle(course_key):
             low, high, messages = -1e6, 1e6, set()
             for _ in range(60):
                 middle = (low + high) / 2
-                result = sd.exercises.check(label, middle)
+                result = course.check(label, middle)
                 messages.add(re.sub(r"[-0-9.e]+", "#", result.message))
                 assert result.reason in ("recorded", "recorded-few-decimals") and not result.passed
                 if "too high" in result.message.lower():
@@ -136,20 +136,20 @@ def test_graded_check_is_no_oracle(course_key):
                     low = middle
             assert not any("too high" in m.lower() or "too low" in m.lower() for m in messages), messages
             assert not exercise.form().accepts(low, mine)   # the "bisection" ended nowhere near the answer
-            right = sd.exercises.check(label, mine)          # the right answer gets the same message
+            right = course.check(label, mine)          # the right answer gets the same message
             form = exercise.form()
             few = form.decimals is not None and (_decimals_given(mine) or 0) < form.decimals   # e.g. exactly 1.5
             assert right.reason == ("recorded-few-decimals" if few else "recorded") and not right.passed
-        assert "Recorded" in str(sd.exercises.check("expected-tokens-1", 3.0))
-        assert sd.exercises.check("expected-tokens-1", "3").reason == "wrong-type"   # the form is still checked
-        assert sd.exercises.check("expected-tokens-1", [3.0, 1.0]).reason == "wrong-shape"
+        assert "Recorded" in str(course.check("expected-tokens-1", 3.0))
+        assert course.check("expected-tokens-1", "3").reason == "wrong-type"   # the form is still checked
+        assert course.check("expected-tokens-1", [3.0, 1.0]).reason == "wrong-shape"
     finally:
-        from specdec.exercises import _assignment
+        from specdec_course import _assignment
         _assignment.ACTIVE[0] = None
     # practice mode (no assignment) keeps today's feedback
     book = REGISTRY["expected-tokens-1"].reference(REGISTRY["expected-tokens-1"].inputs())
-    assert "too high" in sd.exercises.check("expected-tokens-1", book + 1).message
-    assert sd.exercises.check("expected-tokens-1", book).passed
+    assert "too high" in course.check("expected-tokens-1", book + 1).message
+    assert course.check("expected-tokens-1", book).passed
 
 
 def test_exercises_without_graded_variants_are_practice_and_say_so(course_key):
@@ -162,11 +162,11 @@ def test_exercises_without_graded_variants_are_practice_and_say_so(course_key):
     # and the kernel gives them full feedback even inside the assignment
     code = re.search(r'assignment\("([^"]+)"\)', text).group(1)
     try:
-        active = sd.exercises.assignment(code)
+        active = course.assignment(code)
         assert "Self-check practice" in str(active) and not active.graded("no-help-1")
-        assert sd.exercises.check("no-help-1", REGISTRY["no-help-1"].reference(REGISTRY["no-help-1"].inputs())).passed
+        assert course.check("no-help-1", REGISTRY["no-help-1"].reference(REGISTRY["no-help-1"].inputs())).passed
     finally:
-        from specdec.exercises import _assignment
+        from specdec_course import _assignment
         _assignment.ACTIVE[0] = None
 
 
@@ -188,10 +188,10 @@ def test_course_key_file_round_trip_and_secrecy(tmp_path):
 
 
 def test_student_facing_package_text_does_not_point_to_the_full_edition():
-    """The reader-facing docstrings (``sd.exercises``) say nothing of the full edition, solutions or the answer key."""
-    texts = [sd.exercises.__doc__, sd.exercises.check.__doc__, sd.exercises.assignment.__doc__,
-             sd.exercises.variant.__doc__, sd.exercises.get.__doc__]
-    from specdec.exercises import _assignment
+    """The reader-facing docstrings (``course``) say nothing of the full edition, solutions or the answer key."""
+    texts = [course.__doc__, course.check.__doc__, course.assignment.__doc__,
+             course.variant.__doc__, course.get.__doc__]
+    from specdec_course import _assignment
     texts.append(_assignment.__doc__)
     for text in texts:
         for phrase in ("full edition", "solution", "answer key", "instructors", "build-book", "git clone"):
@@ -214,7 +214,7 @@ def test_copies_of_the_key_beside_it_are_hidden_from_notebooks(tmp_path):
     """The key scanner (``tests/test_grading_hostile.py``) found an editor's backup ``course.key~`` beside the key.
     The grader hides the key's whole folder; when a notebook needs that folder (the key kept in the repository's
     top folder, say), it hides every small file in it that holds the key's digits, and nothing else."""
-    from specdec.exercises._grade_worker import hideable, key_copies
+    from specdec_course._grade_worker import hideable, key_copies
 
     key = CourseKey.create(tmp_path / "course.key")
     (tmp_path / "course.key~").write_text((tmp_path / "course.key").read_text())

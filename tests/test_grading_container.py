@@ -16,10 +16,10 @@ import sys
 
 import pytest
 
-from specdec.exercises import REGISTRY
-from specdec.exercises._course import Roster, parse_labels
-from specdec.exercises._handout import sheet
-from specdec.exercises._variants import CourseKey, keyed_inputs
+from specdec_course import REGISTRY
+from specdec_course._course import Roster, parse_labels
+from specdec_course._handout import sheet
+from specdec_course._variants import CourseKey, keyed_inputs
 
 nbformat = pytest.importorskip("nbformat")
 
@@ -38,16 +38,16 @@ def test_grading_inside_unshare_net(tmp_path):
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nb.cells = [nbformat.v4.new_code_cell(c) for c in (
-        f"import socket\nimport specdec as sd\nsd.exercises.assignment({code!r})",
+        f"import socket\nimport specdec as sd\nimport specdec_course as course\ncourse.assignment({code!r})",
         f"try:\n    socket.create_connection(('127.0.0.1', {port}), timeout=3).close()\n    online = True\n"
         "except OSError:\n    online = False",
-        f"sd.exercises.check('expected-tokens-1', sd.expected_tokens({params['alpha']!r}, {params['k']!r})"
+        f"course.check('expected-tokens-1', sd.expected_tokens({params['alpha']!r}, {params['k']!r})"
         " + (1.0 if online else 0.0))")]
     (tmp_path / "subs").mkdir()
     nbformat.write(nb, str(tmp_path / "subs" / "s1.ipynb"))
     try:
         done = subprocess.run(["unshare", "--net", "--fork", "--pid", "--mount-proc", sys.executable, "-m",
-                               "specdec.exercises", "grade", str(tmp_path / "subs"), "--course-key",
+                               "specdec_course", "grade", str(tmp_path / "subs"), "--course-key",
                                str(tmp_path / "course.key"), "--roster", str(tmp_path / "roster.csv"), "--labels",
                                "1.1:2", "--csv", str(tmp_path / "grades.csv"), "--cell-timeout", "60"],
                               capture_output=True, text=True, timeout=400)
@@ -62,7 +62,7 @@ def test_grading_inside_unshare_net(tmp_path):
 def test_session_fallback_grades_and_leaves_no_process_behind(tmp_path):
     """Without namespaces (``--isolation session``) the worker is its notebook's subreaper: a detached process
     the notebook leaves is killed when the notebook ends, and the honest answer still counts."""
-    from specdec.exercises._grade import grade
+    from specdec_course._grade import grade
 
     key = CourseKey(os.urandom(32))
     roster, spec = Roster.of(["s1"]), parse_labels("1.1:2", title="Session")
@@ -72,10 +72,10 @@ def test_session_fallback_grades_and_leaves_no_process_behind(tmp_path):
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nb.cells = [nbformat.v4.new_code_cell(c) for c in (
-        f"import subprocess, sys\nimport specdec as sd\nsd.exercises.assignment({code!r})",
+        f"import subprocess, sys\nimport specdec as sd\nimport specdec_course as course\ncourse.assignment({code!r})",
         "subprocess.Popen([sys.executable, '-c', 'import os, time\\nif os.fork(): os._exit(0)\\nos.setsid()\\n"
         f"time.sleep(300)', {marker!r}], start_new_session=True)",
-        f"sd.exercises.check('expected-tokens-1', sd.expected_tokens({params['alpha']!r}, {params['k']!r}))")]
+        f"course.check('expected-tokens-1', sd.expected_tokens({params['alpha']!r}, {params['k']!r}))")]
     (tmp_path / "subs").mkdir()
     nbformat.write(nb, str(tmp_path / "subs" / "s1.ipynb"))
     book = grade(tmp_path / "subs", spec, roster, key, isolation="session", timeout=120, cell_timeout=60)

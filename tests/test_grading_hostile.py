@@ -28,11 +28,11 @@ import time
 
 import pytest
 
-from specdec.exercises import REGISTRY
-from specdec.exercises._course import Roster, read_assignment
-from specdec.exercises._grade import grade, isolation_available
-from specdec.exercises._handout import sheet
-from specdec.exercises._variants import CourseKey, keyed_inputs
+from specdec_course import REGISTRY
+from specdec_course._course import Roster, read_assignment
+from specdec_course._grade import grade, isolation_available
+from specdec_course._handout import sheet
+from specdec_course._variants import CourseKey, keyed_inputs
 
 nbformat = pytest.importorskip("nbformat")
 pytest.importorskip("nbclient")
@@ -46,20 +46,20 @@ FULL = {"expected-tokens-1": 2, "expected-tokens-2": 3, "expected-tokens-5": 2}
 
 
 def _code(key, roster, spec, sid):
-    return re.search(r'sd\.exercises\.assignment\("([^"]+)"\)', sheet(spec, key, roster, sid)).group(1)
+    return re.search(r'course\.assignment\("([^"]+)"\)', sheet(spec, key, roster, sid)).group(1)
 
 
 def _honest(key, roster, spec, sid):
     p1 = keyed_inputs(REGISTRY["expected-tokens-1"], key, roster.slot(sid))
     p2 = keyed_inputs(REGISTRY["expected-tokens-2"], key, roster.slot(sid))
     no_help = REGISTRY["no-help-1"].reference(REGISTRY["no-help-1"].inputs())
-    cells = [f"import numpy as np\nimport specdec as sd\nsd.exercises.assignment({_code(key, roster, spec, sid)!r})",
-             f"sd.exercises.check('expected-tokens-1', sd.expected_tokens({p1['alpha']!r}, {p1['k']!r}))",
+    cells = [f"import numpy as np\nimport specdec as sd\nimport specdec_course as course\ncourse.assignment({_code(key, roster, spec, sid)!r})",
+             f"course.check('expected-tokens-1', sd.expected_tokens({p1['alpha']!r}, {p1['k']!r}))",
              f"pmf = sd.accepted_tokens_pmf({p2['alpha']!r}, {p2['k']!r})\n"
-             "sd.exercises.check('expected-tokens-2', (pmf, int(np.argmax(pmf)) + 1))",
+             "course.check('expected-tokens-2', (pmf, int(np.argmax(pmf)) + 1))",
              "def f(alpha, k):\n    return float(np.sum(np.arange(1, k + 2) * sd.accepted_tokens_pmf(alpha, k)))\n"
-             "sd.exercises.check('expected-tokens-5', f)",
-             f"sd.exercises.check('no-help-1', {no_help!r})"]
+             "course.check('expected-tokens-5', f)",
+             f"course.check('no-help-1', {no_help!r})"]
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nb.cells = [nbformat.v4.new_code_cell(c) for c in cells]
@@ -170,8 +170,8 @@ def test_the_run_stays_bounded(run):
 def test_key_scanner_works_when_only_the_key_file_is_hidden(tmp_path, monkeypatch):
     """The scanner is a real attack: when the grader hid only the key file (before issue 26 was closed), it found
     the backup beside it and recorded its row's right answers. (A fresh run with that hiding put back.)"""
-    from specdec.exercises import _grade
-    from specdec.exercises._course import parse_labels
+    from specdec_course import _grade
+    from specdec_course._course import parse_labels
 
     monkeypatch.setattr(_grade, "key_copies", lambda key, keep=(): [])
     (tmp_path / "course").mkdir()
@@ -190,14 +190,14 @@ def test_key_scanner_works_when_only_the_key_file_is_hidden(tmp_path, monkeypatc
 def test_each_notebook_has_its_own_namespaces(tmp_path):
     """PID, mount, network and System V IPC namespaces of its own (no shared memory or message queue with a
     notebook beside it), and the grader's pipe as its only channel."""
-    from specdec.exercises._grade import run_notebook
+    from specdec_course._grade import run_notebook
 
     kinds = ("pid", "mnt", "net", "ipc")
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nb.cells = [nbformat.v4.new_code_cell(
-        "import os\nimport specdec as sd\n"
-        f"sd.exercises.check('expected-tokens-1', [os.readlink(f'/proc/self/ns/{{k}}') for k in {kinds!r}])")]
+        "import os\nimport specdec as sd\nimport specdec_course as course\n"
+        f"course.check('expected-tokens-1', [os.readlink(f'/proc/self/ns/{{k}}') for k in {kinds!r}])")]
     nbformat.write(nb, str(tmp_path / "ns.ipynb"))
     run = run_notebook(tmp_path / "ns.ipynb", timeout=60, cell_timeout=45)
     assert run.isolation == "namespace" and not run.confinement, (run.status, run.detail, run.confinement)

@@ -12,9 +12,9 @@ import secrets
 
 import pytest
 
-from specdec.exercises import REGISTRY
-from specdec.exercises._course import Roster
-from specdec.exercises._variants import FEW_ANSWERS, CourseKey, graded_kind, keyed_inputs, pool_size
+from specdec_course import REGISTRY
+from specdec_course._course import Roster
+from specdec_course._variants import FEW_ANSWERS, CourseKey, graded_kind, keyed_inputs, pool_size
 
 GRADED = sorted(label for label, e in REGISTRY.items() if graded_kind(e) == "variant")
 CLASS = 40

@@ -8,20 +8,20 @@ import re
 import subprocess
 import sys
 
-from specdec.exercises import REGISTRY
-from specdec.exercises._assignment import decode
-from specdec.exercises._course import Roster, parse_labels
-from specdec.exercises._handout import mathjax_source, sheet, write_handouts
-from specdec.exercises._variants import CourseKey, keyed_inputs
+from specdec_course import REGISTRY
+from specdec_course._assignment import decode
+from specdec_course._course import Roster, parse_labels
+from specdec_course._handout import mathjax_source, sheet, write_handouts
+from specdec_course._variants import CourseKey, keyed_inputs
 
 
 def test_command_writes_a_markdown_and_an_html_handout_per_student(tmp_path):
     key = tmp_path / "course.key"
-    subprocess.run([sys.executable, "-m", "specdec.exercises", "new-key", str(key)], check=True, timeout=120,
+    subprocess.run([sys.executable, "-m", "specdec_course", "new-key", str(key)], check=True, timeout=120,
                    capture_output=True)
     (tmp_path / "roster.csv").write_text("id,name\ns26001,Ada Lovelace\ns26002,Alan Turing\nx-3,\n")
     (tmp_path / "hw.toml").write_text('title = "Homework 2"\n\n[points]\n"1.1" = 2\n"4.1" = 1\n"2.2" = [1, 1]\n')
-    done = subprocess.run([sys.executable, "-m", "specdec.exercises", "handout", "--course-key", str(key),
+    done = subprocess.run([sys.executable, "-m", "specdec_course", "handout", "--course-key", str(key),
                            "--roster", str(tmp_path / "roster.csv"), "--assignment", str(tmp_path / "hw.toml"),
                            "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr

@@ -31,7 +31,6 @@ import time
 import urllib.request
 
 import pytest
-import yaml
 from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -45,14 +44,13 @@ WIDGET_REPR = re.compile(r"\w+Explorer\(children=|VBox\(children=|HBox\(children
 
 
 def lab_chapters() -> list[str]:
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    names = []
-    for part in toc.get("parts", []):
-        for entry in part.get("chapters", []):
-            docname = entry.get("file", "")
-            if (ROOT / f"{docname}.ipynb").exists():
-                names.append(docname)
-                break
+    import book_toc
+
+    names, parts = [], set()
+    for chapter in book_toc.chapters(ROOT):   # the first notebook chapter of every part
+        if chapter.caption not in parts and (ROOT / f"{chapter.docname}.ipynb").exists():
+            parts.add(chapter.caption)
+            names.append(chapter.docname)
     extra = [n.strip() for n in os.environ.get("SPECDEC_LAB_CHAPTERS", "").split(",") if n.strip()]
     return list(dict.fromkeys(names + extra))
 

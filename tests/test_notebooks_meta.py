@@ -26,9 +26,9 @@ import subprocess
 import sys
 import types
 
+import book_toc
 import nbformat
 import pytest
-import yaml
 from conftest import ROOT, source_of
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -194,23 +194,14 @@ def _public_modules() -> list[str]:
 
 
 def test_api_reference_has_a_page_per_public_module():
-    """book/appendix/api/<module>.md documents each public module, and _toc.yml lists every page."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    listed = []
-
-    def walk(entries):
-        for entry in entries or []:
-            if entry.get("file", "").startswith("book/appendix/api/"):
-                listed.append(entry["file"].rsplit("/", 1)[1])
-            walk(entry.get("sections"))
-            walk(entry.get("chapters"))
-
-    for part in toc.get("parts", []):
-        walk(part.get("chapters"))
+    """book/appendix/api/<module>.md documents each public module (and course.md the course package), and
+    _toc.yml lists every page."""
+    listed = [d.rsplit("/", 1)[1] for d in book_toc.documents(ROOT) if d.startswith("book/appendix/api/")]
     pages = sorted(p.stem for p in (ROOT / "book" / "appendix" / "api").glob("*.md"))
     modules = _public_modules()
-    assert pages == modules, f"API pages {pages} != public modules {modules}"
-    assert sorted(listed) == modules, f"_toc.yml lists API pages {sorted(listed)}, expected {modules}"
+    assert pages == sorted(modules + ["course"]), f"API pages {pages} != public modules {modules} and course"
+    assert sorted(listed) == pages, f"_toc.yml lists API pages {sorted(listed)}, expected {pages}"
+    assert ".. automodule:: specdec_course" in (ROOT / "book" / "appendix" / "api" / "course.md").read_text()
     index = (ROOT / "book" / "appendix" / "api.md").read_text()
     import specdec
 

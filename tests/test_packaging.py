@@ -4,7 +4,9 @@ Checks that the core formulas, ``decide`` and the command line work with numpy a
 dependencies (matplotlib, sympy, ipywidgets) are not installed, that the distribution is named
 ``specdec-costed`` (PyPI's ``specdec`` is an unrelated package), that the console script exists, and that
 there is one version number (``specdec.__version__``, which ``pyproject.toml`` reads and the CHANGELOG's
-latest release names).
+latest release names). The course tooling is a second distribution, ``specdec-course`` (``course/``): the
+runtime wheel holds none of it, the course wheel holds the framework and the chapters' exercises, and the two
+installed together check an answer and number the exercises as the book does.
 
 The repository's package files (``pyproject.toml``, ``README.md``, ``specdec/``) are copied to a temporary
 directory and installed from there: pip builds in the source tree, and building in the repository would leave
@@ -48,6 +50,94 @@ def test_one_version_number():
     assert releases and releases[0] == repo_version(), releases
 
 
+def test_one_version_number_for_the_course():
+    """course/pyproject.toml reads specdec_course.__version__ and depends on the runtime distribution."""
+    tomllib = pytest.importorskip("tomllib")
+    config = tomllib.loads((ROOT / "course" / "pyproject.toml").read_text())
+    assert config["project"]["name"] == "specdec-course"
+    assert "version" not in config["project"] and "version" in config["project"]["dynamic"]
+    assert config["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "specdec_course.__version__"}
+    assert any(re.match(r"specdec-costed\b", dep) for dep in config["project"]["dependencies"])
+    root = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert config["project"]["license"] == root["project"]["license"]
+    tree = ast.parse((ROOT / "course" / "specdec_course" / "__init__.py").read_text())
+    found = [node.value.value for node in tree.body if isinstance(node, ast.Assign)
+             and [getattr(t, "id", None) for t in node.targets] == ["__version__"]]
+    assert len(found) == 1 and re.fullmatch(r"\d+\.\d+\.\d+", found[0]), found
+
+
+def _clean_env() -> dict:
+    return {key: v for key, v in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV", "PIP_REQUIRE_VIRTUALENV")}
+
+
+@pytest.fixture(scope="module")
+def wheels(tmp_path_factory):
+    """The two wheels, built from copies of their package files: ``{"runtime": path, "course": path}``."""
+    base = tmp_path_factory.mktemp("wheels")
+    runtime, course = base / "runtime", base / "course"
+    runtime.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, runtime / name)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    shutil.copytree(ROOT / "specdec", runtime / "specdec", ignore=ignore)
+    shutil.copytree(ROOT / "course", course, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "build", "*.egg-info"))
+    out = base / "dist"
+    for source in (runtime, course):
+        done = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--disable-pip-version-check",
+                               "-w", str(out), str(source)], capture_output=True, text=True, env=_clean_env(),
+                              timeout=900)
+        assert done.returncode == 0, done.stdout + done.stderr
+    found = {w.name.split("-")[0]: w for w in out.glob("*.whl")}
+    return {"runtime": found["specdec_costed"], "course": found["specdec_course"], "dist": out, "base": base}
+
+
+def test_runtime_wheel_holds_no_course_tooling(wheels):
+    """The runtime wheel: specdec's modules, no exercise framework, no chapters' exercises."""
+    import zipfile
+
+    names = zipfile.ZipFile(wheels["runtime"]).namelist()
+    assert "specdec/__init__.py" in names and "specdec/roofline/hardware.py" in names
+    assert not [n for n in names if n.startswith(("specdec_course/", "specdec/exercises/"))]
+    assert not [n for n in names if re.search(r"/(p\d|start)_[a-z_]+\.py$", n)]
+
+
+def test_course_wheel_holds_the_framework_and_the_exercises(wheels):
+    """The course wheel: the framework, the bank of exercises, its numbering data; it needs specdec-costed."""
+    import zipfile
+
+    wheel = zipfile.ZipFile(wheels["course"])
+    names = wheel.namelist()
+    for needed in ("specdec_course/_book.json", "specdec_course/__init__.py", "specdec_course/__main__.py", "specdec_course/_core.py",
+                   "specdec_course/_grade.py", "specdec_course/_grade_worker.py", "specdec_course/instructors.py",
+                   "specdec_course/bank/__init__.py", "specdec_course/bank/p1_expected_tokens.py"):
+        assert needed in names, needed
+    assert not [n for n in names if n.startswith("specdec/")]
+    metadata = wheel.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+    assert re.search(r"^Requires-Dist: specdec-costed\b", metadata, re.M), metadata
+
+
+def test_the_two_wheels_installed_check_an_answer(wheels):
+    """Installed from the two wheels (no repository beside them), the course package checks an answer and
+    numbers the exercises as the book does."""
+    env_dir = wheels["base"] / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(env_dir)], check=True, timeout=300)
+    python = env_dir / "bin" / "python"
+    done = subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                           str(wheels["runtime"]), str(wheels["course"])], capture_output=True, text=True,
+                          env=_clean_env(), timeout=900)
+    assert done.returncode == 0, done.stdout + done.stderr
+    code = ("import json, specdec_course as course; r = course.check('expected-tokens-1', 3.29); "
+            "info = course.get('verification-pass-2'); "
+            "print(json.dumps({'passed': r.passed, 'file': course.__file__, 'labels': len(course.labels()), "
+            "'number': info.number, 'chapter': info.chapter}))")
+    done = subprocess.run([str(python), "-c", code], capture_output=True, text=True, env=_clean_env(),
+                          cwd=wheels["base"], timeout=300)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert found["passed"] is True and "site-packages" in found["file"] and found["labels"] > 50, found
+    assert found["number"] == "6.2" and found["chapter"].startswith("Chapter 6. "), found  # the shipped numbering
+
+
 @pytest.fixture(scope="module")
 def fresh_venv(tmp_path_factory):
     """A new venv with the repository installed from a copy of its package files, no extras."""
@@ -87,15 +177,17 @@ def test_fresh_install_runs_decide_from_the_command_line(fresh_venv):
 
 
 def test_fresh_install_has_no_book_dependencies(fresh_venv):
-    """matplotlib, sympy and ipywidgets are not importable; numpy is; specdec comes from site-packages."""
+    """matplotlib, sympy and ipywidgets are not importable, nor the course tooling; numpy is; specdec comes from
+    site-packages."""
     code = ("import importlib.util, json, specdec; "
             "print(json.dumps({m: importlib.util.find_spec(m) is not None for m in "
-            "('matplotlib', 'sympy', 'ipywidgets', 'numpy')} | {'file': specdec.__file__}))")
+            "('matplotlib', 'sympy', 'ipywidgets', 'numpy', 'specdec_course')} | {'file': specdec.__file__}))")
     done = run_in(fresh_venv, "-c", code)
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout)
     assert found["numpy"] is True
     assert found["matplotlib"] is False and found["sympy"] is False and found["ipywidgets"] is False
+    assert found["specdec_course"] is False
     assert "site-packages" in found["file"]
 
 

@@ -12,7 +12,7 @@ import pytest
 from numpy.testing import assert_allclose
 
 import specdec as sd
-from specdec.exercises import instructors
+from specdec_course import instructors
 
 
 def hand_tokens(alpha, k):

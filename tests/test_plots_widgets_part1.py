@@ -13,7 +13,8 @@ import pytest
 from numpy.testing import assert_allclose
 
 import specdec as sd
-from specdec.exercises import instructors
+import specdec_course as course
+from specdec_course import instructors
 
 WORKED = dict(alpha=0.8, k=5, t0=5.2, t_draft=2.5, t_verify=6.0, t_overhead=0.5)
 
@@ -195,9 +196,9 @@ def test_chapter_exercises_registered_with_mistakes(label):
     ex = instructors.exercise(label)
     assert ex.mistakes
     if ex.kind != "function":
-        assert sd.exercises.check(label, instructors.reference(label)).passed
+        assert course.check(label, instructors.reference(label)).passed
         for m in ex.mistakes:
-            result = sd.exercises.check(label, m.compute(ex.inputs()))
+            result = course.check(label, m.compute(ex.inputs()))
             assert not result.passed and result.reason == f"mistake:{m.name}"
 
 
@@ -219,8 +220,8 @@ def test_function_exercise_rejects_wrong_weights():
     def wrong(alpha, k):
         return float((np.arange(k + 1) * sd.accepted_tokens_pmf(alpha, k)).sum())
 
-    assert sd.exercises.check("expected-tokens-5", good).passed
-    assert not sd.exercises.check("expected-tokens-5", wrong).passed
+    assert course.check("expected-tokens-5", good).passed
+    assert not course.check("expected-tokens-5", wrong).passed
 
 
 # ----------------------------------------------------------------- in-place redraw (explorers: tests/test_widgets.py)

@@ -11,9 +11,9 @@ import pytest
 import specdec
 from specdec.sources import SOURCES, Cited, Source
 
-#: Every module of the core, the concept packages' private modules included (plots, widgets, exercises not).
+#: Every module of the core, the concept packages' private modules included (plots and widgets not).
 CORE = sorted({m.name.removeprefix("specdec.") for m in pkgutil.walk_packages(specdec.__path__, "specdec.")
-               if m.name.split(".")[1] not in ("plots", "widgets", "exercises", "__main__")})
+               if m.name.split(".")[1] not in ("plots", "widgets", "__main__")})
 
 
 def _records(value, depth=0):

@@ -7,11 +7,11 @@ the student edition, headless Chromium) and check that
 
 * every exercise box, in both editions, ends with the line that names the
   exact check call with its label and the form of the answer, as the registry
-  states it (``sd.exercises.describe(label)``);
+  states it (``course.describe(label)``);
 * the student edition has every exercise and no solution (no solution element
   or title, no sentence or code line of a solution, in any file of the build);
 * it has no instructors' material: no instructors' page, no answer key, no
-  documentation of ``specdec.exercises.instructors``, no mention of
+  documentation of ``specdec_course.instructors``, no mention of
   ``reference()``, of solutions that are not there, or of the instructors'
   page; no copies of the notebooks (``_sources``) and no download button;
 * each edition drops the other's ``*-edition-only`` blocks;
@@ -41,8 +41,8 @@ import sys
 import pytest
 from bs4 import BeautifulSoup
 
-import specdec as sd
-from specdec.exercises import REGISTRY, instructors
+import specdec_course as course
+from specdec_course import REGISTRY, instructors
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
@@ -59,7 +59,7 @@ DIRECTIVE_RE = re.compile(
 #: What a student edition's text must not say (it has no solutions, no instructors' page, no answers API).
 FORBIDDEN_PHRASES = (
     r"worked solution", r"solution (?:in|below|dropdown)", r"solutions? (?:in a )?(?:collapsed )?dropdown",
-    r"Solution to", r"open (?:it|the solution)", r"reference\(\)", r"specdec\.exercises\.instructors",
+    r"Solution to", r"open (?:it|the solution)", r"reference\(\)", r"specdec_course\.instructors",
     r"answer key", r"[Ff]or instructors", r"appendix/instructors", r"instructors['’] page",
 )
 
@@ -141,7 +141,7 @@ def _chapter_expectations():
                               if len(line.strip()) >= 12 and not line.strip().startswith("#")]
             secrets.update(c for c in candidates if _normalise(c) not in outside_text)
         # the check call of every box is on the page on purpose (its check line), not a solution's secret
-        shown = {re.search(r"sd\.exercises\.check\([^)]*\)", sd.exercises.describe(label)).group(0)
+        shown = {re.search(r"course\.check\([^)]*\)", course.describe(label)).group(0)
                  for label in labels if label in REGISTRY}
         secrets = {s for s in secrets if s not in shown}
         out[path.relative_to(ROOT).with_suffix(".html").as_posix()] = (labels, sorted(secrets))
@@ -201,9 +201,9 @@ def check_line_problems(markup, labels):
             problems.append(f"{label}: {len(lines)} check lines")
             continue
         text = _normalise(lines[0].get_text(""))
-        if text != sd.exercises.describe(label):
-            problems.append(f"{label}: {text!r} is not {sd.exercises.describe(label)!r}")
-        call = re.search(r"sd\.exercises\.check\([^)]*\)", sd.exercises.describe(label)).group(0)
+        if text != course.describe(label):
+            problems.append(f"{label}: {text!r} is not {course.describe(label)!r}")
+        call = re.search(r"course\.check\([^)]*\)", course.describe(label)).group(0)
         code = lines[0].find("code")
         if code is None or _normalise(code.get_text("")) != call:
             problems.append(f"{label}: the check call {call} is not shown as code")
@@ -375,7 +375,7 @@ def test_student_edition_has_no_instructors_material(student_html):
         markup = path.read_text(encoding="utf-8", errors="replace")
         soup = _soup(markup)
         assert not soup.find(class_="specdec-answer-key"), f"{path.name} has an answer key"
-        assert not soup.find(id=re.compile(r"^specdec\.exercises\.instructors")), f"{path.name} documents it"
+        assert not soup.find(id=re.compile(r"^specdec_course\.instructors")), f"{path.name} documents it"
         assert not soup.find(class_="full-edition-only"), f"{path.name} has a full-edition-only block"
 
 
@@ -400,12 +400,12 @@ def test_full_edition_has_the_instructors_page_and_answer_key(full_html):
     for tr in table.find("tbody").find_all("tr"):
         cells = [_normalise(td.get_text(" ")) for td in tr.find_all("td")]
         rows[cells[1]] = cells
-    assert list(rows) == sd.exercises.labels()
+    assert list(rows) == course.labels()
     for label, cells in rows.items():
         assert cells[0] == REGISTRY[label].number
         assert cells[2] == _normalise(instructors.formatted_reference(label))
         assert cells[3] == REGISTRY[label].form().describe()
-    assert soup.find(id="specdec.exercises.instructors.reference") is not None
+    assert soup.find(id="specdec_course.instructors.reference") is not None
     for path in _html_pages(full_html):
         assert not _soup(path.read_text(encoding="utf-8", errors="replace")).find(
             class_="student-edition-only"), f"{path.name} has a student-edition-only block"
@@ -434,15 +434,15 @@ def test_detectors_flag_a_page_with_a_solution():
 
 def test_detectors_flag_missing_or_wrong_check_lines():
     label = "expected-tokens-1"
-    line = sd.exercises.describe(label)
-    call = f'sd.exercises.check("{label}", answer)'
+    line = course.describe(label)
+    call = f'course.check("{label}", answer)'
     good = (f'<div class="exercise" id="{label}"><p class="specdec-check-line">Check your answer: <code>{call}</code>'
             f'{line.split(call, 1)[1]}</p></div>')
     assert check_line_problems(good, [label]) == []
     assert check_line_problems(good.replace("2 decimals", "3 decimals"), [label])
     assert check_line_problems(f'<div class="exercise" id="{label}"></div>', [label])
     assert forbidden_mentions("Each exercise also has a worked solution in a collapsed dropdown") and \
-        forbidden_mentions("call sd.exercises.get(label).reference() for the answer")
+        forbidden_mentions("call course.get(label).reference() for the answer")
     assert not forbidden_mentions("the solution of the cubic is unique")
 
 
@@ -525,7 +525,7 @@ def test_extension_rejects_an_unregistered_label(tmp_path):
 
 def test_extension_refreshes_a_stored_check_line_and_warns_when_stale(tmp_path):
     """A box that already has the registry's line (a stored {eval} value) keeps one; a stale one warns."""
-    _mini_project(tmp_path, "full", False, box_extra="\n\n" + sd.exercises.describe("expected-tokens-1"))
+    _mini_project(tmp_path, "full", False, box_extra="\n\n" + course.describe("expected-tokens-1"))
     assert _build(tmp_path).returncode == 0
     assert check_line_problems((tmp_path / "_build" / "mini.html").read_text(encoding="utf-8"),
                                ["expected-tokens-1"]) == []
@@ -541,3 +541,48 @@ def test_extension_answer_key_is_refused_in_the_student_edition(tmp_path):
     (tmp_path / "index.md").write_text("# Index\n\n```{specdec-answer-key}\n```\n\n```{toctree}\nmini\n```\n")
     proc = _build(tmp_path)
     assert proc.returncode != 0 and "not part of the student edition" in proc.stderr
+
+
+def _numbered_project(root, first):
+    """A numbered toctree with ``first`` and then the first chapter of the book (by its docname), and a page with
+    the answer key of that chapter's first exercise."""
+    chapter = "book/part1-speedup-bounds/01-expected-tokens"
+    (root / chapter).parent.mkdir(parents=True)
+    (root / f"{chapter}.md").write_text("# Expected tokens per round\n\nText.\n", encoding="utf-8")
+    (root / "other.md").write_text("# Other\n\nText.\n", encoding="utf-8")
+    (root / "key.md").write_text("# Key\n\n```{specdec-answer-key}\n:labels: expected-tokens-1\n```\n",
+                                 encoding="utf-8")
+    entries = "\n".join(dict.fromkeys([first, chapter]))
+    (root / "index.md").write_text(f"# Index\n\n```{{toctree}}\n:numbered:\n{entries}\n```\n\n"
+                                   "```{toctree}\n:hidden:\nkey\n```\n", encoding="utf-8")
+    (root / "conf.py").write_text(
+        f"import sys\nsys.path.insert(0, {str(ROOT / 'scripts')!r})\n"
+        "extensions = ['myst_nb', 'sphinx_exercise', 'sphinx_exercises']\n"
+        "nb_execution_mode = 'off'\nexclude_patterns = ['_build']\nspecdec_require_all_exercises = False\n"
+        + ("exclude_patterns.append('other.md')\n" if first != "other" else ""), encoding="utf-8")
+
+
+def _key_number(root) -> str:
+    page = (root / "_build" / "key.html").read_text(encoding="utf-8")
+    row = re.search(r"<tr[^>]*>\s*<td[^>]*><p>([^<]*)</p>\s*</td>\s*<td[^>]*><p><code[^>]*><span[^>]*>"
+                    r"expected-tokens-1", page)
+    assert row, page[-3000:]
+    return row.group(1)
+
+
+def test_extension_numbers_exercises_as_sphinx_numbers_the_chapters(tmp_path):
+    """The answer key takes Sphinx's chapter numbers; they agree with the package's shipped ones (no warning)."""
+    _numbered_project(tmp_path, "book/part1-speedup-bounds/01-expected-tokens")
+    proc = _build(tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert _key_number(tmp_path) == "1.1"
+
+
+def test_extension_warns_when_sphinx_numbers_a_chapter_otherwise(tmp_path):
+    """A chapter Sphinx numbers 2 while the shipped numbering says 1: a warning (an error under -W), and the
+    answer key follows Sphinx."""
+    _numbered_project(tmp_path, "other")
+    proc = _build(tmp_path)
+    assert proc.returncode != 0 and "Sphinx numbers this chapter 2, the course package's data 1" in proc.stderr
+    assert _build(tmp_path, warnings_are_errors=False).returncode == 0
+    assert _key_number(tmp_path) == "2.1"
