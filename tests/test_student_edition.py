@@ -264,7 +264,7 @@ def test_student_pages_show_no_python_reprs(student_html):
     for docname in toc_docnames():
         path = student_html / f"{docname}.html"
         if path.exists():
-            found = forbidden_in(page_text(BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")))
+            found = forbidden_in(page_text(_soup(path.read_text(encoding="utf-8"))))
             if found:
                 bad[docname] = found[:3]
     assert not bad, "reprs a reader would see:\n" + "\n".join(f"  {d}: {f}" for d, f in bad.items())
