@@ -24,6 +24,9 @@ notebook could read them). It then
   ``sd.exercises.check`` call is sent to the grader (``_channel``);
 * after the last cell (or after stopping an endless one), runs the grader's
   own cell, which runs checked functions on their hidden cases;
+* stops itself ``GRACE`` seconds past the notebook's limit, or past the
+  grader's cell's, wherever it waits (a kernel whose sockets the notebook
+  wrote over never answers): the kernel is killed and the status says so;
 * reports its status over a second pipe of its own, which the kernel does
   not inherit (so a notebook cannot forge it), and, outside a PID namespace, kills
   every process the notebook left behind (it is their "subreaper", so a
