@@ -63,13 +63,33 @@ def forbidden_in(text: str) -> list[str]:
     return found
 
 
+def strings_outside(tag, left_out) -> list:
+    """The strings ``tag.get_text()`` joins, in document order, but for those inside the elements whose ``id()``
+    is in ``left_out``: a parsed page shared by several checks is read without removing anything from it."""
+    types = tag.interesting_string_types
+    if types is None:
+        types = tag.MAIN_CONTENT_STRING_TYPES
+    elif isinstance(types, type):
+        types = {types}
+    found = []
+
+    def walk(element):
+        for child in element.children:
+            if hasattr(child, "children"):
+                if id(child) not in left_out:
+                    walk(child)
+            elif type(child) in types:
+                found.append(child)
+
+    walk(tag)
+    return found
+
+
 def page_text(soup) -> str:
     """What a reader reads on a built page: its article without code (cell inputs, code literals, code blocks
-    outside outputs, signatures), math, scripts and styles; cell outputs, explorer read-outs and tables kept."""
+    outside outputs, signatures), math, scripts and styles; cell outputs, explorer read-outs and tables kept.
+    (The soup is not changed.)"""
     body = soup.select_one("article.bd-article") or soup.select_one("main") or soup.body
-    for element in body.select("script, style, .cell_input, .math, mjx-container, dt.sig, .headerlink, code"):
-        element.decompose()
-    for element in body.select("pre"):
-        if element.find_parent(class_="cell_output") is None:
-            element.decompose()
-    return body.get_text(" ")
+    left_out = {id(e) for e in body.select("script, style, .cell_input, .math, mjx-container, dt.sig, .headerlink, code")}
+    left_out |= {id(e) for e in body.select("pre") if e.find_parent(class_="cell_output") is None}
+    return " ".join(strings_outside(body, left_out))

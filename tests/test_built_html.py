@@ -18,7 +18,7 @@ import re
 import pytest
 from bs4 import BeautifulSoup
 from conftest import source_of
-from reprs import forbidden_in, page_text
+from reprs import forbidden_in, page_text, strings_outside
 
 # Text that means a MyST role or directive reached the page unparsed.
 # (Not preceded by a word character or backslash, so LaTeX such as k_\text{ref} is not taken for a role.)
@@ -115,11 +115,10 @@ def test_no_execution_errors(built_html, docname):
 
 def test_no_raw_latex(built_html, docname):
     """All LaTeX sits in math containers MathJax typesets; none is left as plain text."""
-    soup = load(built_html, docname, fresh=True)
-    body = article(soup)
-    for element in body.select("script, style, pre, code, .math, .MathJax, mjx-container, .highlight, .output.text_latex"):
-        element.decompose()
-    text = body.get_text(" ")
+    body = article(load(built_html, docname))
+    left_out = {id(e) for e in body.select("script, style, pre, code, .math, .MathJax, mjx-container, .highlight, "
+                                           ".output.text_latex")}
+    text = " ".join(strings_outside(body, left_out))
     bad = []
     for pattern, label in RAW_LATEX:
         for match in pattern.finditer(text):
@@ -134,11 +133,19 @@ RAW_TABLE = re.compile(r"\|\s*:?[-\u2013\u2014]+:?\s*\|")  # Sphinx may turn -- 
 
 def test_no_raw_markdown_tables(built_html, docname):
     """Computed Markdown tables render as tables, not as lines of pipes."""
-    body = article(load(built_html, docname, fresh=True))
-    for element in body.select("script, style, pre, code, .highlight"):
-        element.decompose()
-    raw = [describe(p) for p in body.find_all(["p", "div"], recursive=True)
-           if not p.find(["p", "div", "table"]) and RAW_TABLE.search(p.get_text(" "))]
+    body = article(load(built_html, docname))
+    left_out = {id(e) for e in body.select("script, style, pre, code, .highlight")}
+
+    def kept(element):   # neither it nor an element around it is left out
+        return id(element) not in left_out and not any(id(parent) in left_out for parent in element.parents)
+
+    raw = []
+    for p in body.find_all(["p", "div"], recursive=True):
+        if kept(p) and not any(kept(q) for q in p.find_all(["p", "div", "table"])):
+            strings = strings_outside(p, left_out)
+            if RAW_TABLE.search(" ".join(strings)):
+                text = " ".join(" ".join(t.strip() for t in strings if t.strip()).split())   # as describe(p)
+                raw.append(text[:160] + ("..." if len(text) > 160 else ""))
     assert not raw, f"{docname}: {len(raw)} Markdown table(s) shown as text: {raw[:3]}"
 
 
@@ -229,7 +236,7 @@ def test_no_python_reprs_on_the_page(built_html, docname):
     Read in the page's prose, its cell outputs, tables and explorer read-outs (code is code: cell inputs and
     code literals are left out, see ``tests/reprs.py``).
     """
-    found = forbidden_in(page_text(load(built_html, docname, fresh=True)))
+    found = forbidden_in(page_text(load(built_html, docname)))
     assert not found, f"{docname}: {len(found)} repr(s) a reader would see:\n  " + "\n  ".join(found[:12])
 
 

@@ -129,6 +129,10 @@ def test_descriptor_writer_gains_nothing_and_cannot_forge_its_status(run):
     book, _, _, _ = run
     writer = book.student("s26010")
     assert writer.total == 0, [vars(e) for e in writer.exercises]
+    # its kernel takes no more requests after its attack: stopped at its cell's limit and marked so, and the
+    # worker ends soon after (not at the grader's backstop, 150 s before the worker stopped itself)
+    assert "stopped at the time limit" in writer.status, writer.status
+    assert writer.seconds < 45 + 20, writer.seconds
     assert "FORGED" not in writer.status and "FORGED" not in book.to_text()
     assert _grades(book, "s26010")["expected-tokens-1"].result == "fail"
 

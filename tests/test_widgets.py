@@ -306,6 +306,33 @@ def assert_matches(values, expected, where):
             np.testing.assert_allclose(got, want, rtol=1e-12, atol=0, equal_nan=True, err_msg=f"{where}: {key}")
 
 
+_NOT_UPDATED: dict = {}
+
+
+def _set_quietly(explorer, values):
+    """Controls set without an update (and a drawing) per control: only the state after the move that follows
+    (through the observer) is read out and checked; ``explorer.values`` is ``_NOT_UPDATED`` until then."""
+    for control in explorer.controls.values():
+        control.unobserve(explorer._on_change, names="value")
+    try:
+        for control, value in values.items():
+            explorer.controls[control].value = value
+    finally:
+        for control in explorer.controls.values():
+            control.observe(explorer._on_change, names="value")
+    explorer.values = _NOT_UPDATED
+
+
+def _move(explorer, setting):
+    """A reader's move to ``setting``: its last control moved through the observer (which updates), the
+    others set quietly before it."""
+    *first, (control, value) = setting.items()
+    _set_quietly(explorer, dict(first))
+    explorer.controls[control].value = value
+    if explorer.values is _NOT_UPDATED:          # the last control was already there: nothing moved
+        explorer.update()
+
+
 @pytest.mark.parametrize("name", list(CASES))
 def test_explorer_builds_and_its_values_match_specdec_at_several_settings(name):
     factory, reference, settings = CASES[name]
@@ -314,8 +341,7 @@ def test_explorer_builds_and_its_values_match_specdec_at_several_settings(name):
     assert explorer.name == name
     assert_matches(explorer.values, reference(explorer.state()), f"{name} at its defaults")
     for setting in settings:
-        for control, value in setting.items():
-            explorer.controls[control].value = value          # a reader's move: the observer updates
+        _move(explorer, setting)                              # a reader's move: the observer updates
         state = explorer.state()
         assert {k: state[k] for k in setting} == setting
         assert explorer.error is None, f"{name} at {setting}: {explorer.error}"
@@ -509,11 +535,8 @@ def test_every_control_at_its_minimum_and_maximum_shows_numbers_or_a_warning(nam
     settings += [{c: _ends(control)[i] for c, control in explorer.controls.items()} for i in (0, 1)]
     seen = []
     for setting in settings:
-        for control, value in explorer.defaults.items():
-            explorer.controls[control].value = value
-        for control, value in setting.items():
-            explorer.controls[control].value = value
-        assert explorer.error is None, f"{name} at {setting}: an error instead of a warning: {explorer.error}"
+        others = {c: v for c, v in explorer.defaults.items() if c not in setting}
+        _move(explorer, {**others, **setting})      # the others back at their defaults, then the setting        assert explorer.error is None, f"{name} at {setting}: an error instead of a warning: {explorer.error}"
         rows = explorer.readout_rows(explorer.values)
         assert rows, f"{name} at {setting}: an empty read-out"
         text = " ".join(t for _, _, t in rows)

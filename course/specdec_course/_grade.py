@@ -65,6 +65,8 @@ __all__ = ["NotebookRun", "ExerciseGrade", "StudentGrade", "Gradebook", "grade",
 
 _MAX_CHANNEL_BYTES = 64 * 2**20
 _MAX_LINE = 16 * 2**20
+#: Seconds past the notebook's and the grader's cell's limits after which a worker that has not ended is killed.
+_BACKSTOP = 20.0
 
 
 # --------------------------------------------------------------------------
@@ -309,8 +311,9 @@ def run_notebook(path: str | os.PathLike, final: dict | None = None, timeout: fl
             os.write(config_write, json.dumps(config).encode("utf-8"))
         finally:
             os.close(config_write)
-        messages, reports = _read_channel(read_fd, proc, deadline=start + timeout + config["final_timeout"] + 60,
-                                          status_fd=status_read)
+        # the worker stops itself GRACE s past each limit; this backstop also covers its start (before its clock)
+        messages, reports = _read_channel(read_fd, proc, status_fd=status_read,
+                                          deadline=start + timeout + config["final_timeout"] + _BACKSTOP)
         try:
             proc.wait(5)  # the pipe closed: the worker is exiting
         except subprocess.TimeoutExpired:

@@ -24,6 +24,9 @@ notebook could read them). It then
   ``course.check`` call is sent to the grader (``_channel``);
 * after the last cell (or after stopping an endless one), runs the grader's
   own cell, which runs checked functions on their hidden cases;
+* stops itself ``GRACE`` seconds past the notebook's limit, or past the
+  grader's cell's, wherever it waits (a kernel whose sockets the notebook
+  wrote over never answers): the kernel is killed and the status says so;
 * reports its status over a second pipe of its own, which the kernel does
   not inherit (so a notebook cannot forge it), and, outside a PID namespace, kills
   every process the notebook left behind (it is their "subreaper", so a
@@ -38,6 +41,7 @@ import os
 import pathlib
 import signal
 import sys
+import threading
 import time
 
 _PR_SET_DUMPABLE = 4
@@ -47,6 +51,9 @@ _PR_SET_NO_NEW_PRIVS = 38
 _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
 #: Cell errors kept in the status (the count of cells that raised is kept in full).
 _MAX_ERRORS = 20
+#: Seconds past a limit (the notebook's, then the grader's cell's) after which the worker stops itself, wherever
+#: it waits (a kernel whose connections the notebook broke never answers, and a send to it blocks).
+GRACE = 5.0
 _MS_RDONLY, _MS_REMOUNT, _MS_BIND, _MS_REC, _MS_PRIVATE = 1, 32, 4096, 16384, 1 << 18
 
 
@@ -265,7 +272,11 @@ def main() -> int:
     status_fd = int(config.get("status_fd", fd))
     status: dict = {"type": "status", "status": "ok", "detail": "", "errors": [], "output_bytes": 0}
 
-    def report(**changes):
+    reported = threading.Lock()
+
+    def report(**changes):   # once: by the main thread, or by the watchdog when the limit is past
+        if not reported.acquire(blocking=False):
+            return
         status.update(changes, final=True)
         data = (json.dumps(status) + "\n").encode("utf-8")
         try:
@@ -287,6 +298,7 @@ def main() -> int:
                        "SPECDEC_GRADE_CHANNEL": str(fd), "PYTHONHASHSEED": "0", "MPLBACKEND": "agg"})
     try:
         import nbformat
+        import zmq
         from nbclient import NotebookClient
         from nbclient.exceptions import CellTimeoutError, DeadKernelError
     except ImportError as exc:  # pragma: no cover - the book's environment has them
@@ -317,7 +329,22 @@ def main() -> int:
             status["output_bytes"] += _size(msg)
             return None
 
-    budget = {"final": False}
+    budget = {"final": False, "stop_at": deadline + GRACE}
+
+    def watchdog():
+        while time.monotonic() < budget["stop_at"]:
+            time.sleep(min(0.5, max(0.0, budget["stop_at"] - time.monotonic())))
+        what = "the grader's last cell got no answer from the kernel" if budget["final"] else \
+            f"{timeout:g} s for the notebook"
+        if status["status"] == "timeout":
+            status["detail"] += f"; {what}"
+        else:
+            status.update(status="timeout", detail=f"stopped at the time limit ({what})")
+        kill_descendants(os.getpid(), rounds=3)
+        report(seconds=round(time.monotonic() - started, 3))
+        os._exit(0)
+
+    threading.Thread(target=watchdog, name="specdec-grade-watchdog", daemon=True).start()
 
     def remaining(cell) -> int:
         if budget["final"]:
@@ -334,10 +361,13 @@ def main() -> int:
 
     client = GradingClient(nb, kernel_name="python3", timeout_func=remaining, allow_errors=True,
                            interrupt_on_timeout=False, resources={"metadata": {"path": home}}, record_timing=False,
-                           store_widget_state=False, on_cell_error=on_error)
+                           store_widget_state=False, on_cell_error=on_error,
+                           shutdown_kernel="immediate")   # killed: a request to stop may never be taken
     final = nbformat.v4.new_code_cell(config.get("final_code") or "pass")
     try:
         with client.setup_kernel(pass_fds=(fd,), cwd=home):
+            # a request the kernel does not take within seconds will not be taken (its sockets were written over)
+            client.kc.shell_channel.socket.setsockopt(zmq.SNDTIMEO, int(1000 * GRACE))
             stopped = False
             for index, cell in enumerate(nb.cells):
                 if cell.get("cell_type") != "code":
@@ -362,12 +392,14 @@ def main() -> int:
                 except Exception:
                     pass
             budget["final"] = True
+            budget["stop_at"] = time.monotonic() + max(1, int(config.get("final_timeout", 60))) + GRACE
             nb.cells.append(final)
             try:
                 client.execute_cell(final, len(nb.cells) - 1)
-            except CellTimeoutError:
+            except (CellTimeoutError, zmq.Again) as exc:   # zmq.Again: the kernel no longer takes requests
                 status["detail"] = (status["detail"] + "; " if status["detail"] else "") + \
-                    "the grader's last cell timed out"
+                    ("the grader's last cell timed out" if isinstance(exc, CellTimeoutError) else
+                     "the kernel took no request for the grader's last cell")
     except DeadKernelError:
         status.update(status="crashed", detail="the kernel died (out of memory, or the notebook killed it)")
     except Exception as exc:

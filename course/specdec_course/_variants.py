@@ -27,6 +27,7 @@ import hmac
 import json
 import os
 import pathlib
+import pickle
 import re
 import threading
 import zlib
@@ -219,11 +220,20 @@ def graded_kind(exercise: Exercise) -> str:
 
 
 class _Pool:
-    __slots__ = ("rng", "members", "answers", "forms", "attempts", "lock")
+    __slots__ = ("rng", "members", "answers", "forms", "attempts", "lock", "tried", "book")
 
     def __init__(self, rng):
         self.rng, self.members, self.answers, self.forms, self.attempts = rng, [], [], [], 0
         self.lock = threading.Lock()
+        self.tried = set()   # the inputs drawn so far (pickled): a repeated draw is refused again, unevaluated
+        self.book = None     # the book's inputs and answer, computed once
+
+
+def _pickled(params: Params) -> bytes | None:
+    try:
+        return pickle.dumps(sorted(dict(params).items()), protocol=4)
+    except Exception:
+        return None
 
 
 _POOLS: dict[tuple[str, str], _Pool] = {}
@@ -248,14 +258,21 @@ def _grow(exercise: Exercise, key: CourseKey, need: int) -> _Pool:
         if pool is None:
             pool = _POOLS[(key.fingerprint, exercise.label)] = _Pool(key.rng("pool", exercise.label))
     with pool.lock:
-        book = exercise.inputs()
-        book_answer = exercise.reference(book)
         budget = 200 + _DRAWS_PER_MEMBER * need
+        if len(pool.members) >= need or pool.attempts >= budget:
+            return pool   # grown far enough already (most calls: one per student and exercise graded)
+        if pool.book is None:
+            pool.book = (exercise.inputs(), exercise.reference(exercise.inputs()))
+        book, book_answer = pool.book
         while len(pool.members) < need and pool.attempts < budget:
             pool.attempts += 1
             params = book.replace(**exercise.vary(pool.rng))
             if dict(params) == dict(book):
                 continue
+            drawn = _pickled(params)   # drawn before: it was refused (or is a member), so it is refused now
+            if drawn is not None and drawn in pool.tried:
+                continue
+            pool.tried.add(drawn)
             try:
                 value = exercise.reference(params)
             except Exception:
