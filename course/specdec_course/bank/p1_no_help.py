@@ -93,7 +93,7 @@ register(Exercise(
                "speculation than without?"),
     params={"t_setup": 20.0, "tpot": economics.WORKED_EXAMPLE.value["t0"],
             "speedup": float(economics.speedup(**economics.WORKED_EXAMPLE.value))},
-    vary=lambda rng: {"t_setup": grid(rng, 10.0, 60.0, 5.0), "tpot": grid(rng, 4.0, 12.0, 0.2),
+    vary=lambda rng: {"t_setup": grid(rng, 10.0, 120.0, 5.0), "tpot": grid(rng, 4.0, 12.0, 0.2),
                       "speedup": grid(rng, 1.3, 2.6, 0.05)},
     answer=Integer("a number of output tokens"),
     reference=lambda p: _longest_slower(_break_even_length(p)),
