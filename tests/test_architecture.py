@@ -51,6 +51,7 @@ ALLOWED_PRIVATE: set = {
     ("specdec.decision.checklist", "specdec.economics.request", "_break_even_output_length"),
     ("specdec.serving.deployment", "specdec.acceptance", "_expected_tokens_array"),
     ("specdec.serving.deployment", "specdec.roofline.hardware", "_step_time"),
+    ("specdec.predict", "specdec.roofline.hardware", "_step_time"),  # every pass of the bootstrap's replicates
     ("specdec.roofline.hardware", "specdec.roofline.kernels", "_overlapped"),
     ("specdec.roofline.hardware", "specdec.roofline.kernels", "_padded_tokens"),
 }

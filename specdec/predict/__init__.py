@@ -37,7 +37,7 @@ from specdec._validate import (
 from specdec.acceptance import expected_tokens_per_position
 from specdec.calibration import H100_CALIBRATION, fit_uncertainty, profiles
 from specdec.roofline import catalogue
-from specdec.roofline.hardware import GPUS, Hardware, Model, gpu_preset, model_preset, step_time
+from specdec.roofline.hardware import GPUS, Hardware, Model, _step_time, gpu_preset, model_preset
 from specdec.roofline.presets import head_preset
 from specdec.verification.trees import tree_depths
 
@@ -492,17 +492,26 @@ def _replicates() -> tuple:
 
 def _pass_time(model: Model, one: Hardware, n_gpus: int, parallelism: str, batch: int, context: int,
                tokens: int) -> float:
-    """One forward pass of ``model`` over ``tokens`` new tokens per sequence on the placement."""
+    """One forward pass of ``model`` over ``tokens`` new tokens per sequence on the placement.
+
+    Inputs are validated by :func:`predict_speedup`; the pass is priced by the unchecked kernel."""
     if parallelism == "tp" or n_gpus == 1:
-        hw = one.scaled(n_gpus) if n_gpus > 1 else one
-        return float(step_time(model, hw, batch, context, tokens))
+        hw = _scaled(one, n_gpus) if n_gpus > 1 else one
+        return float(_step_time(model, hw, batch, context, tokens, None))
     # layer split: the slices run one after the other on single GPUs (their sum is one GPU's pass over all
     # the layers) and the activations hop across each of the n_gpus - 1 boundaries.
     cal = one.calibration
     latency = 0.0 if one.is_ideal else cal.allreduce_latency
     link = one.link_bandwidth * (1.0 if one.is_ideal else cal.link_efficiency)
     hop = latency + batch * tokens * model.d_model * _ACT_BYTES / link
-    return float(step_time(model, one, batch, context, tokens)) + (n_gpus - 1) * hop
+    return float(_step_time(model, one, batch, context, tokens, None)) + (n_gpus - 1) * hop
+
+
+@functools.lru_cache(maxsize=256)
+def _scaled(one: Hardware, n_gpus: int) -> Hardware:
+    """``one.scaled(n_gpus)``, built (and validated) once per GPU and count: a prediction prices every pass of
+    every bootstrap replicate on the same few placements."""
+    return one.scaled(n_gpus)
 
 
 def _medusa_heads(target: Model, head: Model) -> Model:
