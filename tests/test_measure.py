@@ -432,3 +432,34 @@ def test_explorer_values_follow_its_controls():
     for bad in (dict(bandwidth_gbs=0.5), dict(gflops=5), dict(d=1000), dict(bytes_per_elem=8)):
         with pytest.raises(ValueError, match=next(iter(bad))):
             sd.widgets.matmul_roofline_explorer(**bad)
+
+
+@pytest.mark.parametrize("d, threads, bandwidth, flops, slower", [
+    (5888, 16, 400e9, 5e11, 1.1),       # a CI machine's measurement: the one-line title ran over a tick label
+    (5888, 2, 400e9, 5e11, 1.1),        # the bottom legend in four columns stuck out of the figure
+    (16384, 128, 20e9, 3e12, 1.1),
+    (256, None, 5e9, 5e10, 0.5),
+    (1024, 2, 80e9, 5e11, 3.0),
+    (16384, 2, 400e9, 3e12, 0.5),
+])
+def test_measurement_figure_is_legible_for_any_machine(d, threads, bandwidth, flops, slower):
+    """The measured figure is drawn on the reader's machine: it obeys the legibility rules at any size and speed.
+
+    Times on the roofline of a machine (times ``slower``): with a large matrix,
+    many threads or a fast machine, every text stays apart and inside the figure
+    (tests/figure_legibility.py, the rules nbval applies to the chapter's fresh run).
+    """
+    import io
+
+    import matplotlib.pyplot as plt
+    from figure_legibility import problems
+
+    hardware = sd.hardware.Hardware(bandwidth=bandwidth, flops=flops, memory=1e9)
+    seconds = np.maximum(4 * d * d / bandwidth, 2 * d * d * TOKENS / (0.7 * flops)) * slower
+    m = ms.MatmulMeasurement(d=d, dtype="float32", tokens=TOKENS, seconds=seconds, hardware=hardware,
+                             predicted=ms.predict_matmul_time(d, TOKENS, hardware), threads=threads)
+    buffer = io.BytesIO()
+    fig = sd.plots.matmul_measurement(m)
+    fig.savefig(buffer, format="png", dpi=200, bbox_inches="tight")
+    plt.close(fig)
+    assert problems(buffer.getvalue()) == []

@@ -572,12 +572,13 @@ def matmul_measurement(measurement, tolerance=BOUND_TOLERANCE, axes=None):
     ax1.set_ylim(bottom=0)
     _plain_log(ax2)
     if axes is None:
-        fig.legend(*ax1.get_legend_handles_labels(), loc="outside lower center", ncols=4, fontsize=8)
+        fig.legend(*ax1.get_legend_handles_labels(), loc="outside lower center", ncols=3, fontsize=8)
     else:
         ax1.legend(fontsize=8, loc="upper left")
     threads = f", {m.threads} threads" if m.threads else ""
-    ax1.set_title(f"{m.d} x {m.d} {m.dtype} weights ({m.weight_bytes / 2**20:.0f} MiB){threads}", fontsize=10)
-    ax2.set_title(f"read {m.hardware.bandwidth / 1e9:.1f} GB/s, peak {m.hardware.flops / 1e9:.0f} GFLOP/s",
+    # two short lines each: one line of a large d, a long dtype and many threads is wider than a panel
+    ax1.set_title(f"{m.d} x {m.d} {m.dtype} weights\n{m.weight_bytes / 2**20:.0f} MiB{threads}", fontsize=10)
+    ax2.set_title(f"read {m.hardware.bandwidth / 1e9:.1f} GB/s\npeak {m.hardware.flops / 1e9:.0f} GFLOP/s",
                   fontsize=10)
     return fig
 
