@@ -34,6 +34,10 @@ ALLOWED_PRIVATE: set = {
     ("specdec.economics", "specdec.acceptance", "_expected_tokens_array"),  # E[L]
     ("specdec.economics", "specdec.acceptance", "_alpha_for_expected_tokens"),  # its inverse
     ("specdec.acceptance._intervals", "specdec.acceptance", "_alpha_for_expected_tokens"),
+    ("specdec.acceptance._intervals", "specdec.acceptance", "_tokens_per_round_variance"),
+    ("specdec.acceptance.estimation", "specdec.acceptance._engine_formats", "_read_engine_source"),
+    ("specdec.decision._measurements", "specdec.acceptance._engine_formats", "_read_engine_source"),
+    ("specdec.decision._measurements", "specdec.acceptance.estimation", "_read_one_argument"),
     ("specdec.acceptance.estimation", "specdec.acceptance", "_alpha_for_expected_tokens"),
     ("specdec.acceptance.estimation", "specdec.acceptance._intervals", "_moment_alpha_interval"),
     ("specdec.decision", "specdec.acceptance", "_expected_tokens_array"),
@@ -52,6 +56,7 @@ ALLOWED_PRIVATE: set = {
     ("specdec.serving.deployment", "specdec.acceptance", "_expected_tokens_array"),
     ("specdec.serving.deployment", "specdec.roofline.hardware", "_step_time"),
     ("specdec.predict", "specdec.roofline.hardware", "_step_time"),  # every pass of the bootstrap's replicates
+    ("specdec.predict", "specdec.calibration.profiles", "_base_calibration"),
     ("specdec.roofline.hardware", "specdec.roofline.kernels", "_overlapped"),
     ("specdec.roofline.hardware", "specdec.roofline.kernels", "_padded_tokens"),
 }

@@ -530,3 +530,22 @@ def test_source_label_and_paths():
     assert label({"num_drafts": 1}) == "counters (a dict)"
     with pytest.raises(ValueError, match="cannot be read"):
         sd.estimation.read_engine_counters("no-such-file.json")
+
+
+@pytest.mark.parametrize("counters, message", [
+    ({"num_drafts": -1.0, "num_draft_tokens": 40.0, "num_accepted_tokens": 20.0}, "num_drafts must be a finite number >= 0"),
+    ({"num_drafts": 10.0, "num_draft_tokens": float("nan"), "num_accepted_tokens": 20.0}, "num_draft_tokens must be"),
+    ({"num_drafts": 10.0, "num_draft_tokens": 40.0, "num_accepted_tokens": 20.0,
+      "accepted_per_position": [8.0, -1.0, 6.0, 5.0]}, "accepted_per_position must be"),
+    ({"num_drafts": 0.0, "num_draft_tokens": 40.0, "num_accepted_tokens": 20.0}, "num_drafts must be a finite number > 0"),
+])
+def test_a_hand_made_engine_source_has_its_counts_checked(counters, message):
+    """An EngineSource built by hand (not by read_engine_source, which checks what it reads) is checked at the edge,
+    by read_engine_counters and by decide alike."""
+    from specdec.acceptance.engine_metrics import EngineSource
+
+    src = EngineSource(engine="vllm", form="counters (a dict)", counters=counters)
+    with pytest.raises(ValueError, match=message.replace("(", r"\(")):
+        sd.estimation.read_engine_counters(src)
+    with pytest.raises(ValueError, match=message.replace("(", r"\(")):
+        sd.decide(t0=5.2, t_verify=6.0, k=4, t_draft_step=0.5, counters=src)

@@ -86,8 +86,18 @@ def _setups():
         "alpha_from_draft_acceptance_rate": (
             lambda: sd.acceptance.alpha_from_draft_acceptance_rate(0.5904, 4), {"rate", "k"}),
         "read_engine_counters": (lambda: sd.estimation.read_engine_counters(1000, 5000, 2600),
-                                 {"num_drafts", "num_draft_tokens", "num_accepted_tokens", "confidence",
-                                  "alpha", "k"}),   # alpha and k: the variance at the estimated alpha
+                                 {"num_drafts", "num_draft_tokens", "num_accepted_tokens", "confidence"}),
+        "read_engine_counters from a dict, at a given k": (
+            lambda: sd.estimation.read_engine_counters({"num_drafts": 1000, "num_draft_tokens": 5000,
+                                                        "num_accepted_tokens": 2600}, k=5),
+            {"num_drafts", "num_draft_tokens", "num_accepted_tokens", "confidence", "k"}),
+        "decide with counters": (
+            lambda: sd.decide(**times, counters={"num_drafts": 1000, "num_draft_tokens": 5000,
+                                                 "num_accepted_tokens": 2600}),
+            decide_args | {"num_drafts", "num_draft_tokens", "num_accepted_tokens"}),
+        "predict_speedup": (
+            lambda: sd.predict_speedup("llama-3.1-8b", "eagle3", tau=3.0, k=3, engine="sglang"),
+            {"tau", "k", "n_gpus", "parallelism", "batch", "context", "lookup_time", "confidence"}),
         "decide with a mean acceptance length": (
             lambda: sd.decide(**times, mean_acceptance_length=3.5), decide_args | {"mean_acceptance_length"}),
         "assess": (lambda: sd.checklist.assess(workload),

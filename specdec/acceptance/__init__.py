@@ -195,6 +195,12 @@ def tokens_per_round_variance(alpha: ArrayLike, k: ArrayLike) -> float | np.ndar
     """
     a = check_probability(alpha, "alpha")
     kk = check_whole(k, "k", minimum=1)
+    return _tokens_per_round_variance(a, kk, is_scalar_input(alpha, k))
+
+
+def _tokens_per_round_variance(a: np.ndarray | float, kk: np.ndarray | float,
+                               scalar: bool = True) -> float | np.ndarray:
+    """:func:`tokens_per_round_variance` of checked ``alpha`` (in [0, 1]) and ``k`` (whole, >= 1)."""
     shape = check_broadcast(alpha=a, k=kk)
     a_b, k_b = np.broadcast_to(a, shape), np.broadcast_to(kk, shape)
     k_max = float(k_b.max()) if k_b.size else 1.0
@@ -215,7 +221,7 @@ def tokens_per_round_variance(alpha: ArrayLike, k: ArrayLike) -> float | np.ndar
     second = ((2 * n - 1) * tail).sum(axis=-1)
     var = np.maximum(second - mean**2, 0.0)
     var = np.where(a_b >= 1.0, 0.0, var)
-    return to_output(var, is_scalar_input(alpha, k))
+    return to_output(var, scalar)
 
 
 def expected_tokens_per_position(alphas: ArrayLike) -> float | np.ndarray:

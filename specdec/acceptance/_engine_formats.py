@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from specdec._validate import check_count, check_probability, check_scalar, describe
+from specdec._validate import check_count, check_nonnegative, check_probability, check_scalar, describe
 from specdec.acceptance import expected_tokens
 from specdec.acceptance._vllm_counters import (
     PER_POSITION,
@@ -659,11 +659,34 @@ def read_engine_source(source: Any,
     >>> s.engine, s.counters["num_drafts"], s.counters["accepted_per_position"]
     ('vllm', 100.0, [80.0, 45.0, 25.0])
     """
+    check_labels(labels)
+    return _read_engine_source(source, labels, None if k is None else check_count(k, "k"), where)
+
+
+def check_source(source: EngineSource) -> EngineSource:
+    """``source`` with its counts checked (finite numbers >= 0; per-position counts as arrays): an EngineSource made
+    by hand rather than by :func:`read_engine_source`, which checks what it reads."""
+    if source.counters is not None:
+        counts = dict(source.counters)
+        for key in ("num_drafts", "num_draft_tokens", "num_accepted_tokens"):
+            counts[key] = float(check_scalar(counts.get(key), key, check_nonnegative, "(count)"))
+        for key in ("accepted_per_position", "draft_tokens_per_position"):
+            if counts.get(key) is not None:
+                counts[key] = check_nonnegative(counts[key], key, "(count)").tolist()
+        source = replace(source, counters=counts)
+    return source
+
+
+def check_labels(labels: Any) -> None:
+    """Raise TypeError unless ``labels`` is None or a dict keyed by strings (the labels of a counter series)."""
     if labels is not None:
         if not isinstance(labels, Mapping) or not all(isinstance(key, str) for key in labels):
             raise TypeError(f"labels must be a dict {{label: value}}, e.g. {{'model_name': 'm'}}; got "
                             f"{describe(labels)}")
-    kk = None if k is None else check_count(k, "k")
+
+
+def _read_engine_source(source: Any, labels: dict[str, Any] | None, kk: int | None, where: str) -> EngineSource:
+    """:func:`read_engine_source` with ``labels`` and ``k`` (``kk``) checked."""
     obj, where = _load(source, where)
     if isinstance(obj, str):
         lines = obj.splitlines()

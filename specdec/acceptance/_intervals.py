@@ -28,7 +28,7 @@ from specdec._validate import (
     is_scalar_input,
     to_output,
 )
-from specdec.acceptance import _alpha_for_expected_tokens, alpha_for_expected_tokens, tokens_per_round_variance
+from specdec.acceptance import _alpha_for_expected_tokens, _tokens_per_round_variance, alpha_for_expected_tokens
 
 __all__ = ["wilson_interval", "moment_alpha_interval", "BootstrapEstimate", "bootstrap_alpha"]
 
@@ -136,7 +136,7 @@ def _moment_alpha_interval(length: float, kk: float, n: float, conf: float) -> t
         low, high = wilson_interval(accepted, n if accepted <= 0.0 else accepted, conf)
         return float(low), float(high)
     alpha = float(_alpha_for_expected_tokens(length, kk))
-    sd_mean = math.sqrt(float(tokens_per_round_variance(alpha, math.ceil(kk - 1e-9))) / n)
+    sd_mean = math.sqrt(float(_tokens_per_round_variance(alpha, float(math.ceil(kk - 1e-9)))) / n)
     z = _normal_quantile(0.5 + conf / 2)
     ends = (min(max(length + sign * z * sd_mean, 1.0), kk + 1.0) for sign in (-1.0, 1.0))
     low, high = (float(_alpha_for_expected_tokens(e, kk)) for e in ends)

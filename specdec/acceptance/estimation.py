@@ -34,6 +34,7 @@ from specdec._validate import (
     to_output,
 )
 from specdec.acceptance import _alpha_for_expected_tokens, conditional_from_unconditional
+from specdec.acceptance._engine_formats import _read_engine_source, check_labels, check_source
 from specdec.acceptance._intervals import (
     BootstrapEstimate,
     _moment_alpha_interval,
@@ -41,7 +42,7 @@ from specdec.acceptance._intervals import (
     moment_alpha_interval,
     wilson_interval,
 )
-from specdec.acceptance.engine_metrics import EngineSource, counter_difference, read_engine_source, source_label
+from specdec.acceptance.engine_metrics import EngineSource, counter_difference, source_label
 
 __all__ = [
     "simulate_accepted_counts",
@@ -515,40 +516,13 @@ def read_engine_counters(num_drafts: Any,
                                        draft_tokens_per_position)):
             raise TypeError("pass either the counters as one argument (a dict, /metrics text, a file or a sequence), "
                             "or the numbers one by one")
-        src = num_drafts if isinstance(num_drafts, EngineSource) else read_engine_source(num_drafts, labels, k)
-        if src.counters is None:
-            raise ValueError(f"{src.form} holds only a mean acceptance length ({src.mean_acceptance_length:.4g}), "
-                             f"no counts: pass it to decide as counters (or as mean_acceptance_length); without "
-                             f"counts there is no interval")
-        counters = src.counters
-        notes = list(src.notes)
-        if before is not None:
-            if src.form.startswith("vLLM V1 'SpecDecoding metrics'"):
-                raise ValueError("before: vLLM V1 log lines count each interval, not totals since the start; give "
-                                 "only the lines of the window (they are summed)")
-            prior = before if isinstance(before, EngineSource) else read_engine_source(before, labels, k, "before")
-            if prior.counters is None or prior.engine != src.engine:
-                raise ValueError(f"before must be the same kind of counters as the later snapshot ({src.form}); got "
-                                 f"{prior.form}")
-            counters = counter_difference(counters, prior.counters)
-            notes.append("the window between two snapshots")
-        kk = k if k is not None else src.k
-        reading = read_engine_counters(counters["num_drafts"], counters["num_draft_tokens"],
-                                       counters["num_accepted_tokens"], counters.get("accepted_per_position"),
-                                       draft_tokens_per_position=counters.get("draft_tokens_per_position"), k=kk,
-                                       strict=strict, confidence=confidence)
-        where = "" if isinstance(num_drafts, EngineSource) else source_label(num_drafts)
-        generic = src.form in ("counters (a dict)", "counters (numbers)")
-        source = where if generic else (f"{where}: {src.form}" if where else src.form)
-        source += " (the window between two snapshots)" if before is not None else ""
-        extra: dict[str, Any] = {}
-        if src.requests is not None and before is None:
-            boot = bootstrap_alpha(src.requests, k=reading.k if reading.fixed_k else None,
-                                   confidence=reading.confidence)
-            extra = dict(alpha_interval=(boot.low, boot.high), n_requests=boot.n_requests,
-                         interval_method=f"bootstrap over {boot.n_requests} requests ({boot.n_boot} resamples, "
-                                         f"seed {boot.seed}, percentile interval)")
-        return replace(reading, source=source, engine=src.engine, form=src.form, notes=tuple(notes), **extra)
+        check_labels(labels)
+        if isinstance(num_drafts, EngineSource):
+            num_drafts = check_source(num_drafts)
+        if isinstance(before, EngineSource):
+            before = check_source(before)
+        return _read_one_argument(num_drafts, before, labels, None if k is None else check_count(k, "k"), strict,
+                                  float(check_fraction_open(confidence, "confidence")))
     if before is not None or labels is not None:
         raise TypeError("before and labels apply when the counters are given as one argument (a dict, /metrics "
                         "text, a file or a sequence)")
@@ -559,6 +533,60 @@ def read_engine_counters(num_drafts: Any,
     a = float(check_scalar(num_accepted_tokens, "num_accepted_tokens", check_nonnegative, "(tokens)"))
     conf = float(check_fraction_open(confidence, "confidence"))
     k_given = None if k is None else check_count(k, "k")
+    counts = None if accepted_per_position is None else check_nonnegative(accepted_per_position,
+                                                                          "accepted_per_position", "(tokens)")
+    drafted = None if draft_tokens_per_position is None else check_nonnegative(
+        draft_tokens_per_position, "draft_tokens_per_position", "(tokens)")
+    return _reading(n, d, a, counts, drafted, k_given, strict, conf)
+
+
+def _read_one_argument(source: Any, before: Any, labels: dict[str, Any] | None, k: int | None, strict: bool,
+                       conf: float) -> EngineReading:
+    """:func:`read_engine_counters` of counters given as one argument, with ``labels``, ``k`` and ``conf`` checked."""
+    src = source if isinstance(source, EngineSource) else _read_engine_source(source, labels, k, "counters")
+    if src.counters is None:
+        raise ValueError(f"{src.form} holds only a mean acceptance length ({src.mean_acceptance_length:.4g}), "
+                         f"no counts: pass it to decide as counters (or as mean_acceptance_length); without "
+                         f"counts there is no interval")
+    counters = src.counters
+    notes = list(src.notes)
+    if before is not None:
+        if src.form.startswith("vLLM V1 'SpecDecoding metrics'"):
+            raise ValueError("before: vLLM V1 log lines count each interval, not totals since the start; give "
+                             "only the lines of the window (they are summed)")
+        prior = before if isinstance(before, EngineSource) else _read_engine_source(before, labels, k, "before")
+        if prior.counters is None or prior.engine != src.engine:
+            raise ValueError(f"before must be the same kind of counters as the later snapshot ({src.form}); got "
+                             f"{prior.form}")
+        counters = counter_difference(counters, prior.counters)
+        notes.append("the window between two snapshots")
+    kk = k if k is not None else src.k
+    # the reader checked every count (finite, >= 0; the per-position lists as arrays): only what a reading
+    # needs beyond that (a round counted, a draft token proposed) is checked here
+    n, d = float(counters["num_drafts"]), float(counters["num_draft_tokens"])
+    for value, name, unit in ((n, "num_drafts", "(rounds)"), (d, "num_draft_tokens", "(tokens)")):
+        if not value > 0:
+            raise ValueError(f"{name} must be a finite number > 0 {unit}; got {describe(value)}")
+    per_pos, drafted = (None if counters.get(key) is None else np.asarray(counters[key], dtype=float)
+                        for key in ("accepted_per_position", "draft_tokens_per_position"))
+    reading = _reading(n, d, float(counters["num_accepted_tokens"]), per_pos, drafted, kk, strict, conf)
+    where = "" if isinstance(source, EngineSource) else source_label(source)
+    generic = src.form in ("counters (a dict)", "counters (numbers)")
+    label = where if generic else (f"{where}: {src.form}" if where else src.form)
+    label += " (the window between two snapshots)" if before is not None else ""
+    extra: dict[str, Any] = {}
+    if src.requests is not None and before is None:
+        boot = bootstrap_alpha(src.requests, k=reading.k if reading.fixed_k else None,
+                               confidence=reading.confidence)
+        extra = dict(alpha_interval=(boot.low, boot.high), n_requests=boot.n_requests,
+                     interval_method=f"bootstrap over {boot.n_requests} requests ({boot.n_boot} resamples, "
+                                     f"seed {boot.seed}, percentile interval)")
+    return replace(reading, source=label, engine=src.engine, form=src.form, notes=tuple(notes), **extra)
+
+
+def _reading(n: float, d: float, a: float, counts: np.ndarray | None, drafted: np.ndarray | None,
+             k_given: int | None, strict: bool, conf: float) -> EngineReading:
+    """:func:`read_engine_counters` on checked numbers: ``n``, ``d`` > 0, ``a`` >= 0, counts >= 0, ``conf`` in (0, 1)."""
     if d < n:
         raise ValueError(f"num_draft_tokens must be >= num_drafts ({_count(n)}): every counted round proposes "
                          f"at least one draft; got {_count(d)}")
@@ -572,9 +600,7 @@ def read_engine_counters(num_drafts: Any,
     fixed = abs(m - round(m)) <= 1e-9 * m
     k_out = k_given if k_given is not None else (int(round(m)) if fixed else int(math.ceil(m)))
     warnings: list = []
-    counts = drafted = None
-    if accepted_per_position is not None:
-        counts = check_nonnegative(accepted_per_position, "accepted_per_position", "(tokens)")
+    if counts is not None:
         if counts.ndim != 1 or counts.size == 0:
             raise ValueError(f"accepted_per_position must be a 1-D list of counts by position; got shape {counts.shape}")
         if k_given is not None and counts.size != k_given:
@@ -590,8 +616,7 @@ def read_engine_counters(num_drafts: Any,
         if problems:
             warnings += [f"counters: {p}; the per-position counts are left out" for p in problems]
             counts = None
-        elif draft_tokens_per_position is not None:
-            drafted = check_nonnegative(draft_tokens_per_position, "draft_tokens_per_position", "(tokens)")
+        elif drafted is not None:
             if drafted.shape != counts.shape:
                 raise ValueError(f"draft_tokens_per_position must have k = {k_out} entries like accepted_per_position; "
                                  f"got shape {drafted.shape}")
@@ -601,7 +626,7 @@ def read_engine_counters(num_drafts: Any,
             if abs(drafted.sum() - d) > 1e-6 * d:
                 raise ValueError(f"draft_tokens_per_position must sum to num_draft_tokens ({_count(d)}); "
                                  f"got {_count(drafted.sum())}")
-    elif draft_tokens_per_position is not None:
+    elif drafted is not None:
         raise ValueError("draft_tokens_per_position needs accepted_per_position as well")
     if m < k_out * (1 - 1e-9):
         how = ("from the per-position counts" if drafted is not None else

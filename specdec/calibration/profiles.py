@@ -166,7 +166,11 @@ def base_calibration(hardware: Hardware) -> Calibration:
     >>> sd.profiles.base_calibration(sd.hardware.H200).name
     'H100 (Hopper fit: SGLang, vLLM; A100 fractions carried)'
     """
-    hw = check_instance(hardware, Hardware, "hardware")
+    return _base_calibration(check_instance(hardware, Hardware, "hardware"))
+
+
+def _base_calibration(hw: Hardware) -> Calibration:
+    """:func:`base_calibration` without its check of ``hardware``."""
     key = _gpu_key(hw)
     if key:
         return H100_CALIBRATION if _FAMILY[key] == "hopper" else A100_CALIBRATION

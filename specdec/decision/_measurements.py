@@ -27,9 +27,9 @@ from numpy.typing import ArrayLike
 from specdec._units import TIME_UNITS, parse_time, printed_half_unit
 from specdec._units import format_number as num
 from specdec._validate import describe
-from specdec.acceptance._engine_formats import check_engine
-from specdec.acceptance.engine_metrics import EngineSource, rate_reading, read_engine_source
-from specdec.acceptance.estimation import EngineReading, read_engine_counters
+from specdec.acceptance._engine_formats import _read_engine_source, check_engine, check_labels, check_source
+from specdec.acceptance.engine_metrics import EngineSource, rate_reading
+from specdec.acceptance.estimation import EngineReading, _read_one_argument
 
 __all__ = ["TIME_TOLERANCE", "SPEEDUP_TOLERANCE", "K_LIMIT", "TIME_LIMIT_S", "Measurements", "read_measurements", "verify_at",
            "check_tpot", "real_number", "whole_number", "fit_line", "duration"]
@@ -137,12 +137,16 @@ def _read_counters(counters: Any, before: Any, k_hint: int | None, conf: float,
         raise TypeError(f"counters must be a dict of counters, the /metrics text, a file path, a sequence (num_drafts, "
                         f"num_draft_tokens, num_accepted_tokens[, accepted_per_position]) or an EngineReading; "
                         f"got {type(counters).__name__}")
-    src = counters if isinstance(counters, EngineSource) else read_engine_source(counters, labels, k_hint)
+    check_labels(labels)
+    src = check_source(counters) if isinstance(counters, EngineSource) else _read_engine_source(counters, labels, k_hint,
+                                                                                              "counters")
+    if isinstance(before, EngineSource):
+        before = check_source(before)
     if src.counters is None:
         if before is not None:
             raise ValueError(f"counters_before applies to counts; counters ({src.form}) holds only a mean")
         return None, src
-    reading = read_engine_counters(src, before=before, k=k_hint, strict=False, confidence=conf, labels=labels)
+    reading = _read_one_argument(src, before, labels, k_hint, False, conf)   # k_hint and conf checked by the caller
     if not isinstance(counters, EngineSource):
         from specdec.acceptance.engine_metrics import source_label
 

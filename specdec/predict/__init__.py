@@ -36,6 +36,7 @@ from specdec._validate import (
 )
 from specdec.acceptance import expected_tokens_per_position
 from specdec.calibration import H100_CALIBRATION, fit_uncertainty, profiles
+from specdec.calibration.profiles import _base_calibration
 from specdec.roofline import catalogue
 from specdec.roofline.hardware import GPUS, Hardware, Model, _step_time, gpu_preset, model_preset
 from specdec.roofline.presets import head_preset
@@ -158,6 +159,12 @@ def round_plan(kind: str, *, k: int | None = None, tree: ArrayLike | None = None
     tau = float(check_scalar(tau, "tau", check_positive))
     if tau < 1.0:
         raise ValueError(f"tau must be >= 1 (tokens per round, the target's token included); got {tau!r}")
+    return _round_plan(kind, k, tree, n_nodes, depth, width, tau, lookahead)
+
+
+def _round_plan(kind: str, k: int | None, tree: ArrayLike | None, n_nodes: int | None, depth: int | None,
+                width: int | None, tau: float, lookahead: tuple[int, int, int] | None) -> RoundPlan:
+    """:func:`round_plan` after its checks of ``kind`` and ``tau``; checks the shape (k, tree or node count)."""
     if kind == "lookahead":
         if any(v is not None for v in (k, tree, n_nodes, depth, width)):
             raise ValueError("kind 'lookahead' takes lookahead=(window, ngram, guesses), not k, tree, n_nodes, "
@@ -408,8 +415,26 @@ def _resolve_model(value: Any, name: str,
         if value not in catalogue.MODEL_SPECS:
             raise ValueError(f"{name} must be a specdec.roofline.hardware.Model or a key of specdec.roofline.catalogue.MODEL_SPECS "
                              f"({', '.join(catalogue.MODEL_SPECS)}); got {value!r}")
-        return model_preset(value, weights), value
+        return _catalogue_model(value, weights), value
     raise TypeError(f"{name} must be a specdec.roofline.hardware.Model or a catalogue key; got {describe(value)}")
+
+
+@functools.lru_cache(maxsize=64)
+def _ideal_preset(key: str, number_format: str) -> Hardware:
+    """``gpu_preset(key, number_format)``, the ideal roofline of a catalogue GPU, built (and validated) once."""
+    return gpu_preset(key, number_format)
+
+
+@functools.lru_cache(maxsize=128)
+def _catalogue_model(key: str, weights: str) -> Model:
+    """``model_preset(key, weights)``, built (and validated) once: a Model is immutable, so predictions share it."""
+    return model_preset(key, weights)
+
+
+@functools.lru_cache(maxsize=128)
+def _catalogue_head(target: str, kind: str) -> Model:
+    """``head_model(target, kind)`` for a catalogue target, built (and validated) once."""
+    return head_model(target, kind)
 
 
 def _check_tau(tau: float | None, acceptance: ArrayLike | None,
@@ -436,8 +461,11 @@ class _Engine:
     name: str
 
 
+@functools.lru_cache(maxsize=128)
 def _engine(gpu: Any, engine: str | None, number_format: str) -> _Engine:
-    """The GPU with the engine profile's calibration (or the preset's own, without an engine)."""
+    """The GPU with the engine profile's calibration (or the preset's own, without an engine).
+
+    Built (and validated) once per GPU, engine and number format: the hardware is immutable."""
     if isinstance(gpu, str):
         if gpu not in catalogue.GPU_SPECS:
             raise ValueError(f"gpu must be a Hardware or one of {', '.join(repr(g) for g in catalogue.GPU_SPECS)}; "
@@ -453,7 +481,7 @@ def _engine(gpu: Any, engine: str | None, number_format: str) -> _Engine:
             one = GPUS[key]
         else:
             base = gpu_preset(key, number_format)
-            one = base.calibrated(profiles.base_calibration(base))
+            one = base.calibrated(_base_calibration(base))
         return _Engine(one, one.calibration.name)
     check_choice(engine, "engine", tuple(profiles.PROFILES))
     prof = profiles.profile(engine)
@@ -476,7 +504,7 @@ def _replicate_engine(replicate: Replicate, engine: str, ideal_gpu: Hardware, na
     own fit, from one timing, is not resampled).
     """
     prof = profiles.profile(engine)
-    family = replicate.h100 if profiles.base_calibration(ideal_gpu) is H100_CALIBRATION else replicate.a100
+    family = replicate.h100 if _base_calibration(ideal_gpu) is H100_CALIBRATION else replicate.a100
     on = prof.on(ideal_gpu, base=family)
     fixed = replicate.terms[f"step_overhead[{_FIXED_KEY.get(engine, 'gpt-fast')}]"]
     layer = on.calibration.layer_overhead
@@ -488,6 +516,12 @@ def _replicate_engine(replicate: Replicate, engine: str, ideal_gpu: Hardware, na
 @functools.lru_cache(maxsize=1)
 def _replicates() -> tuple:
     return tuple(fit_uncertainty.bootstrap(64, seed=0))
+
+
+@functools.lru_cache(maxsize=64)
+def _replicate_engines(engine: str, ideal_gpu: Hardware, name: str) -> tuple[_Engine, ...]:
+    """The engine's hardware under every bootstrap replicate, built (and validated) once per engine and GPU."""
+    return tuple(_replicate_engine(rep, engine, ideal_gpu, name) for rep in _replicates())
 
 
 def _pass_time(model: Model, one: Hardware, n_gpus: int, parallelism: str, batch: int, context: int,
@@ -661,7 +695,7 @@ def predict_speedup(target: Model | str, draft: Model | str, *, tau: float | Non
     if isinstance(draft, str) and draft in DRAFT_KINDS:
         kind = draft
     elif isinstance(draft, str) and draft in catalogue.MODEL_SPECS:
-        draft, kind = model_preset(draft, weights.key if weights.key in catalogue.WEIGHT_FORMATS else "bf16"), "model"
+        draft, kind = _catalogue_model(draft, weights.key if weights.key in catalogue.WEIGHT_FORMATS else "bf16"), "model"
     elif isinstance(draft, Model):
         kind = "model"
     elif isinstance(draft, str):
@@ -673,8 +707,7 @@ def predict_speedup(target: Model | str, draft: Model | str, *, tau: float | Non
     tau_value, positions = _check_tau(tau, acceptance, None)
     if positions is not None and k is None and tree is None and n_nodes is None and kind != "lookahead":
         k = positions
-    plan = round_plan(kind, k=k, tree=tree, n_nodes=n_nodes, depth=depth, width=width, tau=tau_value,
-                      lookahead=lookahead)
+    plan = _round_plan(kind, k, tree, n_nodes, depth, width, tau_value, lookahead)
     if positions is not None and positions > plan.depth:
         raise ValueError(f"acceptance has {positions} positions; the proposal is only {plan.depth} deep")
     if tau_value > plan.depth + 1:
@@ -694,7 +727,7 @@ def predict_speedup(target: Model | str, draft: Model | str, *, tau: float | Non
                              f"is not a catalogue key")
         if head is None:
             assert target_key is not None  # refused just above otherwise
-            head = head_model(target_key, kind)
+            head = _catalogue_head(target_key, kind)
         else:
             head = check_instance(head, Model, "head")
     elif head is not None:
@@ -714,14 +747,15 @@ def predict_speedup(target: Model | str, draft: Model | str, *, tau: float | Non
     t0, t_draft, t_verify, overhead = _priced(eng, base, *shape)
     speedup = tau_value * t0 / (t_draft + t_verify + overhead)
     values = [speedup]
-    ideal_gpu = gpu_preset(gpu, fmt) if isinstance(gpu, str) else gpu.ideal()
+    ideal_gpu = _ideal_preset(gpu, fmt) if isinstance(gpu, str) else gpu.ideal()
     if engine is not None or isinstance(gpu, str):
-        family = "sglang" if profiles.base_calibration(ideal_gpu) is H100_CALIBRATION else "gpt-fast"
+        family = "sglang" if _base_calibration(ideal_gpu) is H100_CALIBRATION else "gpt-fast"
         spec_engine, base_engine = engine or family, baseline_engine or engine or family
         values = []
-        for rep in _replicates():
-            e_r = _replicate_engine(rep, spec_engine, ideal_gpu, eng.name)
-            b_r = e_r if base_engine == spec_engine else _replicate_engine(rep, base_engine, ideal_gpu, base.name)
+        spec_engines = _replicate_engines(spec_engine, ideal_gpu, eng.name)
+        base_engines = spec_engines if base_engine == spec_engine else _replicate_engines(base_engine, ideal_gpu,
+                                                                                          base.name)
+        for e_r, b_r in zip(spec_engines, base_engines, strict=True):
             parts = _priced(e_r, b_r, *shape)
             values.append(tau_value * parts[0] / (parts[1] + parts[2] + parts[3]))
     interval = tuple(float(v) for v in np.quantile(values, [(1 - confidence) / 2, (1 + confidence) / 2]))
