@@ -43,6 +43,7 @@ ALLOWED_PRIVATE: set = {
     ("specdec.decision", "specdec.acceptance", "_expected_tokens_array"),
     ("specdec.decision", "specdec.acceptance", "_alpha_for_expected_tokens"),
     ("specdec.decision", "specdec.economics", "_speedup"),
+    ("specdec.drafts", "specdec.economics", "_speedup_from_costs"),
     ("specdec.decision", "specdec.economics", "_break_even_alpha"),
     ("specdec.decision", "specdec.economics", "_required_alpha"),
     ("specdec.decision._report", "specdec.acceptance", "_expected_tokens_array"),

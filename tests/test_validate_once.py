@@ -95,6 +95,11 @@ def _setups():
             lambda: sd.decide(**times, counters={"num_drafts": 1000, "num_draft_tokens": 5000,
                                                  "num_accepted_tokens": 2600}),
             decide_args | {"num_drafts", "num_draft_tokens", "num_accepted_tokens"}),
+        "separate_draft_speedup": (lambda: sd.drafts.separate_draft_speedup(0.05, 5),
+                                   {"size_ratio", "alpha_ref", "ratio_ref", "k", "c_verify", "draft_overhead"}),
+        "max_concurrent_sequences": (
+            lambda: sd.memory.max_concurrent_sequences(h.LLAMA_70B, group, 8192, draft=h.LLAMA_8B, k=5),
+            {"model", "hardware", "context", "k", "extra_bytes", "draft"}),
         "predict_speedup": (
             lambda: sd.predict_speedup("llama-3.1-8b", "eagle3", tau=3.0, k=3, engine="sglang"),
             {"tau", "k", "n_gpus", "parallelism", "batch", "context", "lookup_time", "confidence"}),

@@ -32,7 +32,7 @@ from specdec._validate import (
     to_output,
 )
 from specdec.acceptance import alpha_for_expected_tokens, expected_tokens, expected_tokens_per_position
-from specdec.economics import break_even_alpha, round_cost, speedup_from_costs
+from specdec.economics import _speedup_from_costs, break_even_alpha, round_cost
 
 __all__ = [
     "verify_cost_linear",
@@ -181,14 +181,21 @@ def toy_draft_alpha(size_ratio: ArrayLike, alpha_ref: float = 0.8, ratio_ref: fl
     >>> round(sd.drafts.toy_draft_alpha(0.01, alpha_ref=0.8, ratio_ref=0.1), 4)
     0.64
     """
+    r, a_ref, r_ref = _check_toy(size_ratio, alpha_ref, ratio_ref)
+    check_broadcast(size_ratio=r, alpha_ref=a_ref, ratio_ref=r_ref)
+    return to_output(_toy_draft_alpha(r, a_ref, r_ref), is_scalar_input(size_ratio, alpha_ref, ratio_ref))
+
+
+def _check_toy(size_ratio: ArrayLike, alpha_ref: ArrayLike, ratio_ref: ArrayLike) -> tuple[np.ndarray, ...]:
     r = check_positive(size_ratio, "size_ratio", "(draft size over target size)")
     if (r > 1).any():
         raise ValueError(f"size_ratio must be in (0, 1]; got {describe(r[r > 1].flat[0])}")
-    a_ref = check_fraction_open(alpha_ref, "alpha_ref")
-    r_ref = check_fraction_open(ratio_ref, "ratio_ref")
-    check_broadcast(size_ratio=r, alpha_ref=a_ref, ratio_ref=r_ref)
-    s = np.log(a_ref) / np.log(r_ref)
-    return to_output(np.exp(s * np.log(r)), is_scalar_input(size_ratio, alpha_ref, ratio_ref))
+    return r, check_fraction_open(alpha_ref, "alpha_ref"), check_fraction_open(ratio_ref, "ratio_ref")
+
+
+def _toy_draft_alpha(r: np.ndarray, a_ref: np.ndarray, r_ref: np.ndarray) -> np.ndarray:
+    """:func:`toy_draft_alpha` of checked arrays."""
+    return np.exp(np.log(a_ref) / np.log(r_ref) * np.log(r))
 
 
 def separate_draft_speedup(size_ratio: ArrayLike, k: ArrayLike, c_verify: ArrayLike = 1.0, alpha_ref: float = 0.8,
@@ -227,14 +234,12 @@ def separate_draft_speedup(size_ratio: ArrayLike, k: ArrayLike, c_verify: ArrayL
     >>> round(sd.drafts.separate_draft_speedup(0.1, 4), 4)
     2.4011
     """
-    alpha = toy_draft_alpha(size_ratio, alpha_ref, ratio_ref)
-    r = as_float_array(size_ratio, "size_ratio")
+    r, a_ref, r_ref = _check_toy(size_ratio, alpha_ref, ratio_ref)
     kk = check_integer(k, "k", minimum=1)
     cv = check_positive(c_verify, "c_verify", "(fraction of a target step)")
     ov = check_nonnegative(draft_overhead, "draft_overhead", "(fraction of a target step)")
-    check_broadcast(size_ratio=r, alpha_ref=np.asarray(alpha_ref), ratio_ref=np.asarray(ratio_ref), k=kk,
-                    c_verify=cv, draft_overhead=ov)
-    result = speedup_from_costs(alpha, kk, r + ov, cv)
+    check_broadcast(size_ratio=r, alpha_ref=a_ref, ratio_ref=r_ref, k=kk, c_verify=cv, draft_overhead=ov)
+    result = _speedup_from_costs(_toy_draft_alpha(r, a_ref, r_ref), kk, r + ov, cv)
     return to_output(result, is_scalar_input(size_ratio, k, c_verify, draft_overhead))
 
 

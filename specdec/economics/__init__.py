@@ -221,7 +221,12 @@ def speedup_from_costs(alpha: ArrayLike, k: ArrayLike, c_draft: ArrayLike, c_ver
     cd = check_nonnegative(c_draft, "c_draft", "(fraction of a target step)")
     cv = check_positive(c_verify, "c_verify", "(fraction of a target step)")
     check_broadcast(alpha=a, k=kk, c_draft=cd, c_verify=cv)
-    return to_output(_expected_tokens_array(a, kk) / (kk * cd + cv), is_scalar_input(alpha, k, c_draft, c_verify))
+    return to_output(_speedup_from_costs(a, kk, cd, cv), is_scalar_input(alpha, k, c_draft, c_verify))
+
+
+def _speedup_from_costs(a: np.ndarray, kk: np.ndarray, cd: np.ndarray, cv: np.ndarray) -> np.ndarray:
+    """:func:`speedup_from_costs` of checked arrays (no checks of its own)."""
+    return _expected_tokens_array(a, kk) / (kk * cd + cv)
 
 
 def costs_from_times(k: ArrayLike, t0: ArrayLike, t_draft: ArrayLike, t_verify: ArrayLike,

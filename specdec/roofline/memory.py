@@ -132,14 +132,20 @@ def memory_footprint(target: Model, batch: ArrayLike, context: ArrayLike, *, dra
     c = check_integer(context, "context", minimum=0).astype(float)
     kk = check_integer(k, "k", minimum=0).astype(float)
     e = check_nonnegative(extra_bytes, "extra_bytes", "(bytes)")
+    draft = None if draft is None else check_instance(draft, Model, "draft")
+    return _memory_footprint(target, b, c, kk, e, draft, is_scalar_input(batch, context, k, extra_bytes))
+
+
+def _memory_footprint(target: Model, b: np.ndarray, c: np.ndarray, kk: np.ndarray, e: np.ndarray,
+                      draft: Model | None, scalar: bool) -> MemoryFootprint:
+    """:func:`memory_footprint` of checked values (batch, context, k as float arrays)."""
     check_broadcast(batch=b, context=c, k=kk, extra_bytes=e)
     weights = target.weight_bytes
     per_token = target.kv_bytes_per_token
     if draft is not None:
-        draft = check_instance(draft, Model, "draft")
         weights += draft.weight_bytes
         per_token += draft.kv_bytes_per_token
-    if is_scalar_input(batch, context, k, extra_bytes):
+    if scalar:
         return MemoryFootprint(weights=weights, extra=float(e), batch=float(b), tokens_per_sequence=float(c + kk),
                                kv_bytes_per_token=per_token)
     return MemoryFootprint(weights=weights, extra=e if e.ndim else float(e), batch=b, tokens_per_sequence=c + kk,
@@ -263,8 +269,11 @@ def max_concurrent_sequences(model: Model, hardware: Hardware, context: ArrayLik
     """
     check_instance(model, Model, "model")
     hardware = check_instance(hardware, Hardware, "hardware")
-    check_integer(context, "context", minimum=1)
-    fp = memory_footprint(model, 1, context, draft=draft, k=k, extra_bytes=extra_bytes)
+    c = check_integer(context, "context", minimum=1).astype(float)
+    kk = check_integer(k, "k", minimum=0).astype(float)
+    e = check_nonnegative(extra_bytes, "extra_bytes", "(bytes)")
+    draft = None if draft is None else check_instance(draft, Model, "draft")
+    fp = _memory_footprint(model, np.ones(()), c, kk, e, draft, False)
     return to_output(fp.max_batch(hardware.memory), is_scalar_input(context, extra_bytes, k), kind=int)
 
 
