@@ -173,6 +173,9 @@ def test_top_level_name_and_frozen_result_and_repr():
     ({"context": -1}, ValueError, "context must be"),
     ({"gpu": "tpu"}, ValueError, "gpu must be"),
     ({"gpu": 5}, TypeError, "gpu must be"),
+    ({"gpu": ["h100-sxm"]}, TypeError, "gpu must be"),       # unhashable: refused before the cached builders
+    ({"gpu": {"name": "h100"}}, TypeError, "gpu must be"),
+    ({"engine": ["sglang"]}, TypeError, "engine must be"),
     ({"confidence": 1.0}, ValueError, r"confidence must be in \(0, 1\)"),
     ({"draft_tp": 9, "n_gpus": 8}, ValueError, "draft_tp must be"),
     ({"head": HEAD}, ValueError, "head applies to"),

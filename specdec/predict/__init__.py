@@ -739,6 +739,12 @@ def predict_speedup(target: Model | str, draft: Model | str, *, tau: float | Non
         check_choice(baseline_engine, "baseline_engine", tuple(profiles.PROFILES))
         if engine is None:
             raise ValueError("baseline_engine needs engine (the profile of the speculative run)")
+    if engine is not None and not isinstance(engine, str):   # the cached builders below need hashable keys
+        raise TypeError(f"engine must be None or one of {', '.join(repr(e) for e in profiles.PROFILES)}; got "
+                        f"{describe(engine)}")
+    if not isinstance(gpu, (str, Hardware)):
+        raise TypeError(f"gpu must be a specdec.roofline.hardware.Hardware or one of "
+                        f"{', '.join(repr(g) for g in catalogue.GPU_SPECS)}; got {describe(gpu)}")
     eng = _engine(gpu, engine, fmt)
     base = eng if baseline_engine is None or baseline_engine == engine else _engine(gpu, baseline_engine, fmt)
     if eng.one.tp != 1:
