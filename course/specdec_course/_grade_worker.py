@@ -23,7 +23,9 @@ notebook could read them). It then
 * passes the write end of the grader's pipe to the kernel, so that every
   ``course.check`` call is sent to the grader (``_channel``);
 * after the last cell (or after stopping an endless one), runs the grader's
-  own cell, which runs checked functions on their hidden cases;
+  own cell, which runs checked functions on their hidden cases; a stopped
+  kernel that answers nothing on its control channel and stays idle
+  (:func:`deaf`: the notebook wrote over its connections) is not given it;
 * stops itself ``GRACE`` seconds past the notebook's limit, or past the
   grader's cell's, wherever it waits (a kernel whose sockets the notebook
   wrote over never answers): the kernel is killed and the status says so;
@@ -256,6 +258,55 @@ def kill_descendants(pid: int, rounds: int = 20) -> int:
     return killed
 
 
+def _cpu_seconds(pid: int) -> float:
+    """CPU time (user and system) used so far by the descendants of ``pid`` (the kernel and what it started)."""
+    total, queue = 0, [pid]
+    while queue:
+        for child in children(queue.pop()):
+            queue.append(child)
+            try:
+                with open(f"/proc/{child}/stat", "rb") as handle:
+                    fields = handle.read().rsplit(b")", 1)[1].split()
+                total += int(fields[11]) + int(fields[12])   # utime, stime (fields 14 and 15 of stat)
+            except (OSError, IndexError, ValueError):
+                continue
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def deaf(client, wait: float = GRACE) -> bool:
+    """Whether a stopped kernel can no longer be reached: it answers no ``kernel_info_request`` on its control
+    channel (served by a thread of its own, so a kernel busy in a cell answers it) within ``wait`` seconds,
+    and its processes stay idle meanwhile.
+
+    A kernel whose connections a notebook wrote over is idle and never answers; a kernel held in a long C
+    call (one that keeps the interpreter's lock, so its control thread cannot answer) uses a core, and is
+    given the grader's cell as before.
+    """
+    import queue
+
+    import zmq
+    from nbclient.util import run_sync
+
+    before, start = _cpu_seconds(os.getpid()), time.monotonic()
+    msg = client.kc.session.msg("kernel_info_request")
+    try:
+        client.kc.control_channel.socket.setsockopt(zmq.SNDTIMEO, int(1000 * wait))
+        client.kc.control_channel.send(msg)
+    except zmq.ZMQError:
+        pass   # not even taken: judged by the CPU below
+    else:
+        get = run_sync(client.kc.control_channel.get_msg)
+        while (left := wait - (time.monotonic() - start)) > 0:
+            try:
+                reply = get(timeout=left)
+            except queue.Empty:
+                break
+            if reply.get("parent_header", {}).get("msg_id") == msg["header"]["msg_id"]:
+                return False
+    time.sleep(max(0.0, wait - (time.monotonic() - start)))
+    return _cpu_seconds(os.getpid()) - before < 0.1 * wait
+
+
 def _alive(pid: int) -> bool:
     """True while the process exists and is not a zombie."""
     try:
@@ -263,6 +314,10 @@ def _alive(pid: int) -> bool:
             return handle.read().rsplit(b")", 1)[1].split()[0] != b"Z"
     except (OSError, IndexError):
         return False
+
+
+class _Unreachable(Exception):
+    """The kernel of a stopped notebook can no longer be reached (:func:`deaf`)."""
 
 
 def main() -> int:
@@ -384,13 +439,18 @@ def main() -> int:
                     status.update(status="timeout", detail=f"stopped at the time limit ({what})")
                     stopped = True
                     break
-            if stopped:  # stop the endless cell, then still run the grader's cell
+            if stopped:  # stop the endless cell, then still run the grader's cell, if the kernel can be reached
                 try:
                     from nbclient.util import run_sync
                     run_sync(client.km.interrupt_kernel)()
                     time.sleep(1.0)
                 except Exception:
                     pass
+                budget["stop_at"] = max(budget["stop_at"], time.monotonic() + 2 * GRACE)   # the probe's own time
+                if deaf(client):
+                    status["detail"] += "; the kernel no longer answered (its connections were written over), " \
+                                        "so the grader's last cell was not run"
+                    raise _Unreachable
             budget["final"] = True
             budget["stop_at"] = time.monotonic() + max(1, int(config.get("final_timeout", 60))) + GRACE
             nb.cells.append(final)
@@ -400,6 +460,8 @@ def main() -> int:
                 status["detail"] = (status["detail"] + "; " if status["detail"] else "") + \
                     ("the grader's last cell timed out" if isinstance(exc, CellTimeoutError) else
                      "the kernel took no request for the grader's last cell")
+    except _Unreachable:
+        pass
     except DeadKernelError:
         status.update(status="crashed", detail="the kernel died (out of memory, or the notebook killed it)")
     except Exception as exc:
