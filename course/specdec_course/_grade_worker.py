@@ -316,10 +316,6 @@ def _alive(pid: int) -> bool:
         return False
 
 
-class _Unreachable(Exception):
-    """The kernel of a stopped notebook can no longer be reached (:func:`deaf`)."""
-
-
 def main() -> int:
     config = json.loads(sys.stdin.read() or "{}")
     fd = int(config["channel_fd"])
@@ -450,7 +446,10 @@ def main() -> int:
                 if deaf(client):
                     status["detail"] += "; the kernel no longer answered (its connections were written over), " \
                                         "so the grader's last cell was not run"
-                    raise _Unreachable
+                    # as the watchdog does: a polite shutdown of a deaf kernel waits for the watchdog
+                    kill_descendants(os.getpid(), rounds=3)
+                    report(seconds=round(time.monotonic() - started, 3))
+                    os._exit(0)
             budget["final"] = True
             budget["stop_at"] = time.monotonic() + max(1, int(config.get("final_timeout", 60))) + GRACE
             nb.cells.append(final)
@@ -460,8 +459,6 @@ def main() -> int:
                 status["detail"] = (status["detail"] + "; " if status["detail"] else "") + \
                     ("the grader's last cell timed out" if isinstance(exc, CellTimeoutError) else
                      "the kernel took no request for the grader's last cell")
-    except _Unreachable:
-        pass
     except DeadKernelError:
         status.update(status="crashed", detail="the kernel died (out of memory, or the notebook killed it)")
     except Exception as exc:
