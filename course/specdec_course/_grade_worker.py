@@ -225,15 +225,21 @@ def children(pid: int) -> list[int]:
     return out
 
 
+def descendants(pid: int) -> list[int]:
+    """Every process below ``pid`` (its children, theirs, and so on)."""
+    found, queue = [], [pid]
+    while queue:
+        for child in children(queue.pop()):
+            found.append(child)
+            queue.append(child)
+    return found
+
+
 def kill_descendants(pid: int, rounds: int = 20) -> int:
     """SIGKILL every descendant of ``pid`` (orphans come back to a subreaper, so repeat until none is left)."""
     killed = 0
     for _ in range(rounds):
-        found, queue = [], [pid]
-        while queue:
-            for child in children(queue.pop()):
-                found.append(child)
-                queue.append(child)
+        found = descendants(pid)
         if not found:
             break
         for child in found:
@@ -260,16 +266,14 @@ def kill_descendants(pid: int, rounds: int = 20) -> int:
 
 def _cpu_seconds(pid: int) -> float:
     """CPU time (user and system) used so far by the descendants of ``pid`` (the kernel and what it started)."""
-    total, queue = 0, [pid]
-    while queue:
-        for child in children(queue.pop()):
-            queue.append(child)
-            try:
-                with open(f"/proc/{child}/stat", "rb") as handle:
-                    fields = handle.read().rsplit(b")", 1)[1].split()
-                total += int(fields[11]) + int(fields[12])   # utime, stime (fields 14 and 15 of stat)
-            except (OSError, IndexError, ValueError):
-                continue
+    total = 0
+    for child in descendants(pid):
+        try:
+            with open(f"/proc/{child}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])   # utime, stime (fields 14 and 15 of stat)
+        except (OSError, IndexError, ValueError):
+            continue
     return total / os.sysconf("SC_CLK_TCK")
 
 
@@ -391,6 +395,9 @@ def main() -> int:
             status["detail"] += f"; {what}"
         else:
             status.update(status="timeout", detail=f"stopped at the time limit ({what})")
+        stop_now()
+
+    def stop_now():   # kill the kernel, report, exit: a polite shutdown of a kernel that does not answer waits
         kill_descendants(os.getpid(), rounds=3)
         report(seconds=round(time.monotonic() - started, 3))
         os._exit(0)
@@ -446,10 +453,7 @@ def main() -> int:
                 if deaf(client):
                     status["detail"] += "; the kernel no longer answered (its connections were written over), " \
                                         "so the grader's last cell was not run"
-                    # as the watchdog does: a polite shutdown of a deaf kernel waits for the watchdog
-                    kill_descendants(os.getpid(), rounds=3)
-                    report(seconds=round(time.monotonic() - started, 3))
-                    os._exit(0)
+                    stop_now()
             budget["final"] = True
             budget["stop_at"] = time.monotonic() + max(1, int(config.get("final_timeout", 60))) + GRACE
             nb.cells.append(final)
