@@ -546,6 +546,9 @@ engine     --engine hf-eager|research|sglang|vllm|trtllm|gpt-fast (the
            calibration
 output     text (default) or --json (times in ms); the interval spans the
            predictions over the fit's bootstrap replicates (--confidence)
+record     the last line: measured / predicted on the held-out published
+           speedups of the same engine profile (specdec.predict.heldout.
+           track_record), and the band it gives this prediction
 """
 
 
@@ -653,6 +656,9 @@ def _run_predict(args: argparse.Namespace, sub: Any) -> str:
         prediction = predict_speedup(target, draft, **kwargs)
     except (ValueError, TypeError) as exc:
         sub.error(_reword_predict(str(exc)))
+    from specdec.predict.heldout import track_record
+
+    record = track_record(args.engine)
     if args.json:
         import json
 
@@ -662,9 +668,13 @@ def _run_predict(args: argparse.Namespace, sub: Any) -> str:
                 "target": prediction.target, "draft": prediction.draft, "hardware": prediction.hardware,
                 "batch": prediction.batch, "context": prediction.context,
                 "parts_ms": prediction.parts(), "draft_passes": list(prediction.plan.draft_tokens),
-                "verify_tokens": prediction.plan.verify_tokens}
+                "verify_tokens": prediction.plan.verify_tokens,
+                "track_record": {"profile": record.profile, "rows": record.rows, "too_high": record.too_high,
+                                 "measured_over_predicted": {"low": record.low, "median": record.median,
+                                                             "high": record.high},
+                                 "coverage": record.coverage, "band": list(record.band(prediction.speedup))}}
         return json.dumps(data, indent=2)
-    return prediction.report()
+    return prediction.report() + "\n" + record.sentence(prediction.speedup)
 
 
 def _print_safely(make_text: Callable[..., Any]) -> int:

@@ -352,6 +352,14 @@ def test_predict_prints_speedup_interval_parts_and_profile():
     assert "interval" in out and "engine profile:" in out
     assert f"T0 = {t0 * 1e3:.3f} ms" in out and f"draft {t_draft * 1e3:.3f} ms" in out
     assert f"verify {t_verify * 1e3:.3f} ms (6 tokens)" in out
+    # no --engine: the last line is the record of every held-out row, and the band it gives this prediction
+    from specdec import heldout
+
+    record = heldout.track_record(None)
+    lo, hi = record.band(speedup)
+    last = out.strip().splitlines()[-1]
+    assert last.startswith("Held-out record, every profile:") and f"on {record.rows} published speedups" in last
+    assert last.endswith(f"{lo:.2f}x to {hi:.2f}x.")
 
 
 def test_predict_json_matches_the_hand_computed_round():
@@ -364,6 +372,10 @@ def test_predict_json_matches_the_hand_computed_round():
     assert data["parts_ms"]["t_round"] == pytest.approx((t_draft + t_verify) * 1e3, rel=1e-12)
     assert data["interval"][0] <= data["speedup"] <= data["interval"][1]
     assert data["draft_passes"] == [1] * 5 and data["verify_tokens"] == 6
+    record = data["track_record"]
+    ratios = record["measured_over_predicted"]
+    assert record["profile"] is None and record["rows"] >= 20
+    assert record["band"] == pytest.approx([speedup * ratios["low"], speedup * ratios["high"]], rel=1e-12)
 
 
 def test_predict_tree_and_lookup_flags():
@@ -423,6 +435,11 @@ def test_predict_engine_profile_and_layer_split():
     assert data["speedup"] == pytest.approx(api.speedup, rel=1e-12)
     assert data["interval"] == pytest.approx(list(api.interval), rel=1e-12)
     assert data["engine"].startswith("research") and "layer split" in data["hardware"]
+    from specdec import heldout
+
+    record = heldout.track_record("research")
+    assert data["track_record"]["profile"] == "research" and data["track_record"]["rows"] == record.rows
+    assert data["track_record"]["band"] == pytest.approx(list(record.band(api.speedup)), rel=1e-12)
     rc, _, err = cli("predict", "--target", "llama-2-70b", "--draft", "eagle", "--k", "4", "--tau", "3",
                      "--engine", "tgi")
     assert rc == 2 and "--engine must be one of" in err

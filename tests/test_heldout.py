@@ -88,3 +88,55 @@ def test_tables_show_every_row_and_every_fitted_timing():
     assert len(fit.rows) == len(profiles.FITTED)
     with pytest.raises(TypeError, match="row must be"):
         heldout.prediction_inputs("specbench")
+
+
+def test_track_record_recomputes_measured_over_predicted_from_the_public_calls():
+    """The research profile's record: each row predicted again with predict_speedup, divided into its speedup."""
+    rows = [row for row in VALIDATION_ROWS if row.engine == "research"]
+    ratios = []
+    for row in rows:
+        args = heldout.prediction_inputs(row)
+        p = predict.predict_speedup(args.pop("target"), args.pop("draft"), **args)
+        ratios.append(row.speedup / p.speedup)
+    record = heldout.track_record("research")
+    assert record.profile == record.requested == "research" and record.rows == len(rows) >= heldout.MIN_PROFILE_ROWS
+    assert record.ratios == pytest.approx(sorted(ratios), rel=1e-12)
+    assert set(record.keys) == {row.key for row in rows}
+    assert record.too_high == sum(r < 1 for r in ratios)
+    ordered = sorted(ratios)
+    middle = (ordered[(len(ordered) - 1) // 2] + ordered[len(ordered) // 2]) / 2
+    assert record.median == pytest.approx(middle, rel=1e-12)
+    assert record.coverage == pytest.approx((len(rows) - 1) / (len(rows) + 1), rel=1e-15)
+    assert record.band(2.0) == pytest.approx((2.0 * ordered[0], 2.0 * ordered[-1]), rel=1e-12)
+
+
+def test_track_record_pools_every_row_below_the_minimum_and_on_synthetic_checks():
+    """hf-eager has one held-out row: its record is every row's. Synthetic errors give exact ratios."""
+    record = heldout.track_record("hf-eager")
+    assert sum(row.engine == "hf-eager" for row in VALIDATION_ROWS) < heldout.MIN_PROFILE_ROWS
+    assert record.profile is None and record.requested == "hf-eager" and record.rows == len(VALIDATION_ROWS)
+    assert "fewer than" in record.sentence() and "'hf-eager'" in record.sentence()
+    base = heldout.check_rows(VALIDATION_ROWS[:1])[0]
+    checks = []
+    for measured, predicted in ((2.0, 2.5), (3.0, 2.0), (1.5, 1.5)):   # ratios 0.8, 1.5, 1.0
+        prediction = dataclasses.replace(base.prediction, speedup=predicted)
+        checks.append(dataclasses.replace(base, row=dataclasses.replace(base.row, speedup=measured),
+                                          prediction=prediction))
+    pooled = heldout.track_record(None, checks)
+    assert pooled.ratios == pytest.approx((0.8, 1.0, 1.5), rel=1e-15)
+    assert (pooled.low, pooled.median, pooled.high, pooled.too_high) == pytest.approx((0.8, 1.0, 1.5, 1))
+    assert pooled.coverage == pytest.approx(0.5, rel=1e-15)
+    assert pooled.sentence(2.0).endswith("1.60x to 3.00x.")
+
+
+def test_track_record_rejects_bad_arguments():
+    with pytest.raises(ValueError, match="engine must be one of"):
+        heldout.track_record("tgi")
+    with pytest.raises(TypeError, match="checks must be a sequence"):
+        heldout.track_record(None, "checks")
+    with pytest.raises(ValueError, match="at least one"):
+        heldout.track_record(None, [])
+    with pytest.raises(TypeError, match="checks must be"):
+        heldout.track_record(None, [0.5])
+    with pytest.raises(ValueError, match="speedup"):
+        heldout.track_record("research").band(-1.0)

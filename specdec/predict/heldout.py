@@ -47,8 +47,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from specdec._validate import check_instance
-from specdec.calibration.profiles import EAGER_MEASUREMENTS, FITTED
+from specdec._validate import check_choice, check_instance, check_positive
+from specdec.calibration.profiles import EAGER_MEASUREMENTS, FITTED, PROFILES
 from specdec.predict import Prediction, one_layer_module, predict_speedup
 from specdec.predict.validation_rows import VALIDATION_ROWS, PublishedSpeedup
 from specdec.roofline import catalogue
@@ -59,7 +59,7 @@ if TYPE_CHECKING:
     from specdec.roofline.catalogue import ModelSpec
 
 __all__ = ["HeldOutCheck", "prediction_inputs", "check_rows", "median_absolute_error",
-           "heldout_table", "fit_table"]
+           "heldout_table", "fit_table", "TrackRecord", "track_record", "MIN_PROFILE_ROWS"]
 
 _CHAPTER = "Predicting a published setup"
 
@@ -220,6 +220,141 @@ def median_absolute_error(checks: Sequence[HeldOutCheck]) -> float:
     if not checks:
         raise ValueError("checks must hold at least one HeldOutCheck")
     return float(statistics.median(abs(check_instance(c, HeldOutCheck, "checks").error) for c in checks))
+
+
+#: A profile with fewer held-out rows than this gets the record of every row instead.
+MIN_PROFILE_ROWS = 3
+
+
+@dataclass(frozen=True)
+class TrackRecord:
+    """How published speedups compared with their predictions: the held-out rows of one profile, or all.
+
+    Defined in chapter "Predicting a published setup".
+
+    Attributes
+    ----------
+    requested : str or None
+        The engine profile asked for (``None``: none).
+    profile : str or None
+        The profile whose rows these are; ``None`` when every row is pooled
+        (no profile asked for, or fewer than :data:`MIN_PROFILE_ROWS` rows under it).
+    ratios : tuple of float
+        ``measured / predicted`` of each row, ascending.
+    keys : tuple of str
+        The rows' keys, in the order of ``ratios``.
+    """
+
+    requested: str | None
+    profile: str | None
+    ratios: tuple
+    keys: tuple
+
+    @property
+    def rows(self) -> int:
+        """Rows in the record."""
+        return len(self.ratios)
+
+    @property
+    def too_high(self) -> int:
+        """Rows whose prediction exceeded the measured speedup."""
+        return sum(r < 1 for r in self.ratios)
+
+    @property
+    def low(self) -> float:
+        """The smallest ``measured / predicted``."""
+        return self.ratios[0]
+
+    @property
+    def median(self) -> float:
+        """The median ``measured / predicted``."""
+        return float(statistics.median(self.ratios))
+
+    @property
+    def high(self) -> float:
+        """The largest ``measured / predicted``."""
+        return self.ratios[-1]
+
+    @property
+    def coverage(self) -> float:
+        """``(rows - 1) / (rows + 1)``: the chance that one more exchangeable row falls between ``low`` and ``high``."""
+        return (self.rows - 1) / (self.rows + 1)
+
+    def band(self, speedup: float) -> tuple:
+        """``(speedup * low, speedup * high)``: a prediction read against the record.
+
+        Parameters
+        ----------
+        speedup : float
+            A predicted speedup, > 0.
+
+        Returns
+        -------
+        tuple of float
+        """
+        s = float(check_positive(speedup, "speedup"))
+        return s * self.low, s * self.high
+
+    def sentence(self, speedup: float | None = None) -> str:
+        """The record in one sentence; with ``speedup``, the band it gives that prediction."""
+        if self.profile is not None:
+            whose = f"profile '{self.profile}'"
+        elif self.requested is not None:
+            whose = f"every profile (fewer than {MIN_PROFILE_ROWS} rows under '{self.requested}')"
+        else:
+            whose = "every profile"
+        text = (f"Held-out record, {whose}: on {self.rows} published speedups, measured / predicted ran from "
+                f"{self.low:.2f} to {self.high:.2f} (median {self.median:.2f}; {self.too_high} predicted too high), a range "
+                f"that holds one more such setup with chance {self.coverage:.0%} if setups are exchangeable")
+        if speedup is None:
+            return text + "."
+        lo, hi = self.band(speedup)
+        return text + f". This prediction read against it: {lo:.2f}x to {hi:.2f}x."
+
+
+def track_record(engine: str | None = None, checks: Sequence[HeldOutCheck] | None = None) -> TrackRecord:
+    """How far to trust a prediction: the held-out rows' ``measured / predicted`` under an engine profile.
+
+    The interval of a :class:`specdec.predict.Prediction` covers the calibration's uncertainty only;
+    the record shows what the mapping and the unpriced work did on published setups.
+
+    Defined in chapter "Predicting a published setup".
+
+    Parameters
+    ----------
+    engine : str, optional
+        A key of :data:`specdec.calibration.profiles.PROFILES`; default ``None``, every row. A profile
+        with fewer than :data:`MIN_PROFILE_ROWS` held-out rows gets every row's record.
+    checks : sequence of HeldOutCheck, optional
+        Default :func:`check_rows`.
+
+    Returns
+    -------
+    TrackRecord
+
+    Examples
+    --------
+    >>> from specdec import heldout
+    >>> record = heldout.track_record("research")
+    >>> record.profile, record.rows == sum(c.row.engine == "research" for c in heldout.check_rows())
+    ('research', True)
+    >>> heldout.track_record("gpt-fast").profile is None   # no held-out row under gpt-fast: every row
+    True
+    """
+    if engine is not None:
+        check_choice(engine, "engine", tuple(PROFILES))
+    if checks is None:
+        pool = check_rows()
+    else:
+        if isinstance(checks, (str, bytes)) or not isinstance(checks, Sequence):
+            raise TypeError(f"checks must be a sequence of HeldOutCheck; got {type(checks).__name__}")
+        pool = tuple(check_instance(c, HeldOutCheck, "checks") for c in checks)
+        if not pool:
+            raise ValueError("checks must hold at least one HeldOutCheck")
+    mine = [c for c in pool if engine is not None and c.row.engine == engine]
+    chosen, profile = (mine, engine) if len(mine) >= MIN_PROFILE_ROWS else (list(pool), None)
+    pairs = sorted((c.row.speedup / c.prediction.speedup, c.row.key) for c in chosen)
+    return TrackRecord(engine, profile, tuple(r for r, _ in pairs), tuple(k for _, k in pairs))
 
 
 def _short(where: str) -> str:
