@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import base64
+import functools
 import html
 import io
 import json
@@ -215,12 +216,23 @@ def _matmul(s):
             "growth": sd.measure.predict_matmul_time(d, 64, hw, b) / sd.measure.predict_matmul_time(d, 1, hw, b)}
 
 
+@functools.cache
+def _record_ratios(engine):
+    """The held-out record of a profile, recomputed from its rows: measured / predicted of each."""
+    rows = [r for r in sd.validation_rows.VALIDATION_ROWS if r.engine == engine]
+    if len(rows) < sd.heldout.MIN_PROFILE_ROWS:
+        rows = list(sd.validation_rows.VALIDATION_ROWS)
+    return tuple(r.speedup / c.prediction.speedup for r, c in zip(rows, sd.heldout.check_rows(rows), strict=True))
+
+
 def _predict(s):
     shape = {"k": s["k"]} if not s["nodes"] else {"n_nodes": s["nodes"], "depth": s["k"], "width": s["width"] or None}
     p = sd.predict_speedup(s["target"], s["draft"], tau=s["tau"], gpu=s["gpu"], n_gpus=s["n_gpus"], engine=s["engine"],
                            batch=s["batch"], context=s["context"], **shape)
+    ratios = _record_ratios(s["engine"])
     return {"speedup": p.speedup, "low": p.interval[0], "high": p.interval[1], "t0": p.t0, "t_draft": p.t_draft,
-            "t_verify": p.t_verify, "t_overhead": p.t_overhead}
+            "t_verify": p.t_verify, "t_overhead": p.t_overhead,
+            "band": (p.speedup * min(ratios), p.speedup * max(ratios))}
 
 
 w = sd.widgets

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from specdec import predict
 from specdec.calibration import profiles
+from specdec.predict.heldout import track_record
 from specdec.roofline import catalogue
 
 from ..plots import new_figure
@@ -31,7 +32,9 @@ class PredictExplorer(Explorer):
 
     ``values`` holds ``prediction`` (a :class:`specdec.predict.Prediction`),
     ``speedup``, ``low``, ``high``, ``t0``, ``t_draft``, ``t_verify`` and
-    ``t_overhead`` (seconds) with the control values. A chain of ``k``
+    ``t_overhead`` (seconds), ``record`` (the engine profile's
+    :func:`specdec.predict.heldout.track_record`) and ``band`` (the
+    prediction read against it) with the control values. A chain of ``k``
     drafts is proposed when ``nodes`` is 0, else a tree of ``nodes`` draft
     tokens and depth ``k`` expanding ``width`` nodes per level (0: unstated,
     the mean level size). The explorer refuses (with a warning instead of
@@ -91,8 +94,9 @@ class PredictExplorer(Explorer):
         shape = {"k": v["k"]} if not v["nodes"] else {"n_nodes": v["nodes"], "depth": v["k"], "width": v["width"] or None}
         p = predict.predict_speedup(v["target"], v["draft"], tau=v["tau"], gpu=v["gpu"], n_gpus=v["n_gpus"],
                                     engine=v["engine"], batch=v["batch"], context=v["context"], **shape)
+        record = track_record(v["engine"])
         v.update(prediction=p, speedup=p.speedup, low=p.interval[0], high=p.interval[1], t0=p.t0, t_draft=p.t_draft,
-                 t_verify=p.t_verify, t_overhead=p.t_overhead)
+                 t_verify=p.t_verify, t_overhead=p.t_overhead, record=record, band=record.band(p.speedup))
         return v
 
     def rows(self, v) -> list:
@@ -103,7 +107,14 @@ class PredictExplorer(Explorer):
                 ("t_draft", "draft passes of a round", f"{v['t_draft'] * 1e3:.2f} ms"),
                 ("t_verify", "verification pass", f"{v['t_verify'] * 1e3:.2f} ms"),
                 ("t_overhead", "overhead per round", f"{v['t_overhead'] * 1e3:.2f} ms"),
-                ("engine", "engine profile used", p.engine)]
+                ("engine", "engine profile used", p.engine),
+                ("band", f"read against the held-out record ({self._whose(v['record'])})",
+                 f"{v['band'][0]:.2f}x to {v['band'][1]:.2f}x")]
+
+    @staticmethod
+    def _whose(record) -> str:
+        rows = f"{record.rows} published speedups"
+        return f"'{record.profile}', {rows}" if record.profile else f"every profile, {rows}"
 
     def draw(self, v):
         round_against_plain(v["prediction"], ax=self.ax)
