@@ -676,6 +676,11 @@ def predict_speedup(target: Model | str, draft: Model | str, *, tau: float | Non
     -------
     Prediction
 
+    See Also
+    --------
+    specdec.predict.heldout.track_record : how far the engine profile's predictions were from published
+        measurements (the interval covers the calibration only).
+
     Examples
     --------
     Llama 3.1 70B with an 8B draft on 8 calibrated H100s, k = 5 and a
