@@ -295,15 +295,18 @@ class TrackRecord:
         s = float(check_positive(speedup, "speedup"))
         return s * self.low, s * self.high
 
+    @property
+    def whose(self) -> str:
+        """Whose rows these are, in words: ``"profile 'sglang'"`` or ``"every profile"`` (and why)."""
+        if self.profile is not None:
+            return f"profile '{self.profile}'"
+        if self.requested is not None:
+            return f"every profile (fewer than {MIN_PROFILE_ROWS} rows under '{self.requested}')"
+        return "every profile"
+
     def sentence(self, speedup: float | None = None) -> str:
         """The record in one sentence; with ``speedup``, the band it gives that prediction."""
-        if self.profile is not None:
-            whose = f"profile '{self.profile}'"
-        elif self.requested is not None:
-            whose = f"every profile (fewer than {MIN_PROFILE_ROWS} rows under '{self.requested}')"
-        else:
-            whose = "every profile"
-        text = (f"Held-out record, {whose}: on {self.rows} published speedups, measured / predicted ran from "
+        text = (f"Held-out record, {self.whose}: on {self.rows} published speedups, measured / predicted ran from "
                 f"{self.low:.2f} to {self.high:.2f} (median {self.median:.2f}; {self.too_high} predicted too high), a range "
                 f"that holds one more such setup with chance {self.coverage:.0%} if setups are exchangeable")
         if speedup is None:

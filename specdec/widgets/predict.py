@@ -108,13 +108,8 @@ class PredictExplorer(Explorer):
                 ("t_verify", "verification pass", f"{v['t_verify'] * 1e3:.2f} ms"),
                 ("t_overhead", "overhead per round", f"{v['t_overhead'] * 1e3:.2f} ms"),
                 ("engine", "engine profile used", p.engine),
-                ("band", f"read against the held-out record ({self._whose(v['record'])})",
-                 f"{v['band'][0]:.2f}x to {v['band'][1]:.2f}x")]
-
-    @staticmethod
-    def _whose(record) -> str:
-        rows = f"{record.rows} published speedups"
-        return f"'{record.profile}', {rows}" if record.profile else f"every profile, {rows}"
+                ("band", f"read against the held-out record ({v['record'].whose}, {v['record'].rows} published "
+                         f"speedups)", f"{v['band'][0]:.2f}x to {v['band'][1]:.2f}x")]
 
     def draw(self, v):
         round_against_plain(v["prediction"], ax=self.ax)
