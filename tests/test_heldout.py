@@ -140,3 +140,25 @@ def test_track_record_rejects_bad_arguments():
         heldout.track_record(None, [0.5])
     with pytest.raises(ValueError, match="speedup"):
         heldout.track_record("research").band(-1.0)
+
+
+def test_fixed_cost_once_reprices_the_draft_passes_without_their_fixed_cost():
+    """SGLang's Qwen3 8B EAGLE chain: the head passes priced again on the profile's H100 with no fixed cost."""
+    from specdec import hardware, profiles
+
+    check = next(c for c in heldout.check_rows() if c.row.key == "specdecode-bench-qwen3-8b-eagle-chain")
+    args = heldout.prediction_inputs(check.row)
+    p = check.prediction
+    assert args["gpu"] == "h100-sxm" and args["n_gpus"] == 1 and len(p.plan.draft_tokens) >= 2
+    one = profiles.profile("sglang").on("h100-sxm")
+    free = one.calibrated(one.calibration, step_overhead=0.0)
+    head = predict.head_model("qwen3-8b", "eagle")
+    t_draft = sum(hardware.step_time(head, free, args["batch"], args["context"], n) for n in p.plan.draft_tokens)
+    # the same head passes with the fixed cost: the prediction's own draft time
+    assert sum(hardware.step_time(head, one, args["batch"], args["context"], n)
+               for n in p.plan.draft_tokens) == pytest.approx(p.t_draft, rel=1e-12)
+    want = p.tau * p.t0 / (t_draft + p.t_verify + p.t_overhead) / check.row.speedup - 1
+    assert heldout.fixed_cost_once(check) == pytest.approx(want, rel=1e-12)
+    assert heldout.fixed_cost_once(check) > check.error               # cheaper rounds, higher prediction
+    with pytest.raises(TypeError, match="check must be"):
+        heldout.fixed_cost_once(check.row)
