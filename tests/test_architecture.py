@@ -32,6 +32,9 @@ COURSE = ROOT / "course" / "specdec_course"
 #: no argument is checked twice on one call path (tests/test_validate_once.py; issue 27).
 ALLOWED_PRIVATE: set = {
     ("specdec.economics", "specdec.acceptance", "_expected_tokens_array"),  # E[L]
+    ("specdec.calibration", "specdec.acceptance", "_expected_tokens_array"),
+    ("specdec.calibration", "specdec.roofline.hardware", "_step_time"),  # one pass of checked inputs
+    ("specdec.calibration", "specdec.serving.deployment", "_speculative_kernel"),  # speculative_speedup's costs
     ("specdec.economics", "specdec.acceptance", "_alpha_for_expected_tokens"),  # its inverse
     ("specdec.acceptance._intervals", "specdec.acceptance", "_alpha_for_expected_tokens"),
     ("specdec.acceptance._intervals", "specdec.acceptance", "_tokens_per_round_variance"),

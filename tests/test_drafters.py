@@ -83,6 +83,10 @@ def test_implied_round_cost_and_alpha_bound():
     assert np.allclose(t["alpha_lower_bound"][chain], 1 - 1 / e, rtol=1e-15)
     assert np.isnan(t["alpha_lower_bound"][~chain]).all()
     assert np.allclose(t["chain_equivalent_alpha"], 1 - 1 / t["mean_accepted_tokens"], rtol=1e-15)
+    # the table computes with the public functions' formulas (it checks its rows once, then calls none of them)
+    assert np.array_equal(t["implied_round_cost"], dr.implied_round_cost(t["mean_accepted_tokens"], t["speedup"]))
+    assert np.array_equal(t["chain_equivalent_alpha"], dr.chain_equivalent_alpha(t["mean_accepted_tokens"]))
+    assert np.array_equal(t["alpha_lower_bound"][chain], dr.alpha_lower_bound(e))
     with pytest.raises(ValueError, match="mean_accepted_tokens must be >= 1"):
         dr.implied_round_cost(0.5, 1.0)
 

@@ -111,6 +111,11 @@ def _setups():
                                 model_args),
         "break_even_batch": (lambda: sd.deployment.break_even_batch(h.LLAMA_70B, h.LLAMA_8B, group, 0.8, 5),
                              model_args | {"batch_max"}),
+        "break_even_summary": (lambda: sd.calibration.break_even_summary(0.8, 5, (0, 1024)),
+                               {"alpha", "k", "contexts", "worth_it"}),
+        "eagle_large_draft": (lambda: sd.calibration.eagle_large_draft([0.6, 0.8], layer_overhead=2e-4),
+                              {"alpha", "layer_overhead", "context", "k_range"}),
+        "round_cost_checks": (lambda: sd.calibration.round_cost_checks(h.A100, 512), {"hardware", "context"}),
     }
 
 

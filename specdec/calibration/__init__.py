@@ -11,6 +11,7 @@ Defined in chapter "A calibrated roofline".
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -19,8 +20,15 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from specdec._validate import check_instance, check_integer, check_nonnegative, check_positive
-from specdec.acceptance import expected_tokens
+from specdec._validate import (
+    check_instance,
+    check_integer,
+    check_nonnegative,
+    check_positive,
+    check_probability,
+    check_scalar,
+)
+from specdec.acceptance import _expected_tokens_array
 from specdec.calibration.timings import (
     EAGLE_HEAD_7B,
     FABRICS,
@@ -56,10 +64,11 @@ from specdec.roofline.hardware import (
     LLAMA_70B,
     Hardware,
     Model,
+    _step_time,
     step_time,
     step_time_parts,
 )
-from specdec.serving.deployment import break_even_batch, speculative_speedup
+from specdec.serving.deployment import _speculative_kernel
 from specdec.sources import Cited
 
 __all__ = [
@@ -403,6 +412,32 @@ def _kv(hw: Hardware) -> bool:
     return bool(hw.calibration.kv_write) if hw.calibration is not None else False
 
 
+@functools.lru_cache(maxsize=64)
+def _placed(one: Hardware, n_gpus: int) -> Hardware:
+    """``one.scaled(n_gpus)``, built (and its fields validated) once per GPU and count."""
+    return one.scaled(n_gpus)
+
+
+@functools.lru_cache(maxsize=64)
+def _with_layer_overhead(one: Hardware, layer: float) -> Hardware:
+    """``one`` with an eager launch cost of ``layer`` seconds per layer per pass, built once per value."""
+    return one.calibrated(one.calibration, layer_overhead=layer)
+
+
+@functools.lru_cache(maxsize=1)
+def _medusa_7b() -> Model:
+    """Vicuna 7B with Medusa's four heads in its pass (Spec-Bench's Medusa round)."""
+    t = LLAMA2_7B
+    return Model(n_params=t.n_params + MEDUSA_HEADS_7B_PARAMS, n_layers=t.n_layers, d_model=t.d_model,
+                 n_kv_heads=t.n_kv_heads, head_dim=t.head_dim, name="Vicuna 7B + Medusa heads")
+
+
+def _step(model: Model, hw: Hardware, context: int, tokens: float | np.ndarray) -> float | np.ndarray:
+    """One batch-1 pass of ``tokens`` new tokens at ``context``: the roofline's kernel (the caller has checked
+    its arguments once; the constants here are the package's own)."""
+    return _step_time(model, hw, 1.0, float(context), tokens, None)
+
+
 def residual_table(measurements: Sequence[Measurement] | None = None,
                    calibrations: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """Every measurement next to the ideal and the calibrated roofline, with the residuals.
@@ -478,16 +513,14 @@ def round_cost_checks(hardware: Hardware | None = None, context: int = 512) -> l
     hw = A100 if hardware is None else check_instance(hardware, Hardware, "hardware")
     c = int(check_integer(context, "context", minimum=0))
     s = SPEC_BENCH_SETTINGS.value
-    t = LLAMA2_7B
-    heads = Model(n_params=t.n_params + MEDUSA_HEADS_7B_PARAMS, n_layers=t.n_layers, d_model=t.d_model,
-                  n_kv_heads=t.n_kv_heads, head_dim=t.head_dim, name="Vicuna 7B + Medusa heads")
-    t0 = float(step_time(t, hw, 1, c, 1))
+    t, heads = LLAMA2_7B, _medusa_7b()
+    t0 = float(_step(t, hw, c, 1))
     e2 = s["EAGLE2"]
     costs = {
-        "PLD": step_time(t, hw, 1, c, s["PLD"]["num_pred_tokens"] + 1) / t0,
-        "Medusa": step_time(heads, hw, 1, c, s["Medusa"]["tree_nodes"] + 1) / t0,
-        "EAGLE2": (step_time(EAGLE_HEAD_7B, hw, 1, c, 1) + e2["depth"] * step_time(EAGLE_HEAD_7B, hw, 1, c, e2["top_k"])
-                   + step_time(t, hw, 1, c, e2["total_token"] + 1)) / t0,
+        "PLD": _step(t, hw, c, s["PLD"]["num_pred_tokens"] + 1) / t0,
+        "Medusa": _step(heads, hw, c, s["Medusa"]["tree_nodes"] + 1) / t0,
+        "EAGLE2": (_step(EAGLE_HEAD_7B, hw, c, 1) + e2["depth"] * _step(EAGLE_HEAD_7B, hw, c, e2["top_k"])
+                   + _step(t, hw, c, e2["total_token"] + 1)) / t0,
     }
     bench = spec_bench_table("vicuna-7b")
     implied = dict(zip(bench["method"], bench["implied_round_cost"], strict=True))
@@ -596,31 +629,29 @@ def eagle_large_draft(alpha: ArrayLike, hardware: Hardware | None = None, *, lay
     one = A100 if hardware is None else check_instance(hardware, Hardware, "hardware")
     lo = float(check_nonnegative(layer_overhead, "layer_overhead", "(seconds)"))
     if lo and not one.is_ideal:
-        one = one.calibrated(one.calibration, layer_overhead=lo)
+        one = _with_layer_overhead(one, lo)
     c = int(check_integer(context, "context", minimum=0))
     k0, k1 = (int(x) for x in check_integer(np.asarray(k_range), "k_range", minimum=1))
     ks = np.arange(k0, k1 + 1)
     fine = np.round(np.arange(0, 1001) / 1000.0, 3)
     out = {}
     for name, target, tp in (("13B", LLAMA2_13B, 1), ("70B", LLAMA2_70B, 4)):
-        group = one.scaled(tp) if tp > 1 else one
-        t0 = float(step_time(target, group, 1, c))
-        cd = float(step_time(LLAMA2_7B, one, 1, c)) / t0
-        cv = np.asarray(step_time(target, group, 1, c, ks + 1)) / t0
-        s = np.asarray(expected_tokens(a[..., None], ks)) / (ks * cd + cv)
-        sf = (np.asarray(expected_tokens(fine[:, None], ks)) / (ks * cd + cv)).max(axis=1)
+        group = _placed(one, tp) if tp > 1 else one
+        t0 = float(_step(target, group, c, 1))
+        cd = float(_step(LLAMA2_7B, one, c, 1)) / t0
+        cv = np.asarray(_step(target, group, c, ks + 1.0)) / t0
+        s = _expected_tokens_array(a[..., None], ks) / (ks * cd + cv)
+        sf = (_expected_tokens_array(fine[:, None], ks) / (ks * cd + cv)).max(axis=1)
         hit = np.flatnonzero(sf >= 1.0)
         out[name] = {"speedup": s.max(axis=-1) if a.ndim else float(s.max()), "k": ks[np.argmax(s, axis=-1)],
                      "c_draft": cd, "break_even_alpha": float(fine[hit[0]]) if hit.size else math.nan}
     return out
 
 
-def _batch_below(target: Model, draft: Model, group: Hardware, alpha: float, k: int, context: int, threshold: float,
-                 **kw: Any) -> float:
-    batches = np.arange(1, 4097)
-    s = np.asarray(speculative_speedup(target, draft, group, alpha, k, batches, context, kv_write=_kv(group), **kw))
+def _first_batch_below(s: np.ndarray, threshold: float) -> float:
+    """The first batch (``s[i]`` is the speedup at batch ``i + 1``) with speedup below ``threshold``, or nan."""
     below = np.flatnonzero(s < threshold)
-    return float(batches[below[0]]) if below.size else math.nan
+    return float(below[0] + 1) if below.size else math.nan
 
 
 def break_even_summary(alpha: float = WORKED_EXAMPLE.value["alpha"], k: int = WORKED_EXAMPLE.value["k"],
@@ -657,18 +688,22 @@ def break_even_summary(alpha: float = WORKED_EXAMPLE.value["alpha"], k: int = WO
     >>> [(r["roofline"], r["break_even"]) for r in cal.break_even_summary(contexts=(0,))]
     [('ideal', 154.0), ('calibrated', 107.0)]
     """
-    th = float(check_positive(worth_it, "worth_it"))
+    a = check_scalar(alpha, "alpha", check_probability)
+    kk = check_scalar(k, "k", check_integer, minimum=1).astype(float)
+    cs = [int(c) for c in check_integer(np.asarray(contexts), "contexts", minimum=0).reshape(-1)]
+    th = float(check_scalar(worth_it, "worth_it", check_positive))
+    batches = np.arange(1.0, 4097.0)   # the scan of specdec.serving.deployment.break_even_batch
     rows = []
     for label, one in (("ideal", H100_IDEAL), ("calibrated", H100)):
-        group = one.scaled(8)
-        for c in contexts:
-            c = int(check_integer(c, "contexts", minimum=0))
-            kw: dict[str, Any] = dict(kv_write=_kv(group))
-            s = np.asarray(speculative_speedup(LLAMA_70B, LLAMA_8B, group, alpha, k, np.array([1, 32]), c, **kw))
+        group = _placed(one, 8)
+        kv = _kv(group)
+        for c in cs:
+            ctx = np.full_like(batches, float(c))
+            shared = _speculative_kernel(LLAMA_70B, LLAMA_8B, group, a, kk, batches, ctx, 0.0, None, None, kv)["s"]
+            own = _speculative_kernel(LLAMA_70B, LLAMA_8B, group, a, kk, batches, ctx, 0.0, None, one, kv)["s"]
             rows.append({"roofline": label, "context": c,
-                         "break_even": break_even_batch(LLAMA_70B, LLAMA_8B, group, alpha, k, c, **kw),
-                         "break_even_own_gpu": break_even_batch(LLAMA_70B, LLAMA_8B, group, alpha, k, c,
-                                                                draft_hardware=one, **kw),
-                         "below_worth_it": _batch_below(LLAMA_70B, LLAMA_8B, group, alpha, k, c, th),
-                         "speedup_1": float(s[0]), "speedup_32": float(s[1])})
+                         "break_even": _first_batch_below(shared, 1.0),
+                         "break_even_own_gpu": _first_batch_below(own, 1.0),
+                         "below_worth_it": _first_batch_below(shared, th),
+                         "speedup_1": float(shared[0]), "speedup_32": float(shared[31])})
     return rows

@@ -429,15 +429,16 @@ def spec_bench_table(model: str = "vicuna-7b") -> dict[str, Any]:
     rows = SPEC_BENCH_A100[model].value
     names = list(rows)
     tasks = np.array([rows[m][0] for m in names], dtype=float)
+    # the package's own transcription (tests/test_drafters.py checks its rows); the three formulas below are
+    # those of implied_round_cost, chain_equivalent_alpha and alpha_lower_bound, which the tests compare
     acc = np.array([rows[m][1] for m in names], dtype=float)
     sp = np.array([rows[m][2] for m in names], dtype=float)
     structure = [DRAFT_STRUCTURE[m] for m in names]
     chain = np.array([st == "chain" for st in structure])
-    floor = np.full(acc.shape, np.nan)
-    floor[chain] = alpha_lower_bound(acc[chain])
+    equivalent = 1.0 - 1.0 / acc
     return {"method": names, "mean_accepted_tokens": acc, "speedup": sp, "task_speedups": tasks,
-            "implied_round_cost": implied_round_cost(acc, sp), "structure": structure,
-            "chain_equivalent_alpha": chain_equivalent_alpha(acc), "alpha_lower_bound": floor}
+            "implied_round_cost": acc / sp, "structure": structure,
+            "chain_equivalent_alpha": equivalent, "alpha_lower_bound": np.where(chain, equivalent, np.nan)}
 
 
 #: Draft family of each Spec-Bench method (how its drafts are produced).

@@ -228,16 +228,30 @@ def _speculative_core(target: Model, draft: Model | None, hardware: Hardware, al
     e = float(check_scalar(extra_bytes, "extra_bytes", check_nonnegative, "(bytes)"))
     check_broadcast(alpha=a, k=kk, batch=b, context=c, t_overhead=to)
     kv = None if kv_write is None else check_bool(kv_write, "kv_write")
-    # everything is checked: the step times below use the roofline's kernel
-    t0 = np.asarray(_step_time(target, hardware, b, c, 1.0, kv))
-    t_verify = np.asarray(_step_time(target, hardware, b, c, kk + 1.0, kv))
+    cd = None
     if draft_cost_override is not None:
         cd = check_nonnegative(draft_cost_override, "draft_cost_override", "(fraction of a target step)")
         check_broadcast(alpha=a, k=kk, batch=b, context=c, draft_cost_override=cd)
+    elif draft is None:
+        raise ValueError("draft must be a Model unless draft_cost_override is given")
+    r = _speculative_kernel(target, draft, hardware, a, kk, b, c, to, cd, draft_hardware, kv)
+    r["extra"] = e
+    return r
+
+
+def _speculative_kernel(target: Model, draft: Model | None, hardware: Hardware, a: np.ndarray, kk: np.ndarray,
+                        b: np.ndarray, c: np.ndarray, to: np.ndarray | float, cd: np.ndarray | None,
+                        draft_hardware: Hardware | None, kv: bool | None) -> dict:
+    """The cost arrays of :func:`_speculative_core` from checked inputs (``cd`` None: priced from ``draft``).
+
+    Checks nothing: for callers that have validated their arguments once (``k``, ``batch`` and ``context`` as
+    float arrays of whole numbers)."""
+    t0 = np.asarray(_step_time(target, hardware, b, c, 1.0, kv))
+    t_verify = np.asarray(_step_time(target, hardware, b, c, kk + 1.0, kv))
+    if cd is not None:
         shared_draft = draft
     else:
-        if draft is None:
-            raise ValueError("draft must be a Model unless draft_cost_override is given")
+        assert draft is not None  # the callers check that a draft or its cost is given
         dhw = hardware if draft_hardware is None else draft_hardware
         cd = np.asarray(_step_time(draft, dhw, b, c, 1.0, kv)) / t0
         # a draft on separate hardware does not share the target's memory
@@ -246,7 +260,7 @@ def _speculative_core(target: Model, draft: Model | None, hardware: Hardware, al
     et = _expected_tokens_array(a, kk)
     s = et / (kk * cd + cv)
     return dict(target=target, hardware=hardware, t0=t0, tv=t_verify, to=to, cd=cd, cv=cv, et=et, s=s, b=b, c=c,
-                k=kk, shared_draft=shared_draft, extra=e)
+                k=kk, shared_draft=shared_draft, extra=0.0)
 
 
 def speculative_throughput(target: Model, draft: Model, hardware: Hardware, alpha: ArrayLike, k: ArrayLike,
