@@ -367,11 +367,16 @@ def rounding_check(computed: ArrayLike, printed: ArrayLike, decimals: int) -> np
     c = as_float_array(computed, "computed")
     p = as_float_array(printed, "printed")
     d = int(check_integer(decimals, "decimals", minimum=0, maximum=15))
-    half = 0.5 * 10.0 ** (-d)
     try:
-        return np.abs(c - p) <= half * (1 + 1e-9)
+        return _rounding_check(c, p, d)
     except ValueError as exc:
         raise ValueError(f"computed {c.shape} and printed {p.shape} do not broadcast") from exc
+
+
+def _rounding_check(c: np.ndarray, p: np.ndarray, d: int) -> np.ndarray:
+    """:func:`rounding_check` of float arrays and a checked ``decimals`` (no checks)."""
+    half = 0.5 * 10.0 ** (-d)
+    return np.abs(c - p) <= half * (1 + 1e-9)
 
 
 def source_check_table(computed: ArrayLike, printed: ArrayLike, decimals: int, row_labels: Sequence[Any],
@@ -417,7 +422,7 @@ def source_check_table(computed: ArrayLike, printed: ArrayLike, decimals: int, r
         raise ValueError(f"computed and printed must be 2-D grids of the same shape; got {c.shape} and {p.shape}")
     d = int(check_integer(decimals, "decimals", minimum=0, maximum=15))
     cd = int(check_integer(computed_decimals, "computed_decimals", minimum=0, maximum=15))
-    ok = rounding_check(c, p, d)
+    ok = _rounding_check(c, p, d)
     text = np.empty(c.shape, dtype=object)
     for idx in np.ndindex(c.shape):
         text[idx] = f"{c[idx]:.{cd}f} (source {p[idx]:.{d}f}) " + ("ok" if ok[idx] else "DIFFERS")

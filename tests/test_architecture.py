@@ -63,6 +63,70 @@ ALLOWED_PRIVATE: set = {
     ("specdec.predict", "specdec.calibration.profiles", "_base_calibration"),
     ("specdec.roofline.hardware", "specdec.roofline.kernels", "_overlapped"),
     ("specdec.roofline.hardware", "specdec.roofline.kernels", "_padded_tokens"),
+    ("specdec.acceptance._engine_formats", "specdec.acceptance", "_expected_tokens_array"),  # E[L], checked inputs
+    ("specdec.acceptance._intervals", "specdec.acceptance", "_check_length_k"),  # bootstrap lengths, checked once
+    ("specdec.acceptance.engine_metrics", "specdec.acceptance",
+     "_draft_acceptance_rate"),  # drafted-token rate, checked inputs
+    ("specdec.acceptance.engine_metrics", "specdec.acceptance", "_expected_tokens_array"),  # E[L], checked inputs
+    ("specdec.acceptance.estimation", "specdec.acceptance._intervals",
+     "_wilson_interval"),  # interval of checked counts
+    ("specdec.calibration.fit_uncertainty", "specdec.calibration.timings",
+     "_measured_time"),  # cited timing, checked once
+    ("specdec.calibration.fit_uncertainty", "specdec.roofline.hardware", "_step_time"),  # one pass, checked inputs
+    ("specdec.calibration.fit_uncertainty", "specdec.roofline.presets",
+     "_calibrated"),  # Hardware.calibrated of valid objects
+    ("specdec.calibration.fit_uncertainty", "specdec.roofline.presets", "_evolve"),  # derived object of valid values
+    ("specdec.calibration.fit_uncertainty", "specdec.roofline.presets",
+     "_scaled"),  # Hardware.scaled of a checked count
+    ("specdec.calibration.fit_uncertainty", "specdec.serving.deployment",
+     "_speculative_kernel"),  # round costs, checked inputs
+    ("specdec.calibration.timings", "specdec.roofline.hardware", "_step_time"),  # one pass, checked inputs
+    ("specdec.calibration.timings", "specdec.roofline.presets", "_calibrated"),  # Hardware.calibrated of valid objects
+    ("specdec.calibration.timings", "specdec.roofline.presets", "_ideal"),  # Hardware.ideal of valid hardware
+    ("specdec.calibration.timings", "specdec.roofline.presets", "_scaled"),  # Hardware.scaled of a checked count
+    ("specdec.calibration", "specdec.calibration.timings", "_device_for"),  # a measurement's device
+    ("specdec.calibration", "specdec.calibration.timings", "_measured_time"),  # cited timing, checked once
+    ("specdec.calibration", "specdec.calibration.timings", "_model_time"),  # a measurement priced
+    ("specdec.calibration", "specdec.roofline.hardware", "_step_time_parts"),  # terms of one pass, checked inputs
+    ("specdec.calibration", "specdec.roofline.presets", "_calibrated"),  # Hardware.calibrated of valid objects
+    ("specdec.calibration", "specdec.roofline.presets", "_evolve"),  # derived object of valid values
+    ("specdec.calibration", "specdec.roofline.presets", "_ideal"),  # Hardware.ideal of valid hardware
+    ("specdec.calibration", "specdec.roofline.presets", "_scaled"),  # Hardware.scaled of a checked count
+    ("specdec.drafts.draft_parallel", "specdec.roofline.hardware", "_step_time"),  # one pass, checked inputs
+    ("specdec.drafts", "specdec.acceptance", "_alpha_for_expected_tokens"),  # the inverse of E[L]
+    ("specdec.drafts", "specdec.acceptance", "_expected_tokens_array"),  # E[L], checked inputs
+    ("specdec.drafts", "specdec.acceptance", "_expected_tokens_per_position"),  # E[L] of checked rates
+    ("specdec.literature._engine_quotes", "specdec.acceptance",
+     "_draft_acceptance_rate"),  # drafted-token rate, checked inputs
+    ("specdec.literature._engine_quotes", "specdec.acceptance", "_expected_tokens_array"),  # E[L], checked inputs
+    ("specdec.literature", "specdec.acceptance", "_alpha_for_expected_tokens"),  # the inverse of E[L]
+    ("specdec.literature", "specdec.acceptance", "_expected_tokens_array"),  # E[L], checked inputs
+    ("specdec.literature", "specdec.economics", "_improvement_factor"),  # Theorem 3.8, checked inputs
+    ("specdec.literature", "specdec.economics", "_operations_factor"),  # Theorem 3.11, checked inputs
+    ("specdec.literature", "specdec.economics", "_speedup_from_costs"),  # speedup of checked costs
+    ("specdec.predict", "specdec.roofline.presets", "_medusa_model"),  # Medusa heads, checked count
+    ("specdec.roofline.measure", "specdec.roofline._machine", "_blas_thread_limit"),  # thread limit, checked count
+    ("specdec.roofline.presets", "specdec.roofline.catalogue", "_medusa_heads"),  # Medusa heads, checked count
+    ("specdec.serving.deployment", "specdec.roofline.memory", "_max_concurrent"),  # capacity, checked inputs
+    ("specdec.serving.deployment", "specdec.roofline.memory", "_memory_footprint"),  # memory of checked arrays
+    ("specdec.serving.dynamic", "specdec.acceptance", "_expected_tokens_array"),  # E[L], checked inputs
+    ("specdec.serving.dynamic", "specdec.economics", "_optimal_k"),  # best k of checked arrays
+    ("specdec.serving.goodput", "specdec.acceptance", "_accepted_tokens_pmf"),  # the pmf, checked inputs
+    ("specdec.serving.goodput", "specdec.roofline.memory", "_max_concurrent"),  # capacity, checked inputs
+    ("specdec.serving.goodput", "specdec.serving.deployment", "_costs_of"),  # SpeculativeCosts of the kernel's arrays
+    ("specdec.serving.goodput", "specdec.serving.deployment", "_speculative_kernel"),  # round costs, checked inputs
+    ("specdec.serving.regimes", "specdec.decision.policy", "_classify_speedup"),  # regime of checked speedups
+    ("specdec.serving.regimes", "specdec.economics", "_break_even_alpha"),  # break-even of checked costs
+    ("specdec.serving.regimes", "specdec.economics.request", "_amdahl"),  # end-to-end speedup, checked shares
+    ("specdec.serving.regimes", "specdec.roofline.hardware", "_crossover_batch"),  # crossover, checked inputs
+    ("specdec.serving.regimes", "specdec.roofline.memory", "_max_concurrent"),  # capacity, checked inputs
+    ("specdec.serving.regimes", "specdec.serving.deployment", "_costs_of"),  # SpeculativeCosts of the kernel's arrays
+    ("specdec.serving.regimes", "specdec.serving.deployment", "_speculative_kernel"),  # round costs, checked inputs
+    ("specdec.serving.regimes", "specdec.serving.deployment", "_speedup_of"),  # speedup of the kernel's arrays
+    ("specdec.verification", "specdec.acceptance", "_acceptance_rate"),  # acceptance of checked distributions
+    ("specdec.verification", "specdec.verification.sampling", "_residual"),  # residual of checked distributions
+    ("specdec.verification", "specdec.verification.sampling", "_step"),  # speculative_step's draws, checked inputs
+    ("specdec.verification", "specdec.verification.sampling", "_total_variation"),  # distance of checked distributions
 }
 
 

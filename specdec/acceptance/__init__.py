@@ -148,7 +148,11 @@ def accepted_tokens_pmf(alpha: ArrayLike, k: int) -> np.ndarray:
     a = check_probability(alpha, "alpha")
     if np.ndim(k) != 0:
         raise ValueError("k must be a single whole number >= 1 here (it sets the length of the result)")
-    kk = int(check_integer(k, "k", minimum=1))
+    return _accepted_tokens_pmf(a, int(check_integer(k, "k", minimum=1)))
+
+
+def _accepted_tokens_pmf(a: np.ndarray, kk: int) -> np.ndarray:
+    """:func:`accepted_tokens_pmf` of a checked ``alpha`` array and ``k``; checks only the size."""
     check_size((kk + 1.0) * max(a.size, 1), "k", f"the distribution over 0..k for {max(a.size, 1)} alpha value(s)")
     n = np.arange(kk + 1)
     powers = a[..., None] ** n
@@ -254,10 +258,14 @@ def expected_tokens_per_position(alphas: ArrayLike) -> float | np.ndarray:
     2.952
     """
     a = check_probability(alphas, "alphas")
+    return to_output(_expected_tokens_per_position(a), a.ndim == 1)
+
+
+def _expected_tokens_per_position(a: np.ndarray) -> np.ndarray:
+    """:func:`expected_tokens_per_position` of checked rates; it only refuses an array with no draft position."""
     if a.ndim == 0 or a.shape[-1] == 0:
         raise ValueError(f"alphas must have at least one draft position on its last axis; got shape {a.shape}")
-    result = 1.0 + np.cumprod(a, axis=-1).sum(axis=-1)
-    return to_output(result, a.ndim == 1)
+    return 1.0 + np.cumprod(a, axis=-1).sum(axis=-1)
 
 
 def acceptance_rate(p: ArrayLike, q: ArrayLike) -> float | np.ndarray:
@@ -289,8 +297,12 @@ def acceptance_rate(p: ArrayLike, q: ArrayLike) -> float | np.ndarray:
     0.6
     """
     pa, qa = check_distribution_pair(p, q)
-    result = np.clip(np.minimum(pa, qa).sum(axis=-1), 0.0, 1.0)
-    return to_output(result, pa.ndim == 1 and qa.ndim == 1)
+    return to_output(_acceptance_rate(pa, qa), pa.ndim == 1 and qa.ndim == 1)
+
+
+def _acceptance_rate(pa: np.ndarray, qa: np.ndarray) -> np.ndarray:
+    """:func:`acceptance_rate` of checked distributions (last axis the vocabulary); checks nothing."""
+    return np.clip(np.minimum(pa, qa).sum(axis=-1), 0.0, 1.0)
 
 
 # --------------------------------------------------------------------------
@@ -467,8 +479,13 @@ def draft_acceptance_rate(alpha: ArrayLike, k: ArrayLike) -> float | np.ndarray:
     a = check_probability(alpha, "alpha")
     kk = check_whole(k, "k", minimum=1)
     check_broadcast(alpha=a, k=kk)
+    return to_output(_draft_acceptance_rate(a, kk), is_scalar_input(alpha, k))
+
+
+def _draft_acceptance_rate(a: float | np.ndarray, kk: float | np.ndarray) -> np.ndarray:
+    """:func:`draft_acceptance_rate` of a checked ``alpha`` and whole ``k`` (no checks)."""
     out = (_expected_tokens_array(a, kk) - 1.0) / kk
-    return to_output(np.clip(out, 0.0, 1.0), is_scalar_input(alpha, k))
+    return np.clip(out, 0.0, 1.0)
 
 
 def alpha_from_draft_acceptance_rate(rate: ArrayLike, k: ArrayLike) -> float | np.ndarray:

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from specdec._validate import check_count, check_nonnegative, check_probability, check_scalar, describe
-from specdec.acceptance import expected_tokens
+from specdec.acceptance import _expected_tokens_array
 from specdec.acceptance._vllm_counters import (
     PER_POSITION,
     REQUIRED,
@@ -80,7 +80,7 @@ def rate_reading(rate: float, k: int, engine: str) -> float:
     if engine in ("vllm", "sglang"):
         return 1.0 + r * kk
     if engine == "vllm-v0":
-        return float(expected_tokens(r, kk))
+        return float(_expected_tokens_array(np.asarray(r), np.asarray(float(kk))))
     if engine == "sglang-legacy":
         return r * (kk + 1)
     raise ValueError("engine='trtllm': TensorRT-LLM's printed acceptance rates are not read here (its stats paths "

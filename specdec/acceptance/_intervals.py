@@ -15,7 +15,6 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from specdec._validate import (
-    as_float_array,
     check_broadcast,
     check_count,
     check_fraction_open,
@@ -28,7 +27,7 @@ from specdec._validate import (
     is_scalar_input,
     to_output,
 )
-from specdec.acceptance import _alpha_for_expected_tokens, _tokens_per_round_variance, alpha_for_expected_tokens
+from specdec.acceptance import _alpha_for_expected_tokens, _check_length_k, _tokens_per_round_variance
 
 __all__ = ["wilson_interval", "moment_alpha_interval", "BootstrapEstimate", "bootstrap_alpha"]
 
@@ -69,6 +68,14 @@ def wilson_interval(successes: ArrayLike, trials: ArrayLike,
             s.shape, n.shape))].flat[0]
         raise ValueError(f"successes must not exceed trials; got {describe(bad)} successes")
     conf = float(check_fraction_open(confidence, "confidence"))
+    return _wilson_interval(s, n, conf)
+
+
+def _wilson_interval(successes: ArrayLike, trials: ArrayLike,
+                     conf: float) -> tuple[float | np.ndarray, float | np.ndarray]:
+    """:func:`wilson_interval` of counts ``0 <= successes <= trials``, ``trials > 0``, at ``conf`` in (0, 1) (no checks)."""
+    s = np.asarray(successes, dtype=np.float64)
+    n = np.asarray(trials, dtype=np.float64)
     z = _normal_quantile(0.5 + conf / 2)
     a = s / n
     denom = 1 + z**2 / n
@@ -133,7 +140,7 @@ def _moment_alpha_interval(length: float, kk: float, n: float, conf: float) -> t
     """:func:`moment_alpha_interval` of validated inputs (no checks of its own)."""
     accepted = (length - 1.0) * n
     if accepted <= 0.0 or length >= (kk + 1.0) * (1.0 - 1e-12):
-        low, high = wilson_interval(accepted, n if accepted <= 0.0 else accepted, conf)
+        low, high = _wilson_interval(accepted, n if accepted <= 0.0 else accepted, conf)
         return float(low), float(high)
     alpha = float(_alpha_for_expected_tokens(length, kk))
     sd_mean = math.sqrt(float(_tokens_per_round_variance(alpha, float(math.ceil(kk - 1e-9)))) / n)
@@ -141,6 +148,13 @@ def _moment_alpha_interval(length: float, kk: float, n: float, conf: float) -> t
     ends = (min(max(length + sign * z * sd_mean, 1.0), kk + 1.0) for sign in (-1.0, 1.0))
     low, high = (float(_alpha_for_expected_tokens(e, kk)) for e in ends)
     return low, high
+
+
+def _check_request_table(shape: tuple) -> None:
+    """Refuse a ``requests`` table that is not (n >= 2, 3) or (n >= 2, 2)."""
+    if len(shape) != 2 or shape[1] not in (2, 3) or shape[0] < 2:
+        raise ValueError(f"requests must be a table with one row per request (at least 2) and 3 columns "
+                         f"(num_drafts, num_draft_tokens, num_accepted_tokens) or 2 with k; got shape {shape}")
 
 
 @dataclass(frozen=True)
@@ -170,11 +184,19 @@ class BootstrapEstimate:
     seed: int | None
 
 
+def _draft_lengths(n: np.ndarray, d: np.ndarray, k: int | None) -> np.ndarray:
+    """Draft tokens per round of summed counts: ``d / n``, or ``k`` when every round drafts ``k`` (no checks)."""
+    return np.full_like(n, float(k)) if k is not None else d / n
+
+
 def _alpha_of_sums(n: np.ndarray, d: np.ndarray, a: np.ndarray, k: int | None) -> np.ndarray:
-    """Method-of-moments alpha from summed counts (vectorized): E[L] = 1 + a / n at draft length d / n (or k)."""
-    m = np.full_like(n, float(k)) if k is not None else d / n
+    """Method-of-moments alpha from summed counts (vectorized): E[L] = 1 + a / n at draft length d / n (or k).
+
+    Checks nothing: the draft lengths must be >= 1 (checked once by the caller).
+    """
+    m = _draft_lengths(n, d, k)
     length = np.minimum(1.0 + a / n, m + 1.0)
-    return np.asarray(alpha_for_expected_tokens(length, m), dtype=float)
+    return np.asarray(_alpha_for_expected_tokens(length, m), dtype=float)
 
 
 def bootstrap_alpha(requests: ArrayLike, k: int | None = None, n_boot: int = 2000, confidence: float = 0.95,
@@ -211,11 +233,12 @@ def bootstrap_alpha(requests: ArrayLike, k: int | None = None, n_boot: int = 200
     >>> round(est.alpha, 4), est.low <= est.alpha <= est.high
     (0.7783, True)
     """
-    r = as_float_array(requests, "requests")
-    if r.ndim != 2 or r.shape[1] not in (2, 3) or r.shape[0] < 2:
-        raise ValueError(f"requests must be a table with one row per request (at least 2) and 3 columns "
-                         f"(num_drafts, num_draft_tokens, num_accepted_tokens) or 2 with k; got shape {r.shape}")
-    r = check_nonnegative(r, "requests", "(counts)")
+    try:
+        r = check_nonnegative(requests, "requests", "(counts)")
+    except ValueError:
+        _check_request_table(np.shape(requests))  # a table of the wrong shape is reported first
+        raise
+    _check_request_table(r.shape)
     kk = None if k is None else check_count(k, "k")
     if r.shape[1] == 2:
         if kk is None:
@@ -234,8 +257,11 @@ def bootstrap_alpha(requests: ArrayLike, k: int | None = None, n_boot: int = 200
     idx = g.integers(0, n, size=(nb, n))
     sums = r[idx].sum(axis=1)  # (n_boot, 3)
     ok = sums[:, 0] > 0
-    alphas = _alpha_of_sums(sums[ok, 0], sums[ok, 1], sums[ok, 2], kk)
     total = r.sum(axis=0)
+    if kk is None:  # the mean draft lengths of the resamples, then of all requests: each >= 1
+        _check_length_k(np.concatenate([_draft_lengths(sums[ok, 0], sums[ok, 1], kk),
+                                        _draft_lengths(total[:1], total[1:2], kk)]))
+    alphas = _alpha_of_sums(sums[ok, 0], sums[ok, 1], sums[ok, 2], kk)
     alpha = float(_alpha_of_sums(total[:1], total[1:2], total[2:3], kk)[0])
     low, high = np.quantile(alphas, [0.5 - conf / 2, 0.5 + conf / 2])
     return BootstrapEstimate(alpha, float(low), float(high), int(n), int(nb), conf,

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from specdec._datafiles import read_data_file
-from specdec._validate import as_float_array, check_nonnegative, check_scalar, describe
+from specdec._validate import check_nonnegative, check_scalar, describe
 
 __all__ = ["VLLM_METRICS", "REQUIRED", "PER_POSITION", "SAMPLE_LINE", "parse_labels", "position_label", "is_path",
            "parse_vllm_metrics"]
@@ -146,7 +146,7 @@ def _from_mapping(source: Mapping) -> dict:
             else:
                 if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
                     raise TypeError(f"{name} must be a list of counts, one per draft position; got {describe(value)}")
-                counts = check_nonnegative(as_float_array(value, name).reshape(-1), name, "(count)")
+                counts = check_nonnegative(value, name, "(count)").reshape(-1)
                 if counts.size == 0:
                     raise ValueError(f"{name} must have one count per draft position; got an empty list")
                 value = dict(enumerate(counts.tolist()))

@@ -18,10 +18,10 @@ import numpy as np
 
 from specdec._validate import check_count, check_probability, check_scalar
 from specdec.acceptance import (
+    _draft_acceptance_rate,
     _engine_formats,
+    _expected_tokens_array,
     _vllm_counters,
-    draft_acceptance_rate,
-    expected_tokens,
     unconditional_from_conditional,
 )
 from specdec.acceptance._engine_formats import EngineSource, rate_reading, read_engine_source
@@ -158,8 +158,9 @@ def printed_figures(alpha: float, k: int) -> tuple[tuple[Any, ...], ...]:
     """
     a = float(check_scalar(alpha, "alpha", check_probability))
     kk = check_count(k, "k")
-    length = float(expected_tokens(a, kk))
-    rate = float(draft_acceptance_rate(a, kk))
+    a_arr, k_arr = np.asarray(a), np.asarray(float(kk))  # as the checks of expected_tokens return them
+    length = float(_expected_tokens_array(a_arr, k_arr))
+    rate = float(_draft_acceptance_rate(a_arr, k_arr))
     per_position = tuple(float(r) for r in unconditional_from_conditional([a] * kk))
     return (
         ("vLLM V1", "Mean acceptance length", "1 + accepted / drafts", length),

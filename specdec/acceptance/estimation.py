@@ -38,6 +38,7 @@ from specdec.acceptance._engine_formats import _read_engine_source, check_labels
 from specdec.acceptance._intervals import (
     BootstrapEstimate,
     _moment_alpha_interval,
+    _wilson_interval,
     bootstrap_alpha,
     moment_alpha_interval,
     wilson_interval,
@@ -244,7 +245,7 @@ def estimate_alpha(accepted_counts: ArrayLike, k: int, confidence: float = 0.95)
     n_checks = s + f
     # n_checks >= 1 always: a non-empty log has either a rejection or k >= 1 accepts
     alpha = s / n_checks
-    low, high = wilson_interval(s, n_checks, conf)
+    low, high = _wilson_interval(s, n_checks, conf)
     scalar = c.ndim == 1
     as_int = (lambda x: int(x)) if scalar else np.asarray
     return AlphaEstimate(
@@ -317,7 +318,7 @@ def estimate_alpha_per_position(accepted_counts: ArrayLike, k: int, confidence: 
     passed = at_least[1:]
     with np.errstate(invalid="ignore", divide="ignore"):
         alphas = np.where(reached > 0, passed / np.maximum(reached, 1), np.nan)
-    low, high = wilson_interval(passed, np.maximum(reached, 1), conf)
+    low, high = _wilson_interval(passed, np.maximum(reached, 1), conf)
     low = np.where(reached > 0, low, np.nan)
     high = np.where(reached > 0, high, np.nan)
     return PerPositionEstimate(alphas=alphas, low=low, high=high, reached=reached.astype(np.int64),
@@ -652,8 +653,8 @@ def _reading(n: float, d: float, a: float, counts: np.ndarray | None, drafted: n
         if drafted is not None:
             pooled = float(counts.sum() / checks.sum()) if checks.sum() > 0 else 0.0
         # positions no round reached get no interval (nan below): evaluate them at one check, then drop them
-        lo, hi = wilson_interval(np.where(checks > 0, np.minimum(counts, checks), 0.0), np.where(checks > 0, checks, 1.0),
-                                 conf)
+        lo, hi = _wilson_interval(np.where(checks > 0, np.minimum(counts, checks), 0.0),
+                                  np.where(checks > 0, checks, 1.0), conf)
         cond_interval = (np.where(checks > 0, lo, np.nan), np.where(checks > 0, hi, np.nan))
         same_length = drafted is not None or (fixed and counts.size == int(round(m)))
         last = int(np.flatnonzero(checks > 0).max())
@@ -666,11 +667,11 @@ def _reading(n: float, d: float, a: float, counts: np.ndarray | None, drafted: n
                             f"long drafts")
         if fixed and counts.size == int(round(m)):
             trials = a + (n - counts[-1])  # accepted drafts + rounds that stopped before k (one rejection each)
-            lo, hi = wilson_interval(a, trials, conf)
+            lo, hi = _wilson_interval(a, trials, conf)
             mle = (float(a / trials), float(lo), float(hi))
     if pooled is not None:
         alpha, method = pooled, "per-position counts"
-        lo, hi = wilson_interval(a, max(float(checks.sum()), a), conf)
+        lo, hi = _wilson_interval(a, max(float(checks.sum()), a), conf)
         interval = (float(lo), float(hi))
     else:
         # the counts are checked: 1 <= length, 1 <= m, n >= 1, conf in (0, 1)

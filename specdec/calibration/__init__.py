@@ -40,6 +40,9 @@ from specdec.calibration.timings import (
     MEDUSA_HEADS_7B_PARAMS,
     VICUNA_68M,
     Measurement,
+    _device_for,
+    _measured_time,
+    _model_time,
     device_for,
     measured_time,
     model_time,
@@ -65,9 +68,9 @@ from specdec.roofline.hardware import (
     Hardware,
     Model,
     _step_time,
-    step_time,
-    step_time_parts,
+    _step_time_parts,
 )
+from specdec.roofline.presets import _calibrated, _evolve, _ideal, _scaled
 from specdec.serving.deployment import _speculative_kernel
 from specdec.sources import Cited
 
@@ -135,10 +138,17 @@ def _select(measurements: Sequence[Measurement] | None, role: str | None,
 GEMM_TILE = 64
 
 
+#: The calibration that prices a measurement's parts at full efficiency, built once (``_unit_parts`` changes the tile).
+_PROBE = Calibration(communication=True, kv_write=True, causal_attention=True, gemm_tile=GEMM_TILE, name="probe")
+
+
 def _unit_parts(m: Measurement, tile: int = GEMM_TILE) -> tuple[float, float, float, float]:
-    """Memory, compute and hidden first-tile compute at full efficiency, ring-volume time at full link efficiency."""
-    probe = Calibration(communication=True, kv_write=True, causal_attention=True, gemm_tile=tile, name="probe")
-    p = step_time_parts(m.model, device_for(m, probe), m.batch, m.context, m.new_tokens)
+    """Memory, compute and hidden first-tile compute at full efficiency, ring-volume time at full link efficiency.
+
+    Checks nothing: ``m`` is a Measurement (its fields are checked when it is built), ``tile`` an int >= 1."""
+    probe = _PROBE if tile == GEMM_TILE else _evolve(_PROBE, gemm_tile=tile)
+    b, c, n = (np.asarray(float(x)) for x in (m.batch, m.context, m.new_tokens))
+    p = _step_time_parts(m.model, _device_for(m, probe), b, c, n, True, True)
     return float(p["memory"]), float(p["compute"]), float(p["communication"]), float(p["hidden"])
 
 
@@ -146,7 +156,7 @@ def _design(ms: list[Measurement], shared_fixed: bool = False) -> tuple[list[str
     """Linear columns: one fixed cost per engine (or one shared), one all-reduce latency per fabric."""
     engines = ["shared"] if shared_fixed else sorted({m.engine for m in ms})
     if shared_fixed:
-        ms = [replace(m, engine="shared") for m in ms]
+        ms = [_evolve(m, engine="shared") for m in ms]
     fabrics = sorted({m.fabric for m in ms if m.tp > 1})
     cols = [[float(m.engine == e) for m in ms] for e in engines]
     cols += [[2.0 * m.model.n_layers * (m.tp > 1 and m.fabric == f) for m in ms] for f in fabrics]
@@ -279,10 +289,14 @@ def fit_step_overhead(measurements: Sequence[Measurement], base: Calibration, *,
     ms = list(measurements)
     if not ms or any(not isinstance(m, Measurement) or m.kind == "request" for m in ms):
         raise ValueError("measurements must be a non-empty sequence of single-pass Measurement objects")
-    base = check_instance(base, Calibration, "base")
-    zero = replace(base, step_overhead=0.0)
-    y = np.array([measured_time(m) for m in ms])
-    rest = np.array([model_time(m, zero) for m in ms])
+    return _fit_step_overhead(ms, check_instance(base, Calibration, "base"), name)
+
+
+def _fit_step_overhead(ms: list[Measurement], base: Calibration, name: str) -> FitResult:
+    """:func:`fit_step_overhead` of single-pass Measurements and a Calibration; checks nothing but ``name``."""
+    zero = _evolve(base, step_overhead=0.0)
+    y = np.array([_measured_time(m) for m in ms])
+    rest = np.array([_model_time(m, zero) for m in ms])
     t = max(0.0, float(np.sum((y - rest) / y**2) / np.sum(1.0 / y**2)))
     calibration = replace(base, step_overhead=t, name=name)
     return FitResult(calibration, tuple(m.key for m in ms), y, rest + t)
@@ -330,10 +344,12 @@ def fit_hopper(base: Calibration | None = None, measurements: Sequence[Measureme
     vl = [m for m in ms if m.engine.startswith("vLLM")]
     if not sg or len(vl) < 2:
         raise ValueError("measurements must hold SGLang decodes and two vLLM requests (one at TP1, one at TP > 1)")
-    sglang = fit_step_overhead(sg, base)
-    zero = replace(base, step_overhead=0.0, allreduce_latency=0.0)
-    y = np.array([measured_time(m) for m in vl])
-    rest = np.array([model_time(m, zero) for m in vl])
+    if any(m.kind == "request" for m in sg):
+        raise ValueError("measurements must be a non-empty sequence of single-pass Measurement objects")
+    sglang = _fit_step_overhead(sg, base, "fitted")
+    zero = _evolve(base, step_overhead=0.0, allreduce_latency=0.0)
+    y = np.array([_measured_time(m) for m in vl])
+    rest = np.array([_model_time(m, zero) for m in vl])
     passes = np.array([1.0 + m.decode_steps for m in vl])
     a = np.column_stack([passes, passes * [2.0 * m.model.n_layers * (m.tp > 1) for m in vl]])
     w = 1.0 / y
@@ -414,14 +430,15 @@ def _kv(hw: Hardware) -> bool:
 
 @functools.lru_cache(maxsize=64)
 def _placed(one: Hardware, n_gpus: int) -> Hardware:
-    """``one.scaled(n_gpus)``, built (and its fields validated) once per GPU and count."""
-    return one.scaled(n_gpus)
+    """``one.scaled(n_gpus)`` of valid hardware and an int count, built once per GPU and count; checks nothing."""
+    return _scaled(one, n_gpus)
 
 
-@functools.lru_cache(maxsize=64)
 def _with_layer_overhead(one: Hardware, layer: float) -> Hardware:
-    """``one`` with an eager launch cost of ``layer`` seconds per layer per pass, built once per value."""
-    return one.calibrated(one.calibration, layer_overhead=layer)
+    """``one`` (calibrated) with an eager launch cost of ``layer`` seconds (a float >= 0) per layer per pass.
+
+    Checks nothing: the caller has checked ``layer``, the rest of the calibration is ``one``'s own."""
+    return _calibrated(one, _evolve(one.calibration, layer_overhead=layer))
 
 
 @functools.lru_cache(maxsize=1)
@@ -556,15 +573,16 @@ def first_source_check(hardware: Hardware | None = None) -> dict[str, Any]:
     """
     one = H100 if hardware is None else check_instance(hardware, Hardware, "hardware")
     q = WORKED_EXAMPLE.value
-    ideal, group = one.ideal().scaled(8), one.scaled(8)
-    t0 = float(step_time(LLAMA_70B, group))
-    draft = float(step_time(LLAMA_8B, group))
-    return {"quoted_t0": q["t0"], "ideal_t0": float(step_time(LLAMA_70B, ideal)) * 1e3, "calibrated_t0": t0 * 1e3,
-            "calibrated_t0_fp8": float(step_time(LLAMA_70B_FP8, group)) * 1e3,
-            "quoted_draft_step": q["t_draft"] / q["k"], "ideal_draft_step": float(step_time(LLAMA_8B, ideal)) * 1e3,
-            "calibrated_draft_step": draft * 1e3, "calibrated_draft_step_own_gpu": float(step_time(LLAMA_8B, one)) * 1e3,
+    ideal, group = _placed(_ideal(one), 8), _placed(one, 8)
+    t0 = float(_step(LLAMA_70B, group, 0, 1.0))
+    draft = float(_step(LLAMA_8B, group, 0, 1.0))
+    return {"quoted_t0": q["t0"], "ideal_t0": float(_step(LLAMA_70B, ideal, 0, 1.0)) * 1e3, "calibrated_t0": t0 * 1e3,
+            "calibrated_t0_fp8": float(_step(LLAMA_70B_FP8, group, 0, 1.0)) * 1e3,
+            "quoted_draft_step": q["t_draft"] / q["k"], "ideal_draft_step": float(_step(LLAMA_8B, ideal, 0, 1.0)) * 1e3,
+            "calibrated_draft_step": draft * 1e3,
+            "calibrated_draft_step_own_gpu": float(_step(LLAMA_8B, one, 0, 1.0)) * 1e3,
             "quoted_c_verify": q["t_verify"] / q["t0"],
-            "calibrated_c_verify": float(step_time(LLAMA_70B, group, 1, 0, q["k"] + 1)) / t0,
+            "calibrated_c_verify": float(_step(LLAMA_70B, group, 0, float(q["k"] + 1))) / t0,
             "quoted_c_draft": q["t_draft"] / q["k"] / q["t0"], "calibrated_c_draft": draft / t0}
 
 

@@ -22,7 +22,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike
 
-from specdec._validate import check_count, check_fraction_open, check_instance, check_rng
+from specdec._validate import (
+    check_broadcast,
+    check_count,
+    check_fraction_open,
+    check_instance,
+    check_integer,
+    check_probability,
+    check_rng,
+)
 from specdec.calibration import (
     A100_CALIBRATION,
     H100_CALIBRATION,
@@ -30,11 +38,12 @@ from specdec.calibration import (
     Calibration,
     fit_calibration,
     fit_hopper,
-    measured_time,
 )
 from specdec.calibration.profiles import EAGER_MEASUREMENTS, fit_eager_overhead
-from specdec.roofline.hardware import H100_IDEAL, LLAMA_8B, LLAMA_70B, step_time
-from specdec.serving.deployment import break_even_batch, speculative_speedup
+from specdec.calibration.timings import _measured_time
+from specdec.roofline.hardware import H100_IDEAL, LLAMA_8B, LLAMA_70B, _step_time
+from specdec.roofline.presets import _calibrated, _evolve, _scaled
+from specdec.serving.deployment import _speculative_kernel
 from specdec.sources import Cited
 
 if TYPE_CHECKING:
@@ -99,9 +108,9 @@ def residual_scale(log_residuals: ArrayLike, n_params: int) -> float:
 def _perturb(ms: list[Measurement], factors: np.ndarray) -> list[Measurement]:
     out = []
     for m, f in zip(ms, factors, strict=True):
-        t = measured_time(m) * float(f)
+        t = _measured_time(m) * float(f)
         q = m.quoted
-        out.append(replace(m, quoted=Cited({"value": t * 1e3, "unit": "ms"}, q.source, q.where, q.status,
+        out.append(_evolve(m, quoted=Cited({"value": t * 1e3, "unit": "ms"}, q.source, q.where, q.status,
                                            q.checked_in, note="bootstrap replicate")))
     return out
 
@@ -208,8 +217,11 @@ def term_intervals(replicates: Sequence[Replicate], level: float = 0.9) -> dict:
     >>> 0.0 <= lo <= hi <= 1.0
     True
     """
-    reps = _check_replicates(replicates)
-    q = float(check_fraction_open(level, "level"))
+    return _term_intervals(_check_replicates(replicates), float(check_fraction_open(level, "level")))
+
+
+def _term_intervals(reps: list[Replicate], q: float) -> dict:
+    """:func:`term_intervals` of checked replicates and a level ``q`` in (0, 1); checks nothing."""
     tails = (100 * (1 - q) / 2, 100 * (1 + q) / 2)
     names = sorted(set.intersection(*(set(r.terms) for r in reps)))
     return {k: tuple(float(v) for v in np.percentile([r.terms[k] for r in reps], tails)) for k in names}
@@ -267,10 +279,31 @@ def headline_numbers(calibration: Calibration | None = None, *, alpha: float = 0
     (11.72, 107.0)
     """
     c = H100_CALIBRATION if calibration is None else check_instance(calibration, Calibration, "calibration")
-    group = H100_IDEAL.calibrated(c).scaled(8)
-    s = np.asarray(speculative_speedup(LLAMA_70B, LLAMA_8B, group, alpha, k, np.array([1, 32]), 0, kv_write=True))
-    return {"t0_ms": float(step_time(LLAMA_70B, group)) * 1e3, "speedup_1": float(s[0]), "speedup_32": float(s[1]),
-            "break_even": float(break_even_batch(LLAMA_70B, LLAMA_8B, group, alpha, k, 0, kv_write=True))}
+    a = check_probability(alpha, "alpha")
+    kk = check_integer(k, "k", minimum=1).astype(float)
+    check_broadcast(alpha=a, k=kk, batch=_HEADLINE_BATCHES)
+    for value, name in ((alpha, "alpha"), (k, "k")):   # the break-even scan takes single numbers
+        if np.ndim(value) != 0:
+            raise TypeError(f"{name} must be a single number here, got an array of shape {np.shape(value)}")
+    return _headline_numbers(c, a, kk)
+
+
+#: The batches of headline_numbers' speedups, and of its break-even scan (break_even_batch's default range).
+_HEADLINE_BATCHES, _SCAN_BATCHES = np.array([1.0, 32.0]), np.arange(1, 4097).astype(float)
+
+
+def _headline_numbers(c: Calibration, a: np.ndarray, kk: np.ndarray) -> dict:
+    """:func:`headline_numbers` of a Calibration, a checked ``alpha`` and ``k`` (float arrays); checks nothing."""
+    group = _scaled(_calibrated(H100_IDEAL, c), 8)
+    zero = np.asarray(0.0)
+    s = np.asarray(_speculative_kernel(LLAMA_70B, LLAMA_8B, group, a, kk, _HEADLINE_BATCHES, zero, zero, None, None,
+                                       True)["s"])
+    scan = np.asarray(_speculative_kernel(LLAMA_70B, LLAMA_8B, group, a, kk, _SCAN_BATCHES, zero, zero, None, None,
+                                          True)["s"])
+    below = np.nonzero(scan < 1.0)[0]
+    t0 = float(_step_time(LLAMA_70B, group, 1.0, 0.0, 1.0, None))
+    return {"t0_ms": t0 * 1e3, "speedup_1": float(s[0]), "speedup_32": float(s[1]),
+            "break_even": float(_SCAN_BATCHES[below[0]]) if below.size else float("nan")}
 
 
 #: The Hopper calibration's terms that headline_sensitivity moves one at a time, with the replicate term they follow.
@@ -309,15 +342,16 @@ def headline_sensitivity(replicates: Sequence[Replicate], level: float = 0.9) ->
     reps = _check_replicates(replicates)
     q = float(check_fraction_open(level, "level"))
     tails = (100 * (1 - q) / 2, 100 * (1 + q) / 2)
-    per = [headline_numbers(r.h100) for r in reps]
+    a, kk = np.asarray(0.8), np.asarray(5.0)     # headline_numbers' defaults
+    per = [_headline_numbers(r.h100, a, kk) for r in reps]
     names = ("t0_ms", "speedup_1", "speedup_32", "break_even")
     overall = {k: tuple(float(v) for v in np.percentile([p[k] for p in per], tails)) for k in names}
-    iv = term_intervals(reps, q)
+    iv = _term_intervals(reps, q)
     by_term = {}
     for field_name, term in _H100_TERMS.items():
         lo, hi = iv[term]
-        a = headline_numbers(replace(H100_CALIBRATION, **{field_name: lo}))
-        b = headline_numbers(replace(H100_CALIBRATION, **{field_name: hi}))
-        by_term[field_name] = {k: (a[k], b[k]) for k in names}
-    return {"all": overall, "point": headline_numbers(), "by_term": by_term}
+        low = _headline_numbers(replace(H100_CALIBRATION, **{field_name: lo}), a, kk)
+        high = _headline_numbers(replace(H100_CALIBRATION, **{field_name: hi}), a, kk)
+        by_term[field_name] = {k: (low[k], high[k]) for k in names}
+    return {"all": overall, "point": _headline_numbers(H100_CALIBRATION, a, kk), "by_term": by_term}
 

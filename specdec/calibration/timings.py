@@ -13,11 +13,11 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from specdec._validate import check_instance
+from specdec._validate import check_choice, check_count, check_instance
 from specdec.roofline._calibration_terms import Calibration
 from specdec.roofline.catalogue import medusa_heads
-from specdec.roofline.hardware import A100, H100, H200, LLAMA_8B, LLAMA_70B, Hardware, Model, model_preset, step_time
-from specdec.roofline.presets import head_preset
+from specdec.roofline.hardware import A100, H100, H200, LLAMA_8B, LLAMA_70B, Hardware, Model, _step_time, model_preset
+from specdec.roofline.presets import _calibrated, _ideal, _scaled, head_preset
 from specdec.sources import Cited
 
 __all__ = [
@@ -63,9 +63,16 @@ MEDUSA_HEADS_7B_PARAMS = medusa_heads("vicuna-7b", 4)["params"]
 # the measurements
 # --------------------------------------------------------------------------
 
+#: What a :class:`Measurement` times: one decode step, one prefill pass, or a whole request.
+_KINDS = ("decode", "prefill", "request")
+
+
 @dataclass(frozen=True)
 class Measurement:
     """One published timing the calibration is fitted to or checked against.
+
+    The fields a pricing reads (``model``, ``device``, ``kind`` and the counts) are checked when it is
+    built, so :func:`model_time` and the fits price it without checking them again.
 
     Defined in chapter "A calibrated roofline".
 
@@ -119,6 +126,14 @@ class Measurement:
     engine: str
     decode_steps: int = 0
     fabric: str = ""
+
+    def __post_init__(self) -> None:
+        # the fields every pricing reads, checked once here (the kernels of model_time and the fits trust them)
+        check_instance(self.model, Model, "model")
+        check_instance(self.device, Hardware, "device")
+        check_choice(self.kind, "kind", _KINDS)
+        for name, minimum in (("tp", 1), ("batch", 1), ("context", 0), ("new_tokens", 1), ("decode_steps", 0)):
+            check_count(getattr(self, name), name, minimum)
 
 
 #: The interconnects the measurements' all-reduces cross; each gets its own fitted latency.
@@ -216,7 +231,11 @@ def measured_time(measurement: Measurement) -> float:
     >>> round(cal.measured_time(cal.MEASUREMENTS[0]) * 1e3, 3)       # 104.9 tokens/s
     9.533
     """
-    m = check_instance(measurement, Measurement, "measurement")
+    return _measured_time(check_instance(measurement, Measurement, "measurement"))
+
+
+def _measured_time(m: Measurement) -> float:
+    """:func:`measured_time` of a Measurement; checks nothing."""
     v = m.quoted.value
     return 1.0 / v["value"] if v["unit"] == "tokens/s" else v["value"] * 1e-3
 
@@ -255,11 +274,23 @@ def model_time(measurement: Measurement, calibration: Calibration | None = None)
     m = check_instance(measurement, Measurement, "measurement")
     if calibration is not None:
         check_instance(calibration, Calibration, "calibration")
-    hw = device_for(m, calibration)
+    return _model_time(m, calibration)
+
+
+def _device_for(m: Measurement, calibration: Calibration | None) -> Hardware:
+    """:func:`device_for` of a Measurement and a Calibration (or None); checks nothing."""
+    hw = _scaled(m.device, m.tp) if m.tp > 1 else m.device
+    return _ideal(hw) if calibration is None else _calibrated(hw, calibration)
+
+
+def _model_time(m: Measurement, calibration: Calibration | None) -> float:
+    """:func:`model_time` of a Measurement and a Calibration (or None); checks nothing."""
+    hw = _device_for(m, calibration)
+    b, c = float(m.batch), float(m.context)
     if m.kind == "decode":
-        return float(step_time(m.model, hw, m.batch, m.context, 1))
-    first = float(step_time(m.model, hw, m.batch, m.context, m.new_tokens))
+        return float(_step_time(m.model, hw, b, c, 1.0, None))
+    first = float(_step_time(m.model, hw, b, c, float(m.new_tokens), None))
     if m.kind == "prefill":
         return first
-    contexts = m.context + m.new_tokens + np.arange(m.decode_steps)
-    return first + float(np.sum(step_time(m.model, hw, m.batch, contexts, 1)))
+    contexts = (m.context + m.new_tokens + np.arange(m.decode_steps)).astype(float)
+    return first + float(np.sum(_step_time(m.model, hw, b, contexts, 1.0, None)))

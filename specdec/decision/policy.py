@@ -131,5 +131,9 @@ def classify_speedup(speedup: ArrayLike, helps_above: float = HELPS_ABOVE,
     """
     s = check_positive(speedup, "speedup", "(ratio)")
     ha, hb = check_thresholds(helps_above, hurts_below)
-    out = np.where(s > ha, HELPS, np.where(s < hb, HURTS, NEUTRAL)).astype(np.int64)
-    return to_output(out, is_scalar_input(speedup), kind=int)
+    return to_output(_classify_speedup(s, ha, hb), is_scalar_input(speedup), kind=int)
+
+
+def _classify_speedup(s: float | np.ndarray, ha: float, hb: float) -> np.ndarray:
+    """:func:`classify_speedup` of checked speedups and thresholds; checks nothing."""
+    return np.where(s > ha, HELPS, np.where(s < hb, HURTS, NEUTRAL)).astype(np.int64)

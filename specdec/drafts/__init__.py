@@ -31,7 +31,7 @@ from specdec._validate import (
     is_scalar_input,
     to_output,
 )
-from specdec.acceptance import alpha_for_expected_tokens, expected_tokens, expected_tokens_per_position
+from specdec.acceptance import _alpha_for_expected_tokens, _expected_tokens_array, _expected_tokens_per_position
 from specdec.economics import _speedup_from_costs, break_even_alpha, round_cost
 
 __all__ = [
@@ -147,7 +147,8 @@ def speedup_grid(alphas: ArrayLike, ks: ArrayLike, c_draft: float, base: float =
     cv = verify_cost_linear(kk, base, per_draft)
     if np.ndim(cv) and np.ndim(cv) > 1:
         raise ValueError("base and per_draft must be single numbers here")
-    return expected_tokens(a[:, None], kk[None, :]) / np.asarray(round_cost(kk, float(cd), cv))[None, :]
+    k_float = kk.astype(np.float64)  # as check_whole returns it
+    return _expected_tokens_array(a[:, None], k_float[None, :]) / np.asarray(k_float * float(cd) + cv)[None, :]
 
 
 def toy_draft_alpha(size_ratio: ArrayLike, alpha_ref: float = 0.8, ratio_ref: float = 0.1) -> float | np.ndarray:
@@ -236,11 +237,17 @@ def separate_draft_speedup(size_ratio: ArrayLike, k: ArrayLike, c_verify: ArrayL
     """
     r, a_ref, r_ref = _check_toy(size_ratio, alpha_ref, ratio_ref)
     kk = check_integer(k, "k", minimum=1)
+    result = _separate_draft_speedup(r, a_ref, r_ref, kk, c_verify, draft_overhead)
+    return to_output(result, is_scalar_input(size_ratio, k, c_verify, draft_overhead))
+
+
+def _separate_draft_speedup(r: np.ndarray, a_ref: np.ndarray, r_ref: np.ndarray, kk: np.ndarray, c_verify: ArrayLike,
+                            draft_overhead: ArrayLike) -> np.ndarray:
+    """:func:`separate_draft_speedup` with ``size_ratio``, ``alpha_ref``, ``ratio_ref`` and ``k`` checked."""
     cv = check_positive(c_verify, "c_verify", "(fraction of a target step)")
     ov = check_nonnegative(draft_overhead, "draft_overhead", "(fraction of a target step)")
     check_broadcast(size_ratio=r, alpha_ref=a_ref, ratio_ref=r_ref, k=kk, c_verify=cv, draft_overhead=ov)
-    result = _speedup_from_costs(_toy_draft_alpha(r, a_ref, r_ref), kk, r + ov, cv)
-    return to_output(result, is_scalar_input(size_ratio, k, c_verify, draft_overhead))
+    return _speedup_from_costs(_toy_draft_alpha(r, a_ref, r_ref), kk, r + ov, cv)
 
 
 def optimal_draft_ratio(k: int, c_verify: float = 1.0, alpha_ref: float = 0.8, ratio_ref: float = 0.1,
@@ -275,7 +282,8 @@ def optimal_draft_ratio(k: int, c_verify: float = 1.0, alpha_ref: float = 0.8, r
     """
     kk = int(check_integer(k, "k", minimum=1))
     grid = np.logspace(-4, 0, 2001) if ratios is None else as_float_array(ratios, "ratios").reshape(-1)
-    s = np.asarray(separate_draft_speedup(grid, kk, c_verify, alpha_ref, ratio_ref, draft_overhead))
+    r, a_ref, r_ref = _check_toy(grid, alpha_ref, ratio_ref)
+    s = _separate_draft_speedup(r, a_ref, r_ref, np.asarray(kk, dtype=np.int64), c_verify, draft_overhead)
     if s.ndim != 1:
         raise ValueError("c_verify, alpha_ref, ratio_ref and draft_overhead must be single numbers here")
     i = int(np.argmax(s))
@@ -459,9 +467,9 @@ def equivalent_alpha(alphas: ArrayLike) -> float | np.ndarray:
     0.8
     """
     a = check_probability(alphas, "alphas")
-    e = np.asarray(expected_tokens_per_position(a), dtype=float)
+    e = np.asarray(_expected_tokens_per_position(a), dtype=float)
     k = a.shape[-1]
-    return to_output(alpha_for_expected_tokens(np.minimum(e, k + 1.0), k), a.ndim == 1)
+    return to_output(_alpha_for_expected_tokens(np.minimum(e, k + 1.0), k), a.ndim == 1)
 
 
 @dataclass(frozen=True)

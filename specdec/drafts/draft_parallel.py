@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from specdec._validate import check_integer
-from specdec.roofline.hardware import Hardware, Model, draft_cost, step_time
+from specdec.roofline.hardware import Hardware, Model, _step_time
 
 __all__ = ["DraftTpChoice", "draft_tp_cost", "draft_tp_choice"]
 
@@ -26,6 +26,15 @@ def _single_int(value: int, name: str, minimum: int = 1, maximum: int | None = N
     if np.ndim(value) != 0:
         raise TypeError(f"{name} must be a single whole number")
     return int(check_integer(value, name, minimum=minimum, maximum=maximum))
+
+
+def _allowed_sizes(sizes: tuple, tt: int) -> list[int]:
+    """The draft sizes of ``allowed``, each a single whole number in [1, ``tt``], checked together."""
+    if any(np.ndim(s) != 0 for s in sizes):
+        raise TypeError("allowed must be a single whole number")
+    entries = np.empty(len(sizes), dtype=object)
+    entries[:] = sizes  # an object array keeps booleans and strings for the check to refuse
+    return [int(s) for s in check_integer(entries, "allowed", minimum=1, maximum=tt)]
 
 
 def _check(draft: Model, target: Model, hardware: Hardware) -> None:
@@ -84,7 +93,21 @@ def draft_tp_cost(draft: Model, target: Model, hardware: Hardware, target_tp: in
                          f"{group.memory / 1e9:.0f} GB")
     b = _single_int(batch, "batch")
     c = _single_int(context, "context", minimum=0)
-    return float(draft_cost(draft, target, hardware.scaled(tt), b, c, draft_hardware=group))
+    return _tp_cost(draft, target, hardware, tt, td, b, c)
+
+
+def _as_shape(b: int, c: int) -> tuple[np.ndarray, np.ndarray]:
+    """Checked ``batch`` and ``context`` as the roofline's checks return them (0-d float arrays)."""
+    return np.asarray(b, dtype=np.int64).astype(float), np.asarray(c, dtype=np.int64).astype(float)
+
+
+def _tp_cost(draft: Model, target: Model, hardware: Hardware, tt: int, td: int, b: int, c: int) -> float:
+    """:func:`draft_tp_cost` of checked arguments whose draft fits ``td`` devices (no checks): the roofline's
+    ``draft_cost`` of the target on ``hardware.scaled(tt)`` and the draft on ``hardware.scaled(td)``."""
+    bb, cc = _as_shape(b, c)
+    # the draft's KV flag is the target hardware's default, which scaled() keeps
+    return float(_step_time(draft, hardware.scaled(td), bb, cc, 1.0, None)
+                 / _step_time(target, hardware.scaled(tt), bb, cc, 1.0, None))
 
 
 @dataclass(frozen=True)
@@ -141,11 +164,14 @@ def draft_tp_choice(draft: Model, target: Model, hardware: Hardware, target_tp: 
     if not sizes:
         raise ValueError("allowed must list at least one draft size")
     costs, times = {}, {}
-    for td in dict.fromkeys(_single_int(s, "allowed", maximum=tt) for s in sizes):
+    shape: tuple[int, int] | None = None
+    for td in dict.fromkeys(_allowed_sizes(sizes, tt)):
         if draft.weight_bytes > hardware.scaled(td).memory:
             continue
-        costs[td] = draft_tp_cost(draft, target, hardware, tt, td, batch, context)
-        times[td] = float(step_time(draft, hardware.scaled(td), batch, context)) * 1e3
+        if shape is None:  # checked at the first size that fits, as draft_tp_cost checks them
+            shape = _single_int(batch, "batch"), _single_int(context, "context", minimum=0)
+        costs[td] = _tp_cost(draft, target, hardware, tt, td, *shape)
+        times[td] = float(_step_time(draft, hardware.scaled(td), *_as_shape(*shape), 1.0, None)) * 1e3
     if not costs:
         raise ValueError("the draft fits in none of the allowed sizes")
     return DraftTpChoice(c_draft=costs, best=min(costs, key=lambda td: costs[td]), draft_ms=times)

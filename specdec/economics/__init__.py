@@ -523,13 +523,19 @@ def optimal_k(alpha: ArrayLike, c_draft: ArrayLike, c_verify: ArrayLike | Callab
     cd = check_nonnegative(c_draft, "c_draft", "(fraction of a target step)")
     km = int(check_integer(k_max, "k_max", minimum=1, maximum=10_000))
     ks = np.arange(1, km + 1)
-    cv = _verify_cost_over_k(c_verify, ks)
+    best = _optimal_k(a, cd, _verify_cost_over_k(c_verify, ks), km)
+    scalar = is_scalar_input(alpha, c_draft) and best.ndim == 0
+    return to_output(best, scalar, kind=int)
+
+
+def _optimal_k(a: np.ndarray, cd: np.ndarray, cv: np.ndarray, km: int) -> np.ndarray:
+    """:func:`optimal_k` of checked arrays, ``cv`` the verification cost at ``k = 1 .. km`` on its last axis;
+    checks nothing but the shapes and the size."""
+    ks = np.arange(1, km + 1)
     shape = check_broadcast(alpha=a, c_draft=cd, c_verify=cv[..., 0])
     check_size(float(np.prod(shape)) * km, "k_max", "the speedup at every k")
     s = _expected_tokens_array(a[..., None], ks) / (ks * cd[..., None] + cv)
-    best = ks[np.argmax(np.broadcast_to(s, shape + (km,)), axis=-1)]
-    scalar = is_scalar_input(alpha, c_draft) and len(shape) == 0
-    return to_output(best, scalar, kind=int)
+    return ks[np.argmax(np.broadcast_to(s, shape + (km,)), axis=-1)]
 
 
 def lowest_break_even_alpha(c_draft: ArrayLike, c_verify: ArrayLike | Callable[..., Any] = 1.0,
@@ -674,8 +680,12 @@ def improvement_factor(alpha: ArrayLike, k: ArrayLike, c: ArrayLike) -> float | 
     kk = check_whole(k, "k", minimum=1)
     ca = check_nonnegative(c, "c", "(ratio of draft to target step time)")
     check_broadcast(alpha=a, k=kk, c=ca)
-    result = _expected_tokens_array(a, kk) / (kk * ca + 1.0)
-    return to_output(result, is_scalar_input(alpha, k, c))
+    return to_output(_improvement_factor(a, kk, ca), is_scalar_input(alpha, k, c))
+
+
+def _improvement_factor(a: float | np.ndarray, kk: float | np.ndarray, ca: float | np.ndarray) -> np.ndarray:
+    """:func:`improvement_factor` of checked arrays (no checks of its own)."""
+    return _expected_tokens_array(a, kk) / (kk * ca + 1.0)
 
 
 def operations_factor(alpha: ArrayLike, k: ArrayLike, c_hat: ArrayLike) -> float | np.ndarray:
@@ -713,8 +723,12 @@ def operations_factor(alpha: ArrayLike, k: ArrayLike, c_hat: ArrayLike) -> float
     kk = check_whole(k, "k", minimum=1)
     ch = check_nonnegative(c_hat, "c_hat", "(ratio of draft to target arithmetic)")
     check_broadcast(alpha=a, k=kk, c_hat=ch)
-    result = (kk * ch + kk + 1.0) / _expected_tokens_array(a, kk)
-    return to_output(result, is_scalar_input(alpha, k, c_hat))
+    return to_output(_operations_factor(a, kk, ch), is_scalar_input(alpha, k, c_hat))
+
+
+def _operations_factor(a: float | np.ndarray, kk: float | np.ndarray, ch: float | np.ndarray) -> np.ndarray:
+    """:func:`operations_factor` of checked arrays (no checks of its own)."""
+    return (kk * ch + kk + 1.0) / _expected_tokens_array(a, kk)
 
 
 def source_bisection_break_even_alpha(k: int, c_draft: float, c_verify: float) -> float:

@@ -300,9 +300,19 @@ def break_even_polynomial(k: int, c_draft: float, c_verify: float) -> sp.Poly:
     >>> sd.symbolic.break_even_polynomial(2, 0.25, 1.0)
     Poly(alpha**2 + alpha - 1/2, alpha, domain='QQ')
     """
+    return _break_even_polynomial(*_check_break_even_args(k, c_draft, c_verify))
+
+
+def _check_break_even_args(k: int, c_draft: float, c_verify: float) -> tuple[int, float, float]:
+    """``k``, ``c_draft`` and ``c_verify`` of :func:`break_even_polynomial`, checked."""
     kk = int(check_scalar(k, "k", check_integer, minimum=1, maximum=MAX_SYMBOLIC_K))
     cd = float(check_scalar(c_draft, "c_draft", check_nonnegative, "(fraction of a target step)"))
     cv = float(check_scalar(c_verify, "c_verify", check_positive, "(fraction of a target step)"))
+    return kk, cd, cv
+
+
+def _break_even_polynomial(kk: int, cd: float, cv: float) -> Any:
+    """:func:`break_even_polynomial` of checked arguments (no checks of its own)."""
     cost = kk * _rational(cd) + _rational(cv)
     return sp.Poly(sum(ALPHA**i for i in range(kk + 1)) - cost, ALPHA)
 
@@ -340,8 +350,8 @@ def break_even_root(k: int, c_draft: float, c_verify: float, digits: int = 30) -
     """
     import mpmath
 
-    poly = break_even_polynomial(k, c_draft, c_verify)
-    kk = int(check_integer(k, "k", minimum=1))
+    kk, cd, cv = _check_break_even_args(k, c_draft, c_verify)
+    poly = _break_even_polynomial(kk, cd, cv)
     digits = int(check_scalar(digits, "digits", check_integer, minimum=1, maximum=100))
     cost = -poly.nth(0) + 1  # constant term is 1 - cost
     if cost <= 1:

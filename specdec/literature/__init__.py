@@ -29,12 +29,19 @@ from specdec._validate import (
     check_nonnegative,
     check_positive,
     check_probability,
+    check_whole,
     describe,
     is_scalar_input,
     to_output,
 )
-from specdec.acceptance import alpha_for_expected_tokens, expected_tokens
-from specdec.economics import improvement_factor, operations_factor, optimal_k, round_cost, speedup_from_costs
+from specdec.acceptance import _alpha_for_expected_tokens, _expected_tokens_array
+from specdec.economics import (
+    _improvement_factor,
+    _operations_factor,
+    _speedup_from_costs,
+    improvement_factor,
+    optimal_k,
+)
 from specdec.literature._engine_quotes import (
     SGLANG_DEFINITIONS,
     VLLM_COUNTERS,
@@ -170,8 +177,9 @@ def leviathan_table1(c: float = 0.0, c_hat: float = 0.0, decimals: int = 2) -> d
     d = int(check_integer(decimals, "decimals", minimum=0, maximum=6))
     alpha = np.asarray(LEVIATHAN_TABLE1["alpha"].value, dtype=float)
     gamma = np.asarray(LEVIATHAN_TABLE1["gamma"].value, dtype=np.int64)
-    speed = np.asarray(improvement_factor(alpha, gamma, c))
-    operations = np.asarray(operations_factor(alpha, gamma, c_hat))
+    k_float = gamma.astype(np.float64)  # as check_whole returns it
+    speed = np.asarray(_improvement_factor(alpha, k_float, np.asarray(c)))
+    operations = np.asarray(_operations_factor(alpha, k_float, np.asarray(c_hat)))
     speed_printed = np.asarray(LEVIATHAN_TABLE1["speed_printed"].value, dtype=float)
     operations_printed = np.asarray(LEVIATHAN_TABLE1["operations_printed"].value, dtype=float)
     return {
@@ -225,8 +233,10 @@ def rounding_interval(alpha: ArrayLike, k: ArrayLike, c: ArrayLike, alpha_half_w
     cc = check_nonnegative(c, "c", "(ratio of draft to target step time)")
     ha = float(check_nonnegative(alpha_half_width, "alpha_half_width"))
     hc = float(check_nonnegative(c_half_width, "c_half_width"))
-    low = improvement_factor(np.clip(a - ha, 0.0, 1.0), kk, cc + hc)
-    high = improvement_factor(np.clip(a + ha, 0.0, 1.0), kk, np.maximum(cc - hc, 0.0))
+    check_broadcast(alpha=a, k=kk, c=cc)
+    k_float = kk.astype(np.float64)  # as check_whole returns it
+    low = _improvement_factor(np.clip(a - ha, 0.0, 1.0), k_float, cc + hc)
+    high = _improvement_factor(np.clip(a + ha, 0.0, 1.0), k_float, np.maximum(cc - hc, 0.0))
     scalar = is_scalar_input(alpha, k, c)
     return to_output(low, scalar), to_output(high, scalar)
 
@@ -430,13 +440,15 @@ def implied_alpha(speedup: ArrayLike, k: ArrayLike, c_draft: ArrayLike,
     cd = check_nonnegative(c_draft, "c_draft", "(fraction of a target step)")
     cv = check_positive(c_verify, "c_verify", "(fraction of a target step)")
     shape = check_broadcast(speedup=s, k=kk, c_draft=cd, c_verify=cv)
-    needed = np.broadcast_to(s * round_cost(kk, cd, cv), shape)
+    k_float = kk.astype(np.float64)  # as check_whole returns it
+    needed = np.broadcast_to(s * (k_float * cd + cv), shape)
     bad = (needed < 1.0) | (needed > np.broadcast_to(kk, shape) + 1.0)
     if np.any(bad):
         val = np.broadcast_to(s, shape)[bad].flat[0]
         raise ValueError(f"speedup {describe(val)} needs E[L] outside [1, k + 1] at these costs; "
                          "no acceptance rate reproduces it")
-    return to_output(alpha_for_expected_tokens(needed, kk), is_scalar_input(speedup, k, c_draft, c_verify))
+    alpha = _alpha_for_expected_tokens(needed, np.broadcast_to(k_float, shape))
+    return to_output(alpha, is_scalar_input(speedup, k, c_draft, c_verify))
 
 
 def implied_draft_cost(speedup: ArrayLike, alpha: ArrayLike, k: ArrayLike,
@@ -487,7 +499,7 @@ def implied_draft_cost(speedup: ArrayLike, alpha: ArrayLike, k: ArrayLike,
     kk = check_integer(k, "k", minimum=1)
     cv = check_positive(c_verify, "c_verify", "(fraction of a target step)")
     shape = check_broadcast(speedup=s, alpha=a, k=kk, c_verify=cv)
-    c = np.broadcast_to((expected_tokens(a, kk) / s - cv) / kk, shape)
+    c = np.broadcast_to((_expected_tokens_array(a, kk.astype(np.float64)) / s - cv) / kk, shape)
     if np.any(c < 0):
         val = np.broadcast_to(s, shape)[c < 0].flat[0]
         raise ValueError(f"speedup {describe(val)} exceeds E[L] / c_verify at this alpha and k: even free drafts "
@@ -656,9 +668,14 @@ def bonus_token_error(alpha: ArrayLike, k: ArrayLike, c_draft: ArrayLike, c_veri
     >>> round(r["correct"], 3), round(r["without_bonus"], 3)
     (2.951, 2.151)
     """
-    correct = speedup_from_costs(alpha, k, c_draft, c_verify)
-    cost = np.asarray(round_cost(k, c_draft, c_verify))
+    a = check_probability(alpha, "alpha")
+    kk = check_whole(k, "k", minimum=1)
+    cd = check_nonnegative(c_draft, "c_draft", "(fraction of a target step)")
+    cv = check_positive(c_verify, "c_verify", "(fraction of a target step)")
+    check_broadcast(alpha=a, k=kk, c_draft=cd, c_verify=cv)
     scalar = is_scalar_input(alpha, k, c_draft, c_verify)
+    correct = to_output(_speedup_from_costs(a, kk, cd, cv), scalar)
+    cost = np.asarray(kk * cd + cv)
     wrong = np.asarray(correct) - 1.0 / cost
     return {
         "correct": correct,

@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from specdec._validate import check_broadcast, check_integer, check_probability, is_scalar_input, to_output
-from specdec.acceptance import alpha_for_expected_tokens, draft_acceptance_rate, expected_tokens, mean_acceptance_length
+from specdec.acceptance import _draft_acceptance_rate, _expected_tokens_array, alpha_for_expected_tokens
 from specdec.acceptance.estimation import EngineReading
 from specdec.sources import Cited
 
@@ -173,12 +173,14 @@ def metric_readings(alpha: ArrayLike, k: ArrayLike) -> dict[str, Any]:
     kk = check_integer(k, "k", minimum=1)
     shape = check_broadcast(alpha=a, k=kk)
     scalar = is_scalar_input(alpha, k)
+    k_float = kk.astype(np.float64)  # as check_whole returns it
+    length = _expected_tokens_array(a, k_float)
     return {
         "alpha": to_output(np.broadcast_to(a, shape), scalar),
-        "draft_acceptance_rate": draft_acceptance_rate(alpha, k),
-        "length_with_bonus": mean_acceptance_length(alpha, k),
-        "length_without_bonus": mean_acceptance_length(alpha, k, include_bonus=False),
-        "efficiency": to_output(np.asarray(expected_tokens(alpha, k)) / (np.asarray(kk) + 1.0), scalar),
+        "draft_acceptance_rate": to_output(_draft_acceptance_rate(a, k_float), scalar),
+        "length_with_bonus": to_output(length - 0.0, scalar),
+        "length_without_bonus": to_output(length - 1.0, scalar),
+        "efficiency": to_output(length / (np.asarray(kk) + 1.0), scalar),
     }
 
 

@@ -39,7 +39,7 @@ from specdec.calibration import H100_CALIBRATION, fit_uncertainty, profiles
 from specdec.calibration.profiles import _base_calibration
 from specdec.roofline import catalogue
 from specdec.roofline.hardware import GPUS, Hardware, Model, _step_time, gpu_preset, model_preset
-from specdec.roofline.presets import head_preset
+from specdec.roofline.presets import _medusa_model, head_preset
 from specdec.verification.trees import tree_depths
 
 if TYPE_CHECKING:
@@ -345,7 +345,9 @@ def head_model(target: str, kind: str, n_heads: int = 4) -> Model:
     check_choice(kind, "kind", _HEAD_KINDS + ("medusa",))
     if kind == "mtp":
         return one_layer_module(catalogue.model_spec(target), name="MTP module")
-    return head_preset(target, kind, check_count(n_heads, "n_heads", 1, 16) if kind == "medusa" else 4)
+    if kind == "medusa":
+        return _medusa_model(catalogue.model_spec(target), check_count(n_heads, "n_heads", 1, 16), None)
+    return head_preset(target, kind, 4)
 
 
 def one_layer_module(spec: ModelSpec, weights: str = "bf16", *, name: str = "one-layer module") -> Model:

@@ -223,7 +223,10 @@ def _as_checks(checks: Sequence[HeldOutCheck]) -> tuple:
     """``checks`` as a non-empty tuple of HeldOutCheck, or a TypeError/ValueError naming ``checks``."""
     if isinstance(checks, (str, bytes)) or not isinstance(checks, Sequence):
         raise TypeError(f"checks must be a sequence of HeldOutCheck; got {type(checks).__name__}")
-    out = tuple(check_instance(c, HeldOutCheck, "checks") for c in checks)
+    out = tuple(checks)
+    wrong = [c for c in out if not isinstance(c, HeldOutCheck)]
+    if wrong:    # one check of the sequence: the first element that is not a HeldOutCheck, named as checks
+        check_instance(wrong[0], HeldOutCheck, "checks")
     if not out:
         raise ValueError("checks must hold at least one HeldOutCheck")
     return out

@@ -295,8 +295,16 @@ def blas_thread_limit(threads: int | None = None) -> Iterator[BlasThreads]:
     ...     blas.threads >= 1
     True
     """
+    want = None if threads is None else int(check_integer(threads, "threads", minimum=1, maximum=1024))
+    with _blas_thread_limit(want) as blas:
+        yield blas
+
+
+@contextlib.contextmanager
+def _blas_thread_limit(threads: int | None) -> Iterator[BlasThreads]:
+    """:func:`blas_thread_limit` of a validated count (an int in [1, 1024]) or None; checks nothing."""
     now = blas_threads()
-    want = now.threads if threads is None else int(check_integer(threads, "threads", minimum=1, maximum=1024))
+    want = now.threads if threads is None else threads
     if want == now.threads:
         yield now
         return

@@ -565,8 +565,11 @@ def medusa_heads(target: str, n_heads: int = 4) -> dict:
     >>> catalogue.medusa_heads("vicuna-7b")["params"]
     591413248
     """
-    t = model_spec(target)
-    n = check_count(n_heads, "n_heads")
+    return _medusa_heads(model_spec(target), check_count(n_heads, "n_heads"))
+
+
+def _medusa_heads(t: ModelSpec, n: int) -> dict:
+    """:func:`medusa_heads` of a target's spec and a validated head count ``n >= 1``; checks nothing."""
     per = t.hidden * t.hidden + t.hidden + t.hidden * t.vocab
     return {"params": int(n * per), "per_head": int(per), "n_heads": n,
             "cited": Cited("ResBlock(d x d + bias) + LM head (d x vocab) per head", "medusa-repo",

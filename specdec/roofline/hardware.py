@@ -413,7 +413,12 @@ def step_time_parts(model: Model, hardware: Hardware, batch: ArrayLike = 1, cont
     hardware = _check_hardware(hardware)
     kv_write = _kv_flag(kv_write, hardware)
     b, c, n = _shape_args(batch, context, new_tokens)
-    scalar = is_scalar_input(batch, context, new_tokens)
+    return _step_time_parts(model, hardware, b, c, n, kv_write, is_scalar_input(batch, context, new_tokens))
+
+
+def _step_time_parts(model: Model, hardware: Hardware, b: float | np.ndarray, c: float | np.ndarray,
+                     n: float | np.ndarray, kv_write: bool, scalar: bool) -> dict[str, float]:
+    """:func:`step_time_parts` of validated inputs (float arrays of whole numbers, a bool); checks nothing."""
     mem, comp, fixed, comm, hidden = _parts(model, hardware, b, c, n, kv_write)
     total = _step(model, hardware, b, c, n, kv_write)
     binding = np.maximum(mem, comp)
@@ -603,14 +608,21 @@ def crossover_batch(model: Model, hardware: Hardware, context: ArrayLike = 0, ne
     hardware = _check_hardware(hardware)
     kv_write = _kv_flag(kv_write, hardware)
     _, c, n = _shape_args(1, context, new_tokens)
+    return to_output(_crossover_batch(model, hardware, c, n, kv_write), is_scalar_input(context, new_tokens))
+
+
+def _crossover_batch(model: Model, hardware: Hardware, c: np.ndarray, n: np.ndarray,
+                     kv_write: bool | None) -> np.ndarray:
+    """:func:`crossover_batch` of checked inputs (float arrays; ``kv_write`` None: the hardware's default); checks
+    nothing."""
+    kv_write = _kv_flag(None, hardware) if kv_write is None else kv_write
     bw, fl, rep = _rates(model, hardware)
     causal = not hardware.is_ideal and hardware.calibration.causal_attention
     per_seq_bytes = _bytes(model, 1.0, c, n, kv_write, rep) - model.weight_bytes
     per_seq_flops = _flops(model, 1.0, c, n, causal)
     denom = per_seq_flops / fl - per_seq_bytes / bw
     with np.errstate(divide="ignore"):
-        out = np.where(denom > 0, (model.weight_bytes / bw) / np.where(denom > 0, denom, 1.0), np.inf)
-    return to_output(out, is_scalar_input(context, new_tokens))
+        return np.where(denom > 0, (model.weight_bytes / bw) / np.where(denom > 0, denom, 1.0), np.inf)
 
 
 def utilization(model: Model, hardware: Hardware, batch: ArrayLike, new_tokens: ArrayLike = 1, context: ArrayLike = 0,

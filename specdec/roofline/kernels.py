@@ -42,11 +42,17 @@ def padded_tokens(tokens: ArrayLike, tile: int = 64) -> float | np.ndarray:
     >>> kernels.padded_tokens([1, 2, 64, 65, 130], 64).tolist()
     [64.0, 64.0, 64.0, 128.0, 192.0]
     """
+    m = _check_rows(tokens)
+    t = int(check_integer(tile, "tile", minimum=1))
+    return to_output(_padded_tokens(m, t), is_scalar_input(tokens))
+
+
+def _check_rows(tokens: ArrayLike) -> np.ndarray:
+    """``tokens`` as a float array of rows >= 1, or the error naming ``tokens``."""
     m = np.asarray(check_positive(tokens, "tokens"), dtype=float)
     if (m < 1).any():
         raise ValueError(f"tokens must be >= 1; got {float(m[m < 1].flat[0])!r}")
-    t = int(check_integer(tile, "tile", minimum=1))
-    return to_output(_padded_tokens(m, t), is_scalar_input(tokens))
+    return m
 
 
 def _padded_tokens(m: float | np.ndarray, t: int) -> float | np.ndarray:
@@ -77,8 +83,9 @@ def tile_efficiency(tokens: ArrayLike, tile: int = 64) -> float | np.ndarray:
     >>> kernels.tile_efficiency([1, 32, 64, 65], 64).tolist()
     [0.015625, 0.5, 1.0, 0.5078125]
     """
-    m = np.asarray(check_positive(tokens, "tokens"), dtype=float)
-    return to_output(m / np.asarray(padded_tokens(m, tile)), is_scalar_input(tokens))
+    m = _check_rows(tokens)
+    t = int(check_integer(tile, "tile", minimum=1))
+    return to_output(m / np.asarray(_padded_tokens(m, t)), is_scalar_input(tokens))
 
 
 def overlapped_time(memory: ArrayLike, compute: ArrayLike, hidden: ArrayLike = 0.0,
@@ -172,7 +179,7 @@ def gemm_time(tokens: ArrayLike, params: float, bandwidth: float, flops: float, 
     fl = float(check_positive(flops, "flops", "(FLOP/s)"))
     bpp = float(check_positive(bytes_per_param, "bytes_per_param", "(bytes)"))
     t = int(check_integer(tile, "tile", minimum=1))
-    pad = np.asarray(padded_tokens(tokens, t), dtype=float)
+    pad = np.asarray(_padded_tokens(_check_rows(tokens), t), dtype=float)
     tm, tc = n * bpp / bw, 2.0 * n * pad / fl
     th = 2.0 * n * np.minimum(pad, t) / fl if t > 1 else 0.0 * pad
     o = float(check_nonnegative(overlap, "overlap"))

@@ -36,6 +36,7 @@ from specdec.roofline._machine import (
     FALLBACK_CACHE_BYTES,
     BlasThreads,
     CacheSize,
+    _blas_thread_limit,
     blas_thread_limit,
     blas_threads,
     check_threads,
@@ -132,11 +133,27 @@ def matmul_bytes(d: ArrayLike, tokens: ArrayLike, bytes_per_elem: float = 4) -> 
     >>> sd.measure.matmul_bytes(1024, 1)
     4202496.0
     """
+    dd, t, b = _check_product(d, tokens, bytes_per_elem)
+    return to_output(_matmul_bytes(dd, t, b), is_scalar_input(d, tokens, bytes_per_elem))
+
+
+def _check_product(d: ArrayLike, tokens: ArrayLike, bytes_per_elem: float) -> tuple[np.ndarray, ...]:
+    """``d``, ``tokens`` (float arrays of whole numbers >= 1) and ``bytes_per_elem`` (> 0), broadcast-checked."""
     dd = check_integer(d, "d", minimum=1).astype(float)
     t = check_integer(tokens, "tokens", minimum=1).astype(float)
     b = check_positive(bytes_per_elem, "bytes_per_elem", "(bytes)")
     check_broadcast(d=dd, tokens=t, bytes_per_elem=b)
-    return to_output(b * (dd * dd + 2 * dd * t), is_scalar_input(d, tokens, bytes_per_elem))
+    return dd, t, b
+
+
+def _matmul_bytes(dd: np.ndarray, t: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """:func:`matmul_bytes` of checked float arrays; checks nothing."""
+    return b * (dd * dd + 2 * dd * t)
+
+
+def _matmul_flops(dd: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """:func:`matmul_flops` of checked float arrays; checks nothing."""
+    return 2 * dd * dd * t
 
 
 def matmul_flops(d: ArrayLike, tokens: ArrayLike) -> float | np.ndarray:
@@ -162,7 +179,7 @@ def matmul_flops(d: ArrayLike, tokens: ArrayLike) -> float | np.ndarray:
     dd = check_integer(d, "d", minimum=1).astype(float)
     t = check_integer(tokens, "tokens", minimum=1).astype(float)
     check_broadcast(d=dd, tokens=t)
-    return to_output(2 * dd * dd * t, is_scalar_input(d, tokens))
+    return to_output(_matmul_flops(dd, t), is_scalar_input(d, tokens))
 
 
 def predict_matmul_time(d: ArrayLike, tokens: ArrayLike, hardware: Hardware,
@@ -197,10 +214,13 @@ def predict_matmul_time(d: ArrayLike, tokens: ArrayLike, hardware: Hardware,
     array([0.84, 2.68])
     """
     check_instance(hardware, Hardware, "hardware")
-    nbytes = matmul_bytes(d, tokens, bytes_per_elem)
-    flops = matmul_flops(d, tokens)
-    out = np.maximum(np.asarray(nbytes) / hardware.bandwidth, np.asarray(flops) / hardware.flops)
-    return to_output(out, is_scalar_input(d, tokens, bytes_per_elem))
+    dd, t, b = _check_product(d, tokens, bytes_per_elem)
+    return to_output(_predict_matmul_time(dd, t, b, hardware), is_scalar_input(d, tokens, bytes_per_elem))
+
+
+def _predict_matmul_time(dd: np.ndarray, t: np.ndarray, b: np.ndarray, hardware: Hardware) -> np.ndarray:
+    """:func:`predict_matmul_time` of checked float arrays and a Hardware; checks nothing."""
+    return np.maximum(_matmul_bytes(dd, t, b) / hardware.bandwidth, _matmul_flops(dd, t) / hardware.flops)
 
 
 def matmul_knee(d: ArrayLike, hardware: Hardware, bytes_per_elem: float = 4) -> float | np.ndarray:
@@ -291,24 +311,29 @@ def time_matmul(d: int = 4096, tokens: ArrayLike = DEFAULT_TOKENS, repeats: int 
     reps = int(check_integer(repeats, "repeats", minimum=1, maximum=1000))
     dt = _check_dtype(dtype)
     sd_ = int(check_integer(seed, "seed", minimum=0))
-    n_threads = check_threads(threads)
-    timer = _check_timer(timer)
+    with blas_thread_limit(threads):    # checks threads, and runs the products with that many BLAS threads
+        timer = _check_timer(timer)
+        if between is not None and not callable(between):
+            raise TypeError(f"between must be a callable or None, got {describe(between)}")
+        return _time_matmul(dd, t, reps, dt, sd_, timer, between)
+
+
+def _time_matmul(dd: int, t: np.ndarray, reps: int, dt: np.dtype, sd_: int, timer: Callable[..., Any],
+                 between: Callable[..., Any] | None) -> np.ndarray:
+    """:func:`time_matmul` of checked arguments, under the caller's BLAS thread limit; checks nothing."""
     rng = np.random.default_rng(sd_)
     weights = rng.standard_normal((dd, dd), dtype=np.float32).astype(dt, copy=False)
     block = rng.standard_normal((dd, int(t.max())), dtype=np.float32).astype(dt, copy=False)
-    if between is not None and not callable(between):
-        raise TypeError(f"between must be a callable or None, got {describe(between)}")
     inputs = [np.ascontiguousarray(block[:, :n]) for n in t]
     outputs = [np.empty((dd, int(n)), dtype=dt) for n in t]
     runs = np.empty((reps, t.size))
-    with blas_thread_limit(n_threads):
-        for x, out in zip(inputs, outputs, strict=True):  # warm-up, untimed
-            np.matmul(weights, x, out=out)
-        for r in range(reps):  # passes over all token counts, so that a slow spell hits all of them
-            for i, (x, out) in enumerate(zip(inputs, outputs, strict=True)):
-                if between is not None:
-                    between()
-                runs[r, i] = _time_repeats(lambda x=x, out=out: np.matmul(weights, x, out=out), 1, timer, warm=False)[0]
+    for x, out in zip(inputs, outputs, strict=True):  # warm-up, untimed
+        np.matmul(weights, x, out=out)
+    for r in range(reps):  # passes over all token counts, so that a slow spell hits all of them
+        for i, (x, out) in enumerate(zip(inputs, outputs, strict=True)):
+            if between is not None:
+                between()
+            runs[r, i] = _time_repeats(lambda x=x, out=out: np.matmul(weights, x, out=out), 1, timer, warm=False)[0]
     result = runs.min(axis=0)
     return result
 
@@ -346,8 +371,11 @@ def measure_bandwidth(n_bytes: float = 256e6, repeats: int = 5, threads: int | N
     if not 1e5 <= nb <= 4e9:
         raise ValueError(f"n_bytes must be in [1e5, 4e9] bytes; got {describe(nb)}")
     reps = int(check_integer(repeats, "repeats", minimum=1, maximum=1000))
-    n_threads = check_threads(threads)
-    timer = _check_timer(timer)
+    return _measure_bandwidth(nb, reps, check_threads(threads), _check_timer(timer))
+
+
+def _measure_bandwidth(nb: float, reps: int, n_threads: int, timer: Callable[..., Any]) -> float:
+    """:func:`measure_bandwidth` of checked arguments; checks nothing."""
     buffer = np.ones(int(nb // 4), dtype=np.float32)
     parts = np.array_split(buffer, n_threads)
     if n_threads == 1:
@@ -388,14 +416,17 @@ def measure_peak_flops(n: int = 2048, repeats: int = 3, dtype: str = "float32", 
     nn = int(check_integer(n, "n", minimum=16, maximum=16384))
     reps = int(check_integer(repeats, "repeats", minimum=1, maximum=1000))
     dt = _check_dtype(dtype)
-    n_threads = check_threads(threads)
-    timer = _check_timer(timer)
+    with blas_thread_limit(threads):    # checks threads, and runs the product with that many BLAS threads
+        return _measure_peak_flops(nn, reps, dt, _check_timer(timer))
+
+
+def _measure_peak_flops(nn: int, reps: int, dt: np.dtype, timer: Callable[..., Any]) -> float:
+    """:func:`measure_peak_flops` of checked arguments, under the caller's BLAS thread limit; checks nothing."""
     rng = np.random.default_rng(0)
     a = rng.standard_normal((nn, nn)).astype(dt)
     b = rng.standard_normal((nn, nn)).astype(dt)
     out = np.empty((nn, nn), dtype=dt)
-    with blas_thread_limit(n_threads):
-        best = _time_repeats(lambda: np.matmul(a, b, out=out), reps, timer).min()
+    best = _time_repeats(lambda: np.matmul(a, b, out=out), reps, timer).min()
     return float(2.0 * nn**3 / best)
 
 
@@ -466,8 +497,16 @@ def measure_machine(n_bytes: float = 256e6, n: int = 2048, repeats: int = 3, dty
     """
     mem = _physical_memory() if memory is None else float(check_positive(memory, "memory", "(bytes)"))
     n_threads = check_threads(threads)
-    bw = measure_bandwidth(n_bytes, repeats, n_threads, timer)
-    fl = measure_peak_flops(n, repeats, dtype, n_threads, timer)
+    nb = float(check_positive(n_bytes, "n_bytes", "(bytes)"))
+    if not 1e5 <= nb <= 4e9:
+        raise ValueError(f"n_bytes must be in [1e5, 4e9] bytes; got {describe(nb)}")
+    reps = int(check_integer(repeats, "repeats", minimum=1, maximum=1000))
+    timer = _check_timer(timer)
+    bw = _measure_bandwidth(nb, reps, n_threads, timer)
+    nn = int(check_integer(n, "n", minimum=16, maximum=16384))
+    dt = _check_dtype(dtype)
+    with _blas_thread_limit(n_threads):
+        fl = _measure_peak_flops(nn, reps, dt, timer)
     return Hardware(bandwidth=bw, flops=fl, memory=mem, name="this machine (measured)")
 
 
@@ -788,16 +827,22 @@ def measure_matmul(d: int | None = None, tokens: Sequence[int] = DEFAULT_TOKENS,
     if d is None:
         d = matrix_size_for_cache(cache.bytes, bytes_per_elem=dt.itemsize)
     dd = int(check_integer(d, "d", minimum=16, maximum=16384))
-    n_threads = check_threads(threads)
     if hardware is not None and not isinstance(hardware, Hardware):
         raise TypeError(f"hardware must be a specdec.roofline.hardware.Hardware or None, got {type(hardware).__name__}")
-    with blas_thread_limit(n_threads) as blas:
+    reps = int(check_integer(repeats, "repeats", minimum=1, maximum=1000))
+    sd_ = int(check_integer(seed, "seed", minimum=0))
+    with blas_thread_limit(threads) as blas:    # checks threads; None: the library's count
+        n_threads = blas.threads
         probe = None if hardware is not None else _MachineProbe(max(1e5, float(dt.itemsize * dd * dd)), 2048,
                                                                  dt, n_threads, timer)
-        seconds = time_matmul(dd, t, repeats, dt.name, seed, n_threads, timer, between=probe)
+        # entered again with the count, as time_matmul does (tests/test_measure.py spies on both entries):
+        # this checks the count a second time when threads was given
+        with blas_thread_limit(n_threads):
+            seconds = _time_matmul(dd, t, reps, dt, sd_, timer, probe)
         if probe is not None:
             hardware = probe.hardware(_physical_memory())
     assert hardware is not None  # given, or measured by the probe
-    predicted = np.asarray(predict_matmul_time(dd, t, hardware, dt.itemsize), dtype=float)
+    predicted = np.asarray(_predict_matmul_time(np.asarray(float(dd)), t.astype(float), np.asarray(float(dt.itemsize)),
+                                                hardware), dtype=float)
     return MatmulMeasurement(d=dd, dtype=dt.name, tokens=t, seconds=seconds, hardware=hardware,
                              predicted=predicted, threads=n_threads, cache=cache, blas=blas)

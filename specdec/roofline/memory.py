@@ -180,8 +180,9 @@ def kv_cache_bytes(model: Model, batch: ArrayLike, context: ArrayLike) -> float 
     320.0
     """
     check_instance(model, Model, "model")
-    check_integer(batch, "batch", minimum=1)
-    out = memory_footprint(model, batch, context).kv_cache
+    b = check_integer(batch, "batch", minimum=1).astype(float)
+    c = check_integer(context, "context", minimum=0).astype(float)
+    out = _memory_footprint(model, b, c, np.zeros(()), np.zeros(()), None, is_scalar_input(batch, context)).kv_cache
     return to_output(out, is_scalar_input(batch, context))
 
 
@@ -217,9 +218,9 @@ def candidate_kv_bytes(model: Model, batch: ArrayLike, k: ArrayLike) -> float | 
     50.0
     """
     check_instance(model, Model, "model")
-    check_integer(batch, "batch", minimum=1)
-    check_integer(k, "k", minimum=1)
-    out = memory_footprint(model, batch, 0, k=k).kv_cache
+    b = check_integer(batch, "batch", minimum=1).astype(float)
+    kk = check_integer(k, "k", minimum=1).astype(float)
+    out = _memory_footprint(model, b, np.zeros(()), kk, np.zeros(()), None, is_scalar_input(batch, k)).kv_cache
     return to_output(out, is_scalar_input(batch, k))
 
 
@@ -273,8 +274,14 @@ def max_concurrent_sequences(model: Model, hardware: Hardware, context: ArrayLik
     kk = check_integer(k, "k", minimum=0).astype(float)
     e = check_nonnegative(extra_bytes, "extra_bytes", "(bytes)")
     draft = None if draft is None else check_instance(draft, Model, "draft")
-    fp = _memory_footprint(model, np.ones(()), c, kk, e, draft, False)
-    return to_output(fp.max_batch(hardware.memory), is_scalar_input(context, extra_bytes, k), kind=int)
+    return to_output(_max_concurrent(model, hardware, c, kk, e, draft), is_scalar_input(context, extra_bytes, k),
+                     kind=int)
+
+
+def _max_concurrent(model: Model, hardware: Hardware, c: np.ndarray, kk: np.ndarray, e: np.ndarray,
+                    draft: Model | None) -> float | np.ndarray:
+    """:func:`max_concurrent_sequences` of checked values (context, k as float arrays); checks nothing."""
+    return _memory_footprint(model, np.ones(()), c, kk, e, draft, False).max_batch(hardware.memory)
 
 
 def concurrency_lost_to_draft(model: Model, hardware: Hardware, context: int, draft: Model | None = None,
@@ -303,7 +310,13 @@ def concurrency_lost_to_draft(model: Model, hardware: Hardware, context: int, dr
     >>> sd.memory.concurrency_lost_to_draft(h.LLAMA_70B, h.H100.scaled(8), 8192, draft=h.LLAMA_8B, k=5)
     57
     """
-    base = max_concurrent_sequences(model, hardware, context)
-    spec = max_concurrent_sequences(model, hardware, context, draft=draft, extra_bytes=extra_bytes, k=k)
+    check_instance(model, Model, "model")
+    hardware = check_instance(hardware, Hardware, "hardware")
+    c = check_integer(context, "context", minimum=1).astype(float)
+    kk = check_integer(k, "k", minimum=0).astype(float)
+    e = check_nonnegative(extra_bytes, "extra_bytes", "(bytes)")
+    draft = None if draft is None else check_instance(draft, Model, "draft")
+    base = _max_concurrent(model, hardware, c, np.zeros(()), np.zeros(()), None)
+    spec = _max_concurrent(model, hardware, c, kk, e, draft)
     out = np.asarray(base) - np.asarray(spec)
     return to_output(out, is_scalar_input(context, extra_bytes, k), kind=int)

@@ -19,9 +19,10 @@ from typing import Any
 
 import numpy as np
 
-from specdec._validate import check_integer, check_positive, describe
+from specdec._validate import check_choice, check_integer, check_positive, describe
 from specdec.roofline import catalogue
 from specdec.roofline._calibration_terms import Calibration
+from specdec.roofline.catalogue import _medusa_heads
 
 __all__ = ["Model", "Hardware", "model_preset", "head_preset", "gpu_preset", "IDEAL_TAG", "CALIBRATED_TAG"]
 
@@ -253,9 +254,7 @@ class Hardware:
         >>> g.name, g.bandwidth / 1e12, g.tp
         ('8x H100 SXM (calibrated)', 26.8, 8)
         """
-        n = _scalar_int(n, "n")
-        return replace(self, bandwidth=self.bandwidth * n, flops=self.flops * n, memory=self.memory * n,
-                       name=f"{n}x {self.name}" if self.name else f"{n}x", tp=self.tp * n)
+        return _scaled(self, _scalar_int(n, "n"))
 
     def calibrated(self, calibration: Calibration | None, **changes: Any) -> Hardware:
         """The same hardware with a calibration, optionally changed field by field.
@@ -275,10 +274,7 @@ class Hardware:
         """
         if not isinstance(calibration, Calibration):
             raise TypeError(f"calibration must be a specdec.calibration.Calibration, got {describe(calibration)}")
-        name = self.name
-        if name.endswith(IDEAL_TAG):
-            name = self.base_name + CALIBRATED_TAG
-        return replace(self, calibration=replace(calibration, **changes) if changes else calibration, name=name)
+        return _calibrated(self, replace(calibration, **changes) if changes else calibration)
 
     def ideal(self) -> Hardware:
         """The same hardware on the ideal roofline (no calibration), the lower bound of its step times.
@@ -286,10 +282,53 @@ class Hardware:
         A name tagged "(calibrated)" is tagged as the ideal roofline instead:
         ``H100.ideal() == H100_IDEAL``. Defined in chapter "A calibrated roofline".
         """
-        if self.calibration is None:
-            return self
-        name = self.base_name + IDEAL_TAG if self.name.endswith(CALIBRATED_TAG) else self.name
-        return replace(self, calibration=None, name=name)
+        return _ideal(self)
+
+
+def _evolve(obj: Any, **values: Any) -> Any:
+    """A copy of the frozen dataclass ``obj`` with ``values`` set as given; checks nothing.
+
+    For the package's own derived objects: every value is already valid and in the form the class's
+    ``__post_init__`` stores (floats as ``float``, counts as ``int``), so the copy equals what
+    :func:`dataclasses.replace` would build, without validating the fields again."""
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    new.__dict__.update(values)
+    return new
+
+
+def _dense_model(*, n_params: float, n_layers: int, d_model: int, n_kv_heads: int, head_dim: int,
+                     n_heads: int, name: str) -> Model:
+    """A dense bf16 :class:`Model` of catalogue integers, stored as ``Model(...)`` stores it; checks nothing."""
+    model = object.__new__(Model)
+    model.__dict__.update(n_params=float(n_params), n_layers=int(n_layers), d_model=int(d_model),
+                          n_kv_heads=int(n_kv_heads), head_dim=int(head_dim), bytes_per_param=2.0,
+                          kv_bytes_per_elem=2.0, name=name, n_heads=int(n_heads), n_experts=0, experts_per_token=0,
+                          expert_params=0.0, kv_dim=None)
+    return model
+
+
+def _scaled(hardware: Hardware, n: int) -> Hardware:
+    """:meth:`Hardware.scaled` of a validated count ``n`` (an int >= 1) of valid hardware; checks nothing."""
+    return _evolve(hardware, bandwidth=hardware.bandwidth * n, flops=hardware.flops * n,
+                   memory=hardware.memory * n, name=f"{n}x {hardware.name}" if hardware.name else f"{n}x",
+                   tp=hardware.tp * n)
+
+
+def _calibrated(hardware: Hardware, calibration: Calibration) -> Hardware:
+    """:meth:`Hardware.calibrated` of a valid :class:`Calibration` without changes; checks nothing."""
+    name = hardware.name
+    if name.endswith(IDEAL_TAG):
+        name = hardware.base_name + CALIBRATED_TAG
+    return _evolve(hardware, calibration=calibration, name=name)
+
+
+def _ideal(hardware: Hardware) -> Hardware:
+    """:meth:`Hardware.ideal` of valid hardware; checks nothing."""
+    if hardware.calibration is None:
+        return hardware
+    name = hardware.base_name + IDEAL_TAG if hardware.name.endswith(CALIBRATED_TAG) else hardware.name
+    return _evolve(hardware, calibration=None, name=name)
 
 
 def model_preset(key: str, weights: str = "bf16", *, name: str | None = None) -> Model:
@@ -321,7 +360,7 @@ def model_preset(key: str, weights: str = "bf16", *, name: str | None = None) ->
     1.0
     """
     spec = catalogue.model_spec(key)
-    fmt = catalogue.weight_format(weights)
+    fmt = catalogue.WEIGHT_FORMATS[check_choice(weights, "weights", tuple(catalogue.WEIGHT_FORMATS))]
     label = name if name is not None else spec.name + ("" if weights == "bf16" else f" ({weights} weights)")
     return Model(n_params=spec.n_params, n_layers=spec.n_layers, d_model=spec.hidden, n_kv_heads=spec.n_kv_heads,
                  head_dim=spec.head_dim, bytes_per_param=fmt.bytes_per_param, name=_check_name(label),
@@ -369,16 +408,23 @@ def head_preset(target: str, kind: str = "eagle", n_heads: int = 4, *, name: str
         raise ValueError(f"kind must be one of {sorted(kinds)}; got {describe(kind)}")
     spec = catalogue.model_spec(target)
     if kind == "medusa":
-        heads = catalogue.medusa_heads(target, _scalar_int(n_heads, "n_heads"))
-        label = f"{heads['n_heads']} Medusa heads" if name is None else name
-        return Model(n_params=heads["params"], n_layers=1, d_model=spec.hidden, n_kv_heads=spec.n_kv_heads,
-                     head_dim=spec.head_dim, n_heads=spec.n_heads, name=_check_name(label))
+        return _medusa_model(spec, _scalar_int(n_heads, "n_heads"), name)
     version = kinds[kind]
     assert version is not None  # Medusa returned above
     h = catalogue.eagle_head(target, version)
     label = f"EAGLE-{version} head" if name is None else name
     return Model(n_params=h["read_params"], n_layers=h["n_layers"], d_model=h["d_model"], n_kv_heads=h["n_kv_heads"],
                  head_dim=h["head_dim"], n_heads=h["n_heads"], name=_check_name(label))
+
+
+def _medusa_model(spec: catalogue.ModelSpec, n: int, name: str | None) -> Model:
+    """:func:`head_preset` of kind ``"medusa"`` for a catalogue spec and a validated head count ``n``.
+
+    Checks only ``name``: the shape is the catalogue's (checked when it was built)."""
+    heads = _medusa_heads(spec, n)
+    label = f"{heads['n_heads']} Medusa heads" if name is None else name
+    return _dense_model(n_params=heads["params"], n_layers=1, d_model=spec.hidden, n_kv_heads=spec.n_kv_heads,
+                        head_dim=spec.head_dim, n_heads=spec.n_heads, name=_check_name(label))
 
 
 def gpu_preset(key: str, number_format: str = "bf16") -> Hardware:

@@ -25,8 +25,8 @@ from specdec._validate import (
     to_output,
 )
 from specdec.acceptance import _expected_tokens_array
-from specdec.roofline.hardware import Hardware, _step_time, draft_cost, validate_setup
-from specdec.roofline.memory import max_concurrent_sequences, memory_footprint
+from specdec.roofline.hardware import Hardware, _step_time, validate_setup
+from specdec.roofline.memory import _max_concurrent, _memory_footprint
 
 if TYPE_CHECKING:
     from specdec.roofline.presets import Model
@@ -200,10 +200,18 @@ def speculative_costs(target: Model, draft: Model | None, hardware: Hardware, al
     """
     r = _speculative_core(target, draft, hardware, alpha, k, batch, context, t_overhead, draft_cost_override,
                           draft_hardware, extra_bytes, kv_write)
+    return _costs_of(r)
+
+
+def _costs_of(r: dict) -> SpeculativeCosts:
+    """:class:`SpeculativeCosts` of the cost arrays of :func:`_speculative_kernel` (``r["extra"]`` set); checks
+    nothing."""
     memory = r["hardware"].memory
-    fits_spec = memory_footprint(r["target"], r["b"], r["c"], draft=r["shared_draft"], k=r["k"],
-                                 extra_bytes=r["extra"]).fits(memory)
-    fits_base = memory_footprint(r["target"], r["b"], r["c"]).fits(memory)
+    b, c, kk = r["b"], r["c"], r["k"]
+    zero = np.zeros(())
+    fits_spec = _memory_footprint(r["target"], b, c, kk, np.asarray(r["extra"], dtype=np.float64), r["shared_draft"],
+                                  is_scalar_input(b, c, kk)).fits(memory)
+    fits_base = _memory_footprint(r["target"], b, c, zero, zero, None, is_scalar_input(b, c)).fits(memory)
     arrays = np.broadcast_arrays(r["t0"], r["k"] * r["cd"] * r["t0"], r["tv"], r["to"], r["cd"], r["cv"], r["et"],
                                  r["s"], r["b"], fits_spec, fits_base)
     t0_, td_, tv_, to_, cd_, cv_, et_, s_, b_ = (np.array(x, dtype=float) for x in arrays[:9])
@@ -294,8 +302,8 @@ def speculative_throughput(target: Model, draft: Model, hardware: Hardware, alph
     >>> r.ratio.round(3)
     array([1.615, 0.78 ])
     """
-    r = speculative_costs(target, draft, hardware, alpha, k, batch, context, t_overhead=t_overhead,
-                          draft_cost_override=draft_cost_override, draft_hardware=draft_hardware, kv_write=kv_write)
+    r = _costs_of(_speculative_core(target, draft, hardware, alpha, k, batch, context, t_overhead,
+                                    draft_cost_override, draft_hardware, 0.0, kv_write))
     scalar = is_scalar_input(alpha, k, batch, context, t_overhead) and (
         draft_cost_override is None or np.ndim(draft_cost_override) == 0)
     return Comparison(to_output(r.throughput_baseline, scalar), to_output(r.throughput_speculative, scalar))
@@ -332,8 +340,8 @@ def speculative_latency(target: Model, draft: Model, hardware: Hardware, alpha: 
     >>> round(r.baseline * 1e3, 2), round(r.speculative * 1e3, 2)
     (11.72, 7.26)
     """
-    r = speculative_costs(target, draft, hardware, alpha, k, batch, context, t_overhead=t_overhead,
-                          draft_cost_override=draft_cost_override, draft_hardware=draft_hardware, kv_write=kv_write)
+    r = _costs_of(_speculative_core(target, draft, hardware, alpha, k, batch, context, t_overhead,
+                                    draft_cost_override, draft_hardware, 0.0, kv_write))
     scalar = is_scalar_input(alpha, k, batch, context, t_overhead) and (
         draft_cost_override is None or np.ndim(draft_cost_override) == 0)
     return Comparison(to_output(r.latency_baseline, scalar), to_output(r.latency_speculative, scalar))
@@ -375,9 +383,14 @@ def speculative_speedup(target: Model, draft: Model | None, hardware: Hardware, 
                           draft_hardware, 0.0, kv_write)
     scalar = is_scalar_input(alpha, k, batch, context, t_overhead) and (
         draft_cost_override is None or np.ndim(draft_cost_override) == 0)
+    return to_output(_speedup_of(r), scalar)
+
+
+def _speedup_of(r: dict) -> np.ndarray:
+    """The speedup of the cost arrays of :func:`_speculative_kernel`, broadcast over them; checks nothing."""
     s = r["s"]
     shape = np.broadcast_shapes(np.shape(s), np.shape(r["t0"]), np.shape(r["cd"]))
-    return to_output(np.broadcast_to(s, shape) if np.shape(s) != shape else s, scalar)
+    return np.broadcast_to(s, shape) if np.shape(s) != shape else s
 
 
 def break_even_batch(target: Model, draft: Model, hardware: Hardware, alpha: ArrayLike, k: int,
@@ -505,7 +518,13 @@ def latency_throughput_in_memory(target: Model, draft: Model, hardware: Hardware
     b = np.asarray(check_integer(batches, "batches", minimum=1))
     if b.ndim != 1 or b.size == 0:
         raise ValueError(f"batches must be a non-empty 1-D array of batches; got shape {b.shape}")
-    r = speculative_costs(target, draft, hardware, a, kk, b, c)
+    validate_setup(target, draft, hardware)
+    if draft is None:
+        raise ValueError("draft must be a Model unless draft_cost_override is given")
+    kernel = _speculative_kernel(target, draft, hardware, np.asarray(a), np.asarray(float(kk)), b.astype(float),
+                                 np.asarray(float(c)), np.zeros(()), None, None, None)
+    kernel["extra"] = 0.0
+    r = _costs_of(kernel)
     base = np.where(r.fits_baseline, 1.0, np.nan)
     spec = np.where(r.fits, 1.0, np.nan)
     return {"latency_baseline": r.latency_baseline * base, "latency_speculative": r.latency_speculative * spec,
@@ -564,8 +583,13 @@ def speedup_up_to_capacity(target: Model, draft: Model, hardware: Hardware, alph
     c = int(check_scalar(context, "context", check_integer))
     bmax = int(check_integer(batch_max, "batch_max", minimum=1, maximum=1_000_000))
     budget = None if kv_budget is None else int(check_scalar(kv_budget, "kv_budget", check_integer))
-    limit = int(max_concurrent_sequences(target, hardware, c))
+    cf = np.asarray(float(c))
+    limit = int(_max_concurrent(target, hardware, cf, np.zeros(()), np.zeros(()), None))
     b = np.arange(1, max(1, min(limit, bmax)) + 1)
-    cd = draft_cost(draft, target, hardware, b, c, kv_budget=budget)
-    s = speculative_speedup(target, draft, hardware, a, kk, batch=b, context=c, draft_cost_override=cd)
-    return b, np.asarray(s)
+    bf = b.astype(float)
+    # draft_cost's ratio, with the draft attending to at most kv_budget cached tokens
+    c_draft = cf if budget is None else np.minimum(cf, float(budget))
+    cd = np.asarray(_step_time(draft, hardware, bf, c_draft, 1.0, None) / _step_time(target, hardware, bf, cf, 1.0, None))
+    r = _speculative_kernel(target, draft, hardware, np.asarray(a), np.asarray(float(kk)), bf, cf, np.zeros(()), cd,
+                            None, None)
+    return b, np.asarray(_speedup_of(r))

@@ -35,8 +35,8 @@ from specdec._validate import (
     is_scalar_input,
     to_output,
 )
-from specdec.acceptance import expected_tokens
-from specdec.economics import improvement_factor, optimal_k
+from specdec.acceptance import _expected_tokens_array
+from specdec.economics import _optimal_k
 from specdec.sources import Cited
 
 __all__ = [
@@ -148,10 +148,14 @@ def oracle_improvement_factor(alpha: ArrayLike, c: ArrayLike) -> float | np.ndar
     """
     a = check_probability(alpha, "alpha")
     cc = check_nonnegative(c, "c", "(ratio of draft to target step time)")
+    return to_output(_oracle_improvement_factor(a, cc), is_scalar_input(alpha, c))
+
+
+def _oracle_improvement_factor(a: np.ndarray, cc: np.ndarray) -> np.ndarray:
+    """:func:`oracle_improvement_factor` of checked arrays; checks nothing."""
     denom = 1.0 - a + cc * a
     with np.errstate(divide="ignore"):
-        out = np.where(denom > 0, 1.0 / np.where(denom > 0, denom, 1.0), np.inf)
-    return to_output(out, is_scalar_input(alpha, c))
+        return np.where(denom > 0, 1.0 / np.where(denom > 0, denom, 1.0), np.inf)
 
 
 def oracle_gain(alpha: ArrayLike, c: ArrayLike, k_max: int = 64) -> float | np.ndarray:
@@ -188,9 +192,9 @@ def oracle_gain(alpha: ArrayLike, c: ArrayLike, k_max: int = 64) -> float | np.n
         raise ValueError("alpha must be below 1 here (at alpha = 1 both the oracle and a fixed gamma grow without bound)")
     cc = check_nonnegative(c, "c", "(ratio of draft to target step time)")
     km = _count(k_max, "k_max")
-    k = optimal_k(a, cc, 1.0, km)
-    fixed = np.asarray(improvement_factor(a, k, cc))
-    out = np.asarray(oracle_improvement_factor(a, cc)) / fixed
+    k = _optimal_k(a, cc, np.ones((km,)), km).astype(float)
+    fixed = _expected_tokens_array(a, k) / (k * cc + 1.0)   # Theorem 3.8's improvement at that k
+    out = np.asarray(_oracle_improvement_factor(a, cc)) / fixed
     return to_output(out, is_scalar_input(alpha, c))
 
 
@@ -418,9 +422,11 @@ def _cost_table(c_draft: float, c_verify: ArrayLike, k_max: int) -> tuple[np.nda
 def _best_k(alpha: np.ndarray, cd: float, cv: np.ndarray, k_max: int) -> np.ndarray:
     """argmax_k E[L](alpha, k) / (k c_d + c_v(k)) for a c_v that may vary with k."""
     if np.all(cv == cv[0]):
-        return np.asarray(optimal_k(alpha, cd, float(cv[0]), k_max))
+        cv0 = np.asarray(cv[0], dtype=np.float64)
+        return _optimal_k(alpha, np.asarray(cd, dtype=np.float64), np.broadcast_to(cv0[..., None], cv0.shape + (k_max,)),
+                       k_max)
     ks = np.arange(1, k_max + 1)
-    s = np.asarray(expected_tokens(alpha[..., None], ks)) / (ks * cd + cv)
+    s = _expected_tokens_array(alpha[..., None], ks.astype(float)) / (ks * cd + cv)
     return ks[np.argmax(s, axis=-1)]
 
 
@@ -498,8 +504,15 @@ def simulate_schedule(alpha: ArrayLike, n_tokens: int, policy: str, rng: np.rand
     """
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {list(POLICIES)}; got {policy!r}")
+    inputs = _schedule_inputs(alpha, n_tokens, k, start, k_max, c_draft, c_verify, segment_tokens)
+    return _simulate(policy, check_rng(rng), *inputs)
+
+
+def _schedule_inputs(alpha: ArrayLike, n_tokens: int, k: int, start: float, k_max: int, c_draft: float,
+                     c_verify: ArrayLike, segment_tokens: int | None) -> tuple:
+    """The checked inputs of :func:`simulate_schedule` but the policy and the generator, in :func:`_simulate`'s
+    order."""
     a, seg = _alpha_inputs(alpha, segment_tokens)
-    n_req, n_seg = a.shape
     total = _count(n_tokens, "n_tokens", maximum=1_000_000)
     km = _count(k_max, "k_max", maximum=4096)
     kk = _count(k, "k", maximum=km)
@@ -509,8 +522,13 @@ def simulate_schedule(alpha: ArrayLike, n_tokens: int, policy: str, rng: np.rand
     if st < 1.0:
         raise ValueError(f"start must be >= 1; got {st!r}")
     cost_of, cd, cv = _cost_table(c_draft, c_verify, km)
-    g = check_rng(rng)
+    return a, seg, total, km, kk, st, cost_of, cd, cv
 
+
+def _simulate(policy: str, g: np.random.Generator, a: np.ndarray, seg: int | None, total: int, km: int, kk: int,
+              st: float, cost_of: np.ndarray, cd: float, cv: np.ndarray) -> ScheduleRun:
+    """:func:`simulate_schedule` of checked inputs (from :func:`_schedule_inputs`); checks nothing."""
+    n_req, n_seg = a.shape
     emitted = np.zeros(n_req, dtype=np.int64)
     rounds = np.zeros(n_req, dtype=np.int64)
     drafted = np.zeros(n_req, dtype=np.int64)
@@ -595,6 +613,5 @@ def compare_schedules(alpha: ArrayLike, n_tokens: int, rng: int | np.random.Gene
         seed = int(rng)
     if isinstance(policies, str) or not all(p in POLICIES for p in policies):
         raise ValueError(f"policies must be a sequence drawn from {list(POLICIES)}; got {policies!r}")
-    return {p: simulate_schedule(alpha, n_tokens, p, np.random.default_rng(seed), k=k, start=start, k_max=k_max,
-                                 c_draft=c_draft, c_verify=c_verify, segment_tokens=segment_tokens)
-            for p in policies}
+    inputs = _schedule_inputs(alpha, n_tokens, k, start, k_max, c_draft, c_verify, segment_tokens)
+    return {p: _simulate(p, np.random.default_rng(seed), *inputs) for p in policies}

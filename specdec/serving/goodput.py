@@ -25,6 +25,7 @@ from numpy.typing import ArrayLike
 # can be repointed when the package is restructured.
 from specdec._validate import (
     check_bool,
+    check_broadcast,
     check_distribution,
     check_fraction_open,
     check_integer,
@@ -33,10 +34,10 @@ from specdec._validate import (
     check_probability,
     check_rng,
 )
-from specdec.acceptance import accepted_tokens_pmf
-from specdec.roofline.hardware import Hardware, Model, step_time
-from specdec.roofline.memory import max_concurrent_sequences
-from specdec.serving.deployment import speculative_costs
+from specdec.acceptance import _accepted_tokens_pmf
+from specdec.roofline.hardware import Hardware, Model, step_time, validate_setup
+from specdec.roofline.memory import _max_concurrent
+from specdec.serving.deployment import _costs_of, _speculative_kernel
 from specdec.sources import Cited
 
 __all__ = [
@@ -161,8 +162,12 @@ class LatencyProfile:
 
     def tpot_factor(self, quantile: float = 0.5) -> float:
         """Quantile of ``rounds / tokens`` over requests (numpy's linear interpolation)."""
-        q = _scalar(quantile, "quantile", check_probability)
-        return float(np.quantile(self.rounds_per_token, q))
+        return _tpot_factor(self, _scalar(quantile, "quantile", check_probability))
+
+
+def _tpot_factor(profile: LatencyProfile, q: float) -> float:
+    """:meth:`LatencyProfile.tpot_factor` of a checked quantile; checks nothing."""
+    return float(np.quantile(profile.rounds_per_token, q))
 
 
 def latency_profile(output_lengths: ArrayLike, tokens_pmf: ArrayLike | None = None,
@@ -209,6 +214,13 @@ def latency_profile(output_lengths: ArrayLike, tokens_pmf: ArrayLike | None = No
         raise ValueError(f"tokens_pmf must have shape (m,) or (n_requests, m) = ({n.size}, m); got {pmf.shape}")
     if pmf.ndim > 2:
         raise ValueError(f"tokens_pmf must be 1-D or 2-D; got shape {pmf.shape}")
+    return _latency_profile(n, pmf, g)
+
+
+def _latency_profile(n: np.ndarray, pmf: np.ndarray | None, g: np.random.Generator) -> LatencyProfile:
+    """:func:`latency_profile` of checked lengths, law (1-D, or one row per request) and generator; checks nothing."""
+    if pmf is None:
+        return LatencyProfile(tokens=n.copy(), rounds=n.copy())
     emitted = np.zeros(n.size, dtype=np.int64)
     rounds = np.zeros(n.size, dtype=np.int64)
     active = np.arange(n.size)
@@ -309,8 +321,13 @@ def serving_curve(batches: ArrayLike, round_time: ArrayLike, profile: LatencyPro
         f = np.asarray(fits)
         if f.dtype != bool or f.shape != b.shape:
             raise ValueError(f"fits must be booleans of shape {b.shape}; got dtype {f.dtype}, shape {f.shape}")
+    return _serving_curve(b, t, profile, q, f)
+
+
+def _serving_curve(b: np.ndarray, t: np.ndarray, profile: LatencyProfile, q: float, f: np.ndarray) -> ServingCurve:
+    """:func:`serving_curve` of checked batches, round times, quantile and feasibility; checks nothing."""
     return ServingCurve(batch=b, round_time=t.copy(), throughput=b * profile.tokens_per_round / t,
-                        tpot=t * profile.tpot_factor(q), quantile=q, fits=f.copy())
+                        tpot=t * _tpot_factor(profile, q), quantile=q, fits=f.copy())
 
 
 @dataclass(frozen=True)
@@ -370,7 +387,11 @@ def goodput(curve: ServingCurve, tpot_target: float) -> Goodput:
     """
     if not isinstance(curve, ServingCurve):
         raise TypeError(f"curve must be a ServingCurve (from serving_curve); got {type(curve).__name__}")
-    target = _scalar(tpot_target, "tpot_target", check_positive, "(seconds per token)")
+    return _goodput(curve, _scalar(tpot_target, "tpot_target", check_positive, "(seconds per token)"))
+
+
+def _goodput(curve: ServingCurve, target: float) -> Goodput:
+    """:func:`goodput` of a checked curve and target; checks nothing."""
     ok = curve.fits & (curve.tpot <= target * (1.0 + 1e-12))
     if not ok.any():
         return Goodput(tpot_target=target, feasible=False, batch=0, throughput=0.0, tpot=float("nan"))
@@ -482,11 +503,38 @@ def roofline_serving(target: Model, draft: Model, hardware: Hardware, k: int, ba
         raise ValueError(f"batches must be 1-D; got shape {b.shape}")
     if np.ndim(context) != 0:
         raise TypeError("context must be a single whole number")
+    ctx = int(check_integer(context, "context", 0))
+    to, cd = _setup_checks(target, draft, hardware, t_overhead, draft_cost_override)
+    return _roofline_serving(target, draft, hardware, kk, b, ctx, to, cd)
+
+
+def _setup_checks(target: Model, draft: Model | None, hardware: Hardware, t_overhead: ArrayLike,
+                  draft_cost_override: ArrayLike | None) -> tuple[np.ndarray, np.ndarray | None]:
+    """The checks :func:`specdec.serving.deployment.speculative_costs` makes of what :func:`roofline_serving`
+    passes on unchecked: the models and hardware, ``t_overhead`` and ``draft_cost_override``."""
+    validate_setup(target, draft, hardware)
+    to = check_nonnegative(t_overhead, "t_overhead", "(seconds)")
+    cd = None
+    if draft_cost_override is not None:
+        cd = check_nonnegative(draft_cost_override, "draft_cost_override", "(fraction of a target step)")
+    elif draft is None:
+        raise ValueError("draft must be a Model unless draft_cost_override is given")
+    return to, cd
+
+
+def _roofline_serving(target: Model, draft: Model | None, hardware: Hardware, kk: int, b: np.ndarray, ctx: int,
+                      to: np.ndarray, cd: np.ndarray | None) -> RooflineServing:
+    """:func:`roofline_serving` of checked inputs (``b`` an int64 array); checks nothing but the shapes."""
+    a, k_, b_, c_ = np.asarray(0.5), np.asarray(float(kk)), b.astype(float), np.asarray(float(ctx))
+    check_broadcast(alpha=a, k=k_, batch=b_, context=c_, t_overhead=to)
+    if cd is not None:
+        check_broadcast(alpha=a, k=k_, batch=b_, context=c_, draft_cost_override=cd)
     # alpha only sets E[L], which this function does not return; 0.5 is a placeholder. KV writes follow the
     # hardware's calibration (off on the ideal roofline).
     kv = bool(getattr(getattr(hardware, "calibration", None), "kv_write", False))
-    costs = speculative_costs(target, draft, hardware, 0.5, kk, b, int(check_integer(context, "context", 0)),
-                              t_overhead=t_overhead, draft_cost_override=draft_cost_override, kv_write=kv)
+    r = _speculative_kernel(target, draft, hardware, a, k_, b_, c_, to, cd, None, kv)
+    r["extra"] = 0.0
+    costs = _costs_of(r)
     return RooflineServing(batch=b.copy(), t0=np.asarray(costs.t0, float).reshape(b.shape),
                            t_round=np.asarray(costs.t_round, float).reshape(b.shape),
                            fits_baseline=np.asarray(costs.fits_baseline).reshape(b.shape),
@@ -597,22 +645,23 @@ def compare_at_equal_latency(target: Model, draft: Model, hardware: Hardware, al
         raise ValueError(f"lengths must be a non-empty 1-D array of output lengths; got shape {n.shape}")
     if a.ndim > 1 or (a.ndim == 1 and a.size != n.size):
         raise ValueError(f"alpha must be a single rate or one per request ({n.size}); got shape {a.shape}")
-    cap_base = int(max_concurrent_sequences(target, hardware, ctx))
+    to, cd = _setup_checks(target, draft, hardware, t_overhead, draft_cost_override)
+    cap_base = int(_max_concurrent(target, hardware, np.asarray(float(ctx)), np.zeros(()), np.zeros(()), None))
     if cap_base < 1:
         raise ValueError("the target's weights leave no memory for a single sequence at this context")
     bmax = cap_base if batch_max is None else _count(batch_max, "batch_max", maximum=1_000_000)
     batches = np.arange(1, bmax + 1)
-    setup = roofline_serving(target, draft, hardware, kk, batches, ctx, t_overhead=t_overhead,
-                             draft_cost_override=draft_cost_override)
+    setup = _roofline_serving(target, draft, hardware, kk, batches, ctx, to, cd)
     g = check_rng(rng)
-    base_prof = latency_profile(n)
-    spec_prof = latency_profile(n, accepted_tokens_pmf(a, kk), g)
-    base_curve = serving_curve(batches, setup.t0, base_prof, q, setup.fits_baseline)
-    spec_curve = serving_curve(batches, setup.t_round, spec_prof, q, setup.fits_speculative)
+    tt = _scalar(tpot_target, "tpot_target", check_positive, "(seconds per token)")
+    base_prof = _latency_profile(n, None, g)
+    spec_prof = _latency_profile(n, _accepted_tokens_pmf(a, kk), g)
+    base_curve = _serving_curve(batches.copy(), setup.t0, base_prof, q, setup.fits_baseline)
+    spec_curve = _serving_curve(batches.copy(), setup.t_round, spec_prof, q, setup.fits_speculative)
     fits_s = np.flatnonzero(setup.fits_speculative)
     fits_b = np.flatnonzero(setup.fits_baseline)
     return EqualLatencyComparison(
-        baseline=goodput(base_curve, tpot_target), speculative=goodput(spec_curve, tpot_target),
+        baseline=_goodput(base_curve, tt), speculative=_goodput(spec_curve, tt),
         baseline_curve=base_curve, speculative_curve=spec_curve,
         capacity_batch_baseline=int(batches[fits_b[-1]]) if fits_b.size else 0,
         capacity_batch_speculative=int(batches[fits_s[-1]]) if fits_s.size else 0)

@@ -28,12 +28,13 @@ from specdec._validate import (
     is_scalar_input,
     to_output,
 )
-from specdec.decision.policy import HELPS_ABOVE, HURTS_BELOW, REGIME_NAMES, check_thresholds, classify_speedup
-from specdec.economics import break_even_alpha
-from specdec.economics.request import decode_time, end_to_end_speedup
-from specdec.roofline.hardware import crossover_batch
-from specdec.roofline.memory import max_concurrent_sequences
+from specdec.decision.policy import HELPS_ABOVE, HURTS_BELOW, REGIME_NAMES, _classify_speedup, check_thresholds
+from specdec.economics import _break_even_alpha
+from specdec.economics.request import _amdahl, decode_time, end_to_end_speedup
+from specdec.roofline.hardware import _crossover_batch, validate_setup
+from specdec.roofline.memory import _max_concurrent
 from specdec.serving import deployment as _dep
+from specdec.serving.deployment import _costs_of, _speculative_kernel, _speedup_of
 
 if TYPE_CHECKING:
     from specdec.roofline.presets import Hardware, Model
@@ -122,11 +123,15 @@ def max_prefill_share(decode_speedup: ArrayLike, required: ArrayLike = HELPS_ABO
     if (r < 1).any():
         raise ValueError(f"required must be >= 1 (an end-to-end speedup); got {describe(r[r < 1].flat[0])}")
     check_broadcast(decode_speedup=s, required=r)
+    return to_output(_max_prefill_share(s, r), is_scalar_input(decode_speedup, required))
+
+
+def _max_prefill_share(s: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """:func:`max_prefill_share` of checked arrays that broadcast; checks nothing."""
     s, r = np.broadcast_arrays(s, r)
     ok = s > r
     with np.errstate(invalid="ignore", divide="ignore"):
-        out = np.where(ok, (1.0 / r - 1.0 / s) / np.where(ok, 1.0 - 1.0 / s, 1.0), np.nan)
-    return to_output(out, is_scalar_input(decode_speedup, required))
+        return np.where(ok, (1.0 / r - 1.0 / s) / np.where(ok, 1.0 - 1.0 / s, 1.0), np.nan)
 
 
 @dataclass(frozen=True)
@@ -228,7 +233,7 @@ def batch_alpha_map(target: Model, draft: Model, hardware: Hardware, alphas: Arr
     s = np.broadcast_to(s, (a.size, b.size)).copy()
     settings = dict(target=target.name, draft=None if draft is None else draft.name, hardware=hardware.name,
                     k=int(k), context=int(context))
-    return RegimeMap(a, b.astype(np.int64), "batch", s, np.asarray(classify_speedup(s, ha, hb)), ha, hb, settings)
+    return RegimeMap(a, b.astype(np.int64), "batch", s, _classify_speedup(s, ha, hb), ha, hb, settings)
 
 
 def prefill_alpha_map(target: Model, draft: Model, hardware: Hardware, alphas: ArrayLike, prefill_shares: ArrayLike,
@@ -279,7 +284,7 @@ def prefill_alpha_map(target: Model, draft: Model, hardware: Hardware, alphas: A
     s = np.asarray(end_to_end_speedup(np.broadcast_to(s_dec, a.shape)[:, None], p[None, :]), dtype=float)
     settings = dict(target=target.name, draft=None if draft is None else draft.name, hardware=hardware.name,
                     k=int(k), batch=int(batch), context=int(context))
-    return RegimeMap(a, p, "prefill share", s, np.asarray(classify_speedup(s, ha, hb)), ha, hb, settings)
+    return RegimeMap(a, p, "prefill share", s, _classify_speedup(s, ha, hb), ha, hb, settings)
 
 
 @dataclass(frozen=True)
@@ -390,13 +395,25 @@ def capacity_comparison(target: Model, draft: Model, hardware: Hardware, alpha: 
     if np.ndim(extra_bytes) != 0:
         raise TypeError(f"extra_bytes must be a single number, got an array of shape {np.shape(extra_bytes)}")
     extra = float(check_nonnegative(extra_bytes, "extra_bytes", "(bytes)"))
-    b0 = np.asarray(max_concurrent_sequences(target, hardware, c, extra_bytes=extra))
-    b1 = np.asarray(max_concurrent_sequences(target, hardware, c, draft=draft, k=k, extra_bytes=extra))
+    validate_setup(target, draft, hardware)
+    kk = check_integer(k, "k", minimum=1).astype(float)
+    to = check_nonnegative(t_overhead, "t_overhead", "(seconds)")
+    if draft is None:
+        raise ValueError("draft must be a Model unless draft_cost_override is given")
+    cf, e = c.astype(float), np.asarray(extra)
+    b0 = np.asarray(_max_concurrent(target, hardware, cf, np.zeros(()), e, None))
+    b1 = np.asarray(_max_concurrent(target, hardware, cf, kk, e, draft))
     if (b1 < 1).any():
         raise ValueError("the target and draft weights (with extra_bytes held back) leave no memory for a single "
                          "sequence at this context")
-    base = _dep.speculative_costs(target, draft, hardware, a, k, b0, c, t_overhead=t_overhead)
-    spec = _dep.speculative_costs(target, draft, hardware, a, k, b1, c, t_overhead=t_overhead)
+
+    def costs(batch: np.ndarray) -> _dep.SpeculativeCosts:
+        bf = batch.astype(float)
+        check_broadcast(alpha=a, k=kk, batch=bf, context=cf, t_overhead=to)
+        r = _speculative_kernel(target, draft, hardware, a, kk, bf, cf, to, None, None, None)
+        r["extra"] = 0.0
+        return _costs_of(r)
+    base, spec = costs(b0), costs(b1)
     scalar = is_scalar_input(alpha, context)
     out = lambda x: to_output(np.asarray(x, dtype=float), scalar)  # noqa: E731
     return CapacityComparison(
@@ -585,13 +602,18 @@ def diagnose(target: Model, draft: Model, hardware: Hardware, alpha: float, k: i
     c = int(check_integer(context, "context", minimum=0))
     p = float(check_probability(prefill_share, "prefill_share"))
     ha, hb = check_thresholds(helps_above, hurts_below)
-    s = float(_dep.speculative_speedup(target, draft, hardware, a, kk, b, c))
-    e2e = float(end_to_end_speedup(s, p))
-    r1 = _dep.speculative_costs(target, draft, hardware, a, kk, 1, c)
-    a_help = float(break_even_alpha(kk, ha * float(r1.c_draft), ha * float(r1.c_verify)))
-    b_cross = float(crossover_batch(target, hardware, c, kk + 1))
-    p_max = float(max_prefill_share(s, max(ha, 1.0)))
+    validate_setup(target, draft, hardware)
+    if draft is None:
+        raise ValueError("draft must be a Model unless draft_cost_override is given")
+    af, kf, cf, zero = np.asarray(a), np.asarray(float(kk)), np.asarray(float(c)), np.zeros(())
+    r = _speculative_kernel(target, draft, hardware, af, kf, np.asarray(float(b)), cf, zero, None, None, None)
+    s = float(_speedup_of(r))
+    e2e = float(_amdahl(np.asarray(s), np.asarray(p), zero))
+    r1 = _speculative_kernel(target, draft, hardware, af, kf, np.ones(()), cf, zero, None, None, None)
+    a_help = float(_break_even_alpha(kf, np.asarray(ha * float(r1["cd"])), np.asarray(ha * float(r1["cv"]))))
+    b_cross = float(_crossover_batch(target, hardware, cf, np.asarray(float(kk + 1)), None))
+    p_max = float(_max_prefill_share(np.asarray(s), np.asarray(max(ha, 1.0))))
     low = bool(not np.isfinite(a_help) or a < a_help)
     compute = bool(b >= b_cross and s <= ha)
     prefill = bool(s > ha and p > p_max)
-    return Diagnosis(s, e2e, int(classify_speedup(e2e, ha, hb)), a_help, b_cross, p_max, low, compute, prefill)
+    return Diagnosis(s, e2e, int(_classify_speedup(e2e, ha, hb)), a_help, b_cross, p_max, low, compute, prefill)

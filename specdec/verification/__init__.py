@@ -31,10 +31,11 @@ from specdec._validate import (
     check_positive,
     check_probability,
     check_rng,
+    check_size,
     to_output,
 )
-from specdec.acceptance import acceptance_rate
-from specdec.verification.sampling import residual_distribution, speculative_step, total_variation
+from specdec.acceptance import _acceptance_rate
+from specdec.verification.sampling import _residual, _step, _total_variation
 
 __all__ = [
     "MEDUSA_DELTA",
@@ -131,9 +132,14 @@ def entropy(p: ArrayLike, log_offset: float = 0.0) -> float | np.ndarray:
     off = float(check_nonnegative(log_offset, "log_offset")) if np.ndim(log_offset) == 0 else None
     if off is None:
         raise TypeError("log_offset must be a single number")
+    return to_output(_entropy(pa, off), pa.ndim == 1)
+
+
+def _entropy(pa: np.ndarray, off: float) -> np.ndarray:
+    """Entropy of validated distribution(s) ``pa`` with offset ``off``, in nats; checks nothing."""
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(pa > 0, pa * np.log(pa + off), 0.0)
-    return to_output(-terms.sum(axis=-1), pa.ndim == 1)
+    return -terms.sum(axis=-1)
 
 
 def typical_threshold(p: ArrayLike, epsilon: float = MEDUSA_EPSILON, delta: float = MEDUSA_DELTA,
@@ -171,8 +177,13 @@ def typical_threshold(p: ArrayLike, epsilon: float = MEDUSA_EPSILON, delta: floa
     """
     eps, dl, off = _typical_args(epsilon, delta, log_offset)
     pa = check_distribution(p, "p")
-    h = np.asarray(entropy(pa, off))
-    return to_output(np.minimum(eps, dl * np.exp(-h)), pa.ndim == 1)
+    return to_output(_typical_threshold(pa, eps, dl, off), pa.ndim == 1)
+
+
+def _typical_threshold(pa: np.ndarray, eps: float, dl: float, off: float) -> np.ndarray:
+    """``min(eps, dl * exp(-H(pa)))`` on validated arguments; checks nothing."""
+    h = np.asarray(_entropy(pa, off))
+    return np.minimum(eps, dl * np.exp(-h))
 
 
 def acceptance_probability(p: ArrayLike, q: ArrayLike, rule: str = "rejection", *, epsilon: float = MEDUSA_EPSILON,
@@ -219,18 +230,26 @@ def acceptance_probability(p: ArrayLike, q: ArrayLike, rule: str = "rejection", 
     """
     rule = _check_rule(rule)
     pa, qa = _pair(p, q)
+    if rule == "one-hot":
+        _check_one_hot(qa)
+    typical = _typical_args(epsilon, delta, log_offset) if rule == "typical" else None
+    return _acceptance(pa, qa, rule, typical)
+
+
+def _acceptance(pa: np.ndarray, qa: np.ndarray, rule: str,
+                typical: tuple[float, float, float] | None) -> float | np.ndarray:
+    """:func:`acceptance_probability` on validated arguments (``typical``: epsilon, delta, log_offset); checks
+    nothing."""
     scalar = pa.ndim == 1 and qa.ndim == 1
     if rule in ("rejection", "one-hot"):
-        if rule == "one-hot":
-            _check_one_hot(qa)
-        return acceptance_rate(pa, qa)
+        return to_output(_acceptance_rate(pa, qa), scalar)
     pb, qb = np.broadcast_arrays(pa, qa)
     if rule == "greedy":
         top = np.argmax(pb, axis=-1)
         out = np.take_along_axis(qb, top[..., None], axis=-1)[..., 0]
     elif rule == "typical":
-        eps, dl, off = _typical_args(epsilon, delta, log_offset)
-        thr = np.asarray(typical_threshold(pb, eps, dl, off))
+        assert typical is not None  # acceptance_probability validated it for this rule
+        thr = np.asarray(_typical_threshold(pb, *typical))
         out = (qb * (pb > thr[..., None])).sum(axis=-1)
     else:
         out = (pb * qb).sum(axis=-1)
@@ -282,7 +301,7 @@ def one_hot_residual(p: ArrayLike, token: int) -> np.ndarray:
     removed /= removed.sum()
     onehot = np.zeros_like(pa)
     onehot[t] = 1.0
-    via_residual = residual_distribution(pa, onehot)
+    via_residual = _residual(pa, onehot)
     if np.max(np.abs(via_residual - removed)) > 1e-12:  # pragma: no cover - an identity, checked in the tests
         raise AssertionError("the one-hot residual and p-without-the-token disagree")
     return removed
@@ -334,14 +353,21 @@ def emitted_distribution(p: ArrayLike, q: ArrayLike, rule: str = "rejection", *,
         raise ValueError(f"correction must be 'target', 'argmax' or 'typical'; got {correction!r}")
     if rule == "one-hot":
         _check_one_hot(qa)
+    typical = _typical_args(epsilon, delta, log_offset) if rule == "typical" else None
+    return _emitted(pa, qa, rule, correction, typical)
+
+
+def _emitted(pa: np.ndarray, qa: np.ndarray, rule: str, correction: str,
+             typical: tuple[float, float, float] | None) -> np.ndarray:
+    """:func:`emitted_distribution` on validated 1-D arguments; checks nothing."""
     if rule in ("rejection", "one-hot", "sampled-match"):
         return pa.copy()
     top = np.zeros_like(pa)
     top[int(np.argmax(pa))] = 1.0
     if rule == "greedy":
         return top
-    eps, dl, off = _typical_args(epsilon, delta, log_offset)
-    thr = float(typical_threshold(pa, eps, dl, off))
+    assert typical is not None  # emitted_distribution validated it for this rule
+    thr = float(_typical_threshold(pa, *typical))
     keep = pa > thr
     passed = qa * keep
     if correction == "target":
@@ -389,15 +415,16 @@ def compare_rules(p: ArrayLike, q: ArrayLike, *, epsilon: float = MEDUSA_EPSILON
     pa, qa = _pair(p, q)
     if pa.ndim != 1 or qa.ndim != 1:
         raise ValueError(f"p and q must be 1-D probability vectors; got shapes {pa.shape} and {qa.shape}")
+    typical = _typical_args(epsilon, delta, MEDUSA_LOG_OFFSET)
     greedy_draft = np.zeros_like(qa)
     greedy_draft[int(np.argmax(qa))] = 1.0
     out = {}
     for rule in RULES:
         draft = greedy_draft if rule == "one-hot" else qa
-        kw: dict[str, Any] = {"epsilon": epsilon, "delta": delta} if rule == "typical" else {}
-        emitted = emitted_distribution(pa, draft, rule, **kw)
-        out[rule] = {"acceptance": float(acceptance_probability(pa, draft, rule, **kw)), "emitted": emitted,
-                     "total_variation": float(total_variation(pa, emitted))}
+        args = typical if rule == "typical" else None
+        emitted = _emitted(pa, draft, rule, "target", args)
+        out[rule] = {"acceptance": float(_acceptance(pa, draft, rule, args)), "emitted": emitted,
+                     "total_variation": float(_total_variation(pa, emitted))}
     return out
 
 
@@ -407,7 +434,8 @@ def verify_step(p: ArrayLike, q: ArrayLike, size: int, rng: np.random.Generator 
     """Simulate ``size`` independent single-position verifications under a rule.
 
     The draft token is drawn from ``q`` (one-hot for ``"one-hot"``, which is checked);
-    ``"rejection"`` and ``"one-hot"`` call :func:`specdec.verification.sampling.speculative_step`.
+    ``"rejection"`` and ``"one-hot"`` run :func:`specdec.verification.sampling.speculative_step`'s kernel
+    (the same draws).
 
     Defined in chapter "Verification rules".
 
@@ -453,7 +481,8 @@ def verify_step(p: ArrayLike, q: ArrayLike, size: int, rng: np.random.Generator 
     if rule == "one-hot":
         _check_one_hot(qa)
     if rule in ("rejection", "one-hot"):
-        return speculative_step(pa, qa, n, g)
+        check_size(2.0 * n, "size", "the trials")  # speculative_step's limit
+        return _step(pa, qa, n, g, "residual")
     v = pa.size
     x = g.choice(v, size=n, p=qa)
     if rule == "greedy":
@@ -463,7 +492,7 @@ def verify_step(p: ArrayLike, q: ArrayLike, size: int, rng: np.random.Generator 
         y = g.choice(v, size=n, p=pa)
         return y.astype(np.int64), x == y
     eps, dl, off = _typical_args(epsilon, delta, log_offset)
-    thr = float(typical_threshold(pa, eps, dl, off))
+    thr = float(_typical_threshold(pa, eps, dl, off))
     ok = pa[x] > thr
     tokens = x.astype(np.int64)
     bad = ~ok
@@ -498,7 +527,7 @@ def _residual_chain(pa: np.ndarray, qa: np.ndarray, m: int) -> np.ndarray:
     out = [pa]
     for _ in range(m):
         r = out[-1]
-        out.append(residual_distribution(r / r.sum(), qa))
+        out.append(_residual(r / r.sum(), qa))
     return np.array(out)
 
 
@@ -609,7 +638,7 @@ def multi_draft_step(p: ArrayLike, q: ArrayLike, n_candidates: int, size: int, r
     if replacement:
         chain = _residual_chain(pa, qa, m)
         if residual == "fixed":
-            chain = np.vstack([np.repeat(pa[None, :], m, axis=0), residual_distribution(pa, qa)[None, :]])
+            chain = np.vstack([np.repeat(pa[None, :], m, axis=0), _residual(pa, qa)[None, :]])
         for j in range(m):  # loop over candidates; trials vectorized
             if alive.size == 0:
                 break
@@ -649,7 +678,7 @@ def multi_draft_step(p: ArrayLike, q: ArrayLike, n_candidates: int, size: int, r
         alive = alive[bad]
     rest = np.flatnonzero(tokens < 0)
     if rest.size:
-        final = r[rest] if residual == "recursive" else np.broadcast_to(residual_distribution(pa, qa), (rest.size, v))
+        final = r[rest] if residual == "recursive" else np.broadcast_to(_residual(pa, qa), (rest.size, v))
         tokens[rest] = _sample_rows(final, g.random(rest.size))
     return tokens, accepted
 
@@ -776,6 +805,7 @@ def mean_acceptance(target_logits: ArrayLike, draft_logits: ArrayLike, temperatu
     temps = check_positive(temperature, "temperature")
     if rule not in ("rejection", "one-hot", "typical", "sampled-match"):
         raise ValueError(f"rule must be 'rejection', 'one-hot', 'typical' or 'sampled-match'; got {rule!r}")
+    typical = _typical_args(epsilon, delta, MEDUSA_LOG_OFFSET) if rule == "typical" else None
     out = []
     for t in np.atleast_1d(temps):  # loop over temperatures; contexts vectorized
         p = np.exp((tl - tl.max(axis=1, keepdims=True)) / t)
@@ -786,6 +816,6 @@ def mean_acceptance(target_logits: ArrayLike, draft_logits: ArrayLike, temperatu
         else:
             q = np.exp((dl - dl.max(axis=1, keepdims=True)) / t)
             q /= q.sum(axis=1, keepdims=True)
-        kw = {"epsilon": epsilon, "delta": delta} if rule == "typical" else {}
-        out.append(float(np.mean(acceptance_probability(p, q, "rejection" if rule == "one-hot" else rule, **kw))))
+        pa, qa = _pair(p, q)  # the tempered distributions (non-finite logits give nan and are refused here)
+        out.append(float(np.mean(_acceptance(pa, qa, "rejection" if rule == "one-hot" else rule, typical))))
     return to_output(np.array(out).reshape(np.shape(temps)), np.ndim(temperature) == 0)

@@ -63,6 +63,13 @@ RULES = ("token", "block")
 
 def _rows(p: ArrayLike, q: ArrayLike,
           draft: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    pa, qa = _tables(p, q)
+    x = check_integer(draft, "draft", minimum=0, maximum=pa.shape[1] - 1)
+    return pa, qa, _drafted(qa, x)
+
+
+def _tables(p: ArrayLike, q: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    """``p`` (k + 1, V) and ``q`` (k, V) as float arrays of probability rows, or raise."""
     pa = np.asarray(p, dtype=float)
     qa = np.asarray(q, dtype=float)
     if pa.ndim != 2 or qa.ndim != 2 or pa.shape[0] != qa.shape[0] + 1 or pa.shape[1] != qa.shape[1]:
@@ -72,12 +79,16 @@ def _rows(p: ArrayLike, q: ArrayLike,
     for name, a in (("p", pa), ("q", qa)):
         if not np.isfinite(a).all() or (a < 0).any() or not np.allclose(a.sum(axis=1), 1.0, atol=1e-9):
             raise ValueError(f"every row of {name} must be a probability vector (>= 0, summing to 1)")
-    x = check_integer(draft, "draft", minimum=0, maximum=pa.shape[1] - 1)
+    return pa, qa
+
+
+def _drafted(qa: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """The drafted tokens ``x`` (int64, in range), checked for shape and for ``q > 0`` at their positions."""
     if x.shape != (qa.shape[0],):
         raise ValueError(f"draft must have shape ({qa.shape[0]},); got {x.shape}")
     if (qa[np.arange(x.size), x] <= 0).any():
         raise ValueError("every draft token must have q > 0 at its position (it was sampled from q)")
-    return pa, qa, x
+    return x
 
 
 def _weights(pa: np.ndarray, qa: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -272,6 +283,11 @@ def round_distribution(target: Callable[..., Any], draft: Callable[..., Any], vo
     >>> sorted(law.items())                      # draft = target: the draft is always kept
     [((0, 0), 0.25), ((0, 1), 0.25), ((1, 0), 0.25), ((1, 1), 0.25)]
     """
+    return _round_law(target, draft, *_round_args(target, draft, vocab, k, rule))
+
+
+def _round_args(target: Any, draft: Any, vocab: Any, k: Any, rule: Any) -> tuple[int, int, str]:
+    """Validated ``(vocab, k, rule)`` of :func:`round_distribution`."""
     rule = _check_rule(rule)
     if not callable(target) or not callable(draft):
         raise TypeError("target and draft must be callables: tuple of tokens -> next-token distribution")
@@ -281,6 +297,11 @@ def round_distribution(target: Callable[..., Any], draft: Callable[..., Any], vo
         raise TypeError("vocab and k must be single whole numbers")
     if v ** kk > 200_000:
         raise ValueError(f"vocab ** k must be <= 200000 drafts to enumerate; got {v}^{kk} = {v ** kk}")
+    return v, kk, rule
+
+
+def _round_law(target: Callable[..., Any], draft: Callable[..., Any], v: int, kk: int, rule: str) -> dict[str, Any]:
+    """:func:`round_distribution` on validated arguments; checks only the rows the two models return."""
     law: dict = {}
     for x in itertools.product(range(v), repeat=kk):
         qs = [np.asarray(draft(x[:i]), dtype=float) for i in range(kk)]
@@ -288,7 +309,8 @@ def round_distribution(target: Callable[..., Any], draft: Callable[..., Any], vo
         if weight <= 0.0:
             continue
         ps = [np.asarray(target(x[:i]), dtype=float) for i in range(kk + 1)]
-        pa, qa, xa = _rows(np.array(ps), np.array(qs), np.array(x))
+        pa, qa = _tables(np.array(ps), np.array(qs))
+        xa = _drafted(qa, np.array(x, dtype=np.int64))  # enumerated ids, in range by construction
         probs, rows = _outcomes(pa, qa, xa, rule)
         for tau in range(kk + 1):
             if probs[tau] <= 0.0:
@@ -324,7 +346,7 @@ def expected_accepted(target: Callable[..., Any], draft: Callable[..., Any], voc
     >>> round(bv.expected_accepted(p, q, 2, 2, "token") * 9, 6), round(bv.expected_accepted(p, q, 2, 2) * 9, 6)
     (10.0, 11.0)
     """
-    law = round_distribution(target, draft, vocab, k, rule)
+    law = _round_law(target, draft, *_round_args(target, draft, vocab, k, rule))
     return float(sum(prob * (len(seq) - 1) for seq, prob in law.items()))
 
 

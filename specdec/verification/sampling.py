@@ -234,6 +234,11 @@ def total_variation(p: ArrayLike, q: ArrayLike) -> float | np.ndarray:
     0.4
     """
     pa, qa = check_distribution_pair(p, q)
+    return _total_variation(pa, qa)
+
+
+def _total_variation(pa: np.ndarray, qa: np.ndarray) -> float | np.ndarray:
+    """:func:`total_variation` of validated float64 arrays; checks nothing."""
     out = 0.5 * np.abs(pa - qa).sum(axis=-1)
     return to_output(out, pa.ndim == 1 and qa.ndim == 1)
 
@@ -269,6 +274,11 @@ def running_frequencies(tokens: ArrayLike, vocab: int, sizes: ArrayLike) -> np.n
         raise ValueError(f"tokens must be a non-empty 1-D array of token ids; got shape {t.shape}")
     n = np.atleast_1d(check_integer(sizes, "sizes", minimum=1, maximum=t.size))
     check_size(float(n.size) * v, "sizes", "the table of frequencies (len(sizes) x vocab)")
+    return _running_frequencies(t, v, n)
+
+
+def _running_frequencies(t: np.ndarray, v: int, n: np.ndarray) -> np.ndarray:
+    """:func:`running_frequencies` of validated int64 tokens ``t`` and 1-D prefix lengths ``n``; checks nothing."""
     counts = np.empty((n.size, v))
     for token in range(v):  # loop over the vocabulary, not the samples
         counts[:, token] = np.searchsorted(np.flatnonzero(t == token), n, side="left")
@@ -317,9 +327,11 @@ def convergence_to_target(p: ArrayLike, q: ArrayLike, sizes: ArrayLike,
     check_size(3.0 * total, "sizes", "the largest simulation")
     v = pa.size
     out = {"sizes": n}
-    out["speculative"] = running_frequencies(_step(pa, qa, total, g, "residual")[0], v, n)
-    out["correction from target"] = running_frequencies(_step(pa, qa, total, g, "target")[0], v, n)
-    out["draft only"] = running_frequencies(_step(pa, qa, total, g, "none")[0], v, n)
+    tokens = _step(pa, qa, total, g, "residual")[0]
+    check_size(float(n.size) * v, "sizes", "the table of frequencies (len(sizes) x vocab)")  # running_frequencies'
+    out["speculative"] = _running_frequencies(tokens, v, n)
+    out["correction from target"] = _running_frequencies(_step(pa, qa, total, g, "target")[0], v, n)
+    out["draft only"] = _running_frequencies(_step(pa, qa, total, g, "none")[0], v, n)
     return out
 
 

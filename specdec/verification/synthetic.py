@@ -280,13 +280,18 @@ def synthetic_logit_pair(kind: str = "peaked", vocab: int = 1000, n_contexts: in
     ((4, 50), (4, 50))
     """
     check_choice(kind, "kind", sorted(WORKLOAD_SHAPES))
-    head, a, b = WORKLOAD_SHAPES[kind]
     v = check_count(vocab, "vocab", minimum=2)
     m = check_count(n_contexts, "n_contexts")
     check_size(3.0 * m * v, "vocab", "the logits (n_contexts x vocab, target and draft)")
     sigma = float(check_nonnegative(noise, "noise", "(nats)"))
     sharp = float(check_positive(sharpness, "sharpness"))
-    g = check_rng(rng)
+    return _logit_pair(kind, v, m, sigma, sharp, check_rng(rng))
+
+
+def _logit_pair(kind: str, v: int, m: int, sigma: float, sharp: float,
+                g: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`synthetic_logit_pair` on validated arguments; checks nothing."""
+    head, a, b = WORKLOAD_SHAPES[kind]
     rank = np.arange(1, v + 1)
     h = min(head, v)
     profile = np.where(rank <= h, -a * np.log(rank), -a * np.log(h) - b * np.log(rank / h))
@@ -331,13 +336,22 @@ def acceptance_vs_temperature(target_logits: ArrayLike, draft_logits: ArrayLike,
     if zt.shape != zd.shape or zt.ndim not in (1, 2):
         raise ValueError(f"target_logits and draft_logits must have the same shape (V,) or (n, V); got {zt.shape} and {zd.shape}")
     tt = check_positive(temperatures, "temperatures", "(temperature)")
+    return to_output(_acceptance_curve(zt, zd, tt), np.ndim(temperatures) == 0)
+
+
+def _acceptance_curve(zt: np.ndarray, zd: np.ndarray, tt: np.ndarray) -> np.ndarray:
+    """:func:`acceptance_vs_temperature` on validated arguments, shape of ``tt``.
+
+    The tempered distributions it builds are checked by the softmax and the acceptance rate (under their names,
+    ``logits``, ``t``, ``p``, ``q``): a temperature small enough to overflow is refused there.
+    """
     t_flat = tt.reshape(-1)
     zt2 = zt.reshape(-1, zt.shape[-1])
     zd2 = zd.reshape(-1, zd.shape[-1])
     p = softmax_with_temperature(zt2[None, :, :], t_flat[:, None])
     q = softmax_with_temperature(zd2[None, :, :], t_flat[:, None])
     acc = np.asarray(acceptance_rate(p, q)).mean(axis=-1)
-    return to_output(acc.reshape(tt.shape), np.ndim(temperatures) == 0)
+    return acc.reshape(tt.shape)
 
 
 #: Temperatures of the chapter's acceptance-against-temperature curves: 0.1, 0.2, ..., 2.0.
@@ -347,8 +361,8 @@ TEMPERATURE_GRID = np.round(np.linspace(0.1, 2.0, 20), 10)
 @lru_cache(maxsize=64)
 def _temperature_curve(kind: str, noise: float, sharpness: float, vocab: int, n_contexts: int, seed: int,
                        temperatures: tuple[float, ...]) -> np.ndarray:
-    zt, zd = synthetic_logit_pair(kind, vocab, n_contexts, noise=noise, sharpness=sharpness, rng=seed)
-    curve = np.asarray(acceptance_vs_temperature(zt, zd, np.asarray(temperatures)))
+    zt, zd = _logit_pair(kind, vocab, n_contexts, noise, sharpness, np.random.default_rng(seed))
+    curve = np.asarray(_acceptance_curve(zt, zd, np.asarray(temperatures, dtype=float)))
     curve.setflags(write=False)
     return curve
 
@@ -399,6 +413,7 @@ def temperature_curve(kind: str = "peaked", noise: float = 1.0, sharpness: float
     key = (float(check_scalar(noise, "noise", check_nonnegative)), float(check_scalar(sharpness, "sharpness", check_positive)),
            check_count(vocab, "vocab", minimum=2), check_count(n_contexts, "n_contexts"),
            check_count(seed, "seed", minimum=0))
+    check_size(3.0 * key[3] * key[2], "vocab", "the logits (n_contexts x vocab, target and draft)")
     return _temperature_curve(kind, *key, tuple(float(x) for x in np.asarray(t, float)))
 
 

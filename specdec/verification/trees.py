@@ -115,7 +115,12 @@ def _check_sibling_sums(par: np.ndarray, acc: np.ndarray) -> None:
 def _prepare(parents: Any,
              accept: Any) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
     """Validated ``(par, acc, lead_shape)``: par (n,) or (M, n); acc (M, n)."""
-    par = _check_parents(parents)
+    return _prepare_accept(_check_parents(parents), accept)
+
+
+def _prepare_accept(par: np.ndarray,
+                    accept: Any) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
+    """:func:`_prepare` for parents already validated by :func:`_check_parents`."""
     acc = check_probability(accept, "accept")
     n = par.shape[-1]
     if acc.ndim == 0 or acc.shape[-1] != n:
@@ -220,7 +225,11 @@ def tree_depths(parents: ArrayLike) -> np.ndarray:
     >>> sd.trees.tree_depths([-1, -1, 0, 0, 2]).tolist()
     [1, 1, 2, 2, 3]
     """
-    par = _check_parents(parents)
+    return _depths(_check_parents(parents))
+
+
+def _depths(par: np.ndarray) -> np.ndarray:
+    """:func:`tree_depths` of parents validated by :func:`_check_parents`; checks nothing."""
     n = par.shape[-1]
     p2 = par.reshape(-1, n)
     depth = np.zeros((p2.shape[0], n + 1), dtype=np.int64)
@@ -321,7 +330,7 @@ def tree_expected_tokens(parents: ArrayLike, accept: ArrayLike, *, depth_decay: 
     decay = float(check_probability(depth_decay, "depth_decay"))
     par, acc, lead = _prepare(parents, accept)
     if decay != 1.0:
-        acc = acc * decay ** (tree_depths(par) - 1)  # depth 1 for the root's children
+        acc = acc * decay ** (_depths(par) - 1)  # depth 1 for the root's children
     out = _path_products(par, acc, total=True)
     return to_output(out.reshape(lead), np.ndim(parents) == 1 and np.ndim(accept) == 1)
 
@@ -358,7 +367,7 @@ def tree_tokens_pmf(parents: ArrayLike, accept: ArrayLike) -> np.ndarray:
     par = _check_parents(parents)
     if par.ndim != 1:
         raise ValueError(f"parents must be 1-D here (one tree shape); got shape {par.shape}")
-    par, acc, lead = _prepare(par, accept)
+    par, acc, lead = _prepare_accept(par, accept)
     n = par.shape[0]
     prob = _path_products(par, acc)
     onehot = np.zeros((n, n + 1))
@@ -366,7 +375,7 @@ def tree_tokens_pmf(parents: ArrayLike, accept: ArrayLike) -> np.ndarray:
     child_sums = acc @ onehot  # (M, n + 1): column 0 is the root
     end = np.concatenate([1.0 - child_sums[:, :1], prob * (1.0 - child_sums[:, 1:])], axis=1)
     end = np.maximum(end, 0.0)
-    depth = np.concatenate([[0], tree_depths(par)])
+    depth = np.concatenate([[0], _depths(par)])
     pmf = np.zeros((acc.shape[0], int(depth.max()) + 1))
     for d in range(pmf.shape[1]):  # loop over depths (at most n + 1)
         pmf[:, d] = end[:, depth == d].sum(axis=1)
