@@ -11,22 +11,13 @@ the counts with the arguments it takes.
 from __future__ import annotations
 
 import collections
-import inspect
 import sys
 import types
 
 import pytest
+from validation_counter import VALIDATORS, counting  # tests/validation_counter.py
 
 import specdec as sd
-from specdec import _validate
-from specdec.decision import _measurements
-
-# Helpers of _validate that check nothing about one named value: shapes, sizes, a pair (it checks each of the
-# two by name).
-NOT_ONE_VALUE = {"check_broadcast", "check_size", "check_distribution_pair"}
-VALIDATORS = [getattr(_validate, name) for name in _validate.__all__
-              if (name.startswith("check_") or name == "as_float_array") and name not in NOT_ONE_VALUE]
-VALIDATORS += [_measurements.real_number, _measurements.whole_number, _measurements.duration]
 
 
 @pytest.fixture
@@ -37,23 +28,7 @@ def validations(monkeypatch):
             getattr(sd, name)
     counts: collections.Counter = collections.Counter()
     depth = [0]
-
-    def counting(check):
-        signature = inspect.signature(check)
-
-        def counted(*args, **kwargs):
-            if depth[0] == 0:
-                bound = signature.bind(*args, **kwargs)
-                bound.apply_defaults()
-                counts[bound.arguments["name"]] += 1
-            depth[0] += 1
-            try:
-                return check(*args, **kwargs)
-            finally:
-                depth[0] -= 1
-        return counted
-
-    replaced = {check: counting(check) for check in VALIDATORS}
+    replaced = {check: counting(check, lambda: counts, depth) for check in VALIDATORS}
     for module_name, module in list(sys.modules.items()):
         if module_name.startswith("specdec") and isinstance(module, types.ModuleType):
             for attr, value in list(vars(module).items()):

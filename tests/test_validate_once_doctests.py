@@ -25,15 +25,10 @@ import sys
 import types
 
 import pytest
+from validation_counter import VALIDATORS, counting  # tests/validation_counter.py
 
 import specdec as sd
-from specdec import _validate
-from specdec.decision import _measurements
 
-NOT_ONE_VALUE = {"check_broadcast", "check_size", "check_distribution_pair"}
-VALIDATORS = [getattr(_validate, name) for name in _validate.__all__
-              if (name.startswith("check_") or name == "as_float_array") and name not in NOT_ONE_VALUE]
-VALIDATORS += [_measurements.real_number, _measurements.whole_number, _measurements.duration]
 PRESENTATION = (".plots", ".widgets", ".exercises", "__main__")
 
 #: "module.function": {parameter: why it is validated more than once on purpose}.
@@ -70,21 +65,6 @@ def once(monkeypatch):
     checking = [0]
     findings: dict = collections.defaultdict(dict)
 
-    def counting(check):
-        signature = inspect.signature(check)
-
-        def counted(*args, **kwargs):
-            if checking[0] == 0 and state["counts"] is not None:
-                bound = signature.bind(*args, **kwargs)
-                bound.apply_defaults()
-                state["counts"][bound.arguments["name"]] += 1
-            checking[0] += 1
-            try:
-                return check(*args, **kwargs)
-            finally:
-                checking[0] -= 1
-        return counted
-
     def tracked(function, label):
         params = set(inspect.signature(function).parameters)
 
@@ -104,7 +84,7 @@ def once(monkeypatch):
                     state["counts"] = None
         return outermost
 
-    checks = {check: counting(check) for check in VALIDATORS}
+    checks = {check: counting(check, lambda: state["counts"], checking) for check in VALIDATORS}
     public: dict = {}
     for name, module in modules:
         for attr, value in list(vars(module).items()):

@@ -13,6 +13,7 @@ Defined in chapter "Latency, throughput and memory".
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -268,14 +269,20 @@ def max_concurrent_sequences(model: Model, hardware: Hardware, context: ArrayLik
     >>> sd.memory.max_concurrent_sequences(h.LLAMA_70B, hw, context=8192, draft=h.LLAMA_8B, k=5)
     128
     """
+    hardware, c, kk, e, draft = _capacity_args(model, hardware, context, k, extra_bytes, draft)
+    return to_output(_max_concurrent(model, hardware, c, kk, e, draft), is_scalar_input(context, extra_bytes, k),
+                     kind=int)
+
+
+def _capacity_args(model: Any, hardware: Any, context: Any, k: Any, extra_bytes: Any,
+                   draft: Any) -> tuple[Hardware, np.ndarray, np.ndarray, np.ndarray, Model | None]:
+    """The checked arguments of :func:`max_concurrent_sequences` (context and k as float arrays)."""
     check_instance(model, Model, "model")
     hardware = check_instance(hardware, Hardware, "hardware")
     c = check_integer(context, "context", minimum=1).astype(float)
     kk = check_integer(k, "k", minimum=0).astype(float)
     e = check_nonnegative(extra_bytes, "extra_bytes", "(bytes)")
-    draft = None if draft is None else check_instance(draft, Model, "draft")
-    return to_output(_max_concurrent(model, hardware, c, kk, e, draft), is_scalar_input(context, extra_bytes, k),
-                     kind=int)
+    return hardware, c, kk, e, None if draft is None else check_instance(draft, Model, "draft")
 
 
 def _max_concurrent(model: Model, hardware: Hardware, c: np.ndarray, kk: np.ndarray, e: np.ndarray,
@@ -310,12 +317,7 @@ def concurrency_lost_to_draft(model: Model, hardware: Hardware, context: int, dr
     >>> sd.memory.concurrency_lost_to_draft(h.LLAMA_70B, h.H100.scaled(8), 8192, draft=h.LLAMA_8B, k=5)
     57
     """
-    check_instance(model, Model, "model")
-    hardware = check_instance(hardware, Hardware, "hardware")
-    c = check_integer(context, "context", minimum=1).astype(float)
-    kk = check_integer(k, "k", minimum=0).astype(float)
-    e = check_nonnegative(extra_bytes, "extra_bytes", "(bytes)")
-    draft = None if draft is None else check_instance(draft, Model, "draft")
+    hardware, c, kk, e, draft = _capacity_args(model, hardware, context, k, extra_bytes, draft)
     base = _max_concurrent(model, hardware, c, np.zeros(()), np.zeros(()), None)
     spec = _max_concurrent(model, hardware, c, kk, e, draft)
     out = np.asarray(base) - np.asarray(spec)
