@@ -34,6 +34,11 @@ error was looked at, the same for every row:
   Nothing else is charged per round.
 * **D7, the error.** ``predicted / measured - 1``; the summary is the median
   of its absolute value over the rows.
+* **D9, engines outside the profiles** (second collection, fixed before its
+  rows were priced). An ``"other:<name>"`` engine is priced with the profile
+  of its launch regime: CUDA graphs take ``"gpt-fast"``'s (a captured step,
+  no serving scheduler), eager code takes ``"research"``'s. Sequoia runs
+  its rounds under CUDA graphs.
 
 Defined in chapter "Predicting a published setup".
 """
@@ -66,6 +71,9 @@ _CHAPTER = "Predicting a published setup"
 #: Row GPU names (M1) -> catalogue keys.
 _GPU_KEYS = {"A100-40GB": "a100-40gb", "A100-80GB": "a100-80gb", "RTX3090": "rtx-3090", "L40S": "l40s",
              "H100": "h100-sxm", "H200": "h200-sxm", "B200": "b200"}
+#: D9: the launch regime of each engine outside the profiles, and the profile a regime takes.
+_OTHER_ENGINES = {"sequoia": "graphs"}
+_PROFILE_OF_REGIME = {"graphs": "gpt-fast", "eager": "research"}
 _SUFFIX = re.compile(r"(-v\d+\.\d+|-chat-hf|-chat|-hf|-instruct)+$")
 _LOOKAHEAD = re.compile(r"N=(\d+), W=(\d+), G=(\d+)")
 
@@ -82,7 +90,7 @@ def prediction_inputs(row: PublishedSpeedup) -> dict:
     """The keyword arguments of :func:`specdec.predict.predict_speedup` for a held-out row.
 
     Applies the mapping rules M1 to M8 of :mod:`specdec.predict.validation_rows`
-    and the decisions D1 to D6 of this module's docstring.
+    and the decisions D1 to D9 of this module's docstring.
 
     Defined in chapter "Predicting a published setup".
 
@@ -110,7 +118,9 @@ def prediction_inputs(row: PublishedSpeedup) -> dict:
             "engine": row.engine, "weights": weights}
     args["context"] = row.context if row.context is not None else (
         1024 if re.search(r"summar|cnn|xsum|retriev|natural questions", row.dataset, re.I) else 512)
-    args["baseline_engine"] = "hf-eager" if "hugging face" in row.baseline.lower() else row.engine
+    if row.engine.startswith("other:"):     # D9
+        args["engine"] = _PROFILE_OF_REGIME[_OTHER_ENGINES[row.engine[len("other:"):]]]
+    args["baseline_engine"] = "hf-eager" if "hugging face" in row.baseline.lower() else args["engine"]
     kind = {"medusa2": "medusa"}.get(row.draft_kind, row.draft_kind)
     if kind == "model":
         if row.draft_model not in catalogue.MODEL_SPECS:

@@ -303,6 +303,20 @@ MODEL_SPECS: dict[str, ModelSpec] = {m.key: m for m in (
            status="secondary", checked="the LLaMA 30B configuration (hidden 6656, 60 layers, 52 heads, intermediate "
            "17920, vocab 32000) in two copies in the search tool's code index (ids 7902833359, 369941306)",
            note="Vicuna 33B is fine-tuned from LLaMA 30B (named 33B) and keeps its shape"),
+    _llama("llama-68m", "Llama 68M", 2, 768, 12, 12, 3072, 32000, False, "JackFram/llama-68m",
+           status="secondary", checked="the shape the package's earlier preset gives JackFram/llama-68m (as for "
+           "vicuna-68m, which fine-tunes it)", note="Sequoia's JF68M draft"),
+    _llama("sheared-llama-1.3b", "Sheared-LLaMA 1.3B", 24, 2048, 16, 16, 5504, 32000, False,
+           "princeton-nlp/Sheared-LLaMA-1.3B", status="secondary",
+           checked="a restatement in the search tool's code index (jafioti/luminal examples/llama/config.rs: "
+           "hidden 2048, intermediate 5504, 16 heads, 24 layers, vocabulary 32000, head dim 128)",
+           note="Sequoia's SL1.3B draft; multi-head attention (no grouped KV heads)"),
+    _llama("qwen2.5-7b", "Qwen2.5 7B", 28, 3584, 28, 4, 18944, 152064, False, "Qwen/Qwen2.5-7B",
+           status="secondary", checked=_SEARCH_COPY.format("1877553054, 69031729292"),
+           note="q, k and v projections carry biases (3.6k parameters per layer, left out)"),
+    _llama("qwen2.5-32b", "Qwen2.5 32B", 64, 5120, 40, 8, 27648, 152064, False, "Qwen/Qwen2.5-32B",
+           status="secondary", checked=_SEARCH_COPY.format("30362371676, 61993018516, 69031729292"),
+           note="q, k and v projections carry biases (left out)"),
     ModelSpec("mixtral-8x7b", "Mixtral 8x7B", 32, 4096, 32, 8, 14336, 32000, False,
               _hf("mistralai/Mixtral-8x7B-v0.1/config.json: num_hidden_layers 32, hidden_size 4096, "
                   "num_attention_heads 32, num_key_value_heads 8, intermediate_size 14336, num_local_experts 8, "

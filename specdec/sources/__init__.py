@@ -117,6 +117,13 @@ SOURCES: dict[str, Source] = {
         "chen2024magicdec", "Jian Chen, Vashisth Tiwari, Ranajoy Sadhukhan, Zhuoming Chen, and others",
         "MagicDec: Breaking the Latency-Throughput Tradeoff for Long Context Generation with Speculative Decoding",
         "arXiv preprint (ICLR 2025 according to a secondary note, not checked)", "2408.11049", "v4"),
+    "chen2024sequoia": Source(
+        "chen2024sequoia", "Zhuoming Chen, Avner May, Ruslan Svirschevski, Yuhsun Huang, Max Ryabinin, Zhihao Jia, "
+        "Beidi Chen", "Sequoia: Scalable, Robust, and Hardware-aware Speculative Decoding",
+        "arXiv preprint (NeurIPS 2024 according to a secondary note, not checked)", "2402.12374", "v3"),
+    "wang2024opttree": Source(
+        "wang2024opttree", "Jikai Wang, Yi Su, Juntao Li, Qingrong Xia, Zi Ye, Xinyu Duan, Zhefeng Wang, Min Zhang",
+        "OPT-Tree: Speculative Decoding with Adaptive Draft Tree Structure", "arXiv preprint", "2406.17276", "v4"),
     "magicdec-blog": Source(
         "magicdec-blog", "the MagicDec authors (Infini-AI-Lab)", "MagicDec project page (blog post), Table 2",
         "project page in the authors' repository, pages/index.html", repository="Infini-AI-Lab/MagicDec",
