@@ -162,3 +162,39 @@ def test_fixed_cost_once_reprices_the_draft_passes_without_their_fixed_cost():
     assert heldout.fixed_cost_once(check) > check.error               # cheaper rounds, higher prediction
     with pytest.raises(TypeError, match="check must be"):
         heldout.fixed_cost_once(check.row)
+
+
+def test_second_collection_separate_draft_trees_and_d9():
+    """Sequoia: a separate draft on a 128-token tree, priced with gpt-fast's profile (D9) over Hugging Face's T0."""
+    row = ROWS["sequoia-t1-llama-2-7b-sequoia128x10"]
+    args = heldout.prediction_inputs(row)
+    assert row.engine == "other:sequoia" and args["engine"] == "gpt-fast" and args["baseline_engine"] == "hf-eager"
+    assert (args["draft"], args["n_nodes"], args["depth"], args["width"]) == ("llama-68m", 127, 9, None)
+    # the same prediction from the public call, written out by hand from the row's printed fields
+    p = predict.predict_speedup("llama-2-7b", "llama-68m", tau=4.98, n_nodes=128 - 1, depth=10 - 1, gpu="a100-80gb",
+                                engine="gpt-fast", baseline_engine="hf-eager", context=512, weights="fp16")
+    check = next(c for c in heldout.check_rows() if c.row.key == row.key)
+    assert check.prediction.speedup == pytest.approx(p.speedup, rel=1e-12)
+    magic = heldout.prediction_inputs(ROWS["magicdec-qwen2.5-32b-qwen2.5-7b-bs16"])
+    assert (magic["target"], magic["draft"], magic["k"], magic["n_gpus"], magic["batch"], magic["context"]) == \
+        ("qwen2.5-32b", "qwen2.5-7b", 2, 8, 16, 32_048)
+    assert magic["engine"] == magic["baseline_engine"] == "gpt-fast"
+    opt = heldout.prediction_inputs(ROWS["opt-tree-t1-llama-2-70b-l-7b-eagle-tree"])
+    assert (opt["draft"], opt["n_nodes"], opt["depth"], opt["parallelism"], opt["gpu"]) == \
+        ("llama-2-7b", 25, 5, "layers", "a100-40gb")
+    assert opt["baseline_engine"] == "research"                   # the same code's vanilla decoding
+
+
+def test_track_record_holds_the_rows_its_profile_priced():
+    """gpt-fast's record: MagicDec's rows (engine gpt-fast) and Sequoia's (priced with gpt-fast by D9)."""
+    priced = {row.key for row in VALIDATION_ROWS if row.engine in ("gpt-fast", "other:sequoia")}
+    record = heldout.track_record("gpt-fast")
+    assert record.profile == "gpt-fast" and set(record.keys) == priced and len(priced) == 12
+
+
+def test_the_table_names_the_profile_that_priced_an_outside_engine():
+    checks = [c for c in heldout.check_rows() if c.row.collection == 2]
+    table = heldout.heldout_table(checks)
+    assert len(table.rows) == len(checks) and table.header[-1] == "error"
+    sequoia = [row for row, c in zip(table.rows, checks, strict=True) if c.row.engine == "other:sequoia"]
+    assert sequoia and all(row[1].endswith("sequoia (as gpt-fast)") for row in sequoia)

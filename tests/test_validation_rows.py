@@ -207,3 +207,17 @@ def test_references_page_lists_every_new_source_at_its_commit():
     for key in {r.quoted.source for r in ROWS}:
         source = SOURCES[key]
         assert (source.arxiv and source.arxiv in page) or (source.repository and source.repository in page), key
+
+
+def test_second_collection_comes_from_sources_the_first_did_not_use():
+    """A5: the second collection's rows are new sources, read after the first collection, and at least twenty."""
+    first = {r.quoted.source for r in ROWS if r.collection == 1}
+    second = [r for r in ROWS if r.collection == 2]
+    assert len(second) >= 20
+    assert not first & {r.quoted.source for r in second}
+    # the second collection follows the first in the tuple (the order the sources were read)
+    assert [r.collection for r in ROWS] == sorted(r.collection for r in ROWS)
+    with pytest.raises(ValueError, match="collection must be 1 or 2"):
+        dataclasses.replace(ROWS[0], collection=3)
+    with pytest.raises(TypeError, match="collection"):
+        dataclasses.replace(ROWS[0], collection="2")

@@ -86,6 +86,13 @@ def _spec(name: str) -> ModelSpec:
     raise ValueError(f"target {name!r} has no catalogue entry (looked up as {key!r})")
 
 
+def _priced_profile(row: PublishedSpeedup) -> str:
+    """The engine profile a row is priced with: its own, or (D9) its launch regime's."""
+    if row.engine.startswith("other:"):
+        return _PROFILE_OF_REGIME[_OTHER_ENGINES[row.engine[len("other:"):]]]
+    return row.engine
+
+
 def prediction_inputs(row: PublishedSpeedup) -> dict:
     """The keyword arguments of :func:`specdec.predict.predict_speedup` for a held-out row.
 
@@ -118,8 +125,7 @@ def prediction_inputs(row: PublishedSpeedup) -> dict:
             "engine": row.engine, "weights": weights}
     args["context"] = row.context if row.context is not None else (
         1024 if re.search(r"summar|cnn|xsum|retriev|natural questions", row.dataset, re.I) else 512)
-    if row.engine.startswith("other:"):     # D9
-        args["engine"] = _PROFILE_OF_REGIME[_OTHER_ENGINES[row.engine[len("other:"):]]]
+    args["engine"] = _priced_profile(row)
     args["baseline_engine"] = "hf-eager" if "hugging face" in row.baseline.lower() else args["engine"]
     kind = {"medusa2": "medusa"}.get(row.draft_kind, row.draft_kind)
     if kind == "model":
@@ -269,7 +275,7 @@ def fixed_cost_once(check: HeldOutCheck) -> float:
     """
     c = check_instance(check, HeldOutCheck, "check")
     p = c.prediction
-    fixed = PROFILES[c.row.engine].step_overhead
+    fixed = PROFILES[_priced_profile(c.row)].step_overhead
     return p.tau * p.t0 / (p.t_round - len(p.plan.draft_tokens) * fixed) / c.row.speedup - 1.0
 
 
@@ -377,8 +383,9 @@ def track_record(engine: str | None = None, checks: Sequence[HeldOutCheck] | Non
     Parameters
     ----------
     engine : str, optional
-        A key of :data:`specdec.calibration.profiles.PROFILES`; default ``None``, every row. A profile
-        with fewer than :data:`MIN_PROFILE_ROWS` held-out rows gets every row's record.
+        A key of :data:`specdec.calibration.profiles.PROFILES`; default ``None``, every row. The record
+        holds the rows priced with that profile (D9 included); a profile with fewer than
+        :data:`MIN_PROFILE_ROWS` of them gets every row's record.
     checks : sequence of HeldOutCheck, optional
         Default :func:`check_rows`.
 
@@ -392,13 +399,13 @@ def track_record(engine: str | None = None, checks: Sequence[HeldOutCheck] | Non
     >>> record = heldout.track_record("research")
     >>> record.profile, record.rows == sum(c.row.engine == "research" for c in heldout.check_rows())
     ('research', True)
-    >>> heldout.track_record("gpt-fast").profile is None   # no held-out row under gpt-fast: every row
+    >>> heldout.track_record("vllm").profile is None   # no held-out row priced under vllm: every row
     True
     """
     if engine is not None:
         check_choice(engine, "engine", tuple(PROFILES))
     pool = check_rows() if checks is None else _as_checks(checks)
-    mine = [c for c in pool if engine is not None and c.row.engine == engine]
+    mine = [c for c in pool if engine is not None and _priced_profile(c.row) == engine]
     chosen, profile = (mine, engine) if len(mine) >= MIN_PROFILE_ROWS else (list(pool), None)
     pairs = sorted((c.row.speedup / c.prediction.speedup, c.row.key) for c in chosen)
     return TrackRecord(engine, profile, tuple(r for r, _ in pairs), tuple(k for _, k in pairs))
@@ -411,7 +418,10 @@ def _short(where: str) -> str:
 
 def _setup(row: PublishedSpeedup) -> str:
     par = "" if row.gpu_count == 1 else f" x{row.gpu_count} ({row.parallelism})"
-    return f"{row.gpu}{par}, batch {row.batch}, {row.engine}"
+    engine = row.engine
+    if engine.startswith("other:"):     # D9: name the profile that priced it
+        engine = f"{engine[len('other:'):]} (as {_priced_profile(row)})"
+    return f"{row.gpu}{par}, batch {row.batch}, {engine}"
 
 
 def heldout_table(checks: Sequence[HeldOutCheck]) -> Table:

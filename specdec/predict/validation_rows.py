@@ -606,10 +606,10 @@ _SEQUOIA_SETUP = ("Section 4.1: on-device runs on one 'A100(-PCIE 80GB)', drafts
                   f"at a time in tests/testbed_greedy.py, fp16 there; {_SEQUOIA_CODE})")
 
 
-def _sequoia(table: int, target: str, draft: str, dataset: str, method: str, speedup: float, tau: float,
+def _sequoia(table: int, target: str, draft: str, dataset: str, speedup: float, tau: float,
              shape: tuple[int, int] | None) -> PublishedSpeedup:
     """A Sequoia row; ``shape`` is the printed (size, depth) of a Sequoia tree, ``None`` for SpecInfer's 5x8 tree."""
-    printed = {"speedup": speedup, "generated tokens per step": tau}
+    printed: dict[str, Any] = {"speedup": speedup, "generated tokens per step": tau}
     if shape is None:
         column, tokens, depth, tree = "SpecInfer 5x8", 41, 8, "SpecInfer's 5 x 8 tree (5 independent sequences of 8)"
     else:
@@ -617,7 +617,7 @@ def _sequoia(table: int, target: str, draft: str, dataset: str, method: str, spe
         column, tokens, depth = "Speedup", shape[0], shape[1] - 1
         tree = f"a Sequoia tree of size {shape[0]} and depth {shape[1]}, both counting the root"
     quoted = Cited(printed, "chen2024sequoia",
-                   f"Table {table} ('On-device results (A100)'), row '{target} | {draft} | 0 | {dataset}', column "
+                   f"Table {table} ('On-device results (A100)'), row '{target}, {draft}, T 0, {dataset}', column "
                    f"'{column}' (tokens per step in parentheses)", "verified", _SEQUOIA_HTML,
                    note="the parenthesis is 'the average number of generated tokens per decoding step' (the "
                         "target's token included); Table 1's caption: 'The speed of incremental decoding is "
@@ -641,15 +641,15 @@ def _sequoia(table: int, target: str, draft: str, dataset: str, method: str, spe
 #: S5 over Tables 1 and 3 at temperature 0: one row per (target, draft, tree) and table, MT Bench first, else the
 #: first dataset printed. Table 3 re-prints Table 1's Llama2-7B rows, so those configurations come from Table 1.
 _SEQUOIA_ROWS = (
-    _sequoia(1, "Llama2-7B", "JF68M", "MT Bench", "Sequoia", 4.03, 4.98, (128, 10)),
-    _sequoia(1, "Llama2-7B", "JF68M", "MT Bench", "SpecInfer", 3.84, 4.01, None),
-    _sequoia(1, "Llama2-7B", "JF68M", "OpenWebText", "Sequoia", 3.22, 3.86, (128, 7)),
-    _sequoia(3, "Llama2-13B", "JF68M", "C4", "Sequoia", 3.73, 4.20, (64, 9)),
-    _sequoia(3, "Llama2-13B", "JF68M", "C4", "SpecInfer", 3.30, 3.64, None),
-    _sequoia(3, "Llama2-13B", "JF68M", "OpenWebText", "Sequoia", 3.18, 3.49, (64, 7)),
-    _sequoia(3, "Vicuna-33B", "SL1.3B", "C4", "Sequoia", 2.27, 4.28, (64, 6)),
-    _sequoia(3, "Vicuna-33B", "SL1.3B", "C4", "SpecInfer", 1.83, 3.86, None),
-    _sequoia(3, "Vicuna-33B", "SL1.3B", "OpenWebText", "Sequoia", 2.21, 3.93, (64, 5)),
+    _sequoia(1, "Llama2-7B", "JF68M", "MT Bench", 4.03, 4.98, (128, 10)),
+    _sequoia(1, "Llama2-7B", "JF68M", "MT Bench", 3.84, 4.01, None),
+    _sequoia(1, "Llama2-7B", "JF68M", "OpenWebText", 3.22, 3.86, (128, 7)),
+    _sequoia(3, "Llama2-13B", "JF68M", "C4", 3.73, 4.20, (64, 9)),
+    _sequoia(3, "Llama2-13B", "JF68M", "C4", 3.30, 3.64, None),
+    _sequoia(3, "Llama2-13B", "JF68M", "OpenWebText", 3.18, 3.49, (64, 7)),
+    _sequoia(3, "Vicuna-33B", "SL1.3B", "C4", 2.27, 4.28, (64, 6)),
+    _sequoia(3, "Vicuna-33B", "SL1.3B", "C4", 1.83, 3.86, None),
+    _sequoia(3, "Vicuna-33B", "SL1.3B", "OpenWebText", 2.21, 3.93, (64, 5)),
 )
 
 _MAGICDEC_COPY = ("a transcription of the arXiv paper with its tables as text (search-tool index file id 62047635607; "
@@ -659,8 +659,8 @@ _MAGICDEC_COPY = ("a transcription of the arXiv paper with its tables as text (s
 def _magicdec(batch: int, tau: float, speedup: float, t_ar: float, t_sd: float) -> PublishedSpeedup:
     quoted = Cited({"Bsz": batch, "gamma": 2, "Omega": tau, "TAR": t_ar, "TSD": t_sd, "x": speedup},
                    "chen2024magicdec",
-                   f"Appendix A.5, Table 7 ('Results of Qwen and Mistral Models'), row 'Qwen-2.5-32B | Qwen-2.5-7B | "
-                   f"PG-19 | 8xH100 | 32000 | {batch}'", "verified", _MAGICDEC_COPY,
+                   f"Appendix A.5, Table 7 ('Results of Qwen and Mistral Models'), row 'Qwen-2.5-32B, Qwen-2.5-7B, "
+                   f"PG-19, 8xH100, prefill 32000, Bsz {batch}'", "verified", _MAGICDEC_COPY,
                    note="Omega is 'the expected number of tokens generated in one verification step' (the target's "
                         "token included); x = TAR / TSD, the times per generated token without and with speculation "
                         "(ms)")
@@ -697,7 +697,7 @@ def _opt_tree(table: int, dataset: str, target: str, draft: str, tau: float, tok
               vanilla: float) -> PublishedSpeedup:
     quoted = Cited({"MAL": tau, "Tokens/s": tokens_s, "Speedup": speedup, "vanilla Tokens/s": vanilla},
                    "wang2024opttree",
-                   f"Table {table} ({dataset}), row '{target} | {draft} | EAGLE' (the EAGLE draft tree); the "
+                   f"Table {table} ({dataset}), row '{target}, {draft}, EAGLE' (the EAGLE draft tree); the "
                    "'None' row gives the vanilla tokens/s", "verified", _OPT_TREE_COPY,
                    note="'MAL indicates Mean Acceptance Length'; Algorithm 2: 'the total acceptance length is A', "
                         "the corrected token included")
