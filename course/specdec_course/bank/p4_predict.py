@@ -23,10 +23,10 @@ register(Exercise(
     label="predict-1",
     chapter=CHAPTER,
     question=("Llama 3.1 8B with a Llama 3.2 1B draft on one H100 under the vllm profile, k = 4, a measured tau of "
-              "3.0, batch 1, context 0: the predicted speedup?"),
+              "2.6, batch 1, context 0: the predicted speedup?"),
     statement=("Llama 3.1 8B with a Llama 3.2 1B draft on one H100 under the `{{engine}}` profile, $k = {{k}}$, a "
                "measured $\\tau$ of {{tau}}, batch 1, context 0: what speedup does `sd.predict_speedup` predict?"),
-    params={"engine": "vllm", "k": 4, "tau": 3.0},
+    params={"engine": "vllm", "k": 4, "tau": 2.6},
     vary=lambda rng: {"engine": pick(rng, _ENGINES), "k": int(rng.integers(2, 8)), "tau": grid(rng, 1.8, 3.0, 0.05)},
     answer=Float("a ratio", decimals=2),
     reference=_speedup,
