@@ -221,3 +221,28 @@ def test_second_collection_comes_from_sources_the_first_did_not_use():
         dataclasses.replace(ROWS[0], collection=3)
     with pytest.raises(TypeError, match="collection"):
         dataclasses.replace(ROWS[0], collection="2")
+
+
+def _ratio_fits(numerator: float, denominator: float, printed: float, step: float = 0.005) -> bool:
+    """Some values within the rounding (half a unit of the last printed digit, 0.005 here) of the two printed
+    numbers give a ratio that rounds to the printed one."""
+    low = (numerator - step) / (denominator + step)
+    high = (numerator + step) / (denominator - step)
+    return low <= printed + step and printed - step <= high
+
+
+def test_second_collection_speedups_agree_with_the_times_printed_beside_them():
+    """OPT-Tree prints tokens/s with and without speculation, MagicDec the times per token, Sequoia the time between
+    tokens and Hugging Face's 24.2 ms: each printed speedup is their ratio, within the printed rounding."""
+    second = [r for r in ROWS if r.collection == 2]
+    opt = [r for r in second if r.quoted.source == "wang2024opttree"]
+    magic = [r for r in second if r.quoted.source == "chen2024magicdec"]
+    assert len(opt) == 8 and len(magic) == 3
+    for r in opt:
+        assert _ratio_fits(r.quoted.value["Tokens/s"], r.quoted.value["vanilla Tokens/s"], r.speedup), r.key
+    for r in magic:
+        assert _ratio_fits(r.quoted.value["TAR"], r.quoted.value["TSD"], r.speedup), r.key
+    seq = next(r for r in second if r.key == "sequoia-t1-llama-2-7b-sequoia128x10")
+    assert _ratio_fits(24.2, 6.0, seq.speedup, step=0.05)   # Table 1: TBT 6.0 ms/token, one decimal
+    # the check can fail: a speedup off by a hundredth beyond the rounding is caught
+    assert not _ratio_fits(11.35, 6.29, 1.82)
