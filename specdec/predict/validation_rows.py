@@ -97,16 +97,17 @@ A5. The set is reopened for sources not read before; the predictor, the
     read. Rows of this collection carry ``collection=2``. A dense target
     missing from the catalogue is entered from its published configuration
     (layers, widths, heads, vocabulary); a target whose architecture the
-    catalogue cannot describe is listed as read but not used (S3). The chapter reports the median absolute error
-    over the second collection alone (the only rows no one had predicted
-    when they were chosen) beside the median over all rows. A choice that
-    only a new row raises is decided, for all rows, before any new row is
-    priced (D9 of :mod:`specdec.predict.heldout`, engines outside the
-    profiles), and S5 is read as follows where a source raised the case: a
-    table that re-prints another table's rows adds only the rows the other
-    lacks; a separate draft with a compressed KV cache (StreamingLLM,
-    SnapKV) is not a kind the predictor takes (S5a); an acceptance length
-    measured in a separate run whose batch is not stated does not meet S2.
+    catalogue cannot describe is listed as read but not used (S3). The
+    chapter reports the median absolute error over the second collection
+    alone (the only rows no one had predicted when they were chosen) beside
+    the median over all rows. A choice that only a new row raises is
+    decided, for all rows, before any new row is priced (D9 of
+    :mod:`specdec.predict.heldout`, engines outside the profiles), and S5 is
+    read as follows where a source raised the case: a table that re-prints
+    another table's rows adds only the rows the other lacks; a separate
+    draft with a compressed KV cache (StreamingLLM, SnapKV) is not a kind
+    the predictor takes (S5a); an acceptance length measured in a separate
+    run whose batch is not stated does not meet S2.
 
 Mapping rules (how a row becomes a predictor's inputs)
 ------------------------------------------------------
