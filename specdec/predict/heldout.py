@@ -384,8 +384,9 @@ def track_record(engine: str | None = None, checks: Sequence[HeldOutCheck] | Non
     ----------
     engine : str, optional
         A key of :data:`specdec.calibration.profiles.PROFILES`; default ``None``, every row. The record
-        holds the rows priced with that profile (D9 included); a profile with fewer than
-        :data:`MIN_PROFILE_ROWS` of them gets every row's record.
+        holds the rows run on that engine (an engine outside the profiles, priced by D9 with one of them,
+        is not that profile's); a profile with fewer than :data:`MIN_PROFILE_ROWS` of them gets every row's
+        record.
     checks : sequence of HeldOutCheck, optional
         Default :func:`check_rows`.
 
@@ -399,13 +400,13 @@ def track_record(engine: str | None = None, checks: Sequence[HeldOutCheck] | Non
     >>> record = heldout.track_record("research")
     >>> record.profile, record.rows == sum(c.row.engine == "research" for c in heldout.check_rows())
     ('research', True)
-    >>> heldout.track_record("vllm").profile is None   # no held-out row priced under vllm: every row
+    >>> heldout.track_record("vllm").profile is None   # no held-out row ran on vllm: every row
     True
     """
     if engine is not None:
         check_choice(engine, "engine", tuple(PROFILES))
     pool = check_rows() if checks is None else _as_checks(checks)
-    mine = [c for c in pool if engine is not None and _priced_profile(c.row) == engine]
+    mine = [c for c in pool if engine is not None and c.row.engine == engine]   # run on that engine (not D9's)
     chosen, profile = (mine, engine) if len(mine) >= MIN_PROFILE_ROWS else (list(pool), None)
     pairs = sorted((c.row.speedup / c.prediction.speedup, c.row.key) for c in chosen)
     return TrackRecord(engine, profile, tuple(r for r, _ in pairs), tuple(k for _, k in pairs))
