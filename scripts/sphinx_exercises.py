@@ -42,6 +42,7 @@ the student edition with ``specdec_edition = "student"``). It
 
 from __future__ import annotations
 
+import pathlib
 import posixpath
 
 from docutils import nodes
@@ -185,7 +186,11 @@ class AddCheckLines(SphinxTransform):
 
         exercises, core = _registry()
         seen = self.env.specdec_exercise_labels.setdefault(self.env.docname, [])
-        for box in list(self.document.findall(lambda n: isinstance(n, (exercise_node, exercise_enumerable_node)))):
+        boxes = list(self.document.findall(lambda n: isinstance(n, (exercise_node, exercise_enumerable_node))))
+        if boxes:
+            for path in _course_files():    # a changed exercise's form re-reads its chapter in an incremental build
+                self.env.note_dependency(path)
+        for box in boxes:
             label = box.get("label", "")
             seen.append(label)
             if label not in exercises.REGISTRY:
@@ -209,15 +214,32 @@ class AddCheckLines(SphinxTransform):
 
 def _purge(app, env, docname):
     getattr(env, "specdec_exercise_labels", {}).pop(docname, None)
+    getattr(env, "specdec_answer_keys", set()).discard(docname)
 
 
 def _merge(app, env, docnames, other):
     env.specdec_exercise_labels.update({d: other.specdec_exercise_labels.get(d, []) for d in docnames})
+    env.specdec_answer_keys |= getattr(other, "specdec_answer_keys", set()) & set(docnames)
 
 
 def _init_env(app, env, docnames):
     if not hasattr(env, "specdec_exercise_labels"):
         env.specdec_exercise_labels = {}
+    if not hasattr(env, "specdec_answer_keys"):
+        env.specdec_answer_keys = set()
+
+
+def _course_files() -> list[str]:
+    """The course package's source files: the check lines and the answer key are computed from them."""
+    import specdec_course
+
+    return sorted(str(p) for p in pathlib.Path(specdec_course.__file__).parent.rglob("*.py"))
+
+
+def _outdated_answer_keys(app, env, added, changed, removed):
+    """An incremental build rewrites every page with an answer key: its reference answers are computed by
+    specdec and the course package, which Sphinx does not track (a clean build needs no help)."""
+    return sorted(getattr(env, "specdec_answer_keys", set()) - set(removed))
 
 
 def sphinx_chapter_numbers(env) -> dict[str, int]:
@@ -289,6 +311,7 @@ class AnswerKeyDirective(SphinxDirective):
             LOGGER.warning("the answer key is instructors' material and is not part of the student edition",
                            location=(self.env.docname, self.lineno), type="specdec", subtype="exercise")
             return []
+        self.env.specdec_answer_keys.add(self.env.docname)
         return [answer_key_node(labels=self.options.get("labels"))]
 
 
@@ -361,6 +384,7 @@ def setup(app):
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)
     app.connect("env-check-consistency", _check_consistency)
+    app.connect("env-get-outdated", _outdated_answer_keys)
     app.connect("doctree-resolved", _fill_answer_keys)
     app.connect("missing-reference", _omitted_reference)
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "2"}

@@ -93,6 +93,20 @@ CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--no-first-run",
 ]
+#: Loopback is reached directly; every other host only through this proxy, which is a port of ours that is bound
+#: but never listens: a request to another host fails at once (ERR_PROXY_CONNECTION_FAILED), whatever the machine's
+#: network. The tests also record such requests (``page.on("request")``) and fail on them. Unlike ``route``, which
+#: would also block them, this keeps the browser's HTTP cache: a reader's second page loads the theme's and
+#: MathJax's scripts from the cache, and so do the tests (a third of the CPU time of a fresh load per page).
+PROXY_BYPASS = "127.0.0.1,localhost"
+LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+
+
+def is_local(url: str) -> bool:
+    """Whether a page's request stays on this machine (loopback, or a data:, blob:, about: or file: URL)."""
+    import urllib.parse
+
+    return url.startswith(("data:", "blob:", "about:", "file:")) or urllib.parse.urlsplit(url).hostname in LOCAL_HOSTS
 
 
 @pytest.fixture(scope="session")
@@ -107,12 +121,29 @@ def browser():
             "or set SPECDEC_CHROMIUM. `bash scripts/run-tests.sh` installs it when run as root.",
             pytrace=False,
         )
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+    import socket
+
+    with socket.socket() as dead_end, sync_playwright() as playwright:
+        dead_end.bind(("127.0.0.1", 0))          # bound, never listening: connections to it are refused
+        proxy = {"server": f"http://127.0.0.1:{dead_end.getsockname()[1]}", "bypass": PROXY_BYPASS}
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True,
+                                             proxy=proxy)
         try:
             yield browser
         finally:
             browser.close()
+
+
+@pytest.fixture(scope="session")
+def reader(browser):
+    """One tab, 1280 x 900, that the page tests navigate from page to page as a reader does (a fresh context per
+    page costs twice the CPU: a new renderer, and every script parsed again). Service workers are blocked."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
+    context.set_default_timeout(90_000)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
 
 
 @pytest.fixture(scope="session")
@@ -168,10 +199,16 @@ def _incomplete_run(config, files) -> str | None:
 
 #: Tests that take longest, or hold one worker longest (a module kept on one worker), run first, so that
 #: pytest-xdist does not start one of them when the other workers are nearly done. Lower runs earlier;
-#: the order within a group, and so of a notebook's cells, is kept.
-FIRST = {"tests/test_jupyterlab.py": 0, "tests/test_grading.py": 0, "tests/test_grading_hostile.py": 0,
-         "tests/test_packaging.py": 0,
-         "book/part3-beyond/04-measure-your-machine.ipynb": 0, "tests/test_live_explorers.py": 1}
+#: the order within a group, and so of a notebook's cells, is kept. The grading runs spend much of their
+#: time waiting for a notebook's time limit, so they alternate with work that keeps a core busy: each worker
+#: is handed two of these at the start (the grading runs at 0 and 2 go to one worker, the busy 1 and 3 to the
+#: other), and keeps two queued from then on.
+FIRST = {"tests/test_grading_hostile.py": 0, "book/part3-beyond/04-measure-your-machine.ipynb": 1,
+         "tests/test_grading.py": 2, "tests/test_jupyterlab.py": 3, "tests/test_packaging.py": 4,
+         "tests/test_live_explorers.py": 6}
+#: The rank of the student edition's sweeps over every page and its Sphinx builds (one worker, ~40 s), and of
+#: the notebooks and every other test.
+SWEEPS, NOTEBOOKS, OTHERS = 5, 6, 7
 
 
 def _start_order(item) -> int:
@@ -179,10 +216,10 @@ def _start_order(item) -> int:
     if path in FIRST:
         return FIRST[path]
     if path == "tests/test_student_edition.py" and "[" not in item.nodeid:
-        return 0                     # the sweeps over every page and the Sphinx builds: one worker, ~40 s
+        return SWEEPS
     if path.endswith(".ipynb"):
-        return 1
-    return 2
+        return NOTEBOOKS
+    return OTHERS
 
 
 #: Test files outside the fast loop: they read the notebooks or the built book, start a browser, JupyterLab,

@@ -63,14 +63,17 @@ def forbidden_in(text: str) -> list[str]:
     return found
 
 
+def _string_types(tag):
+    types = tag.interesting_string_types
+    if types is None:
+        return tag.MAIN_CONTENT_STRING_TYPES
+    return {types} if isinstance(types, type) else types
+
+
 def strings_outside(tag, left_out) -> list:
     """The strings ``tag.get_text()`` joins, in document order, but for those inside the elements whose ``id()``
     is in ``left_out``: a parsed page shared by several checks is read without removing anything from it."""
-    types = tag.interesting_string_types
-    if types is None:
-        types = tag.MAIN_CONTENT_STRING_TYPES
-    elif isinstance(types, type):
-        types = {types}
+    types = _string_types(tag)
     found = []
 
     def walk(element):
@@ -85,11 +88,30 @@ def strings_outside(tag, left_out) -> list:
     return found
 
 
+#: What page_text leaves out: these elements (the CSS selector ``script, style, mjx-container, code, .cell_input,
+#: .math, .headerlink, dt.sig``), and every ``pre`` outside a cell output.
+_LEFT_OUT_TAGS = frozenset({"script", "style", "mjx-container", "code"})
+_LEFT_OUT_CLASSES = frozenset({"cell_input", "math", "headerlink"})
+
+
 def page_text(soup) -> str:
     """What a reader reads on a built page: its article without code (cell inputs, code literals, code blocks
     outside outputs, signatures), math, scripts and styles; cell outputs, explorer read-outs and tables kept.
-    (The soup is not changed.)"""
+    (The soup is not changed; one walk over the article, as CSS selectors would be several.)"""
     body = soup.select_one("article.bd-article") or soup.select_one("main") or soup.body
-    left_out = {id(e) for e in body.select("script, style, .cell_input, .math, mjx-container, dt.sig, .headerlink, code")}
-    left_out |= {id(e) for e in body.select("pre") if e.find_parent(class_="cell_output") is None}
-    return " ".join(strings_outside(body, left_out))
+    types = _string_types(body)
+    found = []
+
+    def walk(element, in_output):
+        for child in element.children:
+            if hasattr(child, "children"):
+                classes = child.get("class") or ()
+                if (child.name in _LEFT_OUT_TAGS or _LEFT_OUT_CLASSES.intersection(classes)
+                        or (child.name == "dt" and "sig" in classes) or (child.name == "pre" and not in_output)):
+                    continue
+                walk(child, in_output or "cell_output" in classes)
+            elif type(child) in types:
+                found.append(child)
+
+    walk(body, False)
+    return " ".join(found)

@@ -1,9 +1,11 @@
 """Open every built page in a real browser, offline, and check what a reader sees.
 
 Debian's ``chromium`` is driven by Playwright for Python. The built book
-(``_build/html``, or ``$SPECDEC_HTML_DIR``) is served from 127.0.0.1 and every
-request to any other host is blocked *and* makes the test fail. For each page
-of ``_toc.yml`` (one test per page, named after it) we check that:
+(``_build/html``, or ``$SPECDEC_HTML_DIR``) is served from 127.0.0.1; every
+request to any other host is blocked (it can only go to a proxy that refuses it,
+``tests/conftest.py``) *and* makes the test fail. One tab goes from page to page, as a
+reader's does (with the browser's cache). For each page of ``_toc.yml`` (one test per
+page, named after it) we check that:
 
 - the page loads without HTTP errors for its own resources;
 - MathJax typeset the math: the page's math containers hold ``mjx-container``
@@ -29,14 +31,11 @@ from __future__ import annotations
 import os
 import pathlib
 import re
-import urllib.parse
 
 import pytest
-from conftest import html_dir, source_of  # the browser fixture lives in conftest.py
+from conftest import html_dir, is_local, source_of  # the browser and reader fixtures live in conftest.py
 
 from specdec.widgets._base import LIVE_NOTE, SNAPSHOT_NOTE
-
-TIMEOUT_MS = 90_000
 
 # Console messages that are not defects of the book. Keep this list short and
 # say why each entry is harmless.
@@ -44,7 +43,6 @@ CONSOLE_ALLOW_LIST = [
     # The browser asks every site for /favicon.ico; the book has none.
     re.compile(r"favicon\.ico"),
 ]
-LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 # SPECDEC_SCREENSHOTS=full: screenshots show the whole page up to this height (every chapter
 # fits; the API reference is ~55,000 px tall). Encoding a full page takes 1-1.5 s, ten times a
 # first-screen shot, so by default each page gets a first-screen (1280 x 900) screenshot.
@@ -66,28 +64,20 @@ def screenshot_path(docname: str) -> pathlib.Path:
     return folder / (docname.replace("/", "__") + ".png")
 
 
-def test_page_in_browser(browser, book_server, built_html, docname):
+def test_page_in_browser(reader, book_server, built_html, docname):
     """The page renders offline: math typeset, images legible, explorers live or disabled, no console errors."""
     external, http_errors, console_errors = [], [], []
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
-    context.set_default_timeout(TIMEOUT_MS)
-
-    def route(route_obj):
-        url = route_obj.request.url
-        host = urllib.parse.urlsplit(url).hostname
-        if url.startswith(("data:", "blob:", "about:")) or host in LOCAL_HOSTS:
-            route_obj.continue_()
-        else:
-            external.append(url)
-            route_obj.abort("blockedbyclient")
-
-    context.route("**/*", route)
-    page = context.new_page()
-    page.on("console", lambda msg: console_errors.append(f"console.{msg.type}: {msg.text} ({msg.location.get('url', '')})")
-            if msg.type == "error" else None)
-    page.on("pageerror", lambda exc: console_errors.append(f"uncaught exception: {exc}"))
-    page.on("response", lambda response: http_errors.append(f"HTTP {response.status} {response.url}")
-            if response.status >= 400 and "favicon.ico" not in response.url else None)
+    page = reader
+    listeners = {
+        "request": lambda request: None if is_local(request.url) else external.append(request.url),
+        "console": lambda msg: console_errors.append(
+            f"console.{msg.type}: {msg.text} ({msg.location.get('url', '')})") if msg.type == "error" else None,
+        "pageerror": lambda exc: console_errors.append(f"uncaught exception: {exc}"),
+        "response": lambda response: http_errors.append(f"HTTP {response.status} {response.url}")
+        if response.status >= 400 and "favicon.ico" not in response.url else None,
+    }
+    for event, listener in listeners.items():
+        page.on(event, listener)
     try:
         response = page.goto(f"{book_server}/{docname}.html", wait_until="load")
         assert response is not None and response.ok, f"{docname}: page did not load ({response and response.status})"
@@ -174,9 +164,36 @@ def test_page_in_browser(browser, book_server, built_html, docname):
         else:
             page.screenshot(path=str(screenshot_path(docname)))
     finally:
-        context.close()
+        for event, listener in listeners.items():
+            page.remove_listener(event, listener)
 
     assert not external, f"{docname}: requests to other hosts (blocked): {sorted(set(external))}"
     assert not http_errors, f"{docname}: local resources failed to load: {sorted(set(http_errors))}"
     unexpected = [m for m in console_errors if not any(p.search(m) for p in CONSOLE_ALLOW_LIST)]
     assert not unexpected, f"{docname}: browser console errors:\n  " + "\n  ".join(unexpected)
+
+
+def test_a_request_to_another_host_is_blocked_and_recorded(reader, book_server):
+    """The check above can fail: a page that asks another host for a script, an image and a fetch gets none of
+    them (the proxy refuses them), and each request is seen."""
+    seen, failed = [], []
+    listeners = {"request": lambda request: None if is_local(request.url) else seen.append(request.url),
+                 "requestfailed": lambda request: failed.append(request.url)}
+    for event, listener in listeners.items():
+        reader.on(event, listener)
+    try:
+        reader.goto(f"{book_server}/intro.html", wait_until="load")
+        result = reader.evaluate("""async () => {
+            const img = new Image();
+            const loaded = new Promise(resolve => { img.onload = () => resolve('loaded'); img.onerror = () => resolve('failed'); });
+            img.src = 'https://cdn.example.org/pixel.png';
+            const fetched = await fetch('https://example.com/x.js').then(() => 'loaded', () => 'failed');
+            return [await loaded, fetched];
+        }""")
+    finally:
+        for event, listener in listeners.items():
+            reader.remove_listener(event, listener)
+    assert result == ["failed", "failed"]
+    assert sorted(seen) == ["https://cdn.example.org/pixel.png", "https://example.com/x.js"]
+    assert sorted(failed) == sorted(seen)
+    assert is_local(f"{book_server}/intro.html") and is_local("data:,x") and not is_local("https://example.com/")

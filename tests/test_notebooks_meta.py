@@ -193,22 +193,26 @@ def _public_modules() -> list[str]:
     return sorted(specdec._SUBMODULES)
 
 
-def test_api_reference_has_a_page_per_public_module():
-    """book/appendix/api/<module>.md documents each public module (and course.md the course package), and
-    _toc.yml lists every page."""
+def test_api_reference_has_a_page_per_package_and_a_section_per_module():
+    """book/appendix/api/<package>.md documents each concept package and each of its public modules, under a
+    heading of its own (and course.md the course package), and _toc.yml lists every page."""
+    import specdec
+
     listed = [d.rsplit("/", 1)[1] for d in book_toc.documents(ROOT) if d.startswith("book/appendix/api/")]
     pages = sorted(p.stem for p in (ROOT / "book" / "appendix" / "api").glob("*.md"))
     modules = _public_modules()
-    assert pages == sorted(modules + ["course"]), f"API pages {pages} != public modules {modules} and course"
+    packages = sorted({specdec._SUBMODULES[name].split(".")[0] for name in modules})
+    assert pages == sorted(packages + ["course"]), f"API pages {pages} != concept packages {packages} and course"
     assert sorted(listed) == pages, f"_toc.yml lists API pages {sorted(listed)}, expected {pages}"
     assert ".. automodule:: specdec_course" in (ROOT / "book" / "appendix" / "api" / "course.md").read_text()
     index = (ROOT / "book" / "appendix" / "api.md").read_text()
-    import specdec
-
     for name in modules:
-        page = (ROOT / "book" / "appendix" / "api" / f"{name}.md").read_text()
         home = specdec._SUBMODULES[name]
-        assert f".. automodule:: specdec.{home}" in page, f"api/{name}.md does not document specdec.{home}"
+        package = home.split(".")[0]
+        page = (ROOT / "book" / "appendix" / "api" / f"{package}.md").read_text()
+        assert f".. automodule:: specdec.{home}\n" in page, f"api/{package}.md does not document specdec.{home}"
+        heading = "#" if home == package else "##"
+        assert f"\n{heading} `specdec.{home}`\n" in "\n" + page, f"api/{package}.md: no heading for specdec.{home}"
         assert re.search(rf"^\s+{re.escape(home)}\s*$", index, re.M), f"the API index's summary table misses {home}"
 
 

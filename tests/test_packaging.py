@@ -9,9 +9,10 @@ runtime wheel holds none of it, the course wheel holds the framework and the cha
 installed together check an answer and number the exercises as the book does.
 
 The repository's package files (``pyproject.toml``, ``README.md``, ``specdec/``) are copied to a temporary
-directory and installed from there: pip builds in the source tree, and building in the repository would leave
-a ``build/`` directory in it. Build isolation stays on (setuptools comes from the pip cache or PyPI), as a
-user's ``pip install`` does. Takes about a minute.
+directory and built there into a wheel (pip builds in the source tree, and building in the repository would
+leave a ``build/`` directory in it), which the fresh venv installs: the two steps of ``pip install <folder>``.
+Build isolation stays on (setuptools comes from the pip cache or PyPI), as a user's ``pip install`` does.
+Takes about half a minute.
 """
 
 from __future__ import annotations
@@ -139,21 +140,17 @@ def test_the_two_wheels_installed_check_an_answer(wheels):
 
 
 @pytest.fixture(scope="module")
-def fresh_venv(tmp_path_factory):
-    """A new venv with the repository installed from a copy of its package files, no extras."""
-    base = tmp_path_factory.mktemp("packaging")
-    source = base / "src"
-    source.mkdir()
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy2(ROOT / name, source / name)
-    shutil.copytree(ROOT / "specdec", source / "specdec",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+def fresh_venv(wheels):
+    """A new venv with the runtime distribution installed, no extras: the wheel ``pip wheel`` built from a copy of
+    the package files (the build ``pip install <folder>`` runs before it installs)."""
+    base = wheels["base"] / "packaging"
+    base.mkdir()
     env_dir = base / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(env_dir)], check=True, timeout=300)
     python = env_dir / "bin" / "python"
-    env = {key: v for key, v in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV", "PIP_REQUIRE_VIRTUALENV")}
-    done = subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(source)],
-                          capture_output=True, text=True, env=env, timeout=900)
+    env = _clean_env()
+    done = subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                           str(wheels["runtime"])], capture_output=True, text=True, env=env, timeout=900)
     assert done.returncode == 0, done.stdout + done.stderr
     return env_dir, python, env, base
 

@@ -328,31 +328,38 @@ def test_no_file_of_the_student_edition_contains_a_solution(student_html):
     assert not found, f"solution code in the student edition's files: {found[:5]}"
 
 
+@pytest.fixture(scope="module")
+def student_tab(browser):
+    """One tab that goes from chapter to chapter of the student edition (as a student's does)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize("rel", PAGES, ids=PAGES)
-def test_student_edition_in_browser(student_html, browser, rel):
+def test_student_edition_in_browser(student_html, student_tab, rel):
     """Chromium: the page's exercises and check lines are rendered and no solution element or text is in it."""
     labels, secrets = EXPECTED[rel]
-    page = browser.new_page()
-    try:
-        page.goto((student_html / rel).resolve().as_uri(), wait_until="load")
-        found = page.evaluate(
-            """(labels) => ({
-                solutions: document.querySelectorAll('.solution, .solution-start, .solution-end').length,
-                exercises: labels.filter(l => {
-                    const e = document.getElementById(l);
-                    return e !== null && e.classList.contains('exercise')
-                        && e.querySelector('.specdec-check-line') !== null
-                        && e.querySelector('.specdec-check-line').offsetHeight > 0;
-                }).length,
-                text: (document.querySelector('article') || document.body).innerText,
-                titles: Array.from(document.querySelectorAll('.admonition-title'))
-                    .filter(t => t.innerText.trim().startsWith('Solution')).length,
-                downloads: document.querySelectorAll('a[href$=".ipynb"]').length,
-            })""",
-            labels,
-        )
-    finally:
-        page.close()
+    page = student_tab
+    page.goto((student_html / rel).resolve().as_uri(), wait_until="load")
+    found = page.evaluate(
+        """(labels) => ({
+            solutions: document.querySelectorAll('.solution, .solution-start, .solution-end').length,
+            exercises: labels.filter(l => {
+                const e = document.getElementById(l);
+                return e !== null && e.classList.contains('exercise')
+                    && e.querySelector('.specdec-check-line') !== null
+                    && e.querySelector('.specdec-check-line').offsetHeight > 0;
+            }).length,
+            text: (document.querySelector('article') || document.body).innerText,
+            titles: Array.from(document.querySelectorAll('.admonition-title'))
+                .filter(t => t.innerText.trim().startsWith('Solution')).length,
+            downloads: document.querySelectorAll('a[href$=".ipynb"]').length,
+        })""",
+        labels,
+    )
     problems = []
     if found["solutions"]:
         problems.append(f"{found['solutions']} solution elements")
