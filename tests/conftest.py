@@ -200,9 +200,9 @@ def _incomplete_run(config, files) -> str | None:
 #: Tests that take longest, or hold one worker longest (a module kept on one worker), run first, so that
 #: pytest-xdist does not start one of them when the other workers are nearly done. Lower runs earlier;
 #: the order within a group, and so of a notebook's cells, is kept. The grading runs spend much of their
-#: time waiting for a notebook's time limit, so they alternate with work that keeps a core busy: each worker
-#: is handed two of these at the start (the grading runs at 0 and 2 go to one worker, the busy 1 and 3 to the
-#: other), and keeps two queued from then on.
+#: time waiting for a notebook's time limit, so they alternate with work that keeps cores busy (the measuring
+#: notebook's matrix products use every core); scripts/run-tests.sh starts one worker more than there are
+#: cores, so that a worker that waits leaves its core to the others.
 FIRST = {"tests/test_grading_hostile.py": 0, "book/part3-beyond/04-measure-your-machine.ipynb": 1,
          "tests/test_grading.py": 2, "tests/test_jupyterlab.py": 3, "tests/test_packaging.py": 4,
          "tests/test_live_explorers.py": 6}
