@@ -8,15 +8,21 @@ example is typed in one module, Markdown and HTML tables are built in one module
 from __future__ import annotations
 
 import ast
+import functools
 import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 MODULES = {str(p.relative_to(ROOT)): p for p in sorted((ROOT / "specdec").rglob("*.py"))}
 
 
+@functools.cache
+def _parsed() -> tuple:
+    """Every module of specdec, parsed once for all the tests of this file (which only read the trees)."""
+    return tuple((name, ast.parse(path.read_text(), name)) for name, path in MODULES.items())
+
+
 def _trees():
-    for name, path in MODULES.items():
-        yield name, ast.parse(path.read_text(), name)
+    yield from _parsed()
 
 
 def _number(node):
