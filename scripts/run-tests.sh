@@ -79,10 +79,11 @@ PY
   start=$SECONDS
   second=0
   # Only book/ is collected here, so tests/conftest.py (and its scheduler) is not loaded:
-  # --dist loadfile keeps each notebook's cells on one worker (nbval runs them in one kernel).
+  # --dist loadfile keeps each notebook's cells on one worker (nbval runs them in one kernel). One worker
+  # per core: nothing here waits, and a third worker on two cores made this run slower (44 s, not 40).
   NPY_DISABLE_CPU_FEATURES="$disable" python -m pytest book \
     --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
-    -n "$workers" --maxprocesses 4 --dist loadfile -p no:cacheprovider -q -ra --durations=20 \
+    -n "${SPECDEC_TEST_WORKERS:-auto}" --maxprocesses 4 --dist loadfile -p no:cacheprovider -q -ra --durations=20 \
     || second=$?
   log "nbval under the second dispatch finished in $((SECONDS - start)) s (exit status $second)"
   if [[ $second != 0 ]]; then test_status=$second; fi

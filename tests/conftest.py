@@ -16,7 +16,7 @@ SPECDEC_FULL_TEST_RUN
 The fast inner loop
 -------------------
 ``python -m pytest -m core -n 2`` runs the core's unit and property tests and
-the doctests of the core modules (``specdec/`` but its plots and widgets), about 90 s on two
+the doctests of the core modules (``specdec/`` but its plots and widgets), about a minute on two
 cores: the tests that need no notebook, no built book, no browser, no
 figure and no explorer. Every test of ``tests/`` is in the core unless its
 file is in ``NOT_CORE`` or the test's own code uses ``sd.plots``,
