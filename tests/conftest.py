@@ -62,6 +62,20 @@ def source_of(docname: str) -> pathlib.Path | None:
     return None
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _no_course_key_left_behind(tmp_path_factory):
+    """Course keys the grading tests write are deleted when the session (each xdist worker's) ends.
+
+    pytest keeps the temporary folders of the last three sessions, and the hostile notebooks of a later run scan
+    the machine for keys: with ``tests/test_grading.py``'s fixed key left in an earlier session's folder, its
+    forger graded itself right (it did once, on a machine that had run the tests before; the grader hides only
+    the key of the run it grades). A fresh machine has no such folder; a developer's has."""
+    yield
+    for path in tmp_path_factory.getbasetemp().rglob("*"):
+        if path.name.endswith((".key", ".key~")) and path.is_file():
+            path.unlink(missing_ok=True)
+
+
 @pytest.fixture(scope="session")
 def built_html() -> pathlib.Path:
     """The built book; fails with instructions when it is missing."""
