@@ -151,7 +151,7 @@ def browser():
 @pytest.fixture(scope="session")
 def reader(browser):
     """One tab, 1280 x 900, that the page tests navigate from page to page as a reader does (a fresh context per
-    page costs twice the CPU: a new renderer, and every script parsed again). Service workers are blocked."""
+    page costs nearly three times the CPU: a new renderer, and every script parsed again). Service workers are blocked."""
     context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
     context.set_default_timeout(90_000)
     try:
