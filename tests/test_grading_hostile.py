@@ -228,7 +228,8 @@ def test_a_kernel_busy_in_one_long_call_still_gets_the_graders_cell(tmp_path):
 
     ``sum(range(...))`` is one C call that keeps the interpreter's lock: the kernel's control thread cannot answer
     the probe, but the kernel uses a core, so after the cell limit the grader's cell is still sent, and it runs
-    once the call returns (about 15 s on this machine's core; the grader's cell waits 30 s for it).
+    once the call returns (7 s alone on this machine's core, twice that in the full run; the grader's cell waits
+    30 s for it).
     """
     from specdec_course._grade import run_notebook
 
