@@ -4,7 +4,7 @@
 #   2. install Debian's chromium if missing (when running as root);
 #   3. build the book into ./_build/html and, at the same time, the student edition into
 #      ./_build_student/_build/html (both render the stored outputs; nothing executes);
-#   4. ruff and mypy over the core (during step 3); pytest: specdec unit tests and doctests, nbval (strict) over every
+#   4. ruff; mypy over the core; pytest: specdec unit tests and doctests, nbval (strict) over every
 #      notebook under book/ (code-cell outputs, the {eval} values of the prose and
 #      the legibility of every figure), checks of the built HTML, the
 #      Playwright/chromium browser tests; the 20 slowest tests are listed;
@@ -29,17 +29,6 @@ fi
 # The two editions build at the same time (each Sphinx build uses one core; they share only the
 # sources, which neither writes). The student edition's log is printed when it is done.
 build_status=0
-# ruff and mypy read only the sources: they run beside the two builds, their output printed after them.
-lint_log="$(mktemp)"
-(
-  status=0
-  log "ruff (the rules of pyproject.toml) over specdec, course, tests, scripts and benchmarks (their notebooks too)"
-  ruff check specdec course tests scripts benchmarks || status=1
-  log "mypy (the settings of pyproject.toml [tool.mypy]) over the core: every function annotated and type-checked"
-  mypy || status=1
-  exit "$status"
-) > "$lint_log" 2>&1 &
-lint_pid=$!
 student_log="$(mktemp)"
 log "Building the student edition (solutions removed) for tests/test_student_edition.py, alongside the book"
 bash "$ROOT/scripts/build-student.sh" > "$student_log" 2>&1 &
@@ -53,10 +42,10 @@ rm -f "$student_log"
 if [[ $student_status != 0 ]]; then build_status=$student_status; fi
 
 test_status=0
-wait "$lint_pid" || test_status=1
-log "ruff and mypy, run beside the builds (exit status $test_status):"
-cat "$lint_log"
-rm -f "$lint_log"
+log "ruff (the rules of pyproject.toml) over specdec, course, tests, scripts and benchmarks (their notebooks too)"
+ruff check specdec course tests scripts benchmarks || test_status=1
+log "mypy (the settings of pyproject.toml [tool.mypy]) over the core: every function annotated and type-checked"
+mypy || test_status=1
 
 log "Running pytest: unit tests, the doctests of specdec and specdec_course, nbval over book/, built-HTML checks, browser tests"
 start=$SECONDS
