@@ -26,6 +26,7 @@ test file of a core module joins the loop by itself.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import os
@@ -146,6 +147,18 @@ def browser():
             yield browser
         finally:
             browser.close()
+
+
+@contextlib.contextmanager
+def listening(page, listeners: dict):
+    """``page.on(event, listener)`` for each item while the block runs, removed after it (the tab is shared)."""
+    for event, listener in listeners.items():
+        page.on(event, listener)
+    try:
+        yield page
+    finally:
+        for event, listener in listeners.items():
+            page.remove_listener(event, listener)
 
 
 @pytest.fixture(scope="session")

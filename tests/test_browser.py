@@ -33,7 +33,7 @@ import pathlib
 import re
 
 import pytest
-from conftest import html_dir, is_local, source_of  # the browser and reader fixtures live in conftest.py
+from conftest import html_dir, is_local, listening, source_of  # the browser and reader fixtures: conftest.py
 
 from specdec.widgets._base import LIVE_NOTE, SNAPSHOT_NOTE
 
@@ -76,9 +76,7 @@ def test_page_in_browser(reader, book_server, built_html, docname):
         "response": lambda response: http_errors.append(f"HTTP {response.status} {response.url}")
         if response.status >= 400 and "favicon.ico" not in response.url else None,
     }
-    for event, listener in listeners.items():
-        page.on(event, listener)
-    try:
+    with listening(page, listeners):
         response = page.goto(f"{book_server}/{docname}.html", wait_until="load")
         assert response is not None and response.ok, f"{docname}: page did not load ({response and response.status})"
 
@@ -163,9 +161,6 @@ def test_page_in_browser(reader, book_server, built_html, docname):
                             clip={"x": 0, "y": 0, "width": 1280, "height": min(height, SCREENSHOT_MAX_HEIGHT)})
         else:
             page.screenshot(path=str(screenshot_path(docname)))
-    finally:
-        for event, listener in listeners.items():
-            page.remove_listener(event, listener)
 
     assert not external, f"{docname}: requests to other hosts (blocked): {sorted(set(external))}"
     assert not http_errors, f"{docname}: local resources failed to load: {sorted(set(http_errors))}"
@@ -174,14 +169,12 @@ def test_page_in_browser(reader, book_server, built_html, docname):
 
 
 def test_a_request_to_another_host_is_blocked_and_recorded(reader, book_server):
-    """The check above can fail: a page that asks another host for a script, an image and a fetch gets none of
-    them (the proxy refuses them), and each request is seen."""
+    """The check above can fail: a page that asks another host for an image and a fetch gets neither (the proxy
+    refuses them), and each request is seen."""
     seen, failed = [], []
     listeners = {"request": lambda request: None if is_local(request.url) else seen.append(request.url),
                  "requestfailed": lambda request: failed.append(request.url)}
-    for event, listener in listeners.items():
-        reader.on(event, listener)
-    try:
+    with listening(reader, listeners):
         reader.goto(f"{book_server}/intro.html", wait_until="load")
         result = reader.evaluate("""async () => {
             const img = new Image();
@@ -190,9 +183,6 @@ def test_a_request_to_another_host_is_blocked_and_recorded(reader, book_server):
             const fetched = await fetch('https://example.com/x.js').then(() => 'loaded', () => 'failed');
             return [await loaded, fetched];
         }""")
-    finally:
-        for event, listener in listeners.items():
-            reader.remove_listener(event, listener)
     assert result == ["failed", "failed"]
     assert sorted(seen) == ["https://cdn.example.org/pixel.png", "https://example.com/x.js"]
     assert sorted(failed) == sorted(seen)
