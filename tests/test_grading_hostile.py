@@ -228,14 +228,19 @@ def test_a_kernel_busy_in_one_long_call_still_gets_the_graders_cell(tmp_path):
 
     ``sum(range(...))`` is one C call that keeps the interpreter's lock: the kernel's control thread cannot answer
     the probe, but the kernel uses a core, so after the cell limit the grader's cell is still sent, and it runs
-    once the call returns (7 s alone on this machine's core, twice that in the full run; the grader's cell waits
-    30 s for it).
+    once the call returns (the grader's cell waits 30 s for it). The cell sizes its call from its own speed, timed
+    just before it, to last about 12 s: a fixed count took 7 s alone on one machine's core and 36 s in a full
+    run on a slower one. The call must outlast the probe (7 s); it would fall short only if the kernel ran more
+    than 1.7 times as fast during the call as in the timing just before it.
     """
     from specdec_course._grade import run_notebook
 
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nb.cells = [nbformat.v4.new_code_cell("total = sum(range(8 * 10**8))")]
+    nb.cells = [nbformat.v4.new_code_cell(
+        "import time\n"
+        "start = time.perf_counter(); sum(range(10**7)); per_second = 10**7 / (time.perf_counter() - start)\n"
+        "total = sum(range(int(12 * per_second)))   # one C call of about 12 s at that speed")]
     nbformat.write(nb, str(tmp_path / "busy.ipynb"))
     run = run_notebook(tmp_path / "busy.ipynb", timeout=120, cell_timeout=1)
     assert run.status == "timeout" and run.detail == "stopped at the time limit (1 s for cell 0)", \

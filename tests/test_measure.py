@@ -378,16 +378,18 @@ def test_an_assumed_cache_gives_no_cache_ratio():
 
 
 def test_measure_matmul_spreads_the_bandwidth_and_peak_measurements_and_keeps_the_fastest():
-    """Before every timed product: one read of as many bytes as the weights, one 2048^3 product."""
-    clock = FakeClock([0.5, 2.0, 1.0,      # pass 1, t = 1: read, square product, the timed product
-                       0.25, 4.0, 3.0,     # pass 1, t = 2
-                       0.75, 3.0, 0.5,     # pass 2, t = 1
-                       1.0, 5.0, 6.0])     # pass 2, t = 2
-    m = ms.measure_matmul(d=256, tokens=[1, 2], repeats=2, threads=1, timer=clock)
+    """At the start of every pass: one read of as many bytes as the weights, one 2048^3 product."""
+    clock = FakeClock([0.5, 2.0,           # pass 1: read, square product
+                       1.0, 3.0,           # pass 1: the timed products, t = 1 and t = 2
+                       0.25, 4.0,          # pass 2: read, square product
+                       0.5, 6.0,           # pass 2: t = 1, t = 2
+                       0.75, 1.5,          # pass 3: read, square product
+                       2.0, 2.5])          # pass 3: t = 1, t = 2
+    m = ms.measure_matmul(d=256, tokens=[1, 2], repeats=3, threads=1, timer=clock)
     assert clock.calls == 24
-    assert_allclose(m.seconds, [0.5, 3.0], rtol=1e-12)
+    assert_allclose(m.seconds, [0.5, 2.5], rtol=1e-12)
     assert_allclose(m.hardware.bandwidth, 4 * 256 * 256 / 0.25, rtol=1e-12)   # the weights' bytes, fastest read
-    assert_allclose(m.hardware.flops, 2 * 2048**3 / 2.0, rtol=1e-12)          # fastest square product
+    assert_allclose(m.hardware.flops, 2 * 2048**3 / 1.5, rtol=1e-12)          # fastest square product
     assert_allclose(m.predicted, ms.predict_matmul_time(256, [1, 2], m.hardware), rtol=1e-15)
     with pytest.raises(TypeError, match="between"):
         ms.time_matmul(d=32, tokens=[1], repeats=1, between=3)
