@@ -133,6 +133,27 @@ def test_goodput_decreases_as_the_slo_tightens(seed, quantile):
         assert (np.diff(curve.tpot) >= -1e-15).all()
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_goodput_curve_is_goodput_at_each_target(seed):
+    """goodput_curve (every target at once) equals goodput (one target, a scan over the batches) at each
+    target, exactly, on random curves with ties in throughput, batches that do not fit, targets met by no batch,
+    and a 2-D array of targets (its shape kept)."""
+    g = np.random.default_rng(seed)
+    nb = int(g.integers(1, 12))
+    tpot = g.choice([0.01, 0.02, 0.03], nb) * g.uniform(0.5, 2.0)
+    throughput = g.choice([100.0, 250.0, 400.0], nb)       # ties: the first of equals and the maximum agree
+    curve = gp.ServingCurve(batch=np.arange(1, nb + 1), round_time=tpot, throughput=throughput, tpot=tpot,
+                            quantile=0.5, fits=g.random(nb) < 0.8)
+    targets = np.r_[tpot, tpot * (1 + 1e-13), g.uniform(0.001, 0.08, 9), 1e-6].reshape(2, -1)
+    got = gp.goodput_curve(curve, targets)
+    assert got.shape == targets.shape
+    want = np.array([gp.goodput(curve, float(x)).throughput for x in targets.ravel()]).reshape(targets.shape)
+    assert (got == want).all(), (got, want)
+    assert gp.goodput_curve(curve, 0.05).shape == ()
+    with pytest.raises(TypeError, match="curve"):
+        gp.goodput_curve("curve", [0.01])
+
+
 def test_speculation_wins_at_tight_targets_and_loses_at_loose_ones():
     """70B/8B on 8xH100, alpha 0.8, k 5, context 2048: at a tight TPOT speculation has the larger goodput;
     at a target every batch meets, the comparison is the capacity one (speculation loses)."""

@@ -426,9 +426,18 @@ def goodput_curve(curve: ServingCurve, tpot_targets: ArrayLike) -> np.ndarray:
     >>> sd.goodput.goodput_curve(c, [0.005, 0.011, 0.02, 0.1]).round(1).tolist()
     [0.0, 100.0, 666.7, 1280.0]
     """
+    if not isinstance(curve, ServingCurve):
+        raise TypeError(f"curve must be a ServingCurve (from serving_curve); got {type(curve).__name__}")
     t = check_positive(tpot_targets, "tpot_targets", "(seconds per token)")
-    out = np.array([goodput(curve, float(x)).throughput for x in t.ravel()])
-    return out.reshape(t.shape)
+    return _goodput_curve(curve, np.asarray(t, dtype=float))
+
+
+def _goodput_curve(curve: ServingCurve, targets: np.ndarray) -> np.ndarray:
+    """:func:`goodput_curve` of a checked curve and targets, all targets at once; checks nothing."""
+    flat = targets.ravel()
+    ok = curve.fits[None, :] & (curve.tpot[None, :] <= flat[:, None] * (1.0 + 1e-12))
+    best = np.where(ok, curve.throughput[None, :], -np.inf).max(axis=1, initial=-np.inf)
+    return np.where(ok.any(axis=1), best, 0.0).reshape(targets.shape)
 
 
 # --------------------------------------------------------------------------
