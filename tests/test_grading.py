@@ -279,7 +279,9 @@ def test_a_killed_run_keeps_what_it_graded_and_resumes(course, submissions, tmp_
     command = [sys.executable, "-m", "specdec_course", "grade", str(folder), "--course-key", str(key_file),
                "--roster", str(tmp_path / "roster.csv"), "--assignment", str(tmp_path / "hw1.toml"),
                "--csv", str(tmp_path / "grades.csv"), "--cell-timeout", "200", "--timeout", "200"]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    (tmp_path / "tmp").mkdir()   # the killed run cannot remove its work folders: they stay in the test's folder
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                            env=dict(os.environ, TMPDIR=str(tmp_path / "tmp")))
     progress = tmp_path / "grades.csv.progress.jsonl"
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline and not (progress.exists() and progress.read_text().strip()):

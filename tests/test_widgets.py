@@ -548,7 +548,8 @@ def test_every_control_at_its_minimum_and_maximum_shows_numbers_or_a_warning(nam
     seen = []
     for setting in settings:
         others = {c: v for c, v in explorer.defaults.items() if c not in setting}
-        _move(explorer, {**others, **setting})      # the others back at their defaults, then the setting        assert explorer.error is None, f"{name} at {setting}: an error instead of a warning: {explorer.error}"
+        _move(explorer, {**others, **setting})      # the others back at their defaults, then the setting
+        assert explorer.error is None, f"{name} at {setting}: an error instead of a warning: {explorer.error}"
         rows = explorer.readout_rows(explorer.values)
         assert rows, f"{name} at {setting}: an empty read-out"
         text = " ".join(t for _, _, t in rows)

@@ -32,6 +32,7 @@ For every notebook, the grader
 
 from __future__ import annotations
 
+import atexit
 import csv
 import hashlib
 import io
@@ -238,6 +239,7 @@ def _matplotlib_cache() -> str | None:
     with _PROBE_LOCK:
         if not _MPL:
             folder = tempfile.mkdtemp(prefix="specdec-grade-mpl-")
+            atexit.register(shutil.rmtree, folder, True)   # one per grading process, removed when it ends
             try:
                 subprocess.run([sys.executable, "-c", "import matplotlib.font_manager"], timeout=120,
                                env=dict(os.environ, MPLCONFIGDIR=folder), capture_output=True)
