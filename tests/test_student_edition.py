@@ -157,7 +157,6 @@ PAGES = sorted(EXPECTED)
 # Detectors (pure functions, unit-tested below)
 # --------------------------------------------------------------------------
 @functools.lru_cache(maxsize=160)
-@functools.lru_cache(maxsize=128)
 def _soup(markup: str) -> BeautifulSoup:
     """The parsed page, shared (read only): several tests read each page, and parsing is most of their time (the
     scheduler of conftest.py keeps a page's tests, and the sweeps over every page, on one worker)."""
