@@ -1,19 +1,29 @@
-"""Tests of the command line, run as a user runs it: ``python -m specdec decide ...`` in a subprocess,
-checking the output and the exit status (0 with a verdict, 2 on invalid input, naming the flag).
+"""Tests of the command line: the output and the exit status (0 with a verdict, 2 on invalid input, naming the
+flag).
+
+Most tests call :func:`run`, the command's ``main`` in this process with its streams captured: it is all that
+``python -m specdec`` runs (``specdec/__main__.py`` is ``raise SystemExit(main())``), and it shares the imports
+and the calibration's caches with the test, so the suite does not start 50 interpreters. The tests of what only a
+new interpreter shows use :func:`cli`, a subprocess run as a user runs it: the worked example, the console script,
+a run from inside the package's folder, no subcommand, and the modules a run imports.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import pathlib
 import re
 import subprocess
 import sys
+import warnings
 from fractions import Fraction
 
 import pytest
 
+from specdec.cli import main
 from specdec.decision import decide
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -28,6 +38,39 @@ def cli(*args, cwd=None, module=True):
     command = [sys.executable, "-m", "specdec", *args] if module else [*args]
     done = subprocess.run(command, capture_output=True, text=True, cwd=cwd or ROOT, env=env, timeout=120)
     return done.returncode, done.stdout, done.stderr
+
+
+@contextlib.contextmanager
+def _columns_as_in_a_pipe():
+    """The help's width as a subprocess with captured output sees it: ``COLUMNS`` if set, else 80 columns."""
+    if "COLUMNS" in os.environ:
+        yield
+        return
+    os.environ["COLUMNS"] = "80"
+    try:
+        yield
+    finally:
+        del os.environ["COLUMNS"]
+
+
+def run(*args):
+    """The command in this process, ``main(args)`` with stdout and stderr captured; return (exit status, stdout,
+    stderr), as :func:`cli` does. An ``argparse`` error or ``--help`` ends in ``SystemExit``, read as the status."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), _columns_as_in_a_pipe(), \
+            warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")            # the interpreter's filters: each warning once, on stderr
+        try:
+            status = main(list(args))
+        except SystemExit as stop:
+            if stop.code is None or isinstance(stop.code, int):
+                status = stop.code or 0
+            else:                                   # as the interpreter does: the message on stderr, status 1
+                print(stop.code, file=sys.stderr)
+                status = 1
+    for w in caught:
+        err.write(warnings.formatwarning(w.message, w.category, w.filename, w.lineno, w.line))
+    return status, out.getvalue(), err.getvalue()
 
 
 # ---------------------------------------------------------------- the worked example
@@ -45,7 +88,7 @@ def test_worked_example_text():
 
 def test_worked_example_json_and_warnings_on_stderr():
     """--json: the required keys, numbers equal to the API's, warnings listed and echoed on stderr."""
-    rc, out, err = cli("decide", *EXAMPLE, "--draft-acceptance-rate", "0.62", "--json")
+    rc, out, err = run("decide", *EXAMPLE, "--draft-acceptance-rate", "0.62", "--json")
     assert rc == 0, err
     data = json.loads(out)
     for key in ("alpha", "expected_tokens", "speedup", "best_k", "break_even_alpha", "verdict", "warnings"):
@@ -61,14 +104,14 @@ def test_worked_example_json_and_warnings_on_stderr():
 
 def test_markdown_output():
     """--markdown prints the Markdown report."""
-    rc, out, _ = cli("decide", *EXAMPLE, "--markdown")
+    rc, out, _ = run("decide", *EXAMPLE, "--markdown")
     assert rc == 0
     assert out.startswith("**Verdict: speculate**") and "| alpha | 0.758 |" in out
 
 
 def test_help_shows_a_worked_example_with_computed_numbers():
     """--help: exit 0, the example command, and the example's results equal to decide's."""
-    rc, out, _ = cli("decide", "--help")
+    rc, out, _ = run("decide", "--help")
     assert rc == 0
     assert "worked example" in out and "--t-draft-step 1.1ms" in out and "--t-verify 4:14ms --t-verify 6:15.5ms" in out
     api = decide(t0="12ms", t_draft_step="1.1ms", t_verify="14ms", k=4, mean_acceptance_length=3.1,
@@ -83,7 +126,7 @@ def test_help_shows_a_worked_example_with_computed_numbers():
 
 def test_other_numbers_round_time_overhead_and_units():
     """--t-draft-round and --t-overhead in us and s: 15 x 3.4 / (6 + 16 + 0.5) on other numbers."""
-    rc, out, err = cli("decide", "--t0", "0.015s", "--t-draft-round", "6000us", "--t-verify", "16ms",
+    rc, out, err = run("decide", "--t0", "0.015s", "--t-draft-round", "6000us", "--t-verify", "16ms",
                        "--t-overhead", "500\u00b5s", "--k", "5", "--mean-acceptance-length", "3.4", "--json")
     assert rc == 0, err
     data = json.loads(out)
@@ -94,19 +137,19 @@ def test_other_numbers_round_time_overhead_and_units():
 
 def test_several_k_fit():
     """--t-verify 4:14ms --t-verify 6:15.5ms: the line 11 + 0.75 k; a bare time plus keyed ones uses --k."""
-    rc, out, err = cli("decide", "--t0", "12ms", "--t-draft-step", "1.1ms", "--t-verify", "4:14ms",
+    rc, out, err = run("decide", "--t0", "12ms", "--t-draft-step", "1.1ms", "--t-verify", "4:14ms",
                        "--t-verify", "6:15.5ms", "--k", "4", "--mean-acceptance-length", "3.3", "--json")
     assert rc == 0, err
     model = json.loads(out)["verify_model"]
     assert model["slope"] == pytest.approx(0.75, rel=1e-11) and model["intercept"] == pytest.approx(11, rel=1e-11)
-    rc2, out2, _ = cli("decide", "--t0", "12ms", "--t-draft-step", "1.1ms", "--t-verify", "14ms",
+    rc2, out2, _ = run("decide", "--t0", "12ms", "--t-draft-step", "1.1ms", "--t-verify", "14ms",
                        "--t-verify", "6:15.5ms", "--k", "4", "--mean-acceptance-length", "3.3", "--json")
     assert rc2 == 0 and json.loads(out2)["verify_model"] == model
 
 
 def test_rate_as_percentage():
     """--draft-acceptance-rate 52.5% is 0.525: consistent with length 3.1 at k = 4, no warning."""
-    rc, out, _ = cli("decide", *EXAMPLE, "--draft-acceptance-rate", "52.5%", "--json")
+    rc, out, _ = run("decide", *EXAMPLE, "--draft-acceptance-rate", "52.5%", "--json")
     assert rc == 0 and json.loads(out)["warnings"] == []
 
 
@@ -115,7 +158,7 @@ def test_counters_file_json_and_prometheus(tmp_path):
     (tmp_path / "c.json").write_text(json.dumps({
         "vllm:spec_decode_num_drafts": 2000, "vllm:spec_decode_num_draft_tokens": 8000,
         "vllm:spec_decode_num_accepted_tokens": 4600}))
-    rc, out, err = cli("decide", "--t0", "12ms", "--t-draft-step", "1.1ms", "--t-verify", "14ms",
+    rc, out, err = run("decide", "--t0", "12ms", "--t-draft-step", "1.1ms", "--t-verify", "14ms",
                        "--counters", str(tmp_path / "c.json"), "--json")
     assert rc == 0, err
     data = json.loads(out)
@@ -125,7 +168,7 @@ def test_counters_file_json_and_prometheus(tmp_path):
         'vllm:spec_decode_num_drafts_total{engine="0"} 2000\n'
         'vllm:spec_decode_num_draft_tokens_total{engine="0"} 8000\n'
         'vllm:spec_decode_num_accepted_tokens_total{engine="0"} 4600\n')
-    rc, out2, err = cli("decide", "--t0", "12ms", "--t-draft-step", "1.1ms", "--t-verify", "14ms",
+    rc, out2, err = run("decide", "--t0", "12ms", "--t-draft-step", "1.1ms", "--t-verify", "14ms",
                         "--counters", str(tmp_path / "metrics.txt"), "--json")
     assert rc == 0, err
     assert json.loads(out2)["alpha"] == data["alpha"]
@@ -140,7 +183,7 @@ def test_counters_before_and_digits(tmp_path):
                 f'vllm:spec_decode_num_accepted_tokens_total{{engine="0"}} {accepted}\n')
     (tmp_path / "before page.txt").write_text(page(1000, 4000, 2000))
     (tmp_path / "after.txt").write_text(page(3000, 12000, 6600))
-    rc, out, err = cli("decide", "--t0", "12ms", "--t-draft-step", "1.1ms", "--t-verify", "14ms",
+    rc, out, err = run("decide", "--t0", "12ms", "--t-draft-step", "1.1ms", "--t-verify", "14ms",
                        "--counters", str(tmp_path / "after.txt"), "--counters-before", str(tmp_path / "before page.txt"),
                        "--json", "--digits", "5")
     assert rc == 0, err
@@ -152,13 +195,13 @@ def test_counters_before_and_digits(tmp_path):
     rc, out2, err = cli("decide", "--from", str(tmp_path / "m.toml"), "--json", cwd=ROOT / "specdec")
     assert rc == 0, err
     assert json.loads(out2)["counters"]["num_drafts"] == 2000
-    rc, _, err = cli("decide", *EXAMPLE, "--json", "--digits", "0")
+    rc, _, err = run("decide", *EXAMPLE, "--json", "--digits", "0")
     assert rc == 2 and "--digits must be a whole number in [1, 17]; got 0" in err
-    rc, out, err = cli("decide", "--t0", "12ms", "--t-draft-step", "1.1ms", "--t-verify", "14ms",
+    rc, out, err = run("decide", "--t0", "12ms", "--t-draft-step", "1.1ms", "--t-verify", "14ms",
                        "--counters", str(tmp_path / "before page.txt"), "--counters-before", str(tmp_path / "after.txt"))
     assert rc == 2 and out == ""
     assert "--counters-before: vllm:spec_decode_num_drafts decreased between the snapshots" in " ".join(err.split())
-    rc, _, err = cli("decide", *EXAMPLE, "--counters-before", str(tmp_path / "after.txt"))
+    rc, _, err = run("decide", *EXAMPLE, "--counters-before", str(tmp_path / "after.txt"))
     assert rc == 2 and "--counters-before needs --counters" in err
 
 
@@ -168,14 +211,14 @@ def test_from_toml_and_json_and_flags_override(tmp_path):
                                                          "num_accepted_tokens": 2300}))
     (tmp_path / "m.toml").write_text('t0 = "12ms"\nt-draft-step = "1.1ms"\nt_verify = {4 = "14ms", 6 = "15.5ms"}\n'
                                      'k = 4\ncounters = "counters.json"\n')
-    rc, out, err = cli("decide", "--from", str(tmp_path / "m.toml"), "--json")
+    rc, out, err = run("decide", "--from", str(tmp_path / "m.toml"), "--json")
     assert rc == 0, err
     data = json.loads(out)
     assert data["expected_tokens"] == pytest.approx(3.3, rel=1e-11)
     assert data["verify_model"]["slope"] == pytest.approx(0.75, rel=1e-11)
     (tmp_path / "m.json").write_text(json.dumps({"t0": "12ms", "t_draft_step": "1.1ms", "t_verify": "14ms", "k": 4,
                                                  "mean_acceptance_length": 3.1}))
-    rc, out, err = cli("decide", "--from", str(tmp_path / "m.json"), "--t0", "10ms", "--json")
+    rc, out, err = run("decide", "--from", str(tmp_path / "m.json"), "--t0", "10ms", "--json")
     assert rc == 0, err
     assert json.loads(out)["speedup"] == pytest.approx(10 * 3.1 / 18.4, rel=1e-11)
 
@@ -231,7 +274,7 @@ def test_console_script_is_installed():
 ])
 def test_invalid_input_exits_2_naming_the_flag(args, fragment):
     """Each invalid input: exit status 2, nothing on stdout, the message names the flag."""
-    rc, out, err = cli("decide", *args)
+    rc, out, err = run("decide", *args)
     assert rc == 2
     assert out == ""
     assert fragment in " ".join(err.split())
@@ -241,7 +284,7 @@ def test_invalid_input_exits_2_naming_the_flag(args, fragment):
 def test_counter_errors_name_the_counters_flag(tmp_path):
     """Impossible counters (more accepted than drafted): exit 2, the message names --counters."""
     (tmp_path / "c.json").write_text(json.dumps({"num_drafts": 10, "num_draft_tokens": 40, "num_accepted_tokens": 41}))
-    rc, _, err = cli("decide", "--t0", "12ms", "--t-draft-step", "1ms", "--t-verify", "14ms",
+    rc, _, err = run("decide", "--t0", "12ms", "--t-draft-step", "1ms", "--t-verify", "14ms",
                      "--counters", str(tmp_path / "c.json"))
     assert rc == 2 and "--counters: num_accepted_tokens must be <= num_draft_tokens = 40" in err
 
@@ -258,7 +301,7 @@ def test_from_file_errors_exit_2_naming_the_field(tmp_path, content, fragment):
     """--from FILE: an unknown field, a time without a unit, an impossible value, bad TOML: exit 2."""
     path = tmp_path / "m.toml"
     path.write_text(content)
-    rc, out, err = cli("decide", "--from", str(path))
+    rc, out, err = run("decide", "--from", str(path))
     assert rc == 2 and out == ""
     assert fragment in err
 
@@ -309,7 +352,7 @@ def test_to_argv_round_trips_through_the_command():
     values = dict(t0="20ms", t_draft_step="0.8ms", t_verify={3: "23ms", 5: "25ms"}, t_overhead="0.4ms", k=3,
                   mean_acceptance_length=2.6, draft_acceptance_rate=0.53)
     argv = ["decide", *to_argv(**values), "--json"]
-    rc, out, err = cli(*argv)
+    rc, out, err = run(*argv)
     assert rc == 0, err
     api = decide(**values)
     data = json.loads(out)
@@ -345,7 +388,7 @@ def _hand_round(gpus=8):
 
 def test_predict_prints_speedup_interval_parts_and_profile():
     """The worked example: the speedup, its interval, the round's parts in ms and the engine profile."""
-    rc, out, err = cli(*PREDICT)
+    rc, out, err = run(*PREDICT)
     assert rc == 0, err
     speedup, t0, t_draft, t_verify = _hand_round()
     assert out.startswith(f"Predicted speedup: {speedup:.2f}x")
@@ -363,7 +406,7 @@ def test_predict_prints_speedup_interval_parts_and_profile():
 
 
 def test_predict_json_matches_the_hand_computed_round():
-    rc, out, err = cli(*PREDICT, "--json")
+    rc, out, err = run(*PREDICT, "--json")
     assert rc == 0, err
     data = json.loads(out)
     speedup, t0, t_draft, t_verify = _hand_round()
@@ -383,7 +426,7 @@ def test_predict_tree_and_lookup_flags():
     from specdec import hardware as h
     from specdec.predict import predict_speedup
 
-    rc, out, err = cli("predict", "--target", "llama-3.1-8b", "--draft", "pld", "--tree", "-1,0,0,1",
+    rc, out, err = run("predict", "--target", "llama-3.1-8b", "--draft", "pld", "--tree", "-1,0,0,1",
                        "--tau", "2.2", "--lookup-time", "40us", "--json")
     assert rc == 0, err
     data = json.loads(out)
@@ -410,13 +453,13 @@ def test_predict_invalid_input_exits_2_naming_the_flag(args, flag):
             base[base.index(args[i]) + 1] = args[i + 1]
         else:
             base += args[i:i + 2]
-    rc, out, err = cli(*base)
+    rc, out, err = run(*base)
     assert rc == 2 and out == ""
     assert flag in err
 
 
 def test_predict_help_shows_the_worked_example():
-    rc, out, _ = cli("predict", "--help")
+    rc, out, _ = run("predict", "--help")
     assert rc == 0
     assert "worked example" in out and "--gpus 8 --k 5 --tau 3.5" in out and "--parallelism" in out
 
@@ -425,7 +468,7 @@ def test_predict_engine_profile_and_layer_split():
     """--engine and --parallelism layers reach the API: the same speedup, interval and profile name."""
     from specdec.predict import predict_speedup
 
-    rc, out, err = cli("predict", "--target", "llama-2-70b", "--draft", "eagle", "--nodes", "25", "--depth", "5",
+    rc, out, err = run("predict", "--target", "llama-2-70b", "--draft", "eagle", "--nodes", "25", "--depth", "5",
                        "--tau", "3.8", "--gpu", "a100-40gb", "--gpus", "4", "--parallelism", "layers",
                        "--engine", "research", "--json")
     assert rc == 0, err
@@ -440,6 +483,6 @@ def test_predict_engine_profile_and_layer_split():
     record = heldout.track_record("research")
     assert data["track_record"]["profile"] == "research" and data["track_record"]["rows"] == record.rows
     assert data["track_record"]["band"] == pytest.approx(list(record.band(api.speedup)), rel=1e-12)
-    rc, _, err = cli("predict", "--target", "llama-2-70b", "--draft", "eagle", "--k", "4", "--tau", "3",
+    rc, _, err = run("predict", "--target", "llama-2-70b", "--draft", "eagle", "--k", "4", "--tau", "3",
                      "--engine", "tgi")
     assert rc == 2 and "--engine must be one of" in err
