@@ -28,7 +28,7 @@ if [[ ! -x "$CHROMIUM" ]]; then
 fi
 
 # The two editions build at the same time (each Sphinx build uses one core; they share only the
-# sources, which neither writes). The student edition's build is the shorter (about 40 s against 50), so
+# sources, which neither writes). The student edition's build is the shorter one (it has fewer pages), so
 # ruff and mypy run after it on its core while the book's build finishes; their output is printed when
 # both are done.
 build_status=0
