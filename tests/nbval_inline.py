@@ -18,6 +18,12 @@ rules of ``tests/figure_legibility.py``, read from the record
 when a figure it draws breaks one, although nbval does not compare images.
 ``tests/test_plots_legible.py`` checks the stored figures.
 
+A kernel that dies while it starts, before it answers ``kernel_info``, is
+started once more (:func:`_start_with_one_retry`): no cell has run then, so
+the retry hides nothing a notebook does; a second death fails as before. (One
+fresh-clone run lost a chapter this way; nbval sends the kernel's stderr to
+/dev/null, so its cause was not recorded.)
+
 Installed by ``tests/conftest.py`` (:func:`install`); active only with ``--nbval``.
 """
 
@@ -33,9 +39,10 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "scripts"))
 import inline_values  # noqa: E402
 
 try:
+    import nbval.kernel as nbval_kernel
     from nbval.plugin import IPyNbCell, IPyNbFile
 except ImportError:  # pragma: no cover - nbval is pinned in requirements.txt
-    IPyNbCell = IPyNbFile = None
+    IPyNbCell = IPyNbFile = nbval_kernel = None
 
 
 class InlineValuesItem(pytest.Item):
@@ -144,12 +151,31 @@ def _compare_with_legibility(original):
     return compare_outputs
 
 
+#: jupyter_client's message when a new kernel exits before its first reply.
+DIED_AT_START = "Kernel died before replying to kernel_info"
+
+
+def _start_with_one_retry(original):
+    def start_new_kernel(*args, **kwargs):
+        try:
+            return original(*args, **kwargs)
+        except RuntimeError as exc:
+            if DIED_AT_START not in str(exc):
+                raise
+            print(f"nbval_inline: {exc}; starting the kernel once more", file=sys.stderr)
+            return original(*args, **kwargs)
+
+    return start_new_kernel
+
+
 def install():
-    """Make nbval's notebook collector yield the Markdown items too, and its cells check figures (idempotent)."""
+    """Make nbval's notebook collector yield the Markdown items too, its cells check figures, and a kernel that
+    dies while it starts get a second start (idempotent)."""
     if IPyNbFile is not None and not getattr(IPyNbFile, "_specdec_inline_values", False):
         IPyNbFile.collect = _collect_with_inline_values(IPyNbFile.collect)
         IPyNbFile._specdec_inline_values = True
         IPyNbCell.compare_outputs = _compare_with_legibility(IPyNbCell.compare_outputs)
+        nbval_kernel.start_new_kernel = _start_with_one_retry(nbval_kernel.start_new_kernel)
 
 
 def pytest_configure(config):
