@@ -122,3 +122,112 @@ def comparable(result: dict[str, Any]) -> dict[str, str]:
         return {"status": str(result.get("status")), "error": error_text(result)}
     data = result.get("data", {})
     return {key: ("".join(value) if isinstance(value, list) else str(value)) for key, value in sorted(data.items())}
+
+
+# --------------------------------------------------------------------------
+# names: an expression must read what the code above it left, wherever it is evaluated
+# --------------------------------------------------------------------------
+#
+# The executor and nbval evaluate a cell's expressions right after the code above it. JupyterLab's
+# jupyterlab-myst evaluates them when it renders the cell, which after Run All can be once the whole
+# notebook has run. Both give one value only if no code cell below the prose binds a name the expression
+# reads again (``agree`` a list of checks above, a bool in a later cell: the sentence then raises in
+# JupyterLab, or shows another number).
+
+
+def names_read(expression: str) -> set[str]:
+    """The free names an ``{eval}`` expression reads from the kernel (builtins and its own bindings excepted).
+
+    >>> sorted(names_read('f"{x[0]:.2f} of {len(ys)}" if all(v > 0 for v in ys) else "-"'))
+    ['x', 'ys']
+    """
+    import builtins
+
+    tree = ast.parse(expression, mode="eval")
+    own: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.comprehension):
+            own.update(n.id for n in ast.walk(node.target) if isinstance(n, ast.Name))
+        elif isinstance(node, ast.Lambda):
+            own.update(a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs))
+        elif isinstance(node, ast.NamedExpr):
+            own.add(node.target.id)
+    read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return read - own - set(dir(builtins))
+
+
+def names_bound(source: str) -> set[str]:
+    """The names a code cell binds in the notebook's namespace (not inside its functions or classes).
+
+    A name whose item or attribute is set (``x[0] = 1``, ``x.a = 1``) counts too: what it shows changes.
+    IPython's ``%`` and ``!`` lines are skipped.
+
+    >>> sorted(names_bound("import numpy as np\\nfor i, x in enumerate(v):\\n    y = x\\ndef f(a):\\n    z = a"))
+    ['f', 'i', 'np', 'x', 'y']
+    """
+    code = "\n".join(line for line in source.splitlines() if not line.lstrip().startswith(("%", "!")))
+    bound: set[str] = set()
+
+    def targets(node: ast.AST) -> None:
+        if isinstance(node, (ast.Tuple, ast.List)):
+            for element in node.elts:
+                targets(element)
+        elif isinstance(node, ast.Starred):
+            targets(node.value)
+        elif isinstance(node, (ast.Attribute, ast.Subscript)):   # x.a = ..., x[i] = ...: x, not i
+            targets(node.value)
+        elif isinstance(node, ast.Name):
+            bound.add(node.id)
+
+    def visit(body: list[ast.stmt]) -> None:
+        for stmt in body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                bound.add(stmt.name)
+                continue
+            if isinstance(stmt, (ast.Assign, ast.Delete)):
+                for target in stmt.targets:
+                    targets(target)
+            elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)):
+                targets(stmt.target)
+            elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+                for item in stmt.items:
+                    if item.optional_vars is not None:
+                        targets(item.optional_vars)
+            elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                bound.update((alias.asname or alias.name).split(".")[0] for alias in stmt.names)
+            bound.update(n.target.id for n in ast.walk(stmt) if isinstance(n, ast.NamedExpr))
+            for field in ("body", "orelse", "finalbody"):
+                inner = getattr(stmt, field, None)
+                if isinstance(inner, list):
+                    visit(inner)
+            for handler in getattr(stmt, "handlers", []):
+                if handler.name:
+                    bound.add(handler.name)
+                visit(handler.body)
+
+    visit(ast.parse(code).body)
+    return bound
+
+
+def rebound_names(cells: list[dict]) -> list[tuple[int, str, list[str]]]:
+    """``(markdown cell index, expression, names)`` for every expression that reads a name a later code cell binds.
+
+    ``cells`` are a notebook's cells as stored (``cell_type`` and ``source``, a string or a list of lines).
+
+    >>> md = {"cell_type": "markdown", "source": "{eval}`f'{x:.1f}'`"}
+    >>> rebound_names([{"cell_type": "code", "source": "x = 1.0"}, md, {"cell_type": "code", "source": "x = [2]"}])
+    [(1, "f'{x:.1f}'", ['x'])]
+    """
+    found = []
+    later: set[str] = set()
+    for index in range(len(cells) - 1, -1, -1):
+        cell = cells[index]
+        source = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+        if cell["cell_type"] == "code":
+            later |= names_bound(source)
+        elif cell["cell_type"] == "markdown":
+            for expression in expressions(source):
+                hit = sorted(names_read(expression) & later)
+                if hit:
+                    found.append((index, expression, hit))
+    return sorted(found)

@@ -8,7 +8,8 @@
 - stored outputs carry no kernel state (no widget views or widget state:
   explorers store their static snapshot) and numbers at no more digits than
   they are reproducible to across CPUs (:func:`test_no_float_beyond_12_significant_digits`);
-- computed numbers reach the prose through ``{eval}`` roles only (no glue);
+- computed numbers reach the prose through ``{eval}`` roles only (no glue), and no code cell below a
+  role binds a name its expression reads (JupyterLab may evaluate it after the whole notebook has run);
 - the API reference has one page per public specdec module, all in the toc;
 - ``scripts/execute_notebooks.py`` leaves an unchanged notebook byte-identical;
 - no code line is longer than 88 characters (the book's code blocks, set at 0.76rem by
@@ -293,6 +294,51 @@ def test_inline_values_substitution_escapes_and_reports():
     text, problems = iv.substitute("{eval}`a` and {eval}`b`, {eval}`c`, {eval}`d`", results)
     assert text.startswith(r"k\_max = 5\* and $\frac{3}{4}$, {eval}`c`, {eval}`d`")
     assert len(problems) == 2 and "NameError" in problems[0] and "no stored value" in problems[1]
+
+
+def _inline_values():
+    spec = importlib.util.spec_from_file_location("inline_values", ROOT / "scripts" / "inline_values.py")
+    iv = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(iv)
+    return iv
+
+
+@pytest.mark.parametrize("path", notebooks(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_prose_reads_no_name_a_later_cell_binds(path):
+    """A sentence shows one value wherever it is evaluated: nbval and the executor evaluate its ``{eval}`` roles
+    right after the code above them, jupyterlab-myst when it renders the cell, which after Run All can be once
+    every cell has run. So no code cell below a role may bind a name the role reads."""
+    found = _inline_values().rebound_names(json.loads(path.read_text(encoding="utf-8"))["cells"])
+    assert not found, "\n".join(f"cell {i}: {{eval}}`{e}` reads {', '.join(n)}, bound again by a later code cell"
+                                 for i, e, n in found)
+
+
+def test_rebound_names_sees_every_way_to_bind_a_name():
+    """The check above can fail: each way a later cell binds a name is found, and what binds nothing is not."""
+    iv = _inline_values()
+
+    def found(later: str, expression: str = "f'{x}'") -> list[str]:
+        cells = [{"cell_type": "code", "source": "x = 1"},
+                 {"cell_type": "markdown", "source": f"It is {{eval}}`{expression}`."},
+                 {"cell_type": "code", "source": later}]
+        return [name for _, _, names in iv.rebound_names(cells) for name in names]
+
+    # the case JupyterLab showed: a list of checks above the sentence, a bool below it
+    assert found("x = True", "'all' if all(x) else f'{sum(x)}'") == ["x"]
+    for later in ("x, y = 1, 2", "x += 1", "x: int = 2", "for x in range(2):\n    pass", "import x",
+                  "import numpy as x", "from m import x", "def x():\n    pass", "class x:\n    pass",
+                  "with open('f') as x:\n    pass", "if True:\n    x = 3", "try:\n    pass\nexcept E as x:\n    pass",
+                  "print(x := 2)", "%matplotlib inline\nx = 2", "del x",
+                  "x.attribute = 2", "x[0] = 2"):   # an item or attribute set changes what x shows too
+        assert found(later) == ["x"], later
+    for later in ("y = x + 1", "def f():\n    x = 2", "class C:\n    x = 2", "z = [x for x in range(3)]",
+                  "print(x)", "y[x] = 2"):
+        assert found(later) == [], later
+    # names the expression binds itself, builtins, and code above the sentence are not the later cells'
+    assert found("v = 1", "', '.join(str(v) for v in range(3))") == []
+    assert found("len = 2", "f'{len(x)}'") == []
+    assert iv.rebound_names([{"cell_type": "markdown", "source": "{eval}`x`"},
+                             {"cell_type": "markdown", "source": "x = 2"}]) == []
 
 
 # --------------------------------------------------------------------------
