@@ -8,7 +8,7 @@ and on what a stored value looks like:
   the results in the cell's ``metadata.user_expressions`` (the format that
   jupyterlab-myst reads and writes, so JupyterLab shows the same values and
   recomputes them when the cell is run);
-* ``scripts/sphinx_ext/inline_values.py`` (a Sphinx extension) puts the stored
+* ``scripts/sphinx_inline_values.py`` (a Sphinx extension) puts the stored
   values into the text when the HTML book is built, which does not execute
   notebooks;
 * ``tests/nbval_inline.py`` (a pytest plugin used with nbval) evaluates the
@@ -136,13 +136,11 @@ def comparable(result: dict[str, Any]) -> dict[str, str]:
 
 
 def names_read(expression: str) -> set[str]:
-    """The free names an ``{eval}`` expression reads from the kernel (builtins and its own bindings excepted).
+    """The free names an ``{eval}`` expression reads from the kernel, builtins included (a cell may shadow one).
 
     >>> sorted(names_read('f"{x[0]:.2f} of {len(ys)}" if all(v > 0 for v in ys) else "-"'))
-    ['x', 'ys']
+    ['all', 'len', 'x', 'ys']
     """
-    import builtins
-
     tree = ast.parse(expression, mode="eval")
     own: set[str] = set()
     for node in ast.walk(tree):
@@ -153,7 +151,7 @@ def names_read(expression: str) -> set[str]:
         elif isinstance(node, ast.NamedExpr):
             own.add(node.target.id)
     read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-    return read - own - set(dir(builtins))
+    return read - own
 
 
 def names_bound(source: str) -> set[str]:

@@ -281,11 +281,17 @@ def test_executor_fails_on_a_failing_expression(tmp_path):
     assert path.read_bytes() == before
 
 
-def test_inline_values_substitution_escapes_and_reports():
-    """The HTML build's substitution: plain text escaped, LaTeX as math, a missing value reported."""
+def _inline_values():
+    """scripts/inline_values.py, loaded from its file."""
     spec = importlib.util.spec_from_file_location("inline_values", ROOT / "scripts" / "inline_values.py")
     iv = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(iv)
+    return iv
+
+
+def test_inline_values_substitution_escapes_and_reports():
+    """The HTML build's substitution: plain text escaped, LaTeX as math, a missing value reported."""
+    iv = _inline_values()
     results = {
         "a": {"status": "ok", "data": {"text/plain": "'k_max = 5*'"}},
         "b": {"status": "ok", "data": {"text/plain": "3/4", "text/latex": r"$\displaystyle \frac{3}{4}$"}},
@@ -294,13 +300,6 @@ def test_inline_values_substitution_escapes_and_reports():
     text, problems = iv.substitute("{eval}`a` and {eval}`b`, {eval}`c`, {eval}`d`", results)
     assert text.startswith(r"k\_max = 5\* and $\frac{3}{4}$, {eval}`c`, {eval}`d`")
     assert len(problems) == 2 and "NameError" in problems[0] and "no stored value" in problems[1]
-
-
-def _inline_values():
-    spec = importlib.util.spec_from_file_location("inline_values", ROOT / "scripts" / "inline_values.py")
-    iv = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(iv)
-    return iv
 
 
 @pytest.mark.parametrize("path", notebooks(), ids=lambda p: str(p.relative_to(ROOT)))
@@ -334,9 +333,9 @@ def test_rebound_names_sees_every_way_to_bind_a_name():
     for later in ("y = x + 1", "def f():\n    x = 2", "class C:\n    x = 2", "z = [x for x in range(3)]",
                   "print(x)", "y[x] = 2"):
         assert found(later) == [], later
-    # names the expression binds itself, builtins, and code above the sentence are not the later cells'
+    # a name the expression binds itself is its own; a builtin a later cell shadows is not; only code cells bind
     assert found("v = 1", "', '.join(str(v) for v in range(3))") == []
-    assert found("len = 2", "f'{len(x)}'") == []
+    assert found("len = 2", "f'{len(x)}'") == ["len"]
     assert iv.rebound_names([{"cell_type": "markdown", "source": "{eval}`x`"},
                              {"cell_type": "markdown", "source": "x = 2"}]) == []
 
