@@ -28,6 +28,7 @@ import sys
 import types
 
 import book_toc
+import inline_values
 import nbformat
 import pytest
 from conftest import ROOT, source_of
@@ -281,23 +282,14 @@ def test_executor_fails_on_a_failing_expression(tmp_path):
     assert path.read_bytes() == before
 
 
-def _inline_values():
-    """scripts/inline_values.py, loaded from its file."""
-    spec = importlib.util.spec_from_file_location("inline_values", ROOT / "scripts" / "inline_values.py")
-    iv = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(iv)
-    return iv
-
-
 def test_inline_values_substitution_escapes_and_reports():
     """The HTML build's substitution: plain text escaped, LaTeX as math, a missing value reported."""
-    iv = _inline_values()
     results = {
         "a": {"status": "ok", "data": {"text/plain": "'k_max = 5*'"}},
         "b": {"status": "ok", "data": {"text/plain": "3/4", "text/latex": r"$\displaystyle \frac{3}{4}$"}},
         "c": {"status": "error", "ename": "NameError", "evalue": "c"},
     }
-    text, problems = iv.substitute("{eval}`a` and {eval}`b`, {eval}`c`, {eval}`d`", results)
+    text, problems = inline_values.substitute("{eval}`a` and {eval}`b`, {eval}`c`, {eval}`d`", results)
     assert text.startswith(r"k\_max = 5\* and $\frac{3}{4}$, {eval}`c`, {eval}`d`")
     assert len(problems) == 2 and "NameError" in problems[0] and "no stored value" in problems[1]
 
@@ -307,20 +299,19 @@ def test_prose_reads_no_name_a_later_cell_binds(path):
     """A sentence shows one value wherever it is evaluated: nbval and the executor evaluate its ``{eval}`` roles
     right after the code above them, jupyterlab-myst when it renders the cell, which after Run All can be once
     every cell has run. So no code cell below a role may bind a name the role reads."""
-    found = _inline_values().rebound_names(json.loads(path.read_text(encoding="utf-8"))["cells"])
+    found = inline_values.rebound_names(json.loads(path.read_text(encoding="utf-8"))["cells"])
     assert not found, "\n".join(f"cell {i}: {{eval}}`{e}` reads {', '.join(n)}, bound again by a later code cell"
                                  for i, e, n in found)
 
 
 def test_rebound_names_sees_every_way_to_bind_a_name():
     """The check above can fail: each way a later cell binds a name is found, and what binds nothing is not."""
-    iv = _inline_values()
 
     def found(later: str, expression: str = "f'{x}'") -> list[str]:
         cells = [{"cell_type": "code", "source": "x = 1"},
                  {"cell_type": "markdown", "source": f"It is {{eval}}`{expression}`."},
                  {"cell_type": "code", "source": later}]
-        return [name for _, _, names in iv.rebound_names(cells) for name in names]
+        return [name for _, _, names in inline_values.rebound_names(cells) for name in names]
 
     # the case JupyterLab showed: a list of checks above the sentence, a bool below it
     assert found("x = True", "'all' if all(x) else f'{sum(x)}'") == ["x"]
@@ -336,8 +327,8 @@ def test_rebound_names_sees_every_way_to_bind_a_name():
     # a name the expression binds itself is its own; a builtin a later cell shadows is not; only code cells bind
     assert found("v = 1", "', '.join(str(v) for v in range(3))") == []
     assert found("len = 2", "f'{len(x)}'") == ["len"]
-    assert iv.rebound_names([{"cell_type": "markdown", "source": "{eval}`x`"},
-                             {"cell_type": "markdown", "source": "x = 2"}]) == []
+    assert inline_values.rebound_names([{"cell_type": "markdown", "source": "{eval}`x`"},
+                                        {"cell_type": "markdown", "source": "x = 2"}]) == []
 
 
 # --------------------------------------------------------------------------
